@@ -1,0 +1,34 @@
+# Every target sets up what it needs: `make demo` and `make test` work on a fresh clone.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install lint typecheck test demo bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lint: install
+	$(VENV)/bin/ruff check src tests benchmarks
+
+typecheck: install
+	$(VENV)/bin/pyright
+
+test: install
+	$(VENV)/bin/pytest
+
+demo: install
+	$(VENV)/bin/hands demo
+
+bench: install
+	$(PY) -m pip install -q -e '.[dev,bench]'
+	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,63 @@
+"""Limits and locations read from the environment when asked, never at import."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_MAX_CONCURRENCY = 10
+DEFAULT_TOOL_TIMEOUT_S = 600.0
+DEFAULT_RESULT_CHARS = 50_000
+DEFAULT_MESSAGE_BUDGET_CHARS = 200_000
+PREVIEW_BYTES = 2_000
+
+
+def hands_home(env: Mapping[str, str] | None = None) -> Path:
+    """The user's hands directory: ``$HANDS_HOME`` or ``~/.hands``."""
+    env = os.environ if env is None else env
+    home = env.get("HANDS_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".hands"
+
+
+def _positive_int(env: Mapping[str, str], key: str, default: int) -> int:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def _truthy(env: Mapping[str, str], key: str) -> bool:
+    return env.get(key, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Limits:
+    """Caps on parallelism, time and result size for one session."""
+
+    max_concurrency: int = DEFAULT_MAX_CONCURRENCY
+    tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_S
+    result_chars: int = DEFAULT_RESULT_CHARS
+    message_budget_chars: int = DEFAULT_MESSAGE_BUDGET_CHARS
+    cascade_bash_errors: bool = True
+    simple: bool = False
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
+        """Read ``HANDS_MAX_TOOL_CONCURRENCY``, ``HANDS_TOOL_TIMEOUT_MS`` and friends."""
+        env = os.environ if env is None else env
+        timeout_ms = _positive_int(env, "HANDS_TOOL_TIMEOUT_MS", int(DEFAULT_TOOL_TIMEOUT_S * 1000))
+        return cls(
+            max_concurrency=_positive_int(
+                env, "HANDS_MAX_TOOL_CONCURRENCY", DEFAULT_MAX_CONCURRENCY
+            ),
+            tool_timeout_s=timeout_ms / 1000,
+            cascade_bash_errors=env.get("HANDS_CASCADE_BASH_ERRORS", "1").strip().lower()
+            not in {"0", "false", "no", "off"},
+            simple=_truthy(env, "HANDS_SIMPLE"),
+        )

@@ -1,0 +1,318 @@
+"""``run_tool_use``: one tool_use block in, exactly one tool_result out.
+
+    find tool → parse input → validate_input → PreToolUse hooks → permission decision →
+    call (with progress, under a timeout) → PostToolUse hooks → to_content → spill
+
+Every failure becomes an ``is_error`` result the model can act on; only cancellation
+escapes (the executor turns it into a result).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+import anyio
+from pydantic import BaseModel, ValidationError
+
+from hands.context import ToolContext
+from hands.errors import ToolError
+from hands.messages import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from hands.permissions.decision import AskRequest, PermissionDecision
+from hands.runtime import ToolRuntime
+from hands.spill import content_chars, spill
+from hands.tool import ContextModifier, Progress, Tool
+
+Status: TypeAlias = Literal["ok", "error", "rejected", "cancelled"]
+
+MAX_ERROR_CHARS = 10_000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolCallOutcome:
+    """The result block plus what the UI and the loop need to know about the call."""
+
+    block: ToolResultBlock
+    status: Status
+    tool: Tool[Any, Any] | None = None
+    input: BaseModel | None = None
+    output: Any = None
+    context_modifier: ContextModifier | None = None
+    extra_context: tuple[str, ...] = ()
+    spillable: bool = True
+    duration_ms: float = 0.0
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the model sees this result as an error."""
+        return self.block.is_error
+
+
+def tool_use_error(message: str) -> str:
+    """Wrap a message in the ``<tool_use_error>`` tag models are trained on."""
+    return f"<tool_use_error>{message}</tool_use_error>"
+
+
+def error_outcome(
+    block: ToolUseBlock,
+    text: str,
+    *,
+    status: Status = "error",
+    tool: Tool[Any, Any] | None = None,
+    input: BaseModel | None = None,
+    extra_context: tuple[str, ...] = (),
+) -> ToolCallOutcome:
+    """An ``is_error`` outcome with ``text`` as its content."""
+    return ToolCallOutcome(
+        block=ToolResultBlock(tool_use_id=block.id, content=text, is_error=True),
+        status=status,
+        tool=tool,
+        input=input,
+        extra_context=extra_context,
+    )
+
+
+def describe_validation_error(tool_name: str, exc: ValidationError) -> str:
+    """Each bad field and why, for the model."""
+    lines = [f"InputValidationError: {tool_name} failed due to the following issues:"]
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"]) or "(input)"
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = "An unexpected parameter was provided"
+        elif err["type"] != "missing" and "input" in err:
+            got = repr(err["input"])
+            message += f" (got {got[:60] + '…' if len(got) > 60 else got})"
+        lines.append(f"- {where}: {message}")
+    return "\n".join(lines)
+
+
+def truncate_middle(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """Keep the head and tail of an over-long error message."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n\n... [{len(text) - limit} characters truncated] ...\n\n{text[-half:]}"
+
+
+def parse_for(tool: Tool[Any, Any], data: Mapping[str, Any]) -> BaseModel | str:
+    """The parsed input, or a model-facing error message."""
+    try:
+        return tool.parse_input(data)
+    except ValidationError as exc:
+        return tool_use_error(describe_validation_error(tool.name, exc))
+
+
+async def run_tool_use(
+    block: ToolUseBlock,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    progress: Progress,
+    *,
+    parsed: BaseModel | None = None,
+) -> ToolCallOutcome:
+    """Run one call through the whole pipeline. Never raises except on cancellation."""
+    tool = runtime.tools.find(block.name)
+    if tool is None:
+        names = ", ".join(runtime.tools.names) or "(none)"
+        return error_outcome(
+            block,
+            tool_use_error(
+                f"Error: No such tool available: {block.name}. Available tools: {names}"
+            ),
+        )
+    try:
+        return await _run_found(block, tool, ctx, runtime, progress, parsed)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except Exception as exc:  # a bug in validation, hooks or rendering
+        return error_outcome(
+            block, truncate_middle(f"Error: {type(exc).__name__}: {exc}"), tool=tool
+        )
+
+
+async def _run_found(
+    block: ToolUseBlock,
+    tool: Tool[Any, Any],
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    progress: Progress,
+    parsed: BaseModel | None,
+) -> ToolCallOutcome:
+    if ctx.tool_use_id != block.id:
+        ctx = ctx.with_changes(tool_use_id=block.id)
+    if parsed is None:
+        result = parse_for(tool, block.input)
+        if isinstance(result, str):
+            return error_outcome(block, result, tool=tool)
+        parsed = result
+    message = await tool.validate_input(parsed, ctx)
+    if message:
+        return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
+
+    hooks = runtime.hooks
+    raw_input: Mapping[str, Any] = block.input
+    extra: list[str] = []
+    hook_decision: str | None = None
+    if hooks is not None:
+        pre = await hooks.pre_tool_use(tool=tool, tool_input=raw_input, ctx=ctx)
+        if pre.additional_context:
+            extra.append(pre.additional_context)
+        if pre.decision == "deny":
+            reason = pre.reason or "blocked by a PreToolUse hook"
+            return error_outcome(
+                block,
+                f"PreToolUse hook blocked {tool.name}: {reason}",
+                status="rejected",
+                tool=tool,
+                input=parsed,
+                extra_context=tuple(extra),
+            )
+        if pre.updated_input is not None:
+            reparsed = parse_for(tool, pre.updated_input)
+            if isinstance(reparsed, str):
+                return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
+            parsed, raw_input = reparsed, pre.updated_input
+        hook_decision = pre.decision
+
+    decision = await _decide(tool, parsed, ctx, runtime, hook_decision)
+    if decision.behavior != "allow":
+        text = decision.message or f"Permission to use {tool.name} was denied."
+        return error_outcome(
+            block, text, status="rejected", tool=tool, input=parsed, extra_context=tuple(extra)
+        )
+    if decision.updated_input is not None:
+        reparsed = parse_for(tool, decision.updated_input)
+        if isinstance(reparsed, str):
+            return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
+        parsed, raw_input = reparsed, decision.updated_input
+
+    started = time.perf_counter()
+    failure: str | None = None
+    output: Any = None
+    modifier: ContextModifier | None = None
+    content: str | Sequence[TextBlock | ImageBlock] = ""
+    try:
+        if tool.handles_own_timeout:
+            result = await tool.call(parsed, ctx, progress)
+        else:
+            timeout = runtime.limits.tool_timeout_s
+            result = None
+            with anyio.move_on_after(timeout):
+                result = await tool.call(parsed, ctx, progress)
+            if result is None:
+                raise ToolError(
+                    f"{tool.name} timed out after {timeout:g} s and was stopped; nothing more "
+                    "from this call will arrive. Try a smaller request."
+                )
+        output, modifier = result.output, result.context_modifier
+        content = tool.to_content(output)
+        if result.is_error:
+            failure = content if isinstance(content, str) else _text_of(content)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except ToolError as exc:
+        failure = truncate_middle(str(exc))
+    except Exception as exc:
+        failure = truncate_middle(f"Error: {type(exc).__name__}: {exc}")
+    duration_ms = (time.perf_counter() - started) * 1000
+
+    if hooks is not None:
+        if failure is None:
+            post = await hooks.post_tool_use(
+                tool=tool, tool_input=raw_input, response=output, ctx=ctx, duration_ms=duration_ms
+            )
+        else:
+            post = await hooks.post_tool_use_failure(
+                tool=tool, tool_input=raw_input, error=failure, ctx=ctx, duration_ms=duration_ms
+            )
+        if post.additional_context:
+            extra.append(post.additional_context)
+        if post.block_reason:
+            extra.append(f"PostToolUse hook feedback on {tool.name}: {post.block_reason}")
+
+    if failure is not None:
+        outcome = error_outcome(block, failure or f"{tool.name} failed", tool=tool, input=parsed)
+        return ToolCallOutcome(
+            block=outcome.block,
+            status="error",
+            tool=tool,
+            input=parsed,
+            output=output,
+            extra_context=tuple(extra),
+            duration_ms=duration_ms,
+        )
+
+    if content_chars(content) == 0 and not _has_image(content):
+        content = f"({tool.name} completed with no output)"
+    limit = tool.max_result_chars
+    if limit is not None and content_chars(content) > min(limit, runtime.limits.result_chars):
+        content = spill(content, session=ctx.session, tool_use_id=block.id)
+    if not isinstance(content, str):
+        content = tuple(content)
+    if isinstance(content, str) and not content.strip():
+        content = f"({tool.name} completed with no output)"
+    return ToolCallOutcome(
+        block=ToolResultBlock(tool_use_id=block.id, content=content),
+        status="ok",
+        tool=tool,
+        input=parsed,
+        output=output,
+        context_modifier=modifier,
+        extra_context=tuple(extra),
+        spillable=limit is not None,
+        duration_ms=duration_ms,
+    )
+
+
+async def _decide(
+    tool: Tool[Any, Any],
+    parsed: BaseModel,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    hook_decision: str | None,
+) -> PermissionDecision:
+    decision = await runtime.policy.decide(tool, parsed, ctx)
+    if decision.behavior == "ask" and hook_decision == "allow" and not decision.rule:
+        return PermissionDecision(behavior="allow", reason="allowed by a PreToolUse hook")
+    if decision.behavior == "allow" and hook_decision == "ask":
+        decision = PermissionDecision(
+            behavior="ask", message=f"A hook asks to confirm {tool.name}.", reason="hook"
+        )
+    if decision.behavior != "ask":
+        return decision
+    if runtime.ask is None:
+        return PermissionDecision(
+            behavior="deny",
+            message=(
+                f"Permission to use {tool.name} is required "
+                f"({decision.message or 'no rule allows it'}), and nobody is available to "
+                "approve it in this session. Do not retry this call; use an allowed tool "
+                "or tell the user which permission is needed."
+            ),
+            reason="no ask handler",
+        )
+    answer = await runtime.ask(
+        AskRequest(tool=tool, input=parsed, context=ctx, message=decision.message)
+    )
+    if answer.behavior == "allow":
+        return answer
+    return PermissionDecision(
+        behavior="deny",
+        message=answer.message
+        or (
+            f"The user doesn't want to proceed with this {tool.name} call; it was not run"
+            " (nothing was written). Stop and wait for the user to say how to go on."
+        ),
+        reason=answer.reason or "user",
+    )
+
+
+def _text_of(content: Sequence[TextBlock | ImageBlock]) -> str:
+    return "\n".join(b.text for b in content if isinstance(b, TextBlock))
+
+
+def _has_image(content: str | Sequence[TextBlock | ImageBlock]) -> bool:
+    return not isinstance(content, str) and any(isinstance(b, ImageBlock) for b in content)

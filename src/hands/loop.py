@@ -1,0 +1,263 @@
+"""``query``: the agent loop. Stream the model, run tools as their blocks complete, repeat.
+
+The loop never changes when a tool is added: tools live in the pool, the pipeline runs
+them, the executor schedules them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from anyio.streams.memory import MemoryObjectSendStream
+
+from hands.config import Limits
+from hands.context import PermissionMode, ToolContext
+from hands.events import (
+    BlockEvent,
+    MessageEvent,
+    QueryEvent,
+    ResultEvent,
+    ResultSubtype,
+    TextDeltaEvent,
+)
+from hands.hooks.base import ToolHooks
+from hands.messages import ContentBlock, Message, TextBlock, ToolResultBlock, user_text
+from hands.models.base import BlockComplete, MessageStop, Model, ModelRequest, TextDelta, Usage
+from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
+from hands.orchestration.streaming import StreamingToolExecutor
+from hands.permissions.decision import AskHandler, PermissionPolicy
+from hands.permissions.simple import SimplePolicy
+from hands.pool import ToolPool, assemble_pool
+from hands.runtime import ToolRuntime
+from hands.session import Session
+from hands.spill import fit_message_budget
+from hands.tool import Tool
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a coding agent working in the user's project through tools. Use the tools to "
+    "inspect and change files and run commands; call independent read-only tools together "
+    "in one message so they run in parallel."
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class QueryOptions:
+    """How to run a query. Only ``model`` is required."""
+
+    model: Model
+    tools: ToolPool | Sequence[Tool[Any, Any]] | None = None
+    cwd: Path | None = None
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    max_turns: int | None = None
+    permission_mode: PermissionMode = "default"
+    policy: PermissionPolicy | None = None
+    ask: AskHandler | None = None
+    hooks: ToolHooks | None = None
+    limits: Limits | None = None
+    session: Session | None = None
+    history: Sequence[Message] = field(default_factory=lambda: list[Message]())
+    streaming: bool = True
+    """False: wait for the whole assistant message, then run its tools batch by batch."""
+
+
+class _ModelFailed:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class Query:
+    """An async iterator of :data:`QueryEvent`; ``interrupt()`` stops it cleanly.
+
+    Iterate it to the end, or close it with ``aclose()`` (e.g. ``contextlib.aclosing``)
+    in the task that iterates it.
+    """
+
+    def __init__(self, prompt: str | Message, options: QueryOptions) -> None:
+        self.options = options
+        self._prompt = prompt
+        self._interrupted = False
+        self._executor: StreamingToolExecutor | None = None
+        self._model_scope: anyio.CancelScope | None = None
+        self.messages: list[Message] = list(options.history)
+        self.usage = Usage()
+        self.session = options.session or Session()
+        self._iterator: AsyncIterator[QueryEvent] | None = None
+
+    def __aiter__(self) -> AsyncIterator[QueryEvent]:
+        if self._iterator is None:
+            self._iterator = self._run()
+        return self._iterator
+
+    async def aclose(self) -> None:
+        """Close the underlying generator (runs its cleanup)."""
+        if self._iterator is not None:
+            await self._iterator.aclose()  # type: ignore[attr-defined]
+
+    def interrupt(self) -> None:
+        """Stop the model stream and every running tool; the query ends 'interrupted'."""
+        self._interrupted = True
+        if self._model_scope is not None:
+            self._model_scope.cancel()
+        if self._executor is not None:
+            self._executor.interrupt()
+
+    async def _run(self) -> AsyncIterator[QueryEvent]:
+        opts = self.options
+        started = time.perf_counter()
+        limits = opts.limits or Limits.from_env()
+        pool = _pool(opts.tools, limits)
+        runtime = ToolRuntime(
+            tools=pool,
+            policy=opts.policy or SimplePolicy(),
+            ask=opts.ask,
+            hooks=opts.hooks,
+            limits=limits,
+        )
+        cwd = (opts.cwd or Path.cwd()).resolve()
+        ctx = ToolContext(
+            cwd=cwd, session=self.session, project_dir=cwd, permission_mode=opts.permission_mode
+        )
+        prompt = self._prompt if isinstance(self._prompt, Message) else user_text(self._prompt)
+        self.messages.append(prompt)
+        specs = [tool.spec() for tool in pool]
+        turns, final_text, error = 0, "", ""
+        subtype: ResultSubtype = "success"
+        while True:
+            if opts.max_turns is not None and turns >= opts.max_turns:
+                subtype, error = "error_max_turns", f"reached the limit of {opts.max_turns} turns"
+                break
+            turns += 1
+            request = ModelRequest(
+                messages=tuple(self.messages), tools=specs, system=opts.system_prompt
+            )
+            blocks: list[ContentBlock] = []
+            results: list[ToolResultEvent] = []
+            failure: BaseException | None = None
+            executor: StreamingToolExecutor | None = None
+            async with anyio.create_task_group() as tg:
+                executor = StreamingToolExecutor(runtime=runtime, context=ctx, task_group=tg)
+                self._executor = executor
+                if self._interrupted:
+                    executor.interrupt()
+                send, receive = anyio.create_memory_object_stream[Any](math.inf)
+                tg.start_soon(self._pump_model, request, executor, send.clone(), opts.streaming)
+                tg.start_soon(_pump_executor, executor, send.clone())
+                send.close()
+                async with receive:
+                    async for event in receive:
+                        if isinstance(event, TextDelta):
+                            yield TextDeltaEvent(text=event.text)
+                        elif isinstance(event, BlockComplete):
+                            blocks.append(event.block)
+                            yield BlockEvent(block=event.block)
+                        elif isinstance(event, MessageStop):
+                            self.usage = self.usage + event.usage
+                        elif isinstance(event, ToolResultEvent):
+                            results.append(event)
+                            yield event
+                        elif isinstance(event, ToolProgressEvent):
+                            yield event
+                        elif isinstance(event, _ModelFailed):
+                            failure = event.error
+            assert executor is not None
+            ctx = executor.context
+            self._executor = None
+            if blocks:
+                assistant = Message(role="assistant", content=tuple(blocks))
+                self.messages.append(assistant)
+                yield MessageEvent(message=assistant)
+                final_text = assistant.text or final_text
+            if results:
+                user = _results_message(results, runtime, ctx)
+                self.messages.append(user)
+                yield MessageEvent(message=user)
+            if self._interrupted:
+                subtype, error = "interrupted", "interrupted by the user"
+                break
+            if failure is not None:
+                subtype, error = "error_during_execution", f"model stream failed: {failure}"
+                break
+            if not results:
+                break
+        yield ResultEvent(
+            subtype=subtype,
+            result=final_text,
+            num_turns=turns,
+            duration_ms=(time.perf_counter() - started) * 1000,
+            session_id=self.session.id,
+            usage=self.usage,
+            error=error,
+        )
+
+    async def _pump_model(
+        self,
+        request: ModelRequest,
+        executor: StreamingToolExecutor,
+        send: MemoryObjectSendStream[Any],
+        streaming: bool,
+    ) -> None:
+        held: list[BlockComplete] = []
+        async with send:
+            try:
+                with anyio.CancelScope() as scope:
+                    self._model_scope = scope
+                    if self._interrupted:
+                        scope.cancel()
+                    async for event in self.options.model.stream(request):
+                        if isinstance(event, BlockComplete) and event.tool_use is not None:
+                            if streaming:
+                                executor.add(event.tool_use)
+                            else:
+                                held.append(event)
+                        send.send_nowait(event)
+                for event in held:
+                    if event.tool_use is not None:
+                        executor.add(event.tool_use)
+            except Exception as exc:
+                executor.discard()
+                send.send_nowait(_ModelFailed(exc))
+            finally:
+                self._model_scope = None
+                executor.close()
+
+
+async def _pump_executor(
+    executor: StreamingToolExecutor, send: MemoryObjectSendStream[Any]
+) -> None:
+    async with send:
+        async for event in executor.events():
+            send.send_nowait(event)
+
+
+def query(prompt: str | Message, options: QueryOptions) -> Query:
+    """Run the agent loop on ``prompt``; iterate the result for events."""
+    return Query(prompt, options)
+
+
+def _pool(tools: ToolPool | Sequence[Tool[Any, Any]] | None, limits: Limits) -> ToolPool:
+    if tools is None:
+        return assemble_pool(simple=limits.simple)
+    return tools if isinstance(tools, ToolPool) else ToolPool(tools)
+
+
+def _results_message(
+    results: list[ToolResultEvent], runtime: ToolRuntime, ctx: ToolContext
+) -> Message:
+    blocks = fit_message_budget(
+        [r.outcome.block for r in results],
+        budget=runtime.limits.message_budget_chars,
+        session=ctx.session,
+        spillable=[r.outcome.spillable for r in results],
+    )
+    extra = [TextBlock(text=text) for r in results for text in r.outcome.extra_context]
+    content: tuple[ContentBlock, ...] = (*blocks, *extra)
+    return Message(role="user", content=content)
+
+
+__all__ = ["Query", "QueryOptions", "ToolResultBlock", "query"]

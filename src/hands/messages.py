@@ -1,0 +1,181 @@
+"""Content blocks and messages, in Anthropic's wire shape (the canonical form).
+
+Every block is a frozen value with ``to_wire()`` giving the JSON the API expects, and
+``block_from_wire`` reads one back. Provider adapters translate from this form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TextBlock:
+    """Plain text from the model or the user."""
+
+    text: str
+    type: Literal["text"] = "text"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        return {"type": "text", "text": self.text}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ImageBlock:
+    """A base64-encoded image."""
+
+    media_type: str
+    data: str
+    type: Literal["image"] = "image"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        return {
+            "type": "image",
+            "source": {"type": "base64", "media_type": self.media_type, "data": self.data},
+        }
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ThinkingBlock:
+    """Extended-thinking text with its signature."""
+
+    thinking: str
+    signature: str = ""
+    type: Literal["thinking"] = "thinking"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        return {"type": "thinking", "thinking": self.thinking, "signature": self.signature}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolUseBlock:
+    """A request from the model to run one tool."""
+
+    id: str
+    name: str
+    input: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    type: Literal["tool_use"] = "tool_use"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        return {"type": "tool_use", "id": self.id, "name": self.name, "input": dict(self.input)}
+
+
+ResultContent: TypeAlias = "str | tuple[TextBlock | ImageBlock, ...]"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolResultBlock:
+    """The answer to one ``tool_use``; ``content`` is text or text and image blocks."""
+
+    tool_use_id: str
+    content: str | tuple[TextBlock | ImageBlock, ...]
+    is_error: bool = False
+    type: Literal["tool_result"] = "tool_result"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        content: Any = (
+            self.content
+            if isinstance(self.content, str)
+            else [block.to_wire() for block in self.content]
+        )
+        return {
+            "type": "tool_result",
+            "tool_use_id": self.tool_use_id,
+            "content": content,
+            "is_error": self.is_error,
+        }
+
+    @property
+    def text(self) -> str:
+        """All the text in the result, images left out."""
+        if isinstance(self.content, str):
+            return self.content
+        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+
+ContentBlock: TypeAlias = TextBlock | ImageBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Message:
+    """One conversation turn."""
+
+    role: Literal["user", "assistant"]
+    content: tuple[ContentBlock, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        return {"role": self.role, "content": [block.to_wire() for block in self.content]}
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        """The tool_use blocks of this message, in order."""
+        return tuple(b for b in self.content if isinstance(b, ToolUseBlock))
+
+    @property
+    def text(self) -> str:
+        """The message's text blocks joined."""
+        return "".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+
+def user_text(text: str) -> Message:
+    """Build a user message holding one text block."""
+    return Message(role="user", content=(TextBlock(text=text),))
+
+
+def block_from_wire(data: Mapping[str, Any]) -> ContentBlock:
+    """Read one content block from its API form."""
+    kind = data.get("type")
+    if kind == "text":
+        return TextBlock(text=str(data["text"]))
+    if kind == "image":
+        source = data["source"]
+        return ImageBlock(media_type=str(source["media_type"]), data=str(source["data"]))
+    if kind == "thinking":
+        return ThinkingBlock(
+            thinking=str(data["thinking"]), signature=str(data.get("signature", ""))
+        )
+    if kind == "tool_use":
+        return ToolUseBlock(id=str(data["id"]), name=str(data["name"]), input=dict(data["input"]))
+    if kind == "tool_result":
+        raw = data.get("content", "")
+        content: str | tuple[TextBlock | ImageBlock, ...]
+        if isinstance(raw, str):
+            content = raw
+        else:
+            parts: list[TextBlock | ImageBlock] = []
+            for item in _as_sequence(raw):
+                block = block_from_wire(item)
+                if isinstance(block, TextBlock | ImageBlock):
+                    parts.append(block)
+            content = tuple(parts)
+        return ToolResultBlock(
+            tool_use_id=str(data["tool_use_id"]),
+            content=content,
+            is_error=bool(data.get("is_error", False)),
+        )
+    raise ValueError(f"unknown content block type: {kind!r}")
+
+
+def message_from_wire(data: Mapping[str, Any]) -> Message:
+    """Read one message from its API form."""
+    role = data["role"]
+    if role not in ("user", "assistant"):
+        raise ValueError(f"unknown role: {role!r}")
+    raw = data["content"]
+    if isinstance(raw, str):
+        return Message(role=role, content=(TextBlock(text=raw),))
+    return Message(role=role, content=tuple(block_from_wire(b) for b in _as_sequence(raw)))
+
+
+def _as_sequence(value: Any) -> Sequence[Mapping[str, Any]]:
+    if not isinstance(value, list | tuple):
+        raise ValueError("expected a list of content blocks")
+    return value  # type: ignore[return-value]

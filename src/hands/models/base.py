@@ -1,0 +1,135 @@
+"""The model seam: a request in, a stream of normalized events out."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeAlias
+
+from hands.messages import ContentBlock, Message, ToolUseBlock
+from hands.tool import ToolSpec
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Usage:
+    """Token counts of one or more model requests."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_creation_input_tokens=self.cache_creation_input_tokens
+            + other.cache_creation_input_tokens,
+            cache_read_input_tokens=self.cache_read_input_tokens + other.cache_read_input_tokens,
+        )
+
+    def to_wire(self) -> dict[str, int]:
+        """Anthropic's usage shape."""
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cache_creation_input_tokens": self.cache_creation_input_tokens,
+            "cache_read_input_tokens": self.cache_read_input_tokens,
+        }
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ModelRequest:
+    """One request: system prompt, conversation so far and the tools offered."""
+
+    messages: Sequence[Message]
+    tools: Sequence[ToolSpec] = ()
+    system: str = ""
+    max_tokens: int = 8192
+    extra: dict[str, Any] = field(default_factory=lambda: dict[str, Any]())
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MessageStart:
+    """The model started answering."""
+
+    id: str = ""
+    model: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TextDelta:
+    """A fragment of a text block."""
+
+    index: int
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ThinkingDelta:
+    """A fragment of a thinking block."""
+
+    index: int
+    thinking: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolUseStart:
+    """A tool_use block began; its input follows as JSON fragments."""
+
+    index: int
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InputJsonDelta:
+    """A fragment of a tool_use block's input JSON."""
+
+    index: int
+    partial_json: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BlockComplete:
+    """A content block is complete; for tool_use, ``block.input`` is parsed."""
+
+    index: int
+    block: ContentBlock
+
+    @property
+    def tool_use(self) -> ToolUseBlock | None:
+        """The block when it is a tool_use."""
+        return self.block if isinstance(self.block, ToolUseBlock) else None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MessageStop:
+    """The message ended."""
+
+    stop_reason: str
+    usage: Usage = field(default_factory=Usage)
+
+
+StreamEvent: TypeAlias = (
+    MessageStart
+    | TextDelta
+    | ThinkingDelta
+    | ToolUseStart
+    | InputJsonDelta
+    | BlockComplete
+    | MessageStop
+)
+
+
+class Model(Protocol):
+    """Anything that streams a model turn as :data:`StreamEvent` values."""
+
+    @property
+    def name(self) -> str:
+        """The model's identifier."""
+        ...
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one assistant turn. Raises ModelError on a broken stream."""
+        ...

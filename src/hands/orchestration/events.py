@@ -1,0 +1,28 @@
+"""What executors emit: progress at once, results in request order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from hands.execution import ToolCallOutcome
+from hands.messages import ToolUseBlock
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolProgressEvent:
+    """A tool reported progress (emitted immediately)."""
+
+    tool_use: ToolUseBlock
+    data: Any
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolResultEvent:
+    """A call finished; emitted in the order the calls were requested."""
+
+    tool_use: ToolUseBlock
+    outcome: ToolCallOutcome
+
+
+ExecutorEvent: TypeAlias = ToolProgressEvent | ToolResultEvent

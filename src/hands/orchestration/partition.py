@@ -1,0 +1,55 @@
+"""Greedy batches: consecutive concurrency-safe calls share one, anything else is alone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ValidationError
+
+from hands.messages import ToolUseBlock
+from hands.pool import ToolPool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Batch:
+    """Calls that run together (``concurrent``) or one alone."""
+
+    calls: tuple[ToolUseBlock, ...]
+    concurrent: bool
+
+
+def classify(block: ToolUseBlock, tools: ToolPool) -> tuple[bool, BaseModel | None]:
+    """Whether the call is concurrency-safe, and its parsed input when it parsed.
+
+    An unknown tool, an input that fails to parse, or a flag that raises: not safe.
+    """
+    tool = tools.find(block.name)
+    if tool is None:
+        return False, None
+    try:
+        parsed = tool.parse_input(block.input)
+    except ValidationError:
+        return False, None
+    try:
+        return bool(tool.is_concurrency_safe(parsed)), parsed
+    except Exception:
+        return False, parsed
+
+
+def partition(calls: Sequence[ToolUseBlock], tools: ToolPool) -> list[Batch]:
+    """``[Read a, Read b, Edit x, Read c]`` → ``[a, b] [x] [c]``."""
+    batches: list[Batch] = []
+    current: list[ToolUseBlock] = []
+    for block in calls:
+        safe, _ = classify(block, tools)
+        if safe:
+            current.append(block)
+            continue
+        if current:
+            batches.append(Batch(calls=tuple(current), concurrent=True))
+            current = []
+        batches.append(Batch(calls=(block,), concurrent=False))
+    if current:
+        batches.append(Batch(calls=tuple(current), concurrent=True))
+    return batches

@@ -1,0 +1,298 @@
+"""``StreamingToolExecutor``: runs tool_use blocks while the model is still streaming.
+
+Each block is queued as soon as it finishes streaming. A queued call starts when
+nothing runs, or when it and everything running are concurrency-safe (up to the
+concurrency cap); a call that cannot start blocks every call queued after it, so a later
+Read never overtakes a queued Edit. Progress is emitted at once; results in request
+order. Every call gets exactly one result, whatever happens: a failing Bash call cancels
+its siblings (switchable off), ``discard()`` abandons what is pending, ``interrupt()``
+stops everything. Each call runs in its own cancel scope under the turn's task group.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator
+from enum import Enum
+from typing import Any
+
+import anyio
+from anyio.abc import TaskGroup
+from pydantic import BaseModel
+
+from hands.context import ToolContext
+from hands.execution import ToolCallOutcome, error_outcome, run_tool_use
+from hands.messages import ToolUseBlock
+from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
+from hands.orchestration.partition import classify
+from hands.runtime import ToolRuntime
+from hands.tool import Tool
+
+DISCARDED = (
+    "Discarded: the model response that requested this call was abandoned before the call "
+    "finished, so it was stopped or never started and its result was dropped. Request it "
+    "again if it is still needed."
+)
+INTERRUPTED = (
+    "Interrupted by the user: this call was stopped before it finished, so its result is "
+    "missing or incomplete. If it was an edit, check the file before assuming either way. "
+    "Stop and wait for the user to say how to go on."
+)
+NOT_STARTED_INTERRUPTED = (
+    "Interrupted by the user before this call started: it was not run and nothing was "
+    "changed. Stop and wait for the user to say how to go on."
+)
+
+
+class ToolState(Enum):
+    """Life of one call inside the executor."""
+
+    QUEUED = "queued"
+    EXECUTING = "executing"
+    COMPLETED = "completed"
+    YIELDED = "yielded"
+
+
+class _Tracked:
+    __slots__ = ("block", "cancel_text", "outcome", "parsed", "safe", "scope", "state", "tool")
+
+    def __init__(
+        self, block: ToolUseBlock, tool: Tool[Any, Any] | None, parsed: BaseModel | None, safe: bool
+    ) -> None:
+        self.block = block
+        self.tool = tool
+        self.parsed = parsed
+        self.safe = safe
+        self.state = ToolState.QUEUED
+        self.scope: anyio.CancelScope | None = None
+        self.outcome: ToolCallOutcome | None = None
+        self.cancel_text = ""
+
+
+class StreamingToolExecutor:
+    """Schedules calls as they arrive; see the module docstring for the rules."""
+
+    def __init__(
+        self,
+        *,
+        runtime: ToolRuntime,
+        context: ToolContext,
+        task_group: TaskGroup,
+        cascade_errors: bool | None = None,
+    ) -> None:
+        self._runtime = runtime
+        self._context = context
+        self._tg = task_group
+        self._cascade = (
+            runtime.limits.cascade_bash_errors if cascade_errors is None else cascade_errors
+        )
+        self._max = max(1, runtime.limits.max_concurrency)
+        self._tracked: list[_Tracked] = []
+        self._by_id: dict[str, _Tracked] = {}
+        self._executing = 0
+        self._head = 0
+        self._modified = 0
+        self._closed = False
+        self._abort_text = ""
+        self._sibling_text = ""
+        send, receive = anyio.create_memory_object_stream[ExecutorEvent](math.inf)
+        self._send = send
+        self._receive = receive
+
+    # -- public API ---------------------------------------------------------------------
+
+    @property
+    def context(self) -> ToolContext:
+        """The context after every modifier applied so far (in request order)."""
+        return self._context
+
+    def state_of(self, tool_use_id: str) -> ToolState:
+        """The state of one call."""
+        return self._by_id[tool_use_id].state
+
+    def add(self, block: ToolUseBlock) -> None:
+        """Queue a finished tool_use block; it may start at once."""
+        if self._closed:
+            raise RuntimeError("add() after close(): the executor takes no more calls")
+        tool, parsed, safe = self._classify(block)
+        tracked = _Tracked(block, tool, parsed, safe)
+        self._tracked.append(tracked)
+        self._by_id[block.id] = tracked
+        if self._abort_text:
+            text = NOT_STARTED_INTERRUPTED if self._abort_text == INTERRUPTED else self._abort_text
+            self._settle(tracked, error_outcome(block, text, status="cancelled", tool=tool))
+        elif tool is None:
+            names = ", ".join(self._runtime.tools.names) or "(none)"
+            self._settle(
+                tracked,
+                error_outcome(
+                    block,
+                    "<tool_use_error>Error: No such tool available: "
+                    f"{block.name}. Available tools: {names}</tool_use_error>",
+                ),
+            )
+        elif self._sibling_text:
+            self._settle(
+                tracked,
+                error_outcome(block, self._sibling_text, status="cancelled", tool=tool),
+            )
+        self._process()
+        self._flush()
+
+    def close(self) -> None:
+        """No more blocks will come (the model's message ended)."""
+        self._closed = True
+        self._flush()
+
+    def discard(self) -> None:
+        """Abandon everything pending: the stream that asked for it failed."""
+        self._abort(DISCARDED)
+
+    def interrupt(self) -> None:
+        """The user interrupted: stop everything; unfinished calls say so."""
+        self._abort(INTERRUPTED)
+
+    async def events(self) -> AsyncIterator[ExecutorEvent]:
+        """Progress as it happens and results in request order, until all are out."""
+        async with self._receive:
+            async for event in self._receive:
+                yield event
+
+    # -- scheduling -----------------------------------------------------------------------
+
+    def _classify(
+        self, block: ToolUseBlock
+    ) -> tuple[Tool[Any, Any] | None, BaseModel | None, bool]:
+        tool = self._runtime.tools.find(block.name)
+        if tool is None:
+            return None, None, False
+        safe, parsed = classify(block, self._runtime.tools)
+        return tool, parsed, safe
+
+    def _can_start(self, tracked: _Tracked) -> bool:
+        if self._executing == 0:
+            return True
+        return (
+            tracked.safe
+            and self._executing < self._max
+            and all(t.safe for t in self._tracked if t.state is ToolState.EXECUTING)
+        )
+
+    def _process(self) -> None:
+        for tracked in self._tracked[self._head :]:
+            if tracked.state is not ToolState.QUEUED:
+                continue
+            if not self._can_start(tracked):
+                break
+            self._start(tracked)
+
+    def _start(self, tracked: _Tracked) -> None:
+        tracked.state = ToolState.EXECUTING
+        tracked.scope = anyio.CancelScope()
+        self._executing += 1
+        self._tg.start_soon(
+            self._run, tracked, name=f"tool {tracked.block.name} {tracked.block.id}"
+        )
+
+    async def _run(self, tracked: _Tracked) -> None:
+        outcome: ToolCallOutcome | None = None
+        block = tracked.block
+        assert tracked.scope is not None
+        try:
+            with tracked.scope:
+                outcome = await run_tool_use(
+                    block,
+                    self._context,
+                    self._runtime,
+                    lambda data: self._progress(tracked, data),
+                    parsed=tracked.parsed,
+                )
+        finally:
+            self._executing -= 1
+            if outcome is None:
+                text = tracked.cancel_text or INTERRUPTED
+                outcome = error_outcome(
+                    block, text, status="cancelled", tool=tracked.tool, input=tracked.parsed
+                )
+            self._settle(tracked, outcome)
+            if (
+                outcome.status == "error"
+                and self._cascade
+                and tracked.tool is not None
+                and tracked.tool.cascades_errors
+                and not self._sibling_text
+            ):
+                self._cancel_siblings(tracked)
+            self._process()
+            self._flush()
+
+    def _progress(self, tracked: _Tracked, data: Any) -> None:
+        if tracked.state is ToolState.EXECUTING:
+            self._send.send_nowait(ToolProgressEvent(tool_use=tracked.block, data=data))
+
+    def _settle(self, tracked: _Tracked, outcome: ToolCallOutcome) -> None:
+        tracked.outcome = outcome
+        tracked.state = ToolState.COMPLETED
+        self._apply_modifiers()
+
+    def _apply_modifiers(self) -> None:
+        while self._modified < len(self._tracked):
+            tracked = self._tracked[self._modified]
+            if tracked.outcome is None:
+                return
+            modifier = tracked.outcome.context_modifier
+            if modifier is not None:
+                self._context = modifier(self._context)
+            self._modified += 1
+
+    def _flush(self) -> None:
+        while self._head < len(self._tracked):
+            tracked = self._tracked[self._head]
+            if tracked.state is not ToolState.COMPLETED or tracked.outcome is None:
+                break
+            tracked.state = ToolState.YIELDED
+            self._head += 1
+            self._send.send_nowait(ToolResultEvent(tool_use=tracked.block, outcome=tracked.outcome))
+        if self._closed and self._head == len(self._tracked):
+            self._send.close()
+
+    def _cancel_siblings(self, failed: _Tracked) -> None:
+        label = failed.block.name
+        if failed.tool is not None and failed.parsed is not None:
+            summary = failed.tool.describe_input(failed.parsed)
+            label = f"{failed.block.name}({summary[:40]}{'…' if len(summary) > 40 else ''})"
+        self._sibling_text = (
+            f"Cancelled: parallel tool call {label} errored, so this call was stopped. "
+            "Run it again on its own if it is still needed."
+        )
+        for tracked in self._tracked:
+            if tracked is failed:
+                continue
+            if tracked.state is ToolState.QUEUED:
+                self._settle(
+                    tracked,
+                    error_outcome(
+                        tracked.block, self._sibling_text, status="cancelled", tool=tracked.tool
+                    ),
+                )
+            elif tracked.state is ToolState.EXECUTING and tracked.scope is not None:
+                tracked.cancel_text = self._sibling_text
+                tracked.scope.cancel()
+
+    def _abort(self, text: str) -> None:
+        if self._abort_text:
+            return
+        self._abort_text = text
+        for tracked in self._tracked:
+            if tracked.state is ToolState.QUEUED:
+                queued_text = NOT_STARTED_INTERRUPTED if text == INTERRUPTED else text
+                self._settle(
+                    tracked,
+                    error_outcome(
+                        tracked.block, queued_text, status="cancelled", tool=tracked.tool
+                    ),
+                )
+            elif tracked.state is ToolState.EXECUTING and tracked.scope is not None:
+                tracked.cancel_text = text
+                tracked.scope.cancel()
+        self._flush()

@@ -1,0 +1,88 @@
+"""The value a permission check returns, and the two seams around it.
+
+``PermissionPolicy`` decides allow / ask / deny for one call; ``AskHandler`` answers an
+"ask" (an interactive prompt in the CLI, a callback in the library). Where nobody can
+answer, an ask becomes a deny.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from hands.context import ToolContext
+    from hands.tool import Tool
+
+Behavior: TypeAlias = Literal["allow", "ask", "deny", "passthrough"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PermissionDecision:
+    """Allow, ask or deny one call, with the reason shown to the user or model.
+
+    ``passthrough`` means "no opinion": the next layer decides. ``updated_input`` lets
+    a policy or handler rewrite the call's input before it runs.
+    """
+
+    behavior: Behavior
+    message: str = ""
+    reason: str = ""
+    rule: str = ""
+    """The permission rule that produced this decision, when one did."""
+    updated_input: Mapping[str, Any] | None = None
+
+
+def allow(
+    reason: str = "", *, updated_input: Mapping[str, Any] | None = None
+) -> PermissionDecision:
+    """Let the call run."""
+    return PermissionDecision(behavior="allow", reason=reason, updated_input=updated_input)
+
+
+def ask(message: str, reason: str = "") -> PermissionDecision:
+    """Ask whoever can answer before the call runs."""
+    return PermissionDecision(behavior="ask", message=message, reason=reason)
+
+
+def deny(message: str, reason: str = "") -> PermissionDecision:
+    """Refuse the call; ``message`` is what the model reads."""
+    return PermissionDecision(behavior="deny", message=message, reason=reason)
+
+
+def passthrough() -> PermissionDecision:
+    """No opinion; the next layer decides."""
+    return _PASSTHROUGH
+
+
+_PASSTHROUGH = PermissionDecision(behavior="passthrough")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AskRequest:
+    """What an ask handler is asked to approve."""
+
+    tool: Tool[Any, Any]
+    input: BaseModel
+    context: ToolContext
+    message: str
+
+
+AskHandler: TypeAlias = Callable[[AskRequest], Awaitable[PermissionDecision]]
+
+
+class PermissionPolicy(Protocol):
+    """Decides whether a call may run. The rule engine implements this."""
+
+    async def decide(
+        self, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext
+    ) -> PermissionDecision:
+        """Return allow, ask or deny (never passthrough) for this call."""
+        ...
+
+    def denies_tool(self, name: str) -> bool:
+        """Whether a blanket deny rule removes the tool named ``name`` from the pool."""
+        ...

@@ -1,0 +1,61 @@
+"""The default policy until a rule engine is configured: modes plus the tool's own check."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hands.permissions.decision import PermissionDecision, allow, ask, deny
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from hands.context import ToolContext
+    from hands.tool import Tool
+
+
+class SimplePolicy:
+    """Fail-closed default: read-only calls run, anything else is asked for.
+
+    Order: the tool's own ``check_permissions`` (deny and ask win) → mode
+    (``bypassPermissions`` allows, ``plan`` refuses changes, ``acceptEdits`` allows file
+    edits, ``dontAsk`` turns asks into denials) → read-only calls allowed → otherwise ask.
+    """
+
+    def __init__(self, *, denied_tools: frozenset[str] = frozenset()) -> None:
+        self._denied = denied_tools
+
+    def denies_tool(self, name: str) -> bool:
+        """Whether ``name`` is switched off entirely."""
+        return name in self._denied
+
+    async def decide(
+        self, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext
+    ) -> PermissionDecision:
+        """Decide one call."""
+        if tool.name in self._denied:
+            return deny(f"Permission to use {tool.name} has been denied by the settings.")
+        own = await tool.check_permissions(input, ctx)
+        if own.behavior == "deny":
+            return own
+        mode = ctx.permission_mode
+        if mode == "bypassPermissions":
+            return allow("mode bypassPermissions")
+        if own.behavior == "allow":
+            return own
+        read_only = tool.is_read_only(input)
+        if mode == "plan" and not read_only:
+            return deny(
+                f"{tool.name} is not available in plan mode: plan mode only allows read-only "
+                "tools. Finish the plan first; the user will leave plan mode to apply it."
+            )
+        if read_only and own.behavior != "ask":
+            return allow("read-only")
+        if mode == "acceptEdits" and tool.edits_files and own.behavior != "ask":
+            return allow("mode acceptEdits")
+        message = own.message or f"{tool.user_facing_name(input)} needs permission to run."
+        if mode == "dontAsk":
+            return deny(
+                f"Permission to use {tool.name} was not granted and this session does not ask "
+                "(mode dontAsk). Use a tool that is already allowed, or report what you need."
+            )
+        return ask(message, own.reason or "no rule allows it")

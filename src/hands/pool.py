@@ -1,0 +1,111 @@
+"""The tool pool: built-ins and extra tools, filtered, de-duplicated and sorted by name."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from hands.tool import Tool
+
+# (module, class) of every built-in tool, imported only when the pool is built.
+BUILTIN_TOOLS: tuple[tuple[str, str], ...] = (
+    # file tools
+    # ("hands.tools.file.read", "ReadTool"),
+    # ("hands.tools.file.write", "WriteTool"),
+    # ("hands.tools.file.edit", "EditTool"),
+    # ("hands.tools.file.multi_edit", "MultiEditTool"),
+    # ("hands.tools.file.notebook", "NotebookEditTool"),
+    # search tools
+    # ("hands.tools.search.glob", "GlobTool"),
+    # ("hands.tools.search.grep", "GrepTool"),
+    # shell tools
+    # ("hands.tools.bash.tool", "BashTool"),
+    # ("hands.tools.bash.task_output", "TaskOutputTool"),
+    # ("hands.tools.bash.task_stop", "TaskStopTool"),
+)
+
+SIMPLE_MODE_TOOLS = frozenset({"Bash", "Read", "Edit"})
+
+
+class ToolPool:
+    """An immutable, name-sorted set of tools with lookup by name or alias."""
+
+    def __init__(self, tools: Iterable[Tool[Any, Any]] = ()) -> None:
+        ordered = sorted(tools, key=lambda t: t.name)
+        self._tools: tuple[Tool[Any, Any], ...] = tuple(ordered)
+        self._by_name: dict[str, Tool[Any, Any]] = {}
+        for tool in ordered:
+            for alias in tool.aliases:
+                self._by_name.setdefault(alias, tool)
+        for tool in ordered:
+            self._by_name[tool.name] = tool
+
+    def find(self, name: str) -> Tool[Any, Any] | None:
+        """The tool called ``name`` (or with that alias), if any."""
+        return self._by_name.get(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every tool's canonical name, sorted."""
+        return tuple(t.name for t in self._tools)
+
+    def __iter__(self) -> Iterator[Tool[Any, Any]]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def with_tools(self, extra: Iterable[Tool[Any, Any]]) -> ToolPool:
+        """A pool with ``extra`` added; tools already here keep their names."""
+        return ToolPool(merge(self._tools, extra))
+
+
+def all_base_tools() -> list[Tool[Any, Any]]:
+    """A fresh instance of every built-in tool."""
+    tools: list[Tool[Any, Any]] = []
+    for module_name, class_name in BUILTIN_TOOLS:
+        cls = getattr(importlib.import_module(module_name), class_name)
+        tools.append(cls())
+    return tools
+
+
+def merge(first: Iterable[Tool[Any, Any]], then: Iterable[Tool[Any, Any]]) -> list[Tool[Any, Any]]:
+    """``first`` plus those of ``then`` whose name is not taken (built-ins win)."""
+    merged = list(first)
+    taken = {t.name for t in merged}
+    for tool in then:
+        if tool.name not in taken:
+            taken.add(tool.name)
+            merged.append(tool)
+    return merged
+
+
+def assemble_pool(
+    *,
+    base: Sequence[Tool[Any, Any]] | None = None,
+    extra: Iterable[Tool[Any, Any]] = (),
+    simple: bool = False,
+    denied: Iterable[str] = (),
+    only: Iterable[str] | None = None,
+) -> ToolPool:
+    """Build the pool: base → simple-mode filter → deny filter → enabled → + extra, sorted.
+
+    ``denied`` names tools a blanket deny rule removes (the permission engine supplies
+    them); ``only`` keeps just the named tools (a sub-agent's allowlist).
+    """
+    tools = list(all_base_tools() if base is None else base)
+    if simple:
+        tools = [t for t in tools if t.name in SIMPLE_MODE_TOOLS]
+    blocked = set(denied)
+    keep = None if only is None else set(only)
+    merged = merge(tools, extra)
+    selected = [
+        t
+        for t in merged
+        if t.name not in blocked and (keep is None or t.name in keep) and t.is_enabled()
+    ]
+    return ToolPool(selected)

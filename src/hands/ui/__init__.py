@@ -1,0 +1,1 @@
+"""Terminal rendering helpers; rich is imported only when something is rendered."""

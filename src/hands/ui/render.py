@@ -1,0 +1,74 @@
+"""Small renderable builders shared by the tools' ``render_*`` methods."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from hands.messages import ImageBlock, TextBlock
+
+MAX_RESULT_LINES = 12
+
+
+def use_line(name: str, summary: str) -> Text:
+    """``● Name(summary)``."""
+    text = Text("● ", style="green")
+    text.append(name, style="bold")
+    if summary:
+        text.append(f"({summary})")
+    return text
+
+
+def dim_text(text: str) -> Text:
+    """Progress and secondary lines."""
+    return Text("  ⎿ " + text.rstrip("\n"), style="dim")
+
+
+def result_text(content: str | Sequence[TextBlock | ImageBlock]) -> Text:
+    """The first lines of a result, with a count of the rest."""
+    if isinstance(content, str):
+        body = content
+    else:
+        parts = [b.text if isinstance(b, TextBlock) else f"[image {b.media_type}]" for b in content]
+        body = "\n".join(parts)
+    lines = body.splitlines() or [""]
+    shown = lines[:MAX_RESULT_LINES]
+    text = Text()
+    for i, line in enumerate(shown):
+        text.append(("  ⎿ " if i == 0 else "    ") + line + "\n")
+    if len(lines) > MAX_RESULT_LINES:
+        text.append(f"    … +{len(lines) - MAX_RESULT_LINES} lines\n", style="dim")
+    text.rstrip()
+    return text
+
+
+def rejected_text(name: str, reason: str) -> Text:
+    """A call refused by permissions or a hook."""
+    text = Text("  ⎿ ", style="dim")
+    text.append(f"{name} rejected", style="bold red")
+    if reason:
+        text.append(f": {reason}", style="red")
+    return text
+
+
+def error_text(message: str) -> Text:
+    """A failed call: its first lines in red."""
+    lines = message.strip().splitlines() or ["(no message)"]
+    shown = lines[:MAX_RESULT_LINES]
+    text = Text()
+    for i, line in enumerate(shown):
+        text.append(("  ⎿ " if i == 0 else "    ") + line + "\n", style="red")
+    if len(lines) > MAX_RESULT_LINES:
+        text.append(f"    … +{len(lines) - MAX_RESULT_LINES} lines\n", style="dim")
+    text.rstrip()
+    return text
+
+
+def group(name: str, summaries: Sequence[str]) -> RenderableType:
+    """Several parallel calls of one tool, shown as one heading and a line each."""
+    heading = Text("● ", style="green")
+    heading.append(f"{name} ×{len(summaries)}", style="bold")
+    heading.append(" (in parallel)", style="dim")
+    return Group(heading, *(Text(f"  ├ {s}") for s in summaries))
