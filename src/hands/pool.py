@@ -11,18 +11,18 @@ from hands.tool import Tool
 # (module, class) of every built-in tool, imported only when the pool is built.
 BUILTIN_TOOLS: tuple[tuple[str, str], ...] = (
     # file tools
-    # ("hands.tools.file.read", "ReadTool"),
-    # ("hands.tools.file.write", "WriteTool"),
-    # ("hands.tools.file.edit", "EditTool"),
-    # ("hands.tools.file.multi_edit", "MultiEditTool"),
-    # ("hands.tools.file.notebook", "NotebookEditTool"),
+    ("hands.tools.file.read", "ReadTool"),
+    ("hands.tools.file.write", "WriteTool"),
+    ("hands.tools.file.edit", "EditTool"),
+    ("hands.tools.file.multi_edit", "MultiEditTool"),
+    ("hands.tools.file.notebook", "NotebookEditTool"),
     # search tools
-    # ("hands.tools.search.glob", "GlobTool"),
-    # ("hands.tools.search.grep", "GrepTool"),
+    ("hands.tools.search.glob", "GlobTool"),
+    ("hands.tools.search.grep", "GrepTool"),
     # shell tools
-    # ("hands.tools.bash.tool", "BashTool"),
-    # ("hands.tools.bash.task_output", "TaskOutputTool"),
-    # ("hands.tools.bash.task_stop", "TaskStopTool"),
+    ("hands.tools.bash.tool", "BashTool"),
+    ("hands.tools.bash.task_output", "TaskOutputTool"),
+    ("hands.tools.bash.task_stop", "TaskStopTool"),
 )
 
 SIMPLE_MODE_TOOLS = frozenset({"Bash", "Read", "Edit"})

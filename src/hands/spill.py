@@ -73,6 +73,8 @@ def fit_message_budget(
             break
         if not spillable[i] or out[i].is_error:
             continue
+        if sizes[i] <= PREVIEW_BYTES + 500:
+            continue  # its stub would be as large as the result itself
         stub = spill(out[i].content, session=session, tool_use_id=out[i].tool_use_id)
         extra: tuple[ImageBlock, ...] = (
             ()

@@ -11,6 +11,7 @@ stops everything. Each call runs in its own cancel scope under the turn's task g
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import AsyncIterator
 from enum import Enum
@@ -228,7 +229,7 @@ class StreamingToolExecutor:
 
     def _progress(self, tracked: _Tracked, data: Any) -> None:
         if tracked.state is ToolState.EXECUTING:
-            self._send.send_nowait(ToolProgressEvent(tool_use=tracked.block, data=data))
+            self._emit(ToolProgressEvent(tool_use=tracked.block, data=data))
 
     def _settle(self, tracked: _Tracked, outcome: ToolCallOutcome) -> None:
         tracked.outcome = outcome
@@ -252,9 +253,14 @@ class StreamingToolExecutor:
                 break
             tracked.state = ToolState.YIELDED
             self._head += 1
-            self._send.send_nowait(ToolResultEvent(tool_use=tracked.block, outcome=tracked.outcome))
+            self._emit(ToolResultEvent(tool_use=tracked.block, outcome=tracked.outcome))
         if self._closed and self._head == len(self._tracked):
             self._send.close()
+
+    def _emit(self, event: ExecutorEvent) -> None:
+        # A consumer that stopped listening must not crash the tools still running.
+        with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+            self._send.send_nowait(event)
 
     def _cancel_siblings(self, failed: _Tracked) -> None:
         label = failed.block.name

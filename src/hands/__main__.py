@@ -1,0 +1,5 @@
+"""``python -m hands``."""
+
+from hands.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""The offline demo: a scripted session over a small bundled project."""

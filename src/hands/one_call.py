@@ -1,0 +1,51 @@
+"""``hands tool``: one call through the whole pipeline, outside any conversation."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from hands.config import Limits
+from hands.context import PermissionMode, ToolContext
+from hands.execution import run_tool_use
+from hands.messages import ToolResultBlock, ToolUseBlock
+from hands.permissions.decision import AskRequest, PermissionDecision, allow
+from hands.pool import assemble_pool
+from hands.runtime import ToolRuntime
+from hands.session import Session
+
+
+async def _explicit(request: AskRequest) -> PermissionDecision:
+    # The user typed this exact call on the command line: that is the approval.
+    # Deny rules and plan mode still refuse it before it gets here.
+    return allow("invoked explicitly from the command line")
+
+
+def run_one(
+    *,
+    name: str,
+    data: Mapping[str, Any],
+    cwd: Path,
+    permission_mode: PermissionMode = "default",
+    simple: bool = False,
+) -> ToolResultBlock:
+    """Run one call and return its tool_result block."""
+    limits = Limits.from_env()
+    pool = assemble_pool(simple=simple or limits.simple)
+    runtime = ToolRuntime(tools=pool, ask=_explicit, limits=limits)
+    session = Session()
+    ctx = ToolContext(cwd=cwd, session=session, project_dir=cwd, permission_mode=permission_mode)
+    block = ToolUseBlock(id=f"toolu_cli_{secrets.token_hex(6)}", name=name, input=dict(data))
+
+    async def go() -> ToolResultBlock:
+        try:
+            outcome = await run_tool_use(block, ctx, runtime, lambda _data: None)
+        finally:
+            await session.aclose()
+        return outcome.block
+
+    return anyio.run(go)
