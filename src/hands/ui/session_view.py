@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
 from rich.markdown import Markdown
 from rich.text import Text
 
@@ -21,6 +22,8 @@ class SessionView:
     def __init__(self, console: Console, tools: ToolPool) -> None:
         self.console = console
         self.tools = tools
+        self._live: Live | None = None
+        self._running: dict[str, RenderableType] = {}
 
     def show(self, event: QueryEvent) -> None:
         """Render one event."""
@@ -32,12 +35,13 @@ class SessionView:
             elif isinstance(block, ToolUseBlock):
                 self._show_use(block)
         elif isinstance(event, ToolProgressEvent):
-            tool = self.tools.find(event.tool_use.name)
-            if tool is not None:
-                self.console.print(tool.render_progress(event.data))
+            self._show_progress(event)
         elif isinstance(event, ToolResultEvent):
+            self._clear_progress(event.tool_use.id)
             self._show_result(event)
         elif isinstance(event, ResultEvent):
+            self._running.clear()
+            self._stop_live()
             style = "red" if event.is_error else "dim"
             tail = f" — {event.error}" if event.error else ""
             self.console.print(
@@ -47,6 +51,32 @@ class SessionView:
                     style=style,
                 )
             )
+
+    def _show_progress(self, event: ToolProgressEvent) -> None:
+        # Progress is transient: shown live while the tool runs, replaced by its result.
+        if not self.console.is_terminal:
+            return
+        tool = self.tools.find(event.tool_use.name)
+        if tool is None:
+            return
+        self._running[event.tool_use.id] = tool.render_progress(event.data)
+        if self._live is None:
+            self._live = Live(console=self.console, transient=True, auto_refresh=False)
+            self._live.start()
+        self._live.update(Group(*self._running.values()), refresh=True)
+
+    def _clear_progress(self, tool_use_id: str) -> None:
+        if self._running.pop(tool_use_id, None) is None or self._live is None:
+            return
+        if self._running:
+            self._live.update(Group(*self._running.values()), refresh=True)
+        else:
+            self._stop_live()
+
+    def _stop_live(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
 
     def _show_use(self, block: ToolUseBlock) -> None:
         tool = self.tools.find(block.name)
