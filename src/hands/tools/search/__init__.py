@@ -1,0 +1,1 @@
+"""Search tools: Glob and Grep, both on ripgrep."""

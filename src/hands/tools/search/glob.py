@@ -1,0 +1,333 @@
+"""Glob: find files by name pattern, newest first, on ``rg --files``."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from hands.context import ToolContext
+from hands.errors import ToolError
+from hands.schema import ToolInput
+from hands.tool import Content, Progress, Tool, ToolResult
+from hands.tools.search.common import (
+    MtimeSink,
+    absolute_display,
+    join_path,
+    nul_error,
+    optional_path,
+    plural,
+)
+from hands.tools.search.deny import read_deny_seam
+from hands.tools.search.rg import VCS_DIRS, stream_rg, timeout_from_env
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+MAX_RESULTS = 100
+"""Paths returned by one call; the rest are counted, not listed."""
+
+TIMEOUT_ENV = ("HANDS_GLOB_TIMEOUT_SECONDS", "CLAUDE_CODE_GLOB_TIMEOUT_SECONDS")
+
+_GLOB_CHARS = frozenset("*?[]{}")
+
+DESCRIPTION = """\
+Find files by name with a glob pattern, in any size of codebase.
+
+- Patterns: `*` (any name part), `?` (one character), `[abc]`, braces `{a,b}` and `**` \
+(any number of directories), e.g. `**/*.py` or `src/**/*.{ts,tsx}`. A pattern without a \
+slash matches file names at any depth; one with a slash is taken from the search directory.
+- Returns absolute paths, the most recently modified first, at most 100 per call.
+- Hidden files are included; `.gitignore` is not applied unless the user's settings say \
+so; version-control directories (.git and the like) are skipped.
+- Use this to find files by name. To search file contents use Grep. For open-ended \
+searches that need several rounds of globbing and grepping, consider delegating to an agent.
+- Several independent searches can be made in one response; they run in parallel.\
+"""
+
+
+class GlobInput(ToolInput):
+    """Input of Glob."""
+
+    pattern: str = Field(description="The glob pattern to match file paths against.")
+    path: str | None = Field(
+        default=None,
+        description=(
+            "The directory to search in; leave it out to search the current working "
+            'directory. Do not send the strings "undefined" or "null": omit the '
+            "field instead. Must be an existing directory when given."
+        ),
+    )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GlobOutput:
+    """The files found: at most :data:`MAX_RESULTS` absolute paths, newest first."""
+
+    filenames: tuple[str, ...]
+    num_files: int
+    truncated: bool
+    duration_ms: float = 0.0
+    timed_out: bool = False
+    timeout_s: float = 0.0
+
+
+def _settings() -> tuple[bool, bool]:
+    """(respect .gitignore, include hidden files) from the environment."""
+    env = os.environ
+    respect = env.get("HANDS_GLOB_RESPECT_GITIGNORE", "").strip().lower() in {
+        "1",
+        "true",
+        "yes",
+        "on",
+    } or env.get("CLAUDE_CODE_GLOB_NO_IGNORE", "").strip().lower() in {"0", "false", "no", "off"}
+    hidden = env.get("CLAUDE_CODE_GLOB_HIDDEN", "").strip().lower() not in {
+        "0",
+        "false",
+        "no",
+        "off",
+    }
+    return respect, hidden
+
+
+def split_absolute_pattern(pattern: str) -> tuple[Path, str] | None:
+    """For an absolute pattern, (its literal leading directory, the rest); else None."""
+    pure = PurePath(pattern)
+    if not pure.is_absolute():
+        return None
+    parts = pure.parts
+    literal: list[str] = []
+    for part in parts[:-1]:
+        if any(c in _GLOB_CHARS for c in part):
+            break
+        literal.append(part)
+    rest = parts[len(literal) :]
+    if not rest:
+        return None
+    return Path(*literal), "/".join(rest)
+
+
+def mentions_vcs(pattern: str) -> bool:
+    """Whether the pattern names a version-control directory (it is then searched)."""
+    pieces = {piece for piece in pattern.replace("\\", "/").split("/") if piece}
+    return any(vcs in pieces for vcs in VCS_DIRS)
+
+
+def expand_braces(pattern: str) -> list[str]:
+    """``a{b,c{d,e}}`` → ``abd``-style alternatives: ``[ab, acd, ace]``."""
+    depth = 0
+    start = -1
+    for i, char in enumerate(pattern):
+        if char == "\\":
+            continue
+        if char == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                inner = pattern[start + 1 : i]
+                options: list[str] = []
+                level = 0
+                piece = ""
+                for c in inner:
+                    if c == "," and level == 0:
+                        options.append(piece)
+                        piece = ""
+                        continue
+                    level += c == "{"
+                    level -= c == "}"
+                    piece += c
+                options.append(piece)
+                head, tail = pattern[:start], pattern[i + 1 :]
+                return [x for o in options for x in expand_braces(head + o + tail)]
+    return [pattern]
+
+
+def glob_matcher(pattern: str) -> Callable[[str], bool]:
+    """A test of relative ``/``-separated paths against ``pattern``, as ripgrep's --glob.
+
+    Used when ``.gitignore`` is honoured: ripgrep's own ``--glob`` would override the
+    ignore files for the files it matches.
+    """
+    from pathspec import GitIgnoreSpec
+
+    spec = GitIgnoreSpec.from_lines(expand_braces(pattern))
+    return spec.match_file
+
+
+def rg_files_args(
+    pattern: str,
+    *,
+    hidden: bool = True,
+    respect_gitignore: bool = False,
+    extra_globs: Sequence[str] = (),
+) -> list[str]:
+    """The ripgrep command line (without ``rg``) listing files under the cwd that match.
+
+    With ``respect_gitignore`` the pattern is left out (ripgrep would let it override
+    the ignore files); the caller filters with :func:`glob_matcher`.
+    """
+    args = ["--no-config", "--files", "--null"]
+    if hidden:
+        args.append("--hidden")
+    if not respect_gitignore:
+        args.append("--no-ignore")
+        args += ["--glob", pattern]
+    if not mentions_vcs(pattern):
+        for vcs in VCS_DIRS:
+            args += ["--glob", "!" + vcs]
+    for glob in extra_globs:
+        args += ["--glob", glob]
+    args += ["--", "."]
+    return args
+
+
+def _result_filter(
+    pattern: str | None,
+    *,
+    hidden: bool,
+    denied: Callable[[bytes], bool] | None,
+) -> Callable[[bytes], bool] | None:
+    """What ripgrep could not be trusted to filter (its --glob overrides ignore rules)."""
+    matches = glob_matcher(pattern) if pattern is not None else None
+    if matches is None and hidden and denied is None:
+        return None
+
+    def keep(path: bytes) -> bool:
+        relative = os.fsdecode(path).removeprefix("./")
+        if matches is not None and not matches(relative):
+            return False
+        if not hidden and any(part.startswith(".") for part in relative.split("/")):
+            return False
+        return denied is None or not denied(path)
+
+    return keep
+
+
+class GlobTool(Tool[GlobInput, GlobOutput]):
+    """Claude Code's Glob."""
+
+    name = "Glob"
+    description = DESCRIPTION
+    input_model = GlobInput
+    max_result_chars = 100_000
+    search_hint = "find files by name pattern"
+
+    def is_read_only(self, input: GlobInput) -> bool:
+        return True
+
+    def is_concurrency_safe(self, input: GlobInput) -> bool:
+        return True
+
+    def _target(self, input: GlobInput, ctx: ToolContext) -> tuple[Path, str]:
+        """(directory to search, pattern relative to it)."""
+        split = split_absolute_pattern(input.pattern)
+        if split is not None:
+            base, pattern = split
+        else:
+            given = optional_path(input.path)
+            base = ctx.resolve(given) if given is not None else ctx.cwd
+            pattern = input.pattern
+        while pattern.startswith("./"):
+            pattern = pattern[2:]
+        return Path(os.path.normpath(base)), pattern
+
+    async def validate_input(self, input: GlobInput, ctx: ToolContext) -> str | None:
+        problem = nul_error(pattern=input.pattern, path=input.path)
+        if problem:
+            return problem
+        if not input.pattern.strip():
+            return "The pattern is empty; give a glob such as **/*.py."
+        base, _ = self._target(input, ctx)
+        if not base.exists():
+            return f"Directory does not exist: {base}. Current working directory: {ctx.cwd}"
+        if not base.is_dir():
+            return f"Path is not a directory: {base}. Give a directory as path."
+        return None
+
+    async def call(
+        self, input: GlobInput, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[GlobOutput]:
+        started = time.perf_counter()
+        base, pattern = self._target(input, ctx)
+        respect_gitignore, hidden = _settings()
+        seam = read_deny_seam(ctx)
+        deny_globs = seam.rg_globs(search_root=base, default_root=ctx.root) if seam else []
+        args = rg_files_args(
+            pattern, hidden=hidden, respect_gitignore=respect_gitignore, extra_globs=deny_globs
+        )
+        timeout = timeout_from_env(TIMEOUT_ENV)
+        sink = MtimeSink(base)
+        try:
+            run = await stream_rg(args, cwd=base, time_limit=timeout, sink=sink)
+        finally:
+            sink.close()
+        if run.failed:
+            raise ToolError(run.diagnostic or "ripgrep failed without saying why")
+        prefix = os.fsencode(base)
+        root = ctx.root
+
+        keep = _result_filter(
+            pattern if respect_gitignore else None,
+            hidden=hidden,
+            denied=(lambda p: seam.is_denied(os.fsdecode(join_path(prefix, p)), default_root=root))
+            if seam
+            else None,
+        )
+        ordered = sink.newest_first(keep)
+        shown = tuple(absolute_display(prefix, p) for p in ordered[:MAX_RESULTS])
+        return ToolResult(
+            output=GlobOutput(
+                filenames=shown,
+                num_files=len(ordered),
+                truncated=len(ordered) > MAX_RESULTS,
+                duration_ms=(time.perf_counter() - started) * 1000,
+                timed_out=run.timed_out,
+                timeout_s=timeout,
+            )
+        )
+
+    def to_content(self, output: GlobOutput) -> Content:
+        lines: list[str] = []
+        if not output.filenames:
+            lines.append("No files found")
+        else:
+            lines.extend(output.filenames)
+        if output.truncated:
+            lines.append(
+                f"(Results are truncated: these are the {len(output.filenames)} most recently "
+                f"modified of {plural(output.num_files, 'match', 'matches')}. "
+                "Use a more specific path or pattern to see others.)"
+            )
+        if output.timed_out:
+            lines.append(
+                f"(The search was stopped after {output.timeout_s:g} s, so the list is "
+                "incomplete. Search a smaller directory or use a more specific pattern.)"
+            )
+        return "\n".join(lines)
+
+    def describe_input(self, input: GlobInput) -> str:
+        text = f'pattern: "{input.pattern}"'
+        given = optional_path(input.path)
+        if given is not None:
+            text += f', path: "{given}"'
+        return text if len(text) <= 100 else text[:99] + "…"
+
+    def render_result(self, output: GlobOutput) -> RenderableType:
+        from rich.text import Text
+
+        text = Text("  ⎿ ")
+        text.append("Found ")
+        text.append(plural(output.num_files, "file"), style="bold")
+        if output.truncated:
+            text.append(f" (showing the {len(output.filenames)} newest)", style="dim")
+        if output.timed_out:
+            text.append(" (stopped at the time limit; incomplete)", style="yellow")
+        return text
