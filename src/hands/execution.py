@@ -241,6 +241,7 @@ async def _run_found(
             tool=tool,
             input=parsed,
             output=output,
+            context_modifier=modifier,  # `cd x && false` still moved the shell
             extra_context=tuple(extra),
             duration_ms=duration_ms,
         )

@@ -1,0 +1,277 @@
+"""Starting a shell in its own process group, and killing everything it started.
+
+Every command runs as ``bash -c`` in a new session (so a new process group). Each gets a
+marker in its environment; processes that left the group (``setsid``, daemons) still
+carry it, so :func:`kill_tree` finds them through ``/proc`` as well.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+
+MARKER_VAR = "HANDS_SHELL_TASK"
+TERM_GRACE_S = 1.0
+
+
+@dataclass(kw_only=True, slots=True)
+class ShellProcess:
+    """A running shell: the process, its group, its marker and the output pipe's fd."""
+
+    popen: subprocess.Popen[bytes]
+    marker: str
+    output_fd: int | None
+    """Read end of the merged stdout/stderr pipe (None when output goes to a file)."""
+    cwd_fd: int | None
+    """Read end of the pipe the shell writes its final directory to."""
+
+    @property
+    def pid(self) -> int:
+        """The shell's pid, which is also its process group id."""
+        return self.popen.pid
+
+    def close_output(self) -> None:
+        """Close our end of the output pipe."""
+        if self.output_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.output_fd)
+            self.output_fd = None
+
+    def close_cwd(self) -> None:
+        """Close our end of the cwd pipe."""
+        if self.cwd_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.cwd_fd)
+            self.cwd_fd = None
+
+    def close_fds(self) -> None:
+        """Close our ends of the pipes."""
+        for fd in (self.output_fd, self.cwd_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.output_fd = self.cwd_fd = None
+
+
+CWD_FD_PLACEHOLDER = "@CWD_FD@"
+
+
+def shell_script(command: str, *, report_cwd: bool) -> str:
+    """The script ``bash -c`` runs: the command, with its final cwd reported on a pipe.
+
+    The fd number is filled in by :func:`spawn`.
+    """
+    if not report_cwd:
+        return command
+    return f"trap 'pwd -P >&{CWD_FD_PLACEHOLDER} 2>/dev/null' EXIT\n" + command
+
+
+def spawn(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    output_file: Path | None = None,
+    report_cwd: bool = True,
+    extra_fds: tuple[int, ...] = (),
+) -> ShellProcess:
+    """Start ``argv`` in a new session with stdin from /dev/null and stdout+stderr merged."""
+    marker = secrets.token_hex(12)
+    full_env = {**env, MARKER_VAR: marker}
+    read_fd: int | None = None
+    write_fd: int | None = None
+    cwd_r: int | None = None
+    cwd_w: int | None = None
+    try:
+        if output_file is None:
+            read_fd, write_fd = os.pipe()
+            os.set_blocking(read_fd, False)
+        if report_cwd:
+            cwd_r, cwd_w = os.pipe()
+            os.set_blocking(cwd_r, False)
+        fds = ((cwd_w,) if cwd_w is not None else ()) + extra_fds
+        with contextlib.ExitStack() as stack:
+            out: int
+            if output_file is not None:
+                out = stack.enter_context(output_file.open("ab")).fileno()
+            else:
+                assert write_fd is not None
+                out = write_fd
+            args = [a.replace(CWD_FD_PLACEHOLDER, str(cwd_w), 1) for a in argv]
+            popen = subprocess.Popen(
+                args,
+                cwd=cwd,
+                env=full_env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                pass_fds=fds,
+                close_fds=True,
+            )
+    except BaseException:
+        for fd in (read_fd, cwd_r):
+            if fd is not None:
+                os.close(fd)
+        raise
+    finally:
+        for fd in (write_fd, cwd_w):
+            if fd is not None:
+                os.close(fd)
+    return ShellProcess(popen=popen, marker=marker, output_fd=read_fd, cwd_fd=cwd_r)
+
+
+def read_cwd(proc: ShellProcess) -> str | None:
+    """The directory the shell ended in, if it reported one."""
+    if proc.cwd_fd is None:
+        return None
+    data = b""
+    try:
+        data = os.read(proc.cwd_fd, 65536)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(proc.cwd_fd)
+        proc.cwd_fd = None
+    text = data.decode("utf-8", "surrogateescape").strip()
+    return text.splitlines()[-1] if text else None
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any process is left in the group."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def marked_pids(marker: str, *, since_pid: int = 0) -> list[int]:
+    """Pids of live processes whose environment carries ``marker``.
+
+    Only pids above ``since_pid`` are read (pids grow between wrap-arounds), which keeps
+    the scan cheap on busy machines.
+    """
+    needle = f"{MARKER_VAR}={marker}".encode()
+    me = os.getpid()
+    found: list[int] = []
+    try:
+        entries = os.listdir("/proc")  # noqa: PTH208  (cheaper than Path objects)
+    except OSError:
+        return found
+    for name in entries:
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        if pid < since_pid or pid == me:
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:  # noqa: PTH123
+                if needle in f.read():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def _signal_all(proc: ShellProcess, sig: int) -> bool:
+    """Send ``sig`` to the group and the marked strays; whether anyone was left."""
+    sent = False
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+        sent = True
+    for pid in marked_pids(proc.marker, since_pid=proc.pid):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+            sent = True
+    return sent
+
+
+def _reap(proc: ShellProcess) -> None:
+    with contextlib.suppress(ChildProcessError, OSError):
+        proc.popen.poll()
+
+
+def _anyone_left(proc: ShellProcess) -> bool:
+    _reap(proc)
+    if group_alive(proc.pid):
+        # a zombie shell still counts as a member; the group is gone once it is reaped
+        return proc.popen.returncode is None or _group_has_live_members(proc.pid)
+    return bool(_live(marked_pids(proc.marker, since_pid=proc.pid)))
+
+
+def _group_has_live_members(pgid: int) -> bool:
+    try:
+        entries = os.listdir("/proc")  # noqa: PTH208  (cheaper than Path objects)
+    except OSError:
+        return True
+    for name in entries:
+        if not name.isdigit() or int(name) < pgid:
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
+            return True
+    return False
+
+
+def _live(pids: list[int]) -> list[int]:
+    out: list[int] = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            out.append(pid)
+    return out
+
+
+async def kill_tree(proc: ShellProcess, *, grace_s: float = TERM_GRACE_S) -> None:
+    """TERM the whole group (and strays that left it), then KILL whatever remains."""
+    if not _signal_all(proc, signal.SIGTERM):
+        _reap(proc)
+        return
+    deadline = time.monotonic() + grace_s
+    delay = 0.005
+    while time.monotonic() < deadline:
+        if not _anyone_left(proc):
+            return
+        await anyio.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    _signal_all(proc, signal.SIGKILL)
+    for _ in range(100):
+        if not _anyone_left(proc):
+            return
+        await anyio.sleep(0.01)
+
+
+def kill_tree_now(proc: ShellProcess) -> None:
+    """KILL everything at once, synchronously (for shutdown paths that cannot wait)."""
+    _signal_all(proc, signal.SIGKILL)
+    _reap(proc)
+
+
+async def cleanup_after_exit(proc: ShellProcess) -> None:
+    """After the shell exited: stop anything it left running (background jobs, daemons)."""
+    _reap(proc)
+    if group_alive(proc.pid) and _group_has_live_members(proc.pid):
+        await kill_tree(proc)
+        return
+    if _live(marked_pids(proc.marker, since_pid=proc.pid)):
+        await kill_tree(proc)

@@ -1,0 +1,88 @@
+"""Settings of the shell tool, in the shape of the ``sandbox`` settings key."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+DEFAULT_TIMEOUT_MS = 120_000
+MAX_TIMEOUT_MS = 600_000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SandboxSettings:
+    """``sandbox.*``: whether commands run inside bubblewrap, and what they may reach."""
+
+    enabled: bool = False
+    allowed_domains: tuple[str, ...] = ()
+    """``sandbox.network.allowedDomains``: reachable through a filtering proxy."""
+    allow_unsandboxed_commands: bool = True
+    """``sandbox.allowUnsandboxedCommands``: whether ``dangerouslyDisableSandbox`` works."""
+    allow_write: tuple[str, ...] = ()
+    """``sandbox.filesystem.allowWrite``: writable paths besides the working directories."""
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> SandboxSettings:
+        """Read the ``sandbox`` key of a settings file."""
+        raw = settings.get("sandbox")
+        if not isinstance(raw, Mapping):
+            return cls()
+        sandbox = cast(Mapping[str, Any], raw)
+        network = sandbox.get("network")
+        empty: Mapping[str, Any] = {}
+        net = cast(Mapping[str, Any], network) if isinstance(network, Mapping) else empty
+        filesystem = sandbox.get("filesystem")
+        fs = cast(Mapping[str, Any], filesystem) if isinstance(filesystem, Mapping) else empty
+        return cls(
+            enabled=bool(sandbox.get("enabled", False)),
+            allowed_domains=_strings(net.get("allowedDomains")),
+            allow_unsandboxed_commands=bool(sandbox.get("allowUnsandboxedCommands", True)),
+            allow_write=_strings(fs.get("allowWrite")),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BashSettings:
+    """How the shell tool behaves in one session."""
+
+    sandbox: SandboxSettings = field(default_factory=SandboxSettings)
+    default_timeout_ms: int = DEFAULT_TIMEOUT_MS
+    max_timeout_ms: int = MAX_TIMEOUT_MS
+    background_on_timeout: bool = False
+    """Move a timed-out command to the background instead of killing it."""
+    maintain_project_dir: bool = False
+    """Never carry the working directory over between calls."""
+    background_tasks: bool = True
+
+    @classmethod
+    def from_settings(
+        cls, settings: Mapping[str, Any], env: Mapping[str, str] | None = None
+    ) -> BashSettings:
+        """Settings-file keys plus the ``BASH_*`` environment variables."""
+        env = os.environ if env is None else env
+        default = _int(env.get("BASH_DEFAULT_TIMEOUT_MS"), DEFAULT_TIMEOUT_MS)
+        maximum = max(_int(env.get("BASH_MAX_TIMEOUT_MS"), MAX_TIMEOUT_MS), default)
+        return cls(
+            sandbox=SandboxSettings.from_settings(settings),
+            default_timeout_ms=default,
+            max_timeout_ms=maximum,
+            background_on_timeout=bool(settings.get("bashBackgroundOnTimeout", False)),
+            maintain_project_dir=env.get("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR") == "1",
+            background_tasks=env.get("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS") != "1",
+        )
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(v for v in cast(list[object], value) if isinstance(v, str))
+
+
+def _int(raw: str | None, default: int) -> int:
+    try:
+        value = int(raw) if raw else default
+    except ValueError:
+        return default
+    return value if value > 0 else default

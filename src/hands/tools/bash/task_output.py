@@ -1,0 +1,108 @@
+"""TaskOutput: new output and status of a background task (legacy name BashOutput)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantic import AliasChoices, Field
+
+from hands.context import ToolContext
+from hands.errors import ToolError
+from hands.schema import ToolInput
+from hands.tool import Progress, Tool, ToolResult
+
+if TYPE_CHECKING:
+    from hands.tools.bash.shells import BackgroundShells
+
+DEFAULT_WAIT_MS = 30_000
+MAX_WAIT_MS = 600_000
+
+
+class TaskOutputInput(ToolInput):
+    """Input of TaskOutput."""
+
+    task_id: str = Field(
+        validation_alias=AliasChoices("task_id", "bash_id"),
+        description="The id of the background task",
+    )
+    block: bool = Field(default=True, description="Wait for the task to finish first")
+    timeout: int = Field(
+        default=DEFAULT_WAIT_MS,
+        ge=0,
+        le=MAX_WAIT_MS,
+        description="How long to wait when blocking, in milliseconds",
+    )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TaskOutputResult:
+    """New output since the previous read, and the task's state."""
+
+    task_id: str
+    status: str
+    output: str
+    exit_code: int | None
+    command: str
+    output_path: str
+
+
+def unknown_task(shells: BackgroundShells, task_id: str) -> ToolError:
+    """The error for an id that names no task: lists the running ones."""
+    running = shells.running()
+    if running:
+        listing = "\n".join(f"- {t.id}: {t.command[:100]}" for t in running)
+        return ToolError(f"No background task with id {task_id!r}. Running tasks:\n{listing}")
+    return ToolError(f"No background task with id {task_id!r}. No background tasks are running.")
+
+
+class TaskOutputTool(Tool[TaskOutputInput, TaskOutputResult]):
+    """Read what a background shell printed since the last read."""
+
+    name = "TaskOutput"
+    aliases = ("BashOutput",)
+    description = (
+        "Get the new output and the status of a background task started with "
+        "Bash(run_in_background=true). Returns only output printed since the previous "
+        "read. With block=true (the default) it first waits for the task to finish, up "
+        "to `timeout` milliseconds. The full output is also in the task's output file, "
+        "which the Read tool can open."
+    )
+    input_model = TaskOutputInput
+    max_result_chars = 30_000
+
+    def is_read_only(self, input: TaskOutputInput) -> bool:
+        return True
+
+    def is_concurrency_safe(self, input: TaskOutputInput) -> bool:
+        return True
+
+    async def call(
+        self, input: TaskOutputInput, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[TaskOutputResult]:
+        from hands.tools.bash.shells import BackgroundShells
+
+        shells = BackgroundShells.for_session(ctx.session)
+        task = shells.get(input.task_id)
+        if task is None:
+            raise unknown_task(shells, input.task_id)
+        if input.block:
+            await shells.wait(task, input.timeout / 1000)
+        return ToolResult(
+            output=TaskOutputResult(
+                task_id=task.id,
+                status=task.status,
+                output=task.read_new(),
+                exit_code=task.exit_code,
+                command=task.command,
+                output_path=str(task.output_path),
+            )
+        )
+
+    def to_content(self, output: TaskOutputResult) -> str:
+        lines = [f"<task_id>{output.task_id}</task_id>", f"<status>{output.status}</status>"]
+        if output.exit_code is not None:
+            lines.append(f"<exit_code>{output.exit_code}</exit_code>")
+        body = output.output.rstrip("\n")
+        lines.append(f"<output>\n{body}\n</output>" if body else "<output>(no new output)</output>")
+        return "\n".join(lines)

@@ -1,0 +1,74 @@
+"""TaskStop: kill a background task's process group (legacy name KillShell)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import AliasChoices, Field
+
+from hands.context import ToolContext
+from hands.schema import ToolInput
+from hands.tool import Progress, Tool, ToolResult
+
+
+class TaskStopInput(ToolInput):
+    """Input of TaskStop."""
+
+    task_id: str = Field(
+        validation_alias=AliasChoices("task_id", "shell_id"),
+        description="The id of the background task to stop",
+    )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TaskStopResult:
+    """What was stopped."""
+
+    message: str
+    task_id: str
+    task_type: str
+    command: str
+
+
+class TaskStopTool(Tool[TaskStopInput, TaskStopResult]):
+    """Stop a background shell and everything it started."""
+
+    name = "TaskStop"
+    aliases = ("KillShell",)
+    description = (
+        "Stop a background task started with Bash(run_in_background=true): the task and "
+        "every process it started are killed. Takes the task id Bash returned."
+    )
+    input_model = TaskStopInput
+
+    def is_concurrency_safe(self, input: TaskStopInput) -> bool:
+        return True
+
+    def user_facing_name(self, input: TaskStopInput | None = None) -> str:
+        return "Stop Task"
+
+    async def call(
+        self, input: TaskStopInput, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[TaskStopResult]:
+        from hands.tools.bash.shells import BackgroundShells
+        from hands.tools.bash.task_output import unknown_task
+
+        shells = BackgroundShells.for_session(ctx.session)
+        task = shells.get(input.task_id)
+        if task is None:
+            raise unknown_task(shells, input.task_id)
+        was = task.status
+        await shells.stop(task)
+        message = (
+            f"Stopped task {task.id} ({task.command[:100]})"
+            if was == "running"
+            else f"Task {task.id} had already finished ({was}, exit code {task.exit_code})"
+        )
+        return ToolResult(
+            output=TaskStopResult(
+                message=message, task_id=task.id, task_type="local_bash", command=task.command
+            )
+        )
+
+    def to_content(self, output: TaskStopResult) -> str:
+        return output.message
