@@ -1,0 +1,55 @@
+"""The result of Edit and MultiEdit, and the write step they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hands.context import ToolContext
+from hands.errors import ToolError
+from hands.tools.file.atomic import ChangedUnderneathError, write_atomic_async
+from hands.tools.file.edit_plan import EditPlan
+from hands.tools.file.guard import remember_write
+from hands.tools.file.patch import Hunk, make_patch, snippet
+from hands.tools.file.state import modified_message
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EditOutput:
+    """What changed: the file, whether it was created, and the structured patch."""
+
+    file_path: str
+    created: bool
+    replacements: int
+    structured_patch: tuple[Hunk, ...]
+    encoding: str
+
+
+async def write_plan(plan: EditPlan, ctx: ToolContext) -> EditOutput:
+    """Write ``plan`` atomically, record the new state, and describe the change."""
+    try:
+        st = await write_atomic_async(plan.real, plan.data, expect=plan.expect)
+    except ChangedUnderneathError as exc:
+        raise ToolError(modified_message(plan.path)) from exc
+    except OSError as exc:
+        raise ToolError(
+            f"Could not write {plan.path}: {exc.strerror or exc}. Nothing was changed."
+        ) from exc
+    remember_write(ctx, plan.real, plan.data, st)
+    return EditOutput(
+        file_path=str(plan.path),
+        created=plan.created,
+        replacements=plan.replacements,
+        structured_patch=make_patch(plan.original, plan.updated),
+        encoding=plan.encoding.label,
+    )
+
+
+def edit_content(out: EditOutput) -> str:
+    """The model's confirmation: created, or updated with a numbered snippet."""
+    if out.created:
+        return f"File created successfully at: {out.file_path}"
+    count = f" ({out.replacements} replacements)" if out.replacements > 1 else ""
+    return (
+        f"The file {out.file_path} has been updated{count}. Here's the result of running "
+        f"`cat -n` on a snippet of the edited file:\n{snippet(out.structured_patch)}"
+    )

@@ -1,0 +1,24 @@
+"""Size limits of the file tools, in one place so tests and docs agree."""
+
+from __future__ import annotations
+
+DEFAULT_LINES = 2_000
+"""Lines a Read returns when no ``limit`` is given."""
+MAX_LINE_CHARS = 2_000
+"""Longer lines are cut with a marker."""
+MAX_READ_CHARS = 100_000
+"""Character cap on one Read result; beyond it the result is a partial view."""
+MAX_EDIT_BYTES = 1 << 30
+"""Files larger than this are not loaded for editing."""
+HASH_LIMIT_BYTES = 64 << 20
+"""Files up to this size get a content hash in the read-state cache."""
+PDF_PAGES_WITHOUT_RANGE = 10
+"""PDFs with more pages need ``pages``."""
+PDF_MAX_PAGES_PER_CALL = 20
+MAX_IMAGE_EDGE = 2_000
+"""Images whose longer side exceeds this are downscaled."""
+MAX_IMAGE_BYTES = 500_000
+"""Images still larger than this after resizing are re-encoded as JPEG."""
+MAX_NOTEBOOK_BYTES = 100 << 20
+MAX_CELL_OUTPUT_CHARS = 5_000
+"""Each notebook output is cut to this many characters when read."""

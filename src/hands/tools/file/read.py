@@ -1,0 +1,361 @@
+"""Read: text with line numbers, images, PDFs and notebooks, in flat memory."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
+from pydantic import Field
+
+from hands.context import ToolContext
+from hands.errors import ToolError
+from hands.messages import ImageBlock, TextBlock
+from hands.schema import ToolInput
+from hands.tool import Progress, Tool, ToolResult
+from hands.tools.file.inspect_path import stat_regular
+from hands.tools.file.limits import (
+    DEFAULT_LINES,
+    MAX_LINE_CHARS,
+    MAX_NOTEBOOK_BYTES,
+    MAX_READ_CHARS,
+    PDF_MAX_PAGES_PER_CALL,
+    PDF_PAGES_WITHOUT_RANGE,
+)
+from hands.tools.file.paths import check_path, real_path
+from hands.tools.file.read_outputs import (
+    EmptyRead,
+    ImageRead,
+    NotebookRead,
+    PdfRead,
+    ReadOutput,
+    TextRead,
+    UnchangedRead,
+    empty_content,
+    image_content,
+    notebook_content,
+    pdf_content,
+    text_content,
+    unchanged_content,
+)
+from hands.tools.file.sniff import SNIFF_BYTES, image_type, sniff
+from hands.tools.file.state import FileStamp, ReadKind, ReadRecord, ReadStateCache, digest_file
+from hands.tools.file.text_reader import LineIndex, LineIndexes, read_window
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+DESCRIPTION = f"""Read a file from the local filesystem.
+
+- file_path must be an absolute path.
+- Text comes back in cat -n form: the line number, a tab, then the line. Never copy the
+  number and tab into Edit's old_string or new_string.
+- By default up to {DEFAULT_LINES} lines from the start are returned; use offset (1-based
+  line to start at) and limit (number of lines) to page through long files. Any size of
+  file can be paged: reading a window deep inside a huge file is fast.
+- Lines longer than {MAX_LINE_CHARS} characters are cut, and a whole result is capped at
+  {MAX_READ_CHARS:,} characters; the result says how to continue.
+- Images (PNG, JPEG, GIF, WebP) are shown to you as images.
+- PDFs: text page by page. A PDF of more than {PDF_PAGES_WITHOUT_RANGE} pages needs pages
+  (e.g. "1-5"), at most {PDF_MAX_PAGES_PER_CALL} pages per call.
+- Jupyter notebooks (.ipynb): every cell with its id, source and outputs.
+- Directories cannot be read; list them with Bash (ls) or Glob.
+- Read several files at once by calling Read in parallel.
+- Read a file before changing it with Edit or Write."""
+
+
+class ReadInput(ToolInput):
+    """Input of Read."""
+
+    file_path: str = Field(description="The absolute path of the file to read")
+    offset: int | None = Field(
+        default=None,
+        ge=0,
+        description="The line number to start reading from (1-based). Only for files too "
+        "long to read at once",
+    )
+    limit: int | None = Field(
+        default=None,
+        ge=1,
+        description="The number of lines to read. Only for files too long to read at once",
+    )
+    pages: str | None = Field(
+        default=None,
+        description=f'Page range for PDF files, e.g. "1-5", "3" or "10-20". At most '
+        f"{PDF_MAX_PAGES_PER_CALL} pages per call",
+    )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Done:
+    output: ReadOutput
+    record: ReadRecord | None
+
+
+class ReadTool(Tool[ReadInput, ReadOutput]):
+    """Read a file: text, image, PDF or notebook."""
+
+    name = "Read"
+    aliases = ("View",)
+    description = DESCRIPTION
+    input_model = ReadInput
+    max_result_chars = None  # bounded by MAX_READ_CHARS instead of spilling
+
+    def is_read_only(self, input: ReadInput) -> bool:
+        return True
+
+    def is_concurrency_safe(self, input: ReadInput) -> bool:
+        return True
+
+    async def validate_input(self, input: ReadInput, ctx: ToolContext) -> str | None:
+        checked = check_path(input.file_path, ctx)
+        if isinstance(checked, str):
+            return checked
+        st = stat_regular(checked, ctx)
+        return st if isinstance(st, str) else None
+
+    async def call(
+        self, input: ReadInput, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[ReadOutput]:
+        checked = check_path(input.file_path, ctx)
+        if isinstance(checked, str):
+            raise ToolError(checked)
+        key = real_path(checked)
+        cache = ctx.session.service(ReadStateCache)
+        index = ctx.session.service(LineIndexes)
+        previous = cache.get(key)
+        done = await anyio.to_thread.run_sync(
+            lambda: _read(checked, key, input, ctx, previous, index)
+        )
+        if done.record is not None:
+            cache.record(done.record)
+        return ToolResult(output=done.output)
+
+    def to_content(self, output: ReadOutput) -> str | Sequence[TextBlock | ImageBlock]:
+        match output:
+            case TextRead():
+                return text_content(output)
+            case EmptyRead():
+                return empty_content(output)
+            case ImageRead():
+                return image_content(output)
+            case PdfRead():
+                return pdf_content(output)
+            case NotebookRead():
+                return notebook_content(output)
+            case UnchangedRead():
+                return unchanged_content(output)
+
+    def describe_input(self, input: ReadInput) -> str:
+        text = input.file_path
+        if input.pages:
+            text += f" · pages {input.pages}"
+        elif input.offset or input.limit:
+            first = max(input.offset or 1, 1)
+            last = f"{first + input.limit - 1}" if input.limit else "end"
+            text += f" · lines {first}-{last}"
+        return text
+
+    def render_result(self, output: ReadOutput) -> RenderableType:
+        from hands.ui.render import dim_text
+
+        return dim_text(summary(output))
+
+
+def summary(output: ReadOutput) -> str:
+    """One line for people: what the Read returned."""
+    match output:
+        case TextRead():
+            more = " (partial view)" if output.capped else ""
+            return f"Read {output.num_lines} lines{more}"
+        case EmptyRead():
+            return "Empty file" if output.total_lines == 0 else "Offset past the end of the file"
+        case ImageRead():
+            dims = output.image.dimensions
+            shape = f" {dims[0]}x{dims[1]}" if dims else ""
+            return f"Read image{shape} ({output.image.original_size:,} bytes)"
+        case PdfRead():
+            return f"Read {len(output.pages)} of {output.page_count} PDF pages"
+        case NotebookRead():
+            return f"Read {output.shown} of {len(output.cells)} notebook cells"
+        case UnchangedRead():
+            return "Unchanged since the last read"
+
+
+def _read(
+    path: Path,
+    key: Path,
+    input: ReadInput,
+    ctx: ToolContext,
+    previous: ReadRecord | None,
+    indexes: LineIndexes,
+) -> _Done:
+    st = stat_regular(path, ctx)
+    if isinstance(st, str):
+        raise ToolError(st)
+    stamp = FileStamp.of(st)
+    with path.open("rb") as f:
+        head = f.read(SNIFF_BYTES)
+    kind = sniff(head)
+    # An offset or limit asks for the raw JSON lines, e.g. of a notebook too big to show.
+    is_notebook = (
+        path.suffix.lower() == ".ipynb"
+        and kind == "text"
+        and input.offset is None
+        and input.limit is None
+    )
+    if input.pages is not None and kind != "pdf":
+        raise ToolError(
+            f"pages only applies to PDF files, and {path} is not a PDF. Use offset and limit "
+            "to read part of a text file."
+        )
+    view: tuple[object, ...] = (input.offset or 1, input.limit, input.pages)
+    if (
+        previous is not None
+        and previous.by_read
+        and previous.kind != "partial"
+        and previous.view == view
+        and previous.stamp == stamp
+        and kind != "image"
+    ):
+        return _Done(output=UnchangedRead(file_path=str(path), what=_what(input)), record=None)
+    if kind == "binary":
+        raise ToolError(
+            f"{path} appears to be a binary file (it has NUL bytes near the start). Read shows "
+            "text, images (PNG, JPEG, GIF, WebP), PDFs and notebooks. Inspect it with Bash "
+            f"instead, e.g. `file {path}` or `xxd {path} | head`."
+        )
+    output: ReadOutput
+    read_kind: ReadKind
+    if kind == "image":
+        output, read_kind = _image(path, head), "full"
+    elif kind == "pdf":
+        output, read_kind = _pdf(path, input)
+    elif is_notebook:
+        output, read_kind = _notebook(path, st.st_size)
+    else:
+        output, read_kind = _text(path, input, indexes.for_file(key, stamp))
+    digest = digest_file(path, st.st_size)
+    if FileStamp.of(path.stat()) != stamp:
+        read_kind = "partial"  # changed while we read: what was seen may not match the hash
+    record = ReadRecord(path=key, stamp=stamp, digest=digest, kind=read_kind, view=view)
+    return _Done(output=output, record=record)
+
+
+def _what(input: ReadInput) -> str:
+    if input.pages:
+        return f"pages {input.pages}"
+    if input.offset or input.limit:
+        first = max(input.offset or 1, 1)
+        return f"lines from {first}" + (f", limit {input.limit}" if input.limit else "")
+    return "the whole default view"
+
+
+def _text(path: Path, input: ReadInput, index: LineIndex) -> tuple[ReadOutput, ReadKind]:
+    start = max(input.offset or 1, 1)
+    limit = input.limit or DEFAULT_LINES
+    window = read_window(path, start=start, limit=limit, max_chars=MAX_READ_CHARS, index=index)
+    if not window.lines:
+        total = window.total_lines or 0
+        return EmptyRead(file_path=str(path), total_lines=total, offset=start), (
+            "full" if total == 0 else "range"
+        )
+    out = TextRead(
+        file_path=str(path),
+        lines=window.lines,
+        start_line=window.start_line,
+        total_lines=window.total_lines,
+        bytes_after=window.bytes_after,
+        capped=window.capped,
+        cut_lines=window.cut_lines,
+        replaced=window.replaced,
+        encoding=window.encoding,
+    )
+    whole = start == 1 and window.total_lines == len(window.lines) and not window.cut_lines
+    kind: ReadKind = "partial" if window.capped else "full" if whole else "range"
+    return out, kind
+
+
+def _image(path: Path, head: bytes) -> ReadOutput:
+    from hands.tools.file.images import prepare_image
+
+    media_type = image_type(head) or "image/png"
+    try:
+        prepared = prepare_image(path.read_bytes(), media_type)
+    except ValueError as exc:
+        raise ToolError(
+            f"{path} looks like an image but {exc}. Check the file with Bash (file {path})."
+        ) from exc
+    return ImageRead(file_path=str(path), image=prepared)
+
+
+def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
+    from hands.tools.file.pdf import PageRangeError, extract_pages, page_count, parse_pages
+
+    try:
+        count = page_count(path)
+        if input.pages is None:
+            if count > PDF_PAGES_WITHOUT_RANGE:
+                raise ToolError(
+                    f"{path} has {count} pages; a PDF of more than {PDF_PAGES_WITHOUT_RANGE} "
+                    f'pages needs pages, e.g. pages="1-{PDF_MAX_PAGES_PER_CALL}" (at most '
+                    f"{PDF_MAX_PAGES_PER_CALL} pages per call)."
+                )
+            wanted = None
+        else:
+            wanted = parse_pages(input.pages, count)
+        _, pages = extract_pages(path, wanted)
+    except PageRangeError as exc:
+        raise ToolError(str(exc)) from exc
+    except ValueError as exc:
+        raise ToolError(f"{path} could not be read as a PDF: {exc}.") from exc
+    used = 0
+    kept = 0
+    capped_after: int | None = None
+    for page in pages:
+        used += len(page.text) + 20
+        if kept and used > MAX_READ_CHARS:
+            capped_after = pages[kept - 1].number
+            break
+        kept += 1
+    shown = pages[:kept]
+    kind: ReadKind = (
+        "partial" if capped_after is not None else "full" if len(shown) == count else "range"
+    )
+    return PdfRead(
+        file_path=str(path), page_count=count, pages=shown, capped_after=capped_after
+    ), kind
+
+
+def _notebook(path: Path, size: int) -> tuple[ReadOutput, ReadKind]:
+    from hands.tools.file.notebook_cells import (
+        NotebookError,
+        language_of,
+        parse_notebook,
+        view_cells,
+    )
+
+    if size > MAX_NOTEBOOK_BYTES:
+        raise ToolError(
+            f"{path} is {size:,} bytes, too large to show as a notebook. Inspect it with Bash, "
+            f"e.g. jq '.cells[0:5]' {path}."
+        )
+    try:
+        nb = parse_notebook(path.read_text(encoding="utf-8", errors="replace"))
+    except NotebookError as exc:
+        raise ToolError(f"{path}: {exc}. Read it as text with offset and limit instead.") from exc
+    cells = view_cells(nb)
+    used = 0
+    shown = 0
+    for cell in cells:
+        used += len(cell.source) + sum(len(o) for o in cell.outputs) + 60
+        if shown and used > MAX_READ_CHARS:
+            break
+        shown += 1
+    out = NotebookRead(file_path=str(path), language=language_of(nb), cells=cells, shown=shown)
+    return out, "full" if shown == len(cells) else "partial"
+
+
+__all__ = ["ReadInput", "ReadTool"]

@@ -1,0 +1,187 @@
+"""Write: create or replace a whole file, atomically, keeping its encoding and mode."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import anyio
+from pydantic import Field
+
+from hands.context import ToolContext
+from hands.errors import ToolError
+from hands.schema import ToolInput
+from hands.tool import Progress, Tool, ToolResult
+from hands.tools.file.atomic import ChangedUnderneathError, write_atomic_async
+from hands.tools.file.diffview import diff_summary, render_diff
+from hands.tools.file.encoding import UTF8, NotTextError, decode, dominant_newline, encode
+from hands.tools.file.guard import GuardError, load_target, remember_write
+from hands.tools.file.patch import Hunk, make_patch, snippet
+from hands.tools.file.paths import check_path
+from hands.tools.file.state import FileStamp, modified_message
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+DESCRIPTION = """Write a file, replacing it entirely if it exists.
+
+- file_path must be absolute; missing parent directories are created.
+- To replace an existing file you must have read all of it in this conversation first,
+  and it must not have changed on disk since; otherwise the write is refused.
+- Prefer Edit for changing part of an existing file: it sends only the difference.
+- An existing file keeps its encoding (UTF-8, or UTF-16 with BOM), its permissions and,
+  when the new content uses plain LF, its CRLF line endings.
+- The write is atomic: the old content or the new one, never a half-written file.
+- Do not create documentation or README files unless asked to."""
+
+
+PREVIEW_LINES = 10
+
+
+class WriteInput(ToolInput):
+    """Input of Write."""
+
+    file_path: str = Field(description="The absolute path of the file to write")
+    content: str = Field(description="The full content of the file")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WriteOutput:
+    """Whether the file was created or replaced, and the patch from the old content."""
+
+    type: Literal["create", "update"]
+    file_path: str
+    structured_patch: tuple[Hunk, ...]
+    bytes_written: int
+    changed: bool = True
+    preview: tuple[str, ...] = ()
+    """The first lines of a new file, for display."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _WritePlan:
+    path: Path
+    real: Path
+    data: bytes
+    original: str | None
+    updated: str
+    expect: FileStamp | None
+    created: bool
+
+
+class WriteTool(Tool[WriteInput, WriteOutput]):
+    """Create or overwrite a file."""
+
+    name = "Write"
+    description = DESCRIPTION
+    input_model = WriteInput
+    edits_files = True
+
+    async def validate_input(self, input: WriteInput, ctx: ToolContext) -> str | None:
+        try:
+            await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
+        except ToolError as exc:
+            return str(exc)
+        return None
+
+    async def call(
+        self, input: WriteInput, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[WriteOutput]:
+        plan = await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
+        patch = make_patch(plan.original, plan.updated) if plan.original is not None else ()
+        changed = plan.original is None or plan.original != plan.updated or plan.created
+        if changed:
+            try:
+                st = await write_atomic_async(plan.real, plan.data, expect=plan.expect)
+            except ChangedUnderneathError as exc:
+                raise ToolError(modified_message(plan.path)) from exc
+            except OSError as exc:
+                raise ToolError(
+                    f"Could not write {plan.path}: {exc.strerror or exc}. Nothing was changed."
+                ) from exc
+        else:
+            st = plan.real.stat()
+        remember_write(ctx, plan.real, plan.data, st)
+        return ToolResult(
+            output=WriteOutput(
+                type="create" if plan.created else "update",
+                file_path=str(plan.path),
+                structured_patch=patch,
+                bytes_written=len(plan.data) if changed else 0,
+                changed=changed,
+                preview=tuple(input.content.splitlines()[:PREVIEW_LINES]) if plan.created else (),
+            )
+        )
+
+    def to_content(self, output: WriteOutput) -> str:
+        if output.type == "create":
+            return f"File created successfully at: {output.file_path}"
+        if not output.changed:
+            return f"The file {output.file_path} already had this exact content; nothing changed."
+        return (
+            f"The file {output.file_path} has been updated. Here's the result of running "
+            f"`cat -n` on a snippet of the edited file:\n{snippet(output.structured_patch)}"
+        )
+
+    def describe_input(self, input: WriteInput) -> str:
+        return input.file_path
+
+    def render_result(self, output: WriteOutput) -> RenderableType:
+        if output.type == "create":
+            return render_created(output)
+        title = diff_summary("Updated", output.file_path, output.structured_patch)
+        return render_diff(title, output.structured_patch)
+
+
+def render_created(output: WriteOutput) -> RenderableType:
+    """The new file's size and its first lines."""
+    from rich.console import Group
+    from rich.text import Text
+
+    rows: list[RenderableType] = [
+        Text.assemble(
+            ("  ⎿ ", "dim"), (f"Wrote {output.bytes_written:,} bytes to {output.file_path}", "bold")
+        )
+    ]
+    for number, line in enumerate(output.preview, start=1):
+        row = Text(f"    {number:>3} ", style="dim")
+        row.append(line, style="green")
+        rows.append(row)
+    return Group(*rows)
+
+
+def _plan(input: WriteInput, ctx: ToolContext) -> _WritePlan:
+    path = check_path(input.file_path, ctx)
+    if isinstance(path, str):
+        raise ToolError(path)
+    try:
+        target = load_target(path, ctx, tool="Write", whole=True)
+    except GuardError as exc:
+        raise ToolError(str(exc)) from exc
+    content = input.content
+    encoding = UTF8
+    original: str | None = None
+    if target.data is not None:
+        try:
+            original, encoding = decode(target.data)
+        except NotTextError:
+            original = None  # replacing a non-text file: write the new text as UTF-8
+        if original is not None and dominant_newline(original) == "\r\n" and "\r\n" not in content:
+            content = content.replace("\n", "\r\n")
+    try:
+        data = encode(content, encoding)
+    except NotTextError as exc:
+        raise ToolError(
+            f"Cannot write {path}: {exc}. Send content as valid text (no lone surrogate "
+            "characters)."
+        ) from exc
+    return _WritePlan(
+        path=path,
+        real=target.real,
+        data=data,
+        original=original,
+        updated=content,
+        expect=target.stamp,
+        created=target.data is None,
+    )
