@@ -150,3 +150,13 @@ def test_context_resolves_relative_paths(tmp_path: Path) -> None:
     assert ctx.resolve("a/b.txt") == tmp_path / "a" / "b.txt"
     assert ctx.is_inside_working_dirs(tmp_path / "x")
     assert not ctx.is_inside_working_dirs(Path("/"))
+
+
+def test_for_call_copies_every_field(tmp_path: Path) -> None:
+    import dataclasses
+
+    ctx = ToolContext(
+        cwd=tmp_path, project_dir=tmp_path.parent, additional_dirs=(tmp_path / "x",),
+        permission_mode="plan", tool_use_id="old", agent_id="agent-1",
+    )
+    assert ctx.for_call("new") == dataclasses.replace(ctx, tool_use_id="new")

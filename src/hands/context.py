@@ -52,6 +52,18 @@ class ToolContext:
         p = Path(path).expanduser()
         return p if p.is_absolute() else self.cwd / p
 
+    def for_call(self, tool_use_id: str) -> ToolContext:
+        """A copy for one call (the hot path: cheaper than ``dataclasses.replace``)."""
+        return ToolContext(
+            cwd=self.cwd,
+            session=self.session,
+            project_dir=self.project_dir,
+            additional_dirs=self.additional_dirs,
+            permission_mode=self.permission_mode,
+            tool_use_id=tool_use_id,
+            agent_id=self.agent_id,
+        )
+
     def with_changes(self, **changes: object) -> ToolContext:
         """A copy with some fields replaced."""
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ escapes (the executor turns it into a result).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ import anyio
 from pydantic import BaseModel, ValidationError
 
 from hands.context import ToolContext
+from hands.deadline import DeadlineExceeded, within
 from hands.errors import ToolError
 from hands.messages import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.permissions.decision import AskRequest, PermissionDecision
@@ -112,8 +114,14 @@ async def run_tool_use(
     progress: Progress,
     *,
     parsed: BaseModel | None = None,
+    scope: anyio.CancelScope | None = None,
 ) -> ToolCallOutcome:
-    """Run one call through the whole pipeline. Never raises except on cancellation."""
+    """Run one call through the whole pipeline. Never raises except on cancellation.
+
+    With ``scope`` (the caller's per-call cancel scope), the time limit is put on that
+    scope around ``tool.call`` instead of opening another one; when it fires the caller
+    builds the result with :func:`timeout_outcome`.
+    """
     tool = runtime.tools.find(block.name)
     if tool is None:
         names = ", ".join(runtime.tools.names) or "(none)"
@@ -124,7 +132,7 @@ async def run_tool_use(
             ),
         )
     try:
-        return await _run_found(block, tool, ctx, runtime, progress, parsed)
+        return await _run_found(block, tool, ctx, runtime, progress, parsed, scope)
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:  # a bug in validation, hooks or rendering
@@ -140,9 +148,10 @@ async def _run_found(
     runtime: ToolRuntime,
     progress: Progress,
     parsed: BaseModel | None,
+    scope: anyio.CancelScope | None,
 ) -> ToolCallOutcome:
     if ctx.tool_use_id != block.id:
-        ctx = ctx.with_changes(tool_use_id=block.id)
+        ctx = ctx.for_call(block.id)
     if parsed is None:
         result = parse_for(tool, block.input)
         if isinstance(result, str):
@@ -197,16 +206,19 @@ async def _run_found(
     try:
         if tool.handles_own_timeout:
             result = await tool.call(parsed, ctx, progress)
-        else:
-            timeout = runtime.limits.tool_timeout_s
-            result = None
-            with anyio.move_on_after(timeout):
+        elif scope is not None:
+            scope.deadline = anyio.current_time() + runtime.limits.tool_timeout_s
+            try:
                 result = await tool.call(parsed, ctx, progress)
-            if result is None:
-                raise ToolError(
-                    f"{tool.name} timed out after {timeout:g} s and was stopped; nothing more "
-                    "from this call will arrive. Try a smaller request."
+            finally:
+                scope.deadline = math.inf
+        else:
+            try:
+                result = await within(
+                    runtime.limits.tool_timeout_s, tool.call(parsed, ctx, progress)
                 )
+            except DeadlineExceeded:
+                raise ToolError(timeout_text(tool.name, runtime.limits.tool_timeout_s)) from None
         output, modifier = result.output, result.context_modifier
         content = tool.to_content(output)
         if result.is_error:
@@ -266,6 +278,37 @@ async def _run_found(
         spillable=limit is not None,
         duration_ms=duration_ms,
     )
+
+
+def timeout_text(name: str, seconds: float) -> str:
+    """What the model reads when a call ran out of time."""
+    return (
+        f"{name} timed out after {seconds:g} s and was stopped; nothing more from this call "
+        "will arrive. Try a smaller request."
+    )
+
+
+async def timeout_outcome(
+    block: ToolUseBlock,
+    tool: Tool[Any, Any],
+    parsed: BaseModel | None,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+) -> ToolCallOutcome:
+    """The result of a call whose time limit fired in the caller's scope."""
+    text = timeout_text(tool.name, runtime.limits.tool_timeout_s)
+    extra: tuple[str, ...] = ()
+    if runtime.hooks is not None:
+        post = await runtime.hooks.post_tool_use_failure(
+            tool=tool,
+            tool_input=block.input,
+            error=text,
+            ctx=ctx.for_call(block.id),
+            duration_ms=runtime.limits.tool_timeout_s * 1000,
+        )
+        if post.additional_context:
+            extra = (post.additional_context,)
+    return error_outcome(block, text, tool=tool, input=parsed, extra_context=extra)
 
 
 async def _decide(

@@ -141,13 +141,14 @@ class Query:
             failure: BaseException | None = None
             executor: StreamingToolExecutor | None = None
             async with anyio.create_task_group() as tg:
-                executor = StreamingToolExecutor(runtime=runtime, context=ctx, task_group=tg)
+                send, receive = anyio.create_memory_object_stream[Any](math.inf)
+                executor = StreamingToolExecutor(
+                    runtime=runtime, context=ctx, task_group=tg, sink=send.clone()
+                )
                 self._executor = executor
                 if self._interrupted:
                     executor.interrupt()
-                send, receive = anyio.create_memory_object_stream[Any](math.inf)
                 tg.start_soon(self._pump_model, request, executor, send.clone(), opts.streaming)
-                tg.start_soon(_pump_executor, executor, send.clone())
                 send.close()
                 async with receive:
                     async for event in receive:
@@ -210,12 +211,15 @@ class Query:
                     if self._interrupted:
                         scope.cancel()
                     async for event in self.options.model.stream(request):
-                        if isinstance(event, BlockComplete) and event.tool_use is not None:
-                            if streaming:
-                                executor.add(event.tool_use)
-                            else:
-                                held.append(event)
-                        send.send_nowait(event)
+                        if isinstance(event, BlockComplete):
+                            if event.tool_use is not None:
+                                if streaming:
+                                    executor.add(event.tool_use)
+                                else:
+                                    held.append(event)
+                            send.send_nowait(event)
+                        elif isinstance(event, TextDelta | MessageStop):
+                            send.send_nowait(event)  # the rest is of no use to the loop
                 for event in held:
                     if event.tool_use is not None:
                         executor.add(event.tool_use)
@@ -225,14 +229,6 @@ class Query:
             finally:
                 self._model_scope = None
                 executor.close()
-
-
-async def _pump_executor(
-    executor: StreamingToolExecutor, send: MemoryObjectSendStream[Any]
-) -> None:
-    async with send:
-        async for event in executor.events():
-            send.send_nowait(event)
 
 
 def query(prompt: str | Message, options: QueryOptions) -> Query:

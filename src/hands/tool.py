@@ -35,6 +35,7 @@ ContextModifier: TypeAlias = Callable[[ToolContext], ToolContext]
 Content: TypeAlias = "str | Sequence[TextBlock | ImageBlock]"
 
 MAX_NAME_LENGTH = 64
+_ENCODER = json.JSONEncoder(default=str, ensure_ascii=False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -206,6 +207,9 @@ def default_content(output: object) -> Content:
     """Text for an output: strings as they are, models and containers as JSON."""
     if isinstance(output, str):
         return output
+    kind = type(output)
+    if kind is int or kind is float:
+        return repr(output)
     if isinstance(output, BaseModel):
         return output.model_dump_json(by_alias=True)
     if isinstance(output, list | tuple):
@@ -215,7 +219,7 @@ def default_content(output: object) -> Content:
     if output is None:
         return ""
     try:
-        return json.dumps(output, default=str, ensure_ascii=False)
+        return _ENCODER.encode(output)
     except (TypeError, ValueError):
         return repr(cast(Any, output))
 

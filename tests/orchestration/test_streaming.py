@@ -236,7 +236,7 @@ async def test_cancelling_one_call_leaves_unrelated_ones_running(tmp_path: Path)
         ex.add(use("Safe", "victim", hang=True))
         ex.add(use("Safe", "bystander", wait_for="end victim"))
         await tl.event("start bystander").wait()
-        ex._by_id["toolu_victim"].scope.cancel()  # one call's own scope
+        ex.cancel("toolu_victim")  # one call's own scope
         ex.close()
         events = [e async for e in ex.events()]
     res = {r.tool_use.id: r.outcome for r in results(events)}
@@ -259,6 +259,16 @@ async def test_context_modifiers_apply_in_request_order(tmp_path: Path) -> None:
     assert ex.context.cwd == two
     # the call after both ran with the modified context
     assert results(events)[2].outcome.block.text == f"after done in {two}"
+
+
+async def test_a_call_over_its_time_limit_gets_a_timeout_result(tmp_path: Path) -> None:
+    tl, runtime, ctx = setup(tmp_path, tool_timeout_s=0.05)
+    blocks = [use("Safe", "stuck", hang=True), use("Safe", "quick")]
+    events, _ = await run_all(blocks, runtime, ctx)
+    res = [r.outcome for r in results(events)]
+    assert res[0].is_error and res[0].block.text.startswith("Safe timed out after 0.05 s")
+    assert not res[1].is_error
+    assert tl.cancelled == ["stuck"]
 
 
 async def test_concurrency_cap(tmp_path: Path) -> None:

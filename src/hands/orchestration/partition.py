@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from hands.messages import ToolUseBlock
 from hands.pool import ToolPool
+from hands.tool import Tool
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -27,6 +29,11 @@ def classify(block: ToolUseBlock, tools: ToolPool) -> tuple[bool, BaseModel | No
     tool = tools.find(block.name)
     if tool is None:
         return False, None
+    return classify_call(tool, block)
+
+
+def classify_call(tool: Tool[Any, Any], block: ToolUseBlock) -> tuple[bool, BaseModel | None]:
+    """:func:`classify` for a tool already found."""
     try:
         parsed = tool.parse_input(block.input)
     except ValidationError:

@@ -19,13 +19,14 @@ from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from pydantic import BaseModel
 
 from hands.context import ToolContext
-from hands.execution import ToolCallOutcome, error_outcome, run_tool_use
+from hands.execution import ToolCallOutcome, error_outcome, run_tool_use, timeout_outcome
 from hands.messages import ToolUseBlock
 from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
-from hands.orchestration.partition import classify
+from hands.orchestration.partition import classify_call
 from hands.runtime import ToolRuntime
 from hands.tool import Tool
 
@@ -39,6 +40,7 @@ INTERRUPTED = (
     "missing or incomplete. If it was an edit, check the file before assuming either way. "
     "Stop and wait for the user to say how to go on."
 )
+CANCELLED = "Cancelled: this call was stopped before it finished; its result is incomplete."
 NOT_STARTED_INTERRUPTED = (
     "Interrupted by the user before this call started: it was not run and nothing was "
     "changed. Stop and wait for the user to say how to go on."
@@ -80,7 +82,13 @@ class StreamingToolExecutor:
         context: ToolContext,
         task_group: TaskGroup,
         cascade_errors: bool | None = None,
+        sink: MemoryObjectSendStream[Any] | None = None,
     ) -> None:
+        """Schedule calls under ``task_group``.
+
+        ``sink``: send events into this stream (closed when all are out) instead of
+        offering them through :meth:`events`.
+        """
         self._runtime = runtime
         self._context = context
         self._tg = task_group
@@ -91,14 +99,17 @@ class StreamingToolExecutor:
         self._tracked: list[_Tracked] = []
         self._by_id: dict[str, _Tracked] = {}
         self._executing = 0
+        self._unsafe_executing = 0
+        self._scan = 0
         self._head = 0
         self._modified = 0
         self._closed = False
         self._abort_text = ""
         self._sibling_text = ""
-        send, receive = anyio.create_memory_object_stream[ExecutorEvent](math.inf)
-        self._send = send
-        self._receive = receive
+        self._receive: MemoryObjectReceiveStream[Any] | None = None
+        if sink is None:
+            sink, self._receive = anyio.create_memory_object_stream[Any](math.inf)
+        self._send: MemoryObjectSendStream[Any] = sink
 
     # -- public API ---------------------------------------------------------------------
 
@@ -145,6 +156,19 @@ class StreamingToolExecutor:
         self._closed = True
         self._flush()
 
+    def cancel(self, tool_use_id: str, reason: str = CANCELLED) -> None:
+        """Cancel one call (queued or running); no other call is touched."""
+        tracked = self._by_id[tool_use_id]
+        if tracked.state is ToolState.QUEUED:
+            self._settle(
+                tracked, error_outcome(tracked.block, reason, status="cancelled", tool=tracked.tool)
+            )
+            self._process()
+            self._flush()
+        elif tracked.state is ToolState.EXECUTING and tracked.scope is not None:
+            tracked.cancel_text = reason
+            tracked.scope.cancel()
+
     def discard(self) -> None:
         """Abandon everything pending: the stream that asked for it failed."""
         self._abort(DISCARDED)
@@ -155,6 +179,8 @@ class StreamingToolExecutor:
 
     async def events(self) -> AsyncIterator[ExecutorEvent]:
         """Progress as it happens and results in request order, until all are out."""
+        if self._receive is None:
+            raise RuntimeError("this executor sends its events to the sink it was given")
         async with self._receive:
             async for event in self._receive:
                 yield event
@@ -167,20 +193,23 @@ class StreamingToolExecutor:
         tool = self._runtime.tools.find(block.name)
         if tool is None:
             return None, None, False
-        safe, parsed = classify(block, self._runtime.tools)
+        safe, parsed = classify_call(tool, block)
         return tool, parsed, safe
 
     def _can_start(self, tracked: _Tracked) -> bool:
         if self._executing == 0:
             return True
-        return (
-            tracked.safe
-            and self._executing < self._max
-            and all(t.safe for t in self._tracked if t.state is ToolState.EXECUTING)
-        )
+        return tracked.safe and self._unsafe_executing == 0 and self._executing < self._max
 
     def _process(self) -> None:
-        for tracked in self._tracked[self._head :]:
+        tracked_list = self._tracked
+        while (
+            self._scan < len(tracked_list)
+            and tracked_list[self._scan].state is not ToolState.QUEUED
+        ):
+            self._scan += 1
+        for index in range(self._scan, len(tracked_list)):
+            tracked = tracked_list[index]
             if tracked.state is not ToolState.QUEUED:
                 continue
             if not self._can_start(tracked):
@@ -191,6 +220,8 @@ class StreamingToolExecutor:
         tracked.state = ToolState.EXECUTING
         tracked.scope = anyio.CancelScope()
         self._executing += 1
+        if not tracked.safe:
+            self._unsafe_executing += 1
         self._tg.start_soon(
             self._run, tracked, name=f"tool {tracked.block.name} {tracked.block.id}"
         )
@@ -199,17 +230,27 @@ class StreamingToolExecutor:
         outcome: ToolCallOutcome | None = None
         block = tracked.block
         assert tracked.scope is not None
+        scope = tracked.scope
         try:
-            with tracked.scope:
+            with scope:
                 outcome = await run_tool_use(
                     block,
                     self._context,
                     self._runtime,
                     lambda data: self._progress(tracked, data),
                     parsed=tracked.parsed,
+                    scope=scope,
+                )
+            if outcome is None and scope.cancelled_caught and not tracked.cancel_text:
+                # only the call's own deadline cancels the scope without a reason
+                assert tracked.tool is not None
+                outcome = await timeout_outcome(
+                    block, tracked.tool, tracked.parsed, self._context, self._runtime
                 )
         finally:
             self._executing -= 1
+            if not tracked.safe:
+                self._unsafe_executing -= 1
             if outcome is None:
                 text = tracked.cancel_text or INTERRUPTED
                 outcome = error_outcome(
