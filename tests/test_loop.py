@@ -260,3 +260,28 @@ async def test_scripted_stream_sends_input_as_json_fragments() -> None:
     complete = [e for e in events if isinstance(e, BlockComplete)]
     assert complete[0].tool_use is not None
     assert isinstance(events[-1], MessageStop) and events[-1].stop_reason == "tool_use"
+
+
+async def test_a_tool_source_is_asked_before_every_request(tmp_path: Path) -> None:
+    from hands.pool import ToolPool
+
+    class Growing:
+        def __init__(self) -> None:
+            self.asked = 0
+
+        def current_pool(self) -> ToolPool:
+            self.asked += 1
+            return ToolPool([probe] if self.asked == 1 else [probe, shout])
+
+    model = ScriptedModel.from_turns(
+        [{"type": "tool_use", "name": "probe", "input": {"label": "x"}}],
+        [{"type": "tool_use", "name": "shout", "input": {"text": "y"}}],
+        [{"type": "text", "text": "ok"}],
+    )
+    source = Growing()
+    q = query("go", QueryOptions(model=model, tools=source, cwd=tmp_path))
+    events = await collect(q)
+    assert [t.name for t in model.requests[0].tools] == ["probe"]
+    assert [t.name for t in model.requests[1].tools] == ["probe", "shout"]
+    outs = [e.outcome.block.text for e in events if isinstance(e, ToolResultEvent)]
+    assert outs == ["x ok", "Y"]

@@ -6,12 +6,13 @@ them, the executor schedules them.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import anyio
 from anyio.streams.memory import MemoryObjectSendStream
@@ -46,12 +47,22 @@ DEFAULT_SYSTEM_PROMPT = (
 )
 
 
+@runtime_checkable
+class ToolSource(Protocol):
+    """A pool that can change between turns (MCP servers connecting, tools found)."""
+
+    def current_pool(self) -> ToolPool:
+        """The pool for the next model request."""
+        ...
+
+
 @dataclass(frozen=True, kw_only=True)
 class QueryOptions:
     """How to run a query. Only ``model`` is required."""
 
     model: Model
-    tools: ToolPool | Sequence[Tool[Any, Any]] | None = None
+    tools: ToolPool | Sequence[Tool[Any, Any]] | ToolSource | None = None
+    """The tools; a ToolSource is asked again before every model request."""
     cwd: Path | None = None
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     max_turns: int | None = None
@@ -111,7 +122,8 @@ class Query:
         opts = self.options
         started = time.perf_counter()
         limits = opts.limits or Limits.from_env()
-        pool = _pool(opts.tools, limits)
+        source = opts.tools if isinstance(opts.tools, ToolSource) else None
+        pool = source.current_pool() if source is not None else _pool(opts.tools, limits)
         runtime = ToolRuntime(
             tools=pool,
             policy=opts.policy or SimplePolicy(),
@@ -133,6 +145,12 @@ class Query:
                 subtype, error = "error_max_turns", f"reached the limit of {opts.max_turns} turns"
                 break
             turns += 1
+            if source is not None and turns > 1:
+                fresh = source.current_pool()
+                if fresh is not pool:
+                    pool = fresh
+                    runtime = dataclasses.replace(runtime, tools=pool)
+                    specs = [tool.spec() for tool in pool]
             request = ModelRequest(
                 messages=tuple(self.messages), tools=specs, system=opts.system_prompt
             )
@@ -236,9 +254,13 @@ def query(prompt: str | Message, options: QueryOptions) -> Query:
     return Query(prompt, options)
 
 
-def _pool(tools: ToolPool | Sequence[Tool[Any, Any]] | None, limits: Limits) -> ToolPool:
+def _pool(
+    tools: ToolPool | Sequence[Tool[Any, Any]] | ToolSource | None, limits: Limits
+) -> ToolPool:
     if tools is None:
         return assemble_pool(simple=limits.simple)
+    if isinstance(tools, ToolSource):
+        return tools.current_pool()
     return tools if isinstance(tools, ToolPool) else ToolPool(tools)
 
 
