@@ -160,3 +160,10 @@ def test_for_call_copies_every_field(tmp_path: Path) -> None:
         permission_mode="plan", tool_use_id="old", agent_id="agent-1",
     )
     assert ctx.for_call("new") == dataclasses.replace(ctx, tool_use_id="new")
+
+
+def test_builtin_registry_matches_the_tools() -> None:
+    from hands.pool import BUILTIN_TOOLS, all_base_tools
+
+    tools = all_base_tools()
+    assert [(e.name, e.aliases) for e in BUILTIN_TOOLS] == [(t.name, t.aliases) for t in tools]

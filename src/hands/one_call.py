@@ -14,7 +14,7 @@ from hands.context import PermissionMode, ToolContext
 from hands.execution import run_tool_use
 from hands.messages import ToolResultBlock, ToolUseBlock
 from hands.permissions.decision import AskRequest, PermissionDecision, allow
-from hands.pool import assemble_pool
+from hands.pool import SIMPLE_MODE_TOOLS, assemble_pool, find_builtin
 from hands.runtime import ToolRuntime
 from hands.session import Session
 
@@ -35,7 +35,13 @@ def run_one(
 ) -> ToolResultBlock:
     """Run one call and return its tool_result block."""
     limits = Limits.from_env()
-    pool = assemble_pool(simple=simple or limits.simple)
+    simple = simple or limits.simple
+    entry = find_builtin(name)
+    if entry is not None and (not simple or entry.name in SIMPLE_MODE_TOOLS):
+        # Load only the tool asked for: a fast start for one call.
+        pool = assemble_pool(base=[entry.load()])
+    else:
+        pool = assemble_pool(simple=simple)
     runtime = ToolRuntime(tools=pool, ask=_explicit, limits=limits)
     session = Session()
     ctx = ToolContext(cwd=cwd, session=session, project_dir=cwd, permission_mode=permission_mode)

@@ -4,25 +4,48 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hands.tool import Tool
 
-# (module, class) of every built-in tool, imported only when the pool is built.
-BUILTIN_TOOLS: tuple[tuple[str, str], ...] = (
-    # file tools
-    ("hands.tools.file.read", "ReadTool"),
-    ("hands.tools.file.write", "WriteTool"),
-    ("hands.tools.file.edit", "EditTool"),
-    ("hands.tools.file.multi_edit", "MultiEditTool"),
-    ("hands.tools.file.notebook", "NotebookEditTool"),
-    # search tools
-    ("hands.tools.search.glob", "GlobTool"),
-    ("hands.tools.search.grep", "GrepTool"),
-    # shell tools
-    ("hands.tools.bash.tool", "BashTool"),
-    ("hands.tools.bash.task_output", "TaskOutputTool"),
-    ("hands.tools.bash.task_stop", "TaskStopTool"),
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Builtin:
+    """Where a built-in tool lives, so one tool can be loaded without the others."""
+
+    name: str
+    module: str
+    cls: str
+    aliases: tuple[str, ...] = ()
+
+    def load(self) -> Tool[Any, Any]:
+        """Import the module and make the tool."""
+        return getattr(importlib.import_module(self.module), self.cls)()
+
+
+# Every built-in tool, imported only when the pool (or that one tool) is built.
+BUILTIN_TOOLS: tuple[Builtin, ...] = (
+    Builtin(name="Read", module="hands.tools.file.read", cls="ReadTool", aliases=("View",)),
+    Builtin(name="Write", module="hands.tools.file.write", cls="WriteTool"),
+    Builtin(name="Edit", module="hands.tools.file.edit", cls="EditTool"),
+    Builtin(name="MultiEdit", module="hands.tools.file.multi_edit", cls="MultiEditTool"),
+    Builtin(name="NotebookEdit", module="hands.tools.file.notebook", cls="NotebookEditTool"),
+    Builtin(name="Glob", module="hands.tools.search.glob", cls="GlobTool"),
+    Builtin(name="Grep", module="hands.tools.search.grep", cls="GrepTool"),
+    Builtin(name="Bash", module="hands.tools.bash.tool", cls="BashTool"),
+    Builtin(
+        name="TaskOutput",
+        module="hands.tools.bash.task_output",
+        cls="TaskOutputTool",
+        aliases=("BashOutput",),
+    ),
+    Builtin(
+        name="TaskStop",
+        module="hands.tools.bash.task_stop",
+        cls="TaskStopTool",
+        aliases=("KillShell",),
+    ),
 )
 
 SIMPLE_MODE_TOOLS = frozenset({"Bash", "Read", "Edit"})
@@ -66,11 +89,15 @@ class ToolPool:
 
 def all_base_tools() -> list[Tool[Any, Any]]:
     """A fresh instance of every built-in tool."""
-    tools: list[Tool[Any, Any]] = []
-    for module_name, class_name in BUILTIN_TOOLS:
-        cls = getattr(importlib.import_module(module_name), class_name)
-        tools.append(cls())
-    return tools
+    return [entry.load() for entry in BUILTIN_TOOLS]
+
+
+def find_builtin(name: str) -> Builtin | None:
+    """The registry entry of the built-in called ``name`` (or with that alias)."""
+    for entry in BUILTIN_TOOLS:
+        if name == entry.name or name in entry.aliases:
+            return entry
+    return None
 
 
 def merge(first: Iterable[Tool[Any, Any]], then: Iterable[Tool[Any, Any]]) -> list[Tool[Any, Any]]:
