@@ -6,11 +6,14 @@ import json
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from hands.context import PERMISSION_MODES, PermissionMode
+
+if TYPE_CHECKING:
+    from hands.settings import Settings
 
 app = typer.Typer(
     add_completion=False,
@@ -25,10 +28,32 @@ CwdOption = Annotated[
     typer.Option("--cwd", help="Working directory for the tools (default: current directory)."),
 ]
 ModeOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--permission-mode", help="default, acceptEdits, plan, bypassPermissions, dontAsk."
     ),
+]
+AllowedToolsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowedTools",
+        "--allowed-tools",
+        help="Allow rules, e.g. 'Bash(git log:*)' (repeatable; commas or spaces also separate).",
+    ),
+]
+DisallowedToolsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--disallowedTools",
+        "--disallowed-tools",
+        help="Deny rules; a bare tool name removes the tool from the pool.",
+    ),
+]
+SettingsOption = Annotated[
+    str | None, typer.Option("--settings", help="A settings file, or a JSON object.")
+]
+AddDirOption = Annotated[
+    list[Path] | None, typer.Option("--add-dir", help="Another working directory (repeatable).")
 ]
 SimpleOption = Annotated[
     bool, typer.Option("--simple", help="Offer only Bash, Read and Edit (also HANDS_SIMPLE=1).")
@@ -41,6 +66,32 @@ def _mode(value: str) -> PermissionMode:
             f"unknown permission mode {value!r}; choose one of {', '.join(PERMISSION_MODES)}"
         )
     return value  # type: ignore[return-value]
+
+
+def _settings(
+    cwd: Path,
+    mode: str | None,
+    allowed: list[str] | None,
+    disallowed: list[str] | None,
+    settings: str | None,
+    add_dir: list[Path] | None,
+) -> Settings:
+    """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
+    from hands.settings import CliPermissionArgs, load_settings
+
+    loaded = load_settings(
+        cwd,
+        cli=CliPermissionArgs(
+            allowed_tools=tuple(allowed or ()),
+            disallowed_tools=tuple(disallowed or ()),
+            permission_mode=None if mode is None else _mode(mode),
+            settings=settings,
+            add_dirs=tuple(add_dir or ()),
+        ),
+    )
+    for warning in loaded.warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    return loaded
 
 
 def _cwd(value: Path | None) -> Path:
@@ -60,12 +111,16 @@ def main_command(
         str | None, typer.Option("--model", help="anthropic:NAME, openai:NAME or scripted:FILE.")
     ] = None,
     cwd: CwdOption = None,
-    permission_mode: ModeOption = "default",
+    permission_mode: ModeOption = None,
     output_format: Annotated[
         str, typer.Option("--output-format", help="text, json or stream-json.")
     ] = "text",
     max_turns: Annotated[int | None, typer.Option("--max-turns")] = None,
     simple: SimpleOption = False,
+    allowed_tools: AllowedToolsOption = None,
+    disallowed_tools: DisallowedToolsOption = None,
+    settings: SettingsOption = None,
+    add_dir: AddDirOption = None,
 ) -> None:
     """Run a prompt with -p, or one of the commands below."""
     if ctx.invoked_subcommand is not None:
@@ -77,11 +132,14 @@ def main_command(
         raise typer.BadParameter("--output-format must be text, json or stream-json")
     from hands.print_mode import run_print
 
+    where = _cwd(cwd)
+    loaded = _settings(where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
     code = run_print(
         prompt=prompt,
         model_spec=model,
-        cwd=_cwd(cwd),
-        permission_mode=_mode(permission_mode),
+        cwd=where,
+        settings=loaded,
+        permission_mode=loaded.default_mode,
         output_format=output_format,
         max_turns=max_turns,
         simple=simple,
@@ -129,8 +187,12 @@ def tool_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the tool_result block as JSON.")
     ] = False,
-    permission_mode: ModeOption = "default",
+    permission_mode: ModeOption = None,
     simple: SimpleOption = False,
+    allowed_tools: AllowedToolsOption = None,
+    disallowed_tools: DisallowedToolsOption = None,
+    settings: SettingsOption = None,
+    add_dir: AddDirOption = None,
 ) -> None:
     """Run one tool call through the whole pipeline and print its result."""
     try:
@@ -141,12 +203,15 @@ def tool_command(
         raise typer.BadParameter('the input must be a JSON object, e.g. \'{"file_path": "a.py"}\'')
     from hands.one_call import run_one
 
+    where = _cwd(cwd)
+    loaded = _settings(where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
     block = run_one(
         name=name,
         data=data,  # type: ignore[arg-type]
-        cwd=_cwd(cwd),
-        permission_mode=_mode(permission_mode),
+        cwd=where,
+        permission_mode=loaded.default_mode,
         simple=simple,
+        settings=loaded,
     )
     if as_json:
         typer.echo(json.dumps(block.to_wire(), ensure_ascii=False))
@@ -154,6 +219,79 @@ def tool_command(
         stream = sys.stderr if block.is_error else sys.stdout
         print(block.text, file=stream)
     raise typer.Exit(1 if block.is_error else 0)
+
+
+permissions_app = typer.Typer(help="Inspect permission decisions.", no_args_is_help=True)
+app.add_typer(permissions_app, name="permissions")
+
+
+@permissions_app.command("check")
+def permissions_check_command(
+    tool_name: Annotated[str | None, typer.Argument(metavar="TOOL")] = None,
+    input_json: Annotated[str | None, typer.Argument(metavar="JSON")] = None,
+    allow: Annotated[list[str] | None, typer.Option("--allow", help="Extra allow rule.")] = None,
+    ask: Annotated[list[str] | None, typer.Option("--ask", help="Extra ask rule.")] = None,
+    deny: Annotated[list[str] | None, typer.Option("--deny", help="Extra deny rule.")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", help="Permission mode.")] = None,
+    cwd: CwdOption = None,
+    settings: SettingsOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    batch: Annotated[
+        bool, typer.Option("--batch", help="Read JSON lines from stdin, one decision each.")
+    ] = False,
+) -> None:
+    """Print the decision for a tool call, and why, without running it."""
+    import anyio
+
+    from hands.permissions.explain import (
+        CheckError,
+        CheckRequest,
+        check_call,
+        format_decision,
+        run_batch,
+    )
+
+    where = _cwd(cwd)
+    if batch:
+        if tool_name is not None or input_json is not None:
+            raise typer.BadParameter("--batch reads the calls from stdin; give no TOOL or JSON")
+        lines = sys.stdin.read().splitlines()
+
+        async def go_batch() -> list[str]:
+            return list(await run_batch(lines, default_cwd=where))
+
+        for line in anyio.run(go_batch):
+            print(line)
+        return
+    if tool_name is None:
+        raise typer.BadParameter("give TOOL and JSON, or --batch")
+    try:
+        data: Any = json.loads(input_json or "{}")
+    except json.JSONDecodeError as exc:
+        raise typer.BadParameter(f"the input is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise typer.BadParameter("the input must be a JSON object")
+    request = CheckRequest(
+        tool=tool_name,
+        input=data,  # type: ignore[arg-type]
+        cwd=where,
+        allow=tuple(allow or ()),
+        ask=tuple(ask or ()),
+        deny=tuple(deny or ()),
+        mode=mode,
+        settings=settings,
+    )
+
+    async def go() -> Any:
+        return await check_call(request)
+
+    try:
+        decision, warnings = anyio.run(go)
+    except CheckError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    for warning in warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    print(format_decision(decision, as_json=as_json))
 
 
 @app.command("demo")

@@ -67,6 +67,7 @@ class QueryOptions:
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     max_turns: int | None = None
     permission_mode: PermissionMode = "default"
+    additional_dirs: Sequence[Path] = ()
     policy: PermissionPolicy | None = None
     ask: AskHandler | None = None
     hooks: ToolHooks | None = None
@@ -133,7 +134,11 @@ class Query:
         )
         cwd = (opts.cwd or Path.cwd()).resolve()
         ctx = ToolContext(
-            cwd=cwd, session=self.session, project_dir=cwd, permission_mode=opts.permission_mode
+            cwd=cwd,
+            session=self.session,
+            project_dir=cwd,
+            additional_dirs=tuple(opts.additional_dirs),
+            permission_mode=opts.permission_mode,
         )
         prompt = self._prompt if isinstance(self._prompt, Message) else user_text(self._prompt)
         self.messages.append(prompt)

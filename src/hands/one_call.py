@@ -14,9 +14,10 @@ from hands.context import PermissionMode, ToolContext
 from hands.execution import run_tool_use
 from hands.messages import ToolResultBlock, ToolUseBlock
 from hands.permissions.decision import AskRequest, PermissionDecision, allow
-from hands.pool import SIMPLE_MODE_TOOLS, assemble_pool, find_builtin
+from hands.pool import SIMPLE_MODE_TOOLS, all_base_tools, assemble_pool, find_builtin
 from hands.runtime import ToolRuntime
 from hands.session import Session
+from hands.settings import Settings, load_settings
 
 
 async def _explicit(request: AskRequest) -> PermissionDecision:
@@ -32,19 +33,32 @@ def run_one(
     cwd: Path,
     permission_mode: PermissionMode = "default",
     simple: bool = False,
+    settings: Settings | None = None,
 ) -> ToolResultBlock:
     """Run one call and return its tool_result block."""
     limits = Limits.from_env()
     simple = simple or limits.simple
     entry = find_builtin(name)
+    if settings is None:
+        settings = load_settings(cwd)
+    engine = settings.permission_engine()
     if entry is not None and (not simple or entry.name in SIMPLE_MODE_TOOLS):
         # Load only the tool asked for: a fast start for one call.
-        pool = assemble_pool(base=[entry.load()])
+        base = [entry.load()]
+        pool = assemble_pool(base=base, denied=[t.name for t in base if engine.denies_tool(t.name)])
     else:
-        pool = assemble_pool(simple=simple)
-    runtime = ToolRuntime(tools=pool, ask=_explicit, limits=limits)
+        base = all_base_tools()
+        denied = [t.name for t in base if engine.denies_tool(t.name)]
+        pool = assemble_pool(base=base, simple=simple, denied=denied)
+    runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, limits=limits)
     session = Session()
-    ctx = ToolContext(cwd=cwd, session=session, project_dir=cwd, permission_mode=permission_mode)
+    ctx = ToolContext(
+        cwd=cwd,
+        session=session,
+        project_dir=cwd,
+        permission_mode=permission_mode,
+        additional_dirs=settings.additional_directories,
+    )
     block = ToolUseBlock(id=f"toolu_cli_{secrets.token_hex(6)}", name=name, input=dict(data))
 
     async def go() -> ToolResultBlock:

@@ -14,8 +14,9 @@ from hands.events import ResultEvent
 from hands.loop import QueryOptions, query
 from hands.models.resolve import resolve_model
 from hands.output import dumps, init_message, result_message, stream_json_lines
-from hands.pool import assemble_pool
+from hands.pool import all_base_tools, assemble_pool
 from hands.session import Session
+from hands.settings import Settings, load_settings
 
 
 def run_print(
@@ -27,11 +28,17 @@ def run_print(
     output_format: str,
     max_turns: int | None,
     simple: bool,
+    settings: Settings | None = None,
 ) -> int:
     """Run the prompt; return the process exit code."""
     model = resolve_model(model_spec)
     limits = Limits.from_env()
-    pool = assemble_pool(simple=simple or limits.simple)
+    if settings is None:
+        settings = load_settings(cwd)
+    engine = settings.permission_engine()
+    base = all_base_tools()
+    denied = [t.name for t in base if engine.denies_tool(t.name)]
+    pool = assemble_pool(base=base, simple=simple or limits.simple, denied=denied)
     session = Session()
     q = query(
         prompt,
@@ -40,6 +47,8 @@ def run_print(
             tools=pool,
             cwd=cwd,
             permission_mode=permission_mode,
+            policy=engine,
+            additional_dirs=settings.additional_directories,
             max_turns=max_turns,
             limits=limits,
             session=session,

@@ -33,6 +33,8 @@ class PermissionDecision:
     reason: str = ""
     rule: str = ""
     """The permission rule that produced this decision, when one did."""
+    source: str = ""
+    """Where that rule is written: a settings file, a command-line flag or ``session``."""
     updated_input: Mapping[str, Any] | None = None
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import RenderableType
 
-from hands.pool import BUILTIN_TOOLS
+from hands.pool import find_builtin
 from hands.tools.search.glob import (
     MAX_RESULTS,
     GlobInput,
@@ -174,7 +174,7 @@ def test_flags_schema_and_registration() -> None:
     schema = tool.input_schema
     assert schema["required"] == ["pattern"]
     assert set(schema["properties"]) == {"pattern", "path"}
-    assert ("hands.tools.search.glob", "GlobTool") in BUILTIN_TOOLS
+    assert isinstance(find_builtin("Glob").load(), GlobTool)
     assert tool.max_result_chars == 100_000
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import RenderableType
 
-from hands.pool import BUILTIN_TOOLS
+from hands.pool import find_builtin
 from hands.tools.search.grep import (
     GrepInput,
     GrepOutput,
@@ -428,7 +428,7 @@ def test_schema_uses_claude_code_keys() -> None:
     assert parsed.case_insensitive is True and parsed.after == 2 and parsed.head_limit == 5
     assert tool.is_read_only(parsed) and tool.is_concurrency_safe(parsed)
     assert tool.max_result_chars == 20_000
-    assert ("hands.tools.search.grep", "GrepTool") in BUILTIN_TOOLS
+    assert isinstance(find_builtin("Grep").load(), GrepTool)
 
 
 def test_rg_args() -> None:

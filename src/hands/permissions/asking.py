@@ -1,0 +1,187 @@
+"""Answering an "ask": rule suggestions, "allow always", and the interactive prompt.
+
+"Allow always" saves Bash and WebFetch approvals as allow rules in
+``.claude/settings.local.json`` (one per sub-command that needed approval, at most five);
+file approvals last for the session only. A denial may carry a comment for the model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hands.permissions.decision import AskRequest, PermissionDecision
+from hands.permissions.rules import (
+    EDIT_FAMILY,
+    READ_FAMILY,
+    PermissionRule,
+    RuleOrigin,
+    parse_rule,
+)
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from hands.context import ToolContext
+    from hands.permissions.engine import PermissionEngine
+
+MAX_SAVED_RULES = 5
+Prompt = Callable[[str], Awaitable[str]]
+
+_SUBCOMMAND = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]*")
+SUBCOMMAND_PROGRAMS = frozenset(
+    {
+        "git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "kubectl", "uv", "pip",
+        "poetry", "make", "gh", "dotnet", "mvn", "gradle", "terraform", "helm", "brew", "apt",
+        "rustup", "deno", "nx", "turbo", "just", "task", "composer", "bundle", "rake", "mix",
+    }
+)  # fmt: skip
+"""Programs whose second word names a sub-command: ``git push *`` is a sensible rule."""
+
+
+def suggest_rules(
+    engine: PermissionEngine | None, tool_name: str, input: BaseModel, ctx: ToolContext
+) -> tuple[tuple[str, ...], bool]:
+    """(rules that would approve this call next time, whether they may be saved to disk)."""
+    if tool_name == "Bash":
+        command = getattr(input, "command", "")
+        return _bash_rules(engine, str(command)), True
+    if tool_name == "WebFetch":
+        from urllib.parse import urlsplit
+
+        host = urlsplit(str(getattr(input, "url", ""))).hostname
+        return ((f"WebFetch(domain:{host.lower()})",) if host else ()), True
+    if tool_name in EDIT_FAMILY or tool_name in READ_FAMILY:
+        field = "notebook_path" if tool_name == "NotebookEdit" else "file_path"
+        raw = getattr(input, field, None) or getattr(input, "path", None) or str(ctx.cwd)
+        path = ctx.resolve(str(raw))
+        family = "Edit" if tool_name in EDIT_FAMILY else "Read"
+        target = path if family == "Edit" else (path if path.is_dir() else path.parent)
+        suffix = "" if family == "Edit" else "/**"
+        return (f"{family}(/{_escape_glob(str(target))}{suffix})",), False
+    return (tool_name,), True
+
+
+def _bash_rules(engine: PermissionEngine | None, command: str) -> tuple[str, ...]:
+    from hands.permissions.bash import allow_forms
+    from hands.tools.bash.analysis import analyze
+    from hands.tools.bash.readonly import command_is_read_only
+
+    analysis = analyze(command)
+    if not analysis.understood:
+        return ()
+    rules = engine.rules_for("allow", "Bash") if engine is not None else ()
+    out: list[str] = []
+    for cmd in analysis.commands:
+        if command_is_read_only(cmd) or not cmd.args:
+            continue
+        forms = allow_forms(cmd)
+        if any(r.kind == "command" and r.matcher.matches(f) for r in rules for f in forms):  # type: ignore[union-attr]
+            continue
+        argv = [a.text for a in cmd.args]
+        if len(argv) >= 2 and argv[0] in SUBCOMMAND_PROGRAMS and _SUBCOMMAND.fullmatch(argv[1]):
+            text = f"{argv[0]} {argv[1]} *"
+        elif len(argv) == 1:
+            text = argv[0]
+        else:
+            text = " ".join(argv)
+        rule = "Bash(" + text.replace("(", "\\(").replace(")", "\\)") + ")"
+        if rule not in out:
+            out.append(rule)
+        if len(out) >= MAX_SAVED_RULES:
+            break
+    return tuple(out)
+
+
+def _escape_glob(path: str) -> str:
+    return re.sub(r"([*?\[\]\\!])", r"\\\1", path)
+
+
+class PromptAskHandler:
+    """The interactive answer to an ask: allow once, allow always, or deny with a comment.
+
+    ``prompt`` shows a question and returns the user's line (the CLI passes a terminal
+    prompt; tests pass a script). "Allow always" adds the suggested rules to the engine
+    and, for Bash and WebFetch, to ``.claude/settings.local.json`` in ``project_dir``.
+    """
+
+    def __init__(
+        self,
+        *,
+        prompt: Prompt,
+        project_dir: Path,
+        engine: PermissionEngine | None = None,
+    ) -> None:
+        self._prompt = prompt
+        self._project_dir = project_dir
+        self._engine = engine
+
+    async def __call__(self, request: AskRequest) -> PermissionDecision:
+        """Ask the user about one call."""
+        tool = request.tool
+        suggestions, persistent = suggest_rules(
+            self._engine, tool.name, request.input, request.context
+        )
+        label = f"{tool.user_facing_name(request.input)}({tool.describe_input(request.input)})"
+        lines = [request.message or f"{label} needs permission.", "  1. Yes"]
+        if suggestions:
+            where = "in .claude/settings.local.json" if persistent else "for this session"
+            lines.append(f"  2. Yes, and don't ask again ({', '.join(suggestions)} {where})")
+        lines.append("  3. No, and tell the model what to do instead")
+        answer = (await self._prompt("\n".join(lines) + "\n> ")).strip().lower()
+        if answer in ("1", "y", "yes"):
+            return PermissionDecision(behavior="allow", reason="approved by the user")
+        if answer in ("2", "a", "always") and suggestions:
+            self._remember(suggestions, persistent)
+            return PermissionDecision(
+                behavior="allow",
+                reason="approved by the user, always",
+                rule=suggestions[0],
+                source=".claude/settings.local.json" if persistent else "session",
+            )
+        comment = ""
+        if answer not in ("", "3", "n", "no"):
+            comment = answer
+        else:
+            comment = (await self._prompt("Tell the model what to do instead (optional): ")).strip()
+        message = f"The user denied {label}; it was not run."
+        if comment:
+            message += f" The user says: {comment}"
+        else:
+            message += " Stop and wait for the user to say how to go on."
+        return PermissionDecision(behavior="deny", message=message, reason="denied by the user")
+
+    def _remember(self, rules: tuple[str, ...], persistent: bool) -> None:
+        if persistent:
+            from hands.settings import add_local_allow_rules
+
+            path = add_local_allow_rules(self._project_dir, rules)
+            origin = RuleOrigin(
+                scope="localSettings", label=str(path), root=self._project_dir, path=path
+            )
+        else:
+            origin = RuleOrigin(scope="session", label="session", root=self._project_dir)
+        if self._engine is None:
+            return
+        parsed: list[PermissionRule] = []
+        for text in rules:
+            rule = parse_rule(text, "allow", origin)
+            if isinstance(rule, PermissionRule):
+                parsed.append(rule)
+        self._engine.add_rules(parsed)
+
+
+def terminal_prompt() -> Prompt:
+    """A prompt that reads a line from the terminal without blocking the event loop."""
+
+    async def prompt(text: str) -> str:
+        import anyio.to_thread
+
+        try:
+            return await anyio.to_thread.run_sync(input, text)
+        except EOFError:
+            return "3"
+
+    return prompt

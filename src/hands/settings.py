@@ -1,0 +1,536 @@
+"""Settings files, their precedence, and the permission engine built from them.
+
+Sources, strongest first (each level reads ``.hands/`` and then ``.claude/``; the
+``.hands`` file is the stronger of the two):
+
+1. managed policy (``$HANDS_MANAGED_SETTINGS``, else ``/etc/hands/managed-settings.json``,
+   ``/etc/claude-code/managed-settings.json`` or the macOS equivalent);
+2. the command line: ``--settings FILE_OR_JSON``, ``--allowedTools``,
+   ``--disallowedTools``, ``--permission-mode``, ``--add-dir``;
+3. ``.claude/settings.local.json`` (at the git repository root, and in the start directory);
+4. ``.claude/settings.json`` in the start directory;
+5. ``~/.claude/settings.json`` (``$HOME`` from the environment) and ``~/.hands/settings.json``.
+
+List keys (``permissions.allow|ask|deny``, ``additionalDirectories``) merge across every
+source; scalar keys (``defaultMode``) come from the strongest source that sets them; a
+deny anywhere beats an allow anywhere (the engine checks every deny rule first);
+``disableBypassPermissionsMode: "disable"`` holds wherever it is set. A bad file or rule
+becomes a warning that names the file and the rule; loading never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from hands.context import PERMISSION_MODES, PermissionMode
+from hands.permissions.rules import (
+    BEHAVIORS,
+    PermissionRule,
+    RuleOrigin,
+    Scope,
+    parse_rules,
+    split_rule_list,
+)
+
+if TYPE_CHECKING:
+    from hands.context import ToolContext
+    from hands.permissions.engine import PermissionEngine
+    from hands.session import Session
+
+SCOPES_STRONGEST_FIRST: tuple[Scope, ...] = (
+    "managed",
+    "cliArg",
+    "localSettings",
+    "projectSettings",
+    "userSettings",
+)
+CONFIG_DIRS = (".hands", ".claude")
+"""Per-level configuration directories, the stronger first."""
+CLI_LIST_FLAGS = frozenset({"--allowedTools", "--disallowedTools", "--ask"})
+"""Rule lists given on the command line, where commas and spaces also separate rules."""
+MODE_ALIASES: dict[str, PermissionMode] = {"manual": "default"}
+
+
+class PermissionsBlock(BaseModel):
+    """The ``permissions`` object of a settings file."""
+
+    model_config = ConfigDict(extra="allow")
+
+    allow: list[Any] = []
+    ask: list[Any] = []
+    deny: list[Any] = []
+    additionalDirectories: list[str] = []
+    defaultMode: str | None = None
+    disableBypassPermissionsMode: str | None = None
+    disableAutoMode: str | None = None
+    allowManagedPermissionRulesOnly: bool | None = None
+
+
+class SettingsFile(BaseModel):
+    """The parts of a settings file hands reads; everything else is kept as it is."""
+
+    model_config = ConfigDict(extra="allow")
+
+    permissions: PermissionsBlock = PermissionsBlock()
+    hooks: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CliPermissionArgs:
+    """The permission-related command-line flags."""
+
+    allowed_tools: Sequence[str] = ()
+    disallowed_tools: Sequence[str] = ()
+    ask_tools: Sequence[str] = ()
+    """Ask rules (``hands permissions check --ask``); Claude Code has no such flag."""
+    permission_mode: str | None = None
+    settings: str | None = None
+    """``--settings``: a file path or a JSON object."""
+    add_dirs: Sequence[str | Path] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SettingsSource:
+    """One loaded source."""
+
+    scope: Scope
+    label: str
+    """The file path, or the flag it came from."""
+    root: Path
+    """What a ``/path`` rule from this source is relative to."""
+    base: Path
+    """What a relative ``additionalDirectories`` entry is relative to."""
+    path: Path | None = None
+    data: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    permissions: PermissionsBlock = field(default_factory=PermissionsBlock)
+    hooks: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Settings:
+    """Every source merged, plus the rules parsed from them."""
+
+    cwd: Path
+    home: Path
+    sources: tuple[SettingsSource, ...]
+    """Strongest first."""
+    rules: tuple[PermissionRule, ...]
+    default_mode: PermissionMode = "default"
+    mode_source: str = ""
+    additional_directories: tuple[Path, ...] = ()
+    disable_bypass: bool = False
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def hooks(self) -> tuple[tuple[SettingsSource, Mapping[str, Any]], ...]:
+        """Each source's raw ``hooks`` object, strongest first (for the hooks engine)."""
+        return tuple((s, s.hooks) for s in self.sources if s.hooks)
+
+    def value(self, key: str) -> Any:
+        """A top-level scalar key from the strongest source that sets it."""
+        for source in self.sources:
+            if key in source.data:
+                return source.data[key]
+        return None
+
+    def permission_engine(self) -> PermissionEngine:
+        """The permission policy these settings describe."""
+        from hands.permissions.engine import PermissionEngine
+
+        return PermissionEngine(
+            self.rules,
+            additional_dirs=self.additional_directories,
+            disable_bypass=self.disable_bypass,
+            home=self.home,
+            warnings=self.warnings,
+        )
+
+    def denied_tools(self, names: Iterable[str]) -> list[str]:
+        """The names a bare deny rule removes from the pool."""
+        engine = self.permission_engine()
+        return [n for n in names if engine.denies_tool(n)]
+
+    def context(self, *, session: Session | None = None) -> ToolContext:
+        """A tool context at the start directory with these settings' mode and directories."""
+        from hands.context import ToolContext
+        from hands.session import Session
+
+        return ToolContext(
+            cwd=self.cwd,
+            session=session if session is not None else Session(),
+            project_dir=self.cwd,
+            additional_dirs=self.additional_directories,
+            permission_mode=self.default_mode,
+        )
+
+
+def load_settings(
+    cwd: Path | str,
+    *,
+    cli: CliPermissionArgs | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Settings:
+    """Load and merge every settings source for a session started in ``cwd``."""
+    env = os.environ if env is None else env
+    start = Path(os.path.normpath(Path(cwd).absolute()))
+    home = _home(env)
+    warnings: list[str] = []
+    sources: list[SettingsSource] = []
+
+    for path in _managed_paths(env):
+        sources.extend(_file_source("managed", path, root=start, base=start, warnings=warnings))
+    if cli is not None:
+        sources.extend(_cli_sources(cli, start, warnings))
+    for local_dir in _local_dirs(start):
+        for d in CONFIG_DIRS:
+            sources.extend(
+                _file_source(
+                    "localSettings",
+                    local_dir / d / "settings.local.json",
+                    root=start,
+                    base=start,
+                    warnings=warnings,
+                )
+            )
+    for d in CONFIG_DIRS:
+        sources.extend(
+            _file_source(
+                "projectSettings",
+                start / d / "settings.json",
+                root=start,
+                base=start,
+                warnings=warnings,
+            )
+        )
+    for user_dir in _user_dirs(home, env):
+        sources.extend(
+            _file_source(
+                "userSettings",
+                user_dir / "settings.json",
+                root=user_dir,
+                base=home,
+                warnings=warnings,
+            )
+        )
+
+    managed_only = any(
+        s.scope == "managed" and s.permissions.allowManagedPermissionRulesOnly for s in sources
+    )
+    rules: list[PermissionRule] = []
+    for source in sources:
+        if managed_only and source.scope != "managed":
+            if source.permissions.allow or source.permissions.ask or source.permissions.deny:
+                warnings.append(
+                    f"{source.label}: permission rules ignored "
+                    "(managed settings set allowManagedPermissionRulesOnly)"
+                )
+            continue
+        origin = RuleOrigin(
+            scope=source.scope, label=source.label, root=source.root, path=source.path
+        )
+        for behavior in BEHAVIORS:
+            items = cast(list[object], getattr(source.permissions, behavior))
+            if source.label in CLI_LIST_FLAGS:
+                items = _flatten_cli(items)
+            parsed, problems = parse_rules(items, behavior, origin)
+            rules.extend(parsed)
+            warnings.extend(str(p) for p in problems)
+
+    mode, mode_source = _default_mode(sources, cli, warnings)
+    disable_bypass = any(s.permissions.disableBypassPermissionsMode == "disable" for s in sources)
+    if mode == "bypassPermissions" and disable_bypass:
+        warnings.append(
+            f"{mode_source}: bypassPermissions is disabled by disableBypassPermissionsMode; "
+            "using default"
+        )
+        mode = "default"
+    dirs: list[Path] = []
+    for source in sources:
+        for raw in source.permissions.additionalDirectories:
+            dirs.append(_directory(raw, source.base, home))
+    if cli is not None:
+        dirs.extend(_directory(str(d), start, home) for d in cli.add_dirs)
+    for d in dirs:
+        if not d.is_dir():
+            warnings.append(f"additional directory {d} does not exist; it grants nothing yet")
+
+    return Settings(
+        cwd=start,
+        home=home,
+        sources=tuple(sources),
+        rules=tuple(rules),
+        default_mode=mode,
+        mode_source=mode_source,
+        additional_directories=tuple(dict.fromkeys(dirs)),
+        disable_bypass=disable_bypass,
+        warnings=tuple(warnings),
+    )
+
+
+def build_policy(
+    cwd: Path | str,
+    *,
+    cli: CliPermissionArgs | None = None,
+    env: Mapping[str, str] | None = None,
+) -> PermissionEngine:
+    """The permission engine for a session started in ``cwd``."""
+    return load_settings(cwd, cli=cli, env=env).permission_engine()
+
+
+def parse_settings_text(
+    text: str, *, label: str, warnings: list[str]
+) -> tuple[Mapping[str, Any], SettingsFile] | None:
+    """Parse one settings document; problems become warnings naming ``label``."""
+    try:
+        raw: object = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        warnings.append(
+            f"{label}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "the file is ignored"
+        )
+        return None
+    if not isinstance(raw, dict):
+        warnings.append(f"{label}: a settings file must hold a JSON object; the file is ignored")
+        return None
+    data = cast(dict[str, Any], raw)
+    return data, _lenient_file(data, label, warnings)
+
+
+def add_local_allow_rules(project_dir: Path, rules: Iterable[str]) -> Path:
+    """Append allow rules to ``.claude/settings.local.json`` ("allow always"); returns it."""
+    path = project_dir / ".claude" / "settings.local.json"
+    data: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8") or "{}")
+        except (OSError, json.JSONDecodeError) as exc:
+            raise OSError(f"cannot update {path}: {exc}") from exc
+        if isinstance(loaded, dict):
+            data = cast(dict[str, Any], loaded)
+    permissions = data.setdefault("permissions", {})
+    if not isinstance(permissions, dict):
+        raise OSError(f"cannot update {path}: 'permissions' is not an object")
+    block = cast(dict[str, Any], permissions)
+    allow = block.setdefault("allow", [])
+    if not isinstance(allow, list):
+        raise OSError(f"cannot update {path}: 'permissions.allow' is not a list")
+    entries = cast(list[Any], allow)
+    for rule in rules:
+        if rule not in entries:
+            entries.append(rule)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    home = env.get("HOME") or env.get("USERPROFILE")
+    return Path(home) if home else Path.home()
+
+
+def _user_dirs(home: Path, env: Mapping[str, str]) -> list[Path]:
+    hands_dir = env.get("HANDS_HOME")
+    hands = Path(hands_dir).expanduser() if hands_dir else home / ".hands"
+    claude_dir = env.get("CLAUDE_CONFIG_DIR")
+    claude = Path(claude_dir).expanduser() if claude_dir else home / ".claude"
+    return [hands, claude]
+
+
+def _managed_paths(env: Mapping[str, str]) -> list[Path]:
+    explicit = env.get("HANDS_MANAGED_SETTINGS")
+    if explicit is not None:
+        return [Path(explicit)] if explicit else []
+    if sys.platform == "darwin":
+        return [
+            Path("/Library/Application Support/Hands/managed-settings.json"),
+            Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
+        ]
+    if os.name == "nt":
+        return [Path(r"C:\Program Files\ClaudeCode\managed-settings.json")]
+    return [
+        Path("/etc/hands/managed-settings.json"),
+        Path("/etc/claude-code/managed-settings.json"),
+    ]
+
+
+def _local_dirs(start: Path) -> list[Path]:
+    """Where settings.local.json is read: the start directory, then the git root."""
+    out = [start]
+    for parent in (start, *start.parents):
+        if (parent / ".git").exists():
+            if parent != start:
+                out.append(parent)
+            break
+    return out
+
+
+def _file_source(
+    scope: Scope, path: Path, *, root: Path, base: Path, warnings: list[str]
+) -> list[SettingsSource]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        if isinstance(exc, IsADirectoryError | NotADirectoryError):
+            return []
+        warnings.append(f"{path}: cannot be read ({exc}); the file is ignored")
+        return []
+    parsed = parse_settings_text(text, label=str(path), warnings=warnings)
+    if parsed is None:
+        return []
+    data, model = parsed
+    return [
+        SettingsSource(
+            scope=scope,
+            label=str(path),
+            root=root,
+            base=base,
+            path=path,
+            data=data,
+            permissions=model.permissions,
+            hooks=model.hooks,
+        )
+    ]
+
+
+def _cli_sources(cli: CliPermissionArgs, start: Path, warnings: list[str]) -> list[SettingsSource]:
+    out: list[SettingsSource] = []
+    for flag, block in (
+        ("--disallowedTools", PermissionsBlock(deny=list(cli.disallowed_tools))),
+        ("--ask", PermissionsBlock(ask=list(cli.ask_tools))),
+        ("--allowedTools", PermissionsBlock(allow=list(cli.allowed_tools))),
+    ):
+        if block.allow or block.ask or block.deny:
+            out.append(
+                SettingsSource(
+                    scope="cliArg", label=flag, root=start, base=start, permissions=block
+                )
+            )
+    value = cli.settings
+    if value is not None and value.strip():
+        if value.lstrip().startswith("{"):
+            parsed = parse_settings_text(value, label="--settings", warnings=warnings)
+            if parsed is not None:
+                data, model = parsed
+                out.append(
+                    SettingsSource(
+                        scope="cliArg",
+                        label="--settings",
+                        root=start,
+                        base=start,
+                        path=None,
+                        data=data,
+                        permissions=model.permissions,
+                        hooks=model.hooks,
+                    )
+                )
+        else:
+            path = Path(value).expanduser()
+            path = path if path.is_absolute() else start / path
+            if not path.is_file():
+                warnings.append(f"--settings {value}: no such file; ignored")
+            found = _file_source("cliArg", path, root=start, base=start, warnings=warnings)
+            out.extend(found)
+    return out
+
+
+def _flatten_cli(items: list[object]) -> list[object]:
+    out: list[object] = []
+    for item in items:
+        if isinstance(item, str):
+            out.extend(split_rule_list(item))
+        else:
+            out.append(item)
+    return out
+
+
+def _default_mode(
+    sources: Sequence[SettingsSource], cli: CliPermissionArgs | None, warnings: list[str]
+) -> tuple[PermissionMode, str]:
+    candidates: list[tuple[str, str]] = []
+    for source in sources:
+        if source.scope == "managed" and source.permissions.defaultMode:
+            candidates.append((source.permissions.defaultMode, source.label))
+    if cli is not None and cli.permission_mode:
+        candidates.append((cli.permission_mode, "--permission-mode"))
+    for source in sources:
+        if source.scope != "managed" and source.permissions.defaultMode:
+            candidates.append((source.permissions.defaultMode, source.label))
+    for value, label in candidates:
+        mode = MODE_ALIASES.get(value, value)
+        if mode in PERMISSION_MODES:
+            return mode, label
+        warnings.append(
+            f"{label}: defaultMode {value!r} is not supported (use one of "
+            f"{', '.join(PERMISSION_MODES)}); ignored"
+        )
+    return "default", ""
+
+
+def _directory(raw: str, base: Path, home: Path) -> Path:
+    text = raw.strip()
+    if text == "~" or text.startswith("~/"):
+        text = str(home) + text[1:]
+    path = Path(text)
+    if not path.is_absolute():
+        path = base / path
+    return Path(os.path.normpath(path))
+
+
+def _lenient_file(data: dict[str, Any], label: str, warnings: list[str]) -> SettingsFile:
+    """Validate, dropping (with a warning) each field that has the wrong shape."""
+    perms_raw = data.get("permissions", {})
+    if not isinstance(perms_raw, dict):
+        warnings.append(f"{label}: 'permissions' must be an object; ignored")
+        perms_raw = {}
+    perms = dict(cast(dict[str, Any], perms_raw))
+    for key in ("allow", "ask", "deny", "additionalDirectories"):
+        value = perms.get(key)
+        if value is not None and not isinstance(value, list):
+            warnings.append(f"{label}: permissions.{key} must be a list; ignored")
+            perms.pop(key)
+    if "additionalDirectories" in perms:
+        entries = cast(list[Any], perms["additionalDirectories"])
+        good = [d for d in entries if isinstance(d, str) and d.strip()]
+        if len(good) != len(entries):
+            warnings.append(f"{label}: permissions.additionalDirectories entries must be paths")
+        perms["additionalDirectories"] = good
+    block = _validate_dropping(PermissionsBlock, perms, f"{label}: permissions", warnings)
+    hooks_raw = data.get("hooks")
+    hooks: dict[str, Any] | None = None
+    if isinstance(hooks_raw, dict):
+        hooks = cast(dict[str, Any], hooks_raw)
+    elif hooks_raw is not None:
+        warnings.append(f"{label}: 'hooks' must be an object; ignored")
+    return SettingsFile(permissions=block, hooks=hooks)
+
+
+def _validate_dropping(
+    model: type[PermissionsBlock], data: dict[str, Any], label: str, warnings: list[str]
+) -> PermissionsBlock:
+    current = dict(data)
+    for _ in range(len(current) + 1):
+        try:
+            return model.model_validate(current)
+        except ValidationError as exc:
+            bad = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
+            if not bad:
+                break
+            for key in bad:
+                warnings.append(f"{label}.{key} has the wrong type; ignored")
+                current.pop(key, None)
+    return model()

@@ -1,0 +1,303 @@
+"""Decisions end-to-end through run_tool_use with real tools, and the ask handler paths."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from hands import build_tool
+from hands.execution import ToolCallOutcome, run_tool_use
+from hands.hooks.base import PostToolUseOutcome, PreToolUseOutcome
+from hands.messages import ToolUseBlock
+from hands.permissions.asking import PromptAskHandler, suggest_rules
+from hands.permissions.decision import AskHandler, AskRequest, PermissionDecision
+from hands.permissions.engine import PermissionEngine
+from hands.pool import ToolPool, assemble_pool
+from hands.runtime import ToolRuntime
+from hands.schema import ToolInput
+from hands.settings import load_settings
+from permissions.conftest import World
+
+
+def run(
+    world: World,
+    engine: PermissionEngine,
+    name: str,
+    data: Mapping[str, Any],
+    *,
+    ask: AskHandler | None = None,
+    hooks: Any = None,
+    mode: Any = "default",
+    pool: ToolPool | None = None,
+) -> ToolCallOutcome:
+    runtime = ToolRuntime(
+        tools=pool
+        or assemble_pool(denied=[t for t in ("Bash", "Read", "Write") if engine.denies_tool(t)]),
+        policy=engine,
+        ask=ask,
+        hooks=hooks,
+    )
+    ctx = world.ctx(mode)
+
+    async def go() -> ToolCallOutcome:
+        block = ToolUseBlock(id="toolu_1", name=name, input=dict(data))
+        return await run_tool_use(block, ctx, runtime, lambda _: None)
+
+    return anyio.run(go)
+
+
+def test_read_allowed_and_denied_end_to_end(world: World) -> None:
+    (world.project / "notes.txt").write_text("hello\n")
+    (world.project / ".env").write_text("TOKEN=secret\n")
+    engine = world.engine(deny=["Read(.env)"])
+    ok = run(world, engine, "Read", {"file_path": str(world.project / "notes.txt")})
+    assert ok.status == "ok" and "hello" in str(ok.block.content)
+    no = run(world, engine, "Read", {"file_path": str(world.project / ".env")})
+    assert no.status == "rejected"
+    text = str(no.block.content)
+    assert "Read(.env)" in text and "settings.json" in text and "secret" not in text
+
+
+def test_bash_end_to_end(world: World) -> None:
+    engine = world.engine(allow=["Bash(touch *)"], deny=["Bash(rm:*)"])
+    made = run(world, engine, "Bash", {"command": "touch made.txt"})
+    assert made.status == "ok" and (world.project / "made.txt").exists()
+    gone = run(world, engine, "Bash", {"command": "echo hi && rm made.txt"})
+    assert gone.status == "rejected" and (world.project / "made.txt").exists()
+    assert "Bash(rm:*)" in str(gone.block.content)
+    # nobody to ask: a denial that says why and what to do
+    asked = run(world, engine, "Bash", {"command": "mkdir newdir"})
+    assert asked.status == "rejected" and not (world.project / "newdir").exists()
+    assert "nobody is available to approve" in str(asked.block.content)
+
+
+def test_write_with_callback_handler(world: World) -> None:
+    engine = world.engine()
+    seen: list[AskRequest] = []
+
+    async def yes(request: AskRequest) -> PermissionDecision:
+        seen.append(request)
+        return PermissionDecision(behavior="allow", reason="test")
+
+    target = world.project / "src" / "new.py"
+    out = run(world, engine, "Write", {"file_path": str(target), "content": "x = 1\n"}, ask=yes)
+    assert out.status == "ok" and target.read_text() == "x = 1\n"
+    assert len(seen) == 1 and "changes a file" in seen[0].message
+
+    async def no(request: AskRequest) -> PermissionDecision:
+        return PermissionDecision(behavior="deny", message="Use src/other.py instead.")
+
+    other = world.project / "src" / "no.py"
+    out = run(world, engine, "Write", {"file_path": str(other), "content": "x"}, ask=no)
+    assert out.status == "rejected" and not other.exists()
+    assert "Use src/other.py instead." in str(out.block.content)
+
+
+class _Hooks:
+    def __init__(self, decision: str) -> None:
+        self.decision = decision
+
+    async def pre_tool_use(self, **_: Any) -> PreToolUseOutcome:
+        return PreToolUseOutcome(decision=self.decision)  # type: ignore[arg-type]
+
+    async def post_tool_use(self, **_: Any) -> PostToolUseOutcome:
+        return PostToolUseOutcome()
+
+    async def post_tool_use_failure(self, **_: Any) -> PostToolUseOutcome:
+        return PostToolUseOutcome()
+
+
+def test_hook_allow_skips_plain_asks_but_not_ask_or_deny_rules(world: World) -> None:
+    engine = world.engine(ask=["Bash(mkdir:*)"], deny=["Bash(rm:*)"])
+    hooks = _Hooks("allow")
+    plain = run(world, engine, "Bash", {"command": "touch via-hook"}, hooks=hooks)
+    assert plain.status == "ok"
+    ruled = run(world, engine, "Bash", {"command": "mkdir d"}, hooks=hooks)
+    assert ruled.status == "rejected" and not (world.project / "d").exists()
+    denied = run(world, engine, "Bash", {"command": "rm via-hook"}, hooks=hooks)
+    assert denied.status == "rejected" and (world.project / "via-hook").exists()
+
+
+def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
+    engine = world.engine()
+    answers: list[str] = []
+    shown: list[str] = []
+
+    async def prompt(text: str) -> str:
+        shown.append(text)
+        return answers.pop(0)
+
+    handler = PromptAskHandler(prompt=prompt, project_dir=world.project, engine=engine)
+    answers[:] = ["1"]
+    out = run(world, engine, "Bash", {"command": "mkdir once"}, ask=handler)
+    assert out.status == "ok" and "Yes, and don't ask again" in shown[-1]
+
+    answers[:] = ["2"]
+    out = run(world, engine, "Bash", {"command": "npm --version && mkdir always"}, ask=handler)
+    assert out.status == "ok"
+    saved = json.loads((world.project / ".claude" / "settings.local.json").read_text())
+    assert saved["permissions"]["allow"] == ["Bash(npm --version)", "Bash(mkdir always)"]
+    # the saved rules apply at once, and to a fresh load of the settings
+    answers[:] = []
+    assert run(world, engine, "Bash", {"command": "mkdir always"}, ask=handler).status != "rejected"
+    fresh = load_settings(
+        world.project, env={"HOME": str(world.home), "HANDS_MANAGED_SETTINGS": ""}
+    )
+    assert "Bash(mkdir always)" in [r.text for r in fresh.rules]
+
+    answers[:] = ["3", "use a temp dir instead"]
+    out = run(world, engine, "Bash", {"command": "mkdir never"}, ask=handler)
+    assert out.status == "rejected" and "use a temp dir instead" in str(out.block.content)
+    assert not (world.project / "never").exists()
+
+
+def test_file_approvals_are_session_only(world: World) -> None:
+    engine = world.engine()
+    target = world.project / "src" / "a[1].py"
+    tool = assemble_pool().find("Write")
+    assert tool is not None
+    rules, persistent = suggest_rules(
+        engine, "Write", tool.parse_input({"file_path": str(target), "content": ""}), world.ctx()
+    )
+    escaped = str(target).replace("[", "\\[").replace("]", "\\]")
+    assert not persistent and rules == (f"Edit(/{escaped})",)
+    answers = ["2"]
+
+    async def prompt(_: str) -> str:
+        return answers.pop(0)
+
+    handler = PromptAskHandler(prompt=prompt, project_dir=world.project, engine=engine)
+    out = run(world, engine, "Write", {"file_path": str(target), "content": "x"}, ask=handler)
+    assert out.status == "ok"
+    assert not (world.project / ".claude" / "settings.local.json").exists()
+    again = world.decide(engine, "Write", {"file_path": str(target), "content": "y"})
+    assert again.behavior == "allow" and again.source == "session"
+
+
+class _FetchInput(ToolInput):
+    url: str
+    prompt: str = ""
+
+
+class _SearchInput(ToolInput):
+    query: str
+
+
+async def _nothing(input: Any, ctx: Any, progress: Any) -> str:
+    return "ok"
+
+
+def _pool() -> ToolPool:
+    return ToolPool(
+        [
+            build_tool(name="WebFetch", input_model=_FetchInput, call=_nothing, is_read_only=True),
+            build_tool(
+                name="WebSearch", input_model=_SearchInput, call=_nothing, is_read_only=True
+            ),
+            build_tool(name="mcp__github__create_issue", input_model=_SearchInput, call=_nothing),
+            build_tool(
+                name="mcp__github__get_issue",
+                input_model=_SearchInput,
+                call=_nothing,
+                is_read_only=True,
+            ),
+            build_tool(name="lookup", input_model=_SearchInput, call=_nothing, is_read_only=True),
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("allow", "deny", "name", "data", "status"),
+    [
+        (["WebFetch(domain:example.com)"], [], "WebFetch", {"url": "https://EXAMPLE.com./a"}, "ok"),
+        (
+            ["WebFetch(domain:example.com)"],
+            [],
+            "WebFetch",
+            {"url": "https://docs.example.com/"},
+            "rejected",
+        ),
+        (
+            ["WebFetch(domain:*.example.com)"],
+            [],
+            "WebFetch",
+            {"url": "https://a.b.example.com/"},
+            "ok",
+        ),
+        (
+            ["WebFetch(domain:*.example.com)"],
+            [],
+            "WebFetch",
+            {"url": "https://example.com/"},
+            "rejected",
+        ),
+        (["WebFetch(domain:example.*)"], [], "WebFetch", {"url": "https://example.org/"}, "ok"),
+        (
+            ["WebFetch(domain:example.*)"],
+            [],
+            "WebFetch",
+            {"url": "https://example.evil.com/"},
+            "rejected",
+        ),
+        (
+            ["WebFetch"],
+            ["WebFetch(domain:evil.com)"],
+            "WebFetch",
+            {"url": "http://evil.com/x"},
+            "rejected",
+        ),
+        ([], [], "WebSearch", {"query": "x"}, "rejected"),
+        (
+            ["WebSearch"],
+            ["WebSearch(query:*password*)"],
+            "WebSearch",
+            {"query": "a password"},
+            "rejected",
+        ),
+        (["WebSearch"], ["WebSearch(query:*password*)"], "WebSearch", {"query": "weather"}, "ok"),
+        (["mcp__github"], [], "mcp__github__create_issue", {"query": "x"}, "ok"),
+        (["mcp__github__get_issue"], [], "mcp__github__create_issue", {"query": "x"}, "rejected"),
+        ([], [], "mcp__github__get_issue", {"query": "x"}, "rejected"),
+        (
+            ["mcp__github__*"],
+            ["mcp__github__create_issue"],
+            "mcp__github__create_issue",
+            {"query": "x"},
+            "rejected",
+        ),
+        ([], [], "lookup", {"query": "x"}, "ok"),
+        (["lookup"], ["*"], "lookup", {"query": "x"}, "rejected"),
+    ],
+)
+def test_other_tools(
+    world: World, allow: list[str], deny: list[str], name: str, data: dict[str, Any], status: str
+) -> None:
+    engine = world.engine(allow=allow, deny=deny)
+    out = run(world, engine, name, data, pool=_pool())
+    assert out.status == status, out.block.content
+
+
+def test_pool_deny_filter(world: World) -> None:
+    engine = world.engine(deny=["WebFetch", "mcp__github", "Bash(rm:*)"])
+    denied = [t.name for t in _pool() if engine.denies_tool(t.name)]
+    assert denied == ["WebFetch", "mcp__github__create_issue", "mcp__github__get_issue"]
+    pool = assemble_pool(denied=[n for n in ("Bash", "Read", "Edit") if engine.denies_tool(n)])
+    assert "Bash" in pool
+
+
+def test_plan_mode_blocks_changes(world: World) -> None:
+    engine = world.engine(allow=["Bash(touch:*)"])
+    out = run(world, engine, "Bash", {"command": "touch p"}, mode="plan")
+    assert out.status == "rejected" and "plan mode" in str(out.block.content)
+    assert run(world, engine, "Bash", {"command": "ls"}, mode="plan").status == "ok"
+
+
+def test_decision_on_relative_path_of_search_tool(world: World, tmp_path: Path) -> None:
+    engine = world.engine()
+    d = world.decide(engine, "Glob", {"pattern": "*.py", "path": "src"})
+    assert d.behavior == "allow" and d.reason == "read inside the working directories"
