@@ -149,18 +149,44 @@ def test_permission_flags_and_settings_are_honoured(tmp_path: Path) -> None:
     (tmp_path / "secret.txt").write_text("s3cret\n")
     (tmp_path / "open.txt").write_text("hello\n")
     settings = json.dumps({"permissions": {"deny": ["Read(./secret.txt)"]}})
-    denied = hands("tool", "Read", json.dumps({"file_path": str(tmp_path / "secret.txt")}),
-                   "--cwd", str(tmp_path), "--settings", settings, "--json")
+    denied = hands(
+        "tool",
+        "Read",
+        json.dumps({"file_path": str(tmp_path / "secret.txt")}),
+        "--cwd",
+        str(tmp_path),
+        "--settings",
+        settings,
+        "--json",
+    )
     assert denied.returncode == 1
     block = json.loads(denied.stdout)
     assert block["is_error"] and "Read(./secret.txt)" in block["content"]
     assert "s3cret" not in block["content"]
-    ok = hands("tool", "Read", json.dumps({"file_path": str(tmp_path / "open.txt")}),
-               "--cwd", str(tmp_path), "--settings", settings)
+    ok = hands(
+        "tool",
+        "Read",
+        json.dumps({"file_path": str(tmp_path / "open.txt")}),
+        "--cwd",
+        str(tmp_path),
+        "--settings",
+        settings,
+    )
     assert ok.returncode == 0 and "hello" in ok.stdout
-    gone = hands("tool", "Write", json.dumps({"file_path": str(tmp_path / "x"), "content": "x"}),
-                 "--cwd", str(tmp_path), "--disallowedTools", "Write", "--json")
-    assert gone.returncode == 1 and "No such tool available: Write" in json.loads(gone.stdout)["content"]
+    gone = hands(
+        "tool",
+        "Write",
+        json.dumps({"file_path": str(tmp_path / "x"), "content": "x"}),
+        "--cwd",
+        str(tmp_path),
+        "--disallowedTools",
+        "Write",
+        "--json",
+    )
+    assert (
+        gone.returncode == 1
+        and "No such tool available: Write" in json.loads(gone.stdout)["content"]
+    )
     assert not (tmp_path / "x").exists()
 
 
@@ -169,8 +195,15 @@ def test_project_settings_file_is_read(tmp_path: Path) -> None:
     (tmp_path / ".claude" / "settings.json").write_text(
         json.dumps({"permissions": {"deny": ["Bash(rm:*)"]}})
     )
-    proc = hands("permissions", "check", "Bash", json.dumps({"command": "rm -rf build"}),
-                 "--cwd", str(tmp_path), "--json")
+    proc = hands(
+        "permissions",
+        "check",
+        "Bash",
+        json.dumps({"command": "rm -rf build"}),
+        "--cwd",
+        str(tmp_path),
+        "--json",
+    )
     assert proc.returncode == 0, proc.stderr
     decision = json.loads(proc.stdout)
     assert decision["behavior"] == "deny"
