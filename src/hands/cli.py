@@ -105,7 +105,8 @@ def _cwd(value: Path | None) -> Path:
 def main_command(
     ctx: typer.Context,
     prompt: Annotated[
-        str | None, typer.Option("-p", "--print", help="Run this prompt non-interactively.")
+        str | None,
+        typer.Option("-p", "--print", help="Run this prompt non-interactively ('-': stdin)."),
     ] = None,
     model: Annotated[
         str | None, typer.Option("--model", help="anthropic:NAME, openai:NAME or scripted:FILE.")
@@ -121,30 +122,73 @@ def main_command(
     disallowed_tools: DisallowedToolsOption = None,
     settings: SettingsOption = None,
     add_dir: AddDirOption = None,
+    append_system_prompt: Annotated[
+        str, typer.Option("--append-system-prompt", help="Text added to the system prompt.")
+    ] = "",
+    continue_last: Annotated[
+        bool, typer.Option("--continue", "-c", help="Continue this project's latest session.")
+    ] = False,
+    resume: Annotated[
+        str | None, typer.Option("--resume", "-r", help="Resume the session with this id.")
+    ] = None,
 ) -> None:
-    """Run a prompt with -p, or one of the commands below."""
+    """Start an interactive session, run a prompt with -p, or one of the commands below."""
     if ctx.invoked_subcommand is not None:
         return
-    if prompt is None:
-        typer.echo(ctx.get_help())
-        raise typer.Exit(0)
     if output_format not in ("text", "json", "stream-json"):
         raise typer.BadParameter("--output-format must be text, json or stream-json")
-    from hands.print_mode import run_print
+    interactive = prompt is None and sys.stdin.isatty()
+    if prompt == "-" or (prompt is None and not interactive):
+        piped = sys.stdin.read()
+        if not piped.strip():
+            raise typer.BadParameter("the prompt read from standard input is empty")
+        prompt = piped
+    from hands.app import prepare
 
     where = _cwd(cwd)
     loaded = _settings(where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
-    code = run_print(
-        prompt=prompt,
+    setup = prepare(
         model_spec=model,
         cwd=where,
         settings=loaded,
+        simple=simple,
+        append_system_prompt=append_system_prompt,
+        resume=resume,
+        continue_last=continue_last,
+    )
+    if prompt is None:
+        import anyio
+        from rich.console import Console
+
+        from hands.repl import Repl, prompt_reader
+
+        repl = Repl(
+            setup, console=Console(), read=prompt_reader(setup), permission_mode=loaded.default_mode
+        )
+        raise typer.Exit(anyio.run(repl.run))
+    from hands.print_mode import run_print
+
+    code = run_print(
+        prompt=prompt,
+        setup=setup,
         permission_mode=loaded.default_mode,
         output_format=output_format,
         max_turns=max_turns,
-        simple=simple,
     )
     raise typer.Exit(code)
+
+
+@app.command("sessions")
+def sessions_command(cwd: CwdOption = None) -> None:
+    """List this project's sessions, newest first (ids for --resume)."""
+    import datetime
+
+    from hands.config import hands_home
+    from hands.transcript import sessions
+
+    for path in sessions(hands_home(), _cwd(cwd)):
+        when = datetime.datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
+        typer.echo(f"{path.stem}  {when}")
 
 
 @app.command("tools")

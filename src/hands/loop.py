@@ -111,6 +111,11 @@ class Query:
         if self._iterator is not None:
             await self._iterator.aclose()  # type: ignore[attr-defined]
 
+    @property
+    def interrupted(self) -> bool:
+        """Whether :meth:`interrupt` was called."""
+        return self._interrupted
+
     def interrupt(self) -> None:
         """Stop the model stream and every running tool; the query ends 'interrupted'."""
         self._interrupted = True

@@ -4,56 +4,29 @@ from __future__ import annotations
 
 import signal
 import sys
-from pathlib import Path
 
 import anyio
 
-from hands.config import Limits
+from hands.app import AgentSetup
 from hands.context import PermissionMode
 from hands.events import ResultEvent
-from hands.loop import QueryOptions, query
-from hands.models.resolve import resolve_model
+from hands.loop import query
+from hands.messages import user_text
 from hands.output import dumps, init_message, result_message, stream_json_lines
-from hands.pool import all_base_tools, assemble_pool
-from hands.session import Session
-from hands.settings import Settings, load_settings
 
 
 def run_print(
     *,
     prompt: str,
-    model_spec: str | None,
-    cwd: Path,
+    setup: AgentSetup,
     permission_mode: PermissionMode,
     output_format: str,
     max_turns: int | None,
-    simple: bool,
-    settings: Settings | None = None,
 ) -> int:
     """Run the prompt; return the process exit code."""
-    model = resolve_model(model_spec)
-    limits = Limits.from_env()
-    if settings is None:
-        settings = load_settings(cwd)
-    engine = settings.permission_engine()
-    base = all_base_tools()
-    denied = [t.name for t in base if engine.denies_tool(t.name)]
-    pool = assemble_pool(base=base, simple=simple or limits.simple, denied=denied)
-    session = Session()
-    q = query(
-        prompt,
-        QueryOptions(
-            model=model,
-            tools=pool,
-            cwd=cwd,
-            permission_mode=permission_mode,
-            policy=engine,
-            additional_dirs=settings.additional_directories,
-            max_turns=max_turns,
-            limits=limits,
-            session=session,
-        ),
-    )
+    message = user_text(prompt)
+    q = query(message, setup.options(permission_mode=permission_mode, max_turns=max_turns))
+    session, model = setup.session, setup.model
     final: list[ResultEvent] = []
     signalled: list[int] = []
 
@@ -74,17 +47,19 @@ def run_print(
                 dumps(
                     init_message(
                         session_id=session.id,
-                        cwd=cwd,
-                        tools=pool.names,
+                        cwd=setup.cwd,
+                        tools=setup.pool.names,
                         model=model.name,
                         permission_mode=permission_mode,
                     )
                 )
             )
+        setup.record_prompt(message)
         async with anyio.create_task_group() as tg:
             tg.start_soon(watch_signals)
             try:
                 async for event in q:
+                    setup.record(event)
                     if output_format == "stream-json":
                         for obj in stream_json_lines(
                             event, session_id=session.id, model=model.name

@@ -11,7 +11,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from hands.tools.file.limits import HASH_LIMIT_BYTES
 
@@ -81,6 +81,46 @@ class ReadStateCache:
 
     def __len__(self) -> int:
         return len(self._records)
+
+    def snapshot(self) -> list[dict[str, object]]:
+        """The records as JSON-ready values (saved in transcripts for resume)."""
+        return [
+            {
+                "path": str(r.path),
+                "size": r.stamp.size,
+                "mtime_ns": r.stamp.mtime_ns,
+                "digest": r.digest,
+                "kind": r.kind,
+                "view": list(r.view),
+                "by_read": r.by_read,
+            }
+            for r in self._records.values()
+        ]
+
+    def restore(self, items: list[dict[str, Any]]) -> int:
+        """Reinstate records from :meth:`snapshot`; returns how many were usable.
+
+        A file changed since is still caught: its stamp and hash no longer match.
+        """
+        count = 0
+        for item in items:
+            try:
+                kind = item["kind"]
+                if kind not in ("full", "range", "partial"):
+                    continue
+                record = ReadRecord(
+                    path=Path(str(item["path"])),
+                    stamp=FileStamp(size=int(item["size"]), mtime_ns=int(item["mtime_ns"])),
+                    digest=None if item.get("digest") is None else str(item["digest"]),
+                    kind=kind,
+                    view=tuple(item.get("view") or ()),
+                    by_read=bool(item.get("by_read", True)),
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+            self.record(record)
+            count += 1
+        return count
 
 
 def not_read_message(path: Path, *, tool: str) -> str:

@@ -1,0 +1,135 @@
+"""Everything a CLI session needs, built once from the command line and settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hands.config import Limits
+from hands.context import PermissionMode
+from hands.events import MessageEvent, QueryEvent
+from hands.loop import QueryOptions
+from hands.messages import Message
+from hands.models.base import Model
+from hands.models.resolve import resolve_model
+from hands.pool import ToolPool, all_base_tools, assemble_pool
+from hands.session import Session
+from hands.settings import Settings
+from hands.system_prompt import build_system_prompt
+from hands.transcript import TranscriptWriter, find, load, project_dir
+
+if TYPE_CHECKING:
+    from hands.permissions.decision import AskHandler
+    from hands.permissions.engine import PermissionEngine
+
+READ_STATE = "read_state"
+
+
+@dataclass(kw_only=True)
+class AgentSetup:
+    """Model, tools, policy, session, system prompt, history and transcript of a session."""
+
+    model: Model
+    settings: Settings
+    engine: PermissionEngine
+    pool: ToolPool
+    session: Session
+    cwd: Path
+    system_prompt: str
+    limits: Limits
+    writer: TranscriptWriter
+    history: list[Message] = field(default_factory=lambda: list[Message]())
+
+    def options(
+        self,
+        *,
+        permission_mode: PermissionMode,
+        max_turns: int | None = None,
+        ask: AskHandler | None = None,
+    ) -> QueryOptions:
+        """Options for the next query, continuing the conversation so far."""
+        return QueryOptions(
+            model=self.model,
+            tools=self.pool,
+            cwd=self.cwd,
+            system_prompt=self.system_prompt,
+            permission_mode=permission_mode,
+            additional_dirs=self.settings.additional_directories,
+            policy=self.engine,
+            ask=ask,
+            max_turns=max_turns,
+            limits=self.limits,
+            session=self.session,
+            history=list(self.history),
+        )
+
+    def record(self, event: QueryEvent) -> None:
+        """Write messages to the transcript as they are appended, with state after results."""
+        if not isinstance(event, MessageEvent):
+            return
+        self.writer.message(event.message)
+        if event.message.role == "user":
+            self._save_read_state()
+
+    def record_prompt(self, message: Message) -> None:
+        """The user's prompt opens each turn in the transcript."""
+        self.writer.message(message)
+
+    def _save_read_state(self) -> None:
+        from hands.tools.file.state import ReadStateCache
+
+        self.writer.state(READ_STATE, self.session.service(ReadStateCache).snapshot())
+
+
+def prepare(
+    *,
+    model_spec: str | None,
+    cwd: Path,
+    settings: Settings,
+    simple: bool = False,
+    append_system_prompt: str = "",
+    resume: str | None = None,
+    continue_last: bool = False,
+) -> AgentSetup:
+    """Build the session; ``resume``/``continue_last`` restore an earlier one."""
+    model = resolve_model(model_spec)
+    limits = Limits.from_env()
+    engine = settings.permission_engine()
+    base = all_base_tools()
+    denied = [t.name for t in base if engine.denies_tool(t.name)]
+    pool = assemble_pool(base=base, simple=simple or limits.simple, denied=denied)
+    history: list[Message] = []
+    session_id: str | None = None
+    states: dict[str, Any] = {}
+    probe = Session()
+    if resume is not None or continue_last:
+        earlier = load(find(probe.home, cwd, session_id=resume))
+        history, session_id, states = (
+            list(earlier.messages),
+            earlier.session_id,
+            dict(earlier.states),
+        )
+    session = Session(session_id=session_id, home=probe.home)
+    if READ_STATE in states:
+        from hands.tools.file.state import ReadStateCache
+
+        session.service(ReadStateCache).restore(states[READ_STATE])
+    writer = TranscriptWriter(
+        project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
+    )
+    prompt = build_system_prompt(
+        cwd=cwd, additional_dirs=settings.additional_directories, append=append_system_prompt
+    )
+    return AgentSetup(
+        model=model,
+        settings=settings,
+        engine=engine,
+        pool=pool,
+        session=session,
+        cwd=cwd,
+        system_prompt=prompt,
+        limits=limits,
+        writer=writer,
+        history=history,
+    )

@@ -1,0 +1,518 @@
+"""``AnthropicModel``: the Messages API, streamed through the ``anthropic`` SDK.
+
+One HTTP request per model turn. The raw stream (``message_start``,
+``content_block_start/delta/stop``, ``message_delta``, ``message_stop``) becomes the
+normalized events of :mod:`hands.models.base`; a tool_use block is emitted complete, with
+its parsed input, at its ``content_block_stop`` so the executor can start it while the
+rest of the message is still streaming.
+
+Prompt-cache breakpoints (``cache_control``) go on the system prompt, on the last tool of
+the name-sorted tool list and on the last block of the conversation, so every request
+after the first reads the stable prefix from the cache.
+
+Failures before any event was yielded (429, 529, 5xx, a dropped connection, an
+``overloaded_error`` event) are retried with backoff per :class:`RetryPolicy`. After the
+first event, a failure raises :class:`~hands.errors.StreamInterruptedError` (or its
+subclass :class:`~hands.errors.MalformedStreamError`); a partial tool_use block is never
+emitted as complete.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
+
+from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
+from hands.messages import (
+    ContentBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+)
+from hands.models.base import (
+    BlockComplete,
+    InputJsonDelta,
+    MessageStart,
+    MessageStop,
+    ModelRequest,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolUseStart,
+    Usage,
+)
+from hands.models.pricing import estimate_cost
+from hands.models.retry import (
+    RetryBeforeOutput,
+    RetryPolicy,
+    retry_after_seconds,
+    stream_with_retries,
+)
+from hands.tool import ToolSpec
+
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic, AsyncStream
+    from anthropic.types import RawMessageStreamEvent
+
+DEFAULT_MODEL = "claude-sonnet-4-6"
+EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
+_RETRYABLE_ERROR_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api_error"})
+_RETRYABLE_STATUS = frozenset({408, 409, 429, 529})
+
+
+class AnthropicModel:
+    """A Claude model behind the Anthropic Messages API (or a compatible endpoint)."""
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        api_key: str | None = None,
+        auth_token: str | None = None,
+        base_url: str | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float = 600.0,
+        max_tokens: int | None = None,
+        thinking: int | Literal["adaptive"] | None = None,
+        prompt_cache: bool = True,
+        default_headers: Mapping[str, str] | None = None,
+        client: AsyncAnthropic | None = None,
+    ) -> None:
+        """Build the provider; ``client`` replaces the SDK client built from the rest.
+
+        ``max_tokens`` overrides the request's; ``thinking`` turns on extended thinking,
+        with a budget of that many tokens or ``"adaptive"`` (the model decides);
+        ``prompt_cache`` places cache breakpoints.
+        """
+        if client is None:
+            from anthropic import AsyncAnthropic
+
+            client = AsyncAnthropic(
+                api_key=api_key,
+                auth_token=auth_token,
+                base_url=base_url,
+                timeout=timeout,
+                max_retries=0,  # retried here, where a retry can be told from a broken turn
+                default_headers=default_headers,
+            )
+        self._client = client
+        self._model = model
+        self.retry = retry or RetryPolicy()
+        self.max_tokens = max_tokens
+        self.thinking: int | Literal["adaptive"] | None = thinking
+        self.prompt_cache = prompt_cache
+        self.total_usage = Usage()
+        """Usage of every completed turn streamed by this instance."""
+
+    async def aclose(self) -> None:
+        """Close the SDK client's connections."""
+        await self._client.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    @property
+    def name(self) -> str:
+        """The model's identifier, with its provider."""
+        return f"anthropic:{self._model}"
+
+    @property
+    def model(self) -> str:
+        """The API's model name."""
+        return self._model
+
+    @property
+    def total_cost_usd(self) -> float | None:
+        """Estimated cost of :attr:`total_usage`; None for a model of unknown price."""
+        return estimate_cost(self._model, self.total_usage)
+
+    def request_params(self, request: ModelRequest) -> dict[str, Any]:
+        """The keyword arguments of ``messages.create`` for ``request``."""
+        max_tokens = self.max_tokens or request.max_tokens
+        params: dict[str, Any] = {
+            "model": self._model,
+            "max_tokens": max_tokens,
+            "messages": messages_to_wire(request.messages, cache=self.prompt_cache),
+            "stream": True,
+        }
+        if request.system:
+            block: dict[str, Any] = {"type": "text", "text": request.system}
+            if self.prompt_cache:
+                block["cache_control"] = dict(EPHEMERAL)
+            params["system"] = [block]
+        if request.tools:
+            params["tools"] = tools_to_wire(request.tools, cache=self.prompt_cache)
+        if self.thinking == "adaptive":
+            params["thinking"] = {"type": "adaptive"}
+        elif isinstance(self.thinking, int):
+            params["thinking"] = {"type": "enabled", "budget_tokens": self.thinking}
+            params["max_tokens"] = max(max_tokens, self.thinking + 1024)
+        if request.extra:
+            params["extra_body"] = dict(request.extra)
+        return params
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one assistant turn; see the module docstring for failures."""
+        params = self.request_params(request)
+        return stream_with_retries(lambda: self._attempt(params), self.retry)
+
+    async def _attempt(self, params: dict[str, Any]) -> AsyncGenerator[StreamEvent]:
+        try:
+            stream = cast(
+                "AsyncStream[RawMessageStreamEvent]",
+                await self._client.messages.create(**params),
+            )
+        except Exception as exc:
+            raise _request_failure(exc, self._model) from exc
+        assembler = StreamAssembler()
+        emitted = False
+        async with stream:
+            try:
+                async for raw in stream:
+                    for event in assembler.feed(raw.to_dict(mode="json", warnings=False)):
+                        emitted = True
+                        if isinstance(event, MessageStop):
+                            self.total_usage = self.total_usage + event.usage
+                        yield event
+                    if assembler.done:
+                        break
+            except ModelError:
+                raise
+            except Exception as exc:
+                raise _stream_failure(exc, emitted=emitted) from exc
+        if not assembler.done:
+            assembler.raise_pending()
+            message = "the connection closed before the message finished (no message_stop)"
+            if not emitted:
+                raise RetryBeforeOutput(message)
+            raise StreamInterruptedError(message + "; send the request again", retryable=True)
+
+
+# -- request building ---------------------------------------------------------------
+
+
+def tools_to_wire(tools: Sequence[ToolSpec], *, cache: bool = True) -> list[dict[str, Any]]:
+    """Tool definitions sorted by name; the last carries the cache breakpoint."""
+    wire = [spec.to_wire() for spec in sorted(tools, key=lambda spec: spec.name)]
+    if cache and wire:
+        wire[-1]["cache_control"] = dict(EPHEMERAL)
+    return wire
+
+
+def messages_to_wire(messages: Sequence[Message], *, cache: bool = True) -> list[dict[str, Any]]:
+    """The conversation in the API's shape, with a cache breakpoint on its last block.
+
+    Blocks the API refuses are left out: empty text, and thinking without a signature
+    (from another provider or a script). A message left empty is dropped; the API joins
+    consecutive messages of one role.
+    """
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        blocks = [block.to_wire() for block in message.content if _sendable(block)]
+        if blocks:
+            wire.append({"role": message.role, "content": blocks})
+    if cache and wire:
+        for block in reversed(wire[-1]["content"]):
+            if block["type"] in ("text", "image", "tool_use", "tool_result"):
+                block["cache_control"] = dict(EPHEMERAL)
+                break
+    return wire
+
+
+def _sendable(block: ContentBlock) -> bool:
+    if isinstance(block, TextBlock):
+        return bool(block.text)
+    if isinstance(block, ThinkingBlock):
+        return bool(block.signature)
+    return True
+
+
+# -- the stream -----------------------------------------------------------------------
+
+
+@dataclass(kw_only=True, slots=True)
+class _Open:
+    kind: str
+    parts: list[str] = field(default_factory=lambda: list[str]())
+    id: str = ""
+    name: str = ""
+    signature: str = ""
+
+
+class StreamAssembler:
+    """Turns the API's raw stream events (as dicts) into normalized events.
+
+    ``feed`` returns the events to emit for one raw event and raises
+    :class:`MalformedStreamError` for anything unusable. ``MessageStart`` is held back
+    until the first content arrives, so a turn that fails before producing anything can
+    be retried without the consumer noticing.
+    """
+
+    def __init__(self) -> None:
+        self._start: MessageStart | None = None
+        self._start_sent = False
+        self._open: dict[int, _Open] = {}
+        self._usage: dict[str, int] = {}
+        self._stop_reason: str | None = None
+        self._bad_tool: tuple[str, str] | None = None
+        self.done = False
+
+    def feed(self, data: Mapping[str, Any]) -> list[StreamEvent]:
+        """Events to emit for one raw stream event."""
+        kind = data.get("type")
+        if self._bad_tool is not None and kind != "ping":
+            self._fail_bad_tool(data)
+        out: list[StreamEvent] = []
+        if kind == "message_start":
+            message = _mapping(data.get("message"))
+            self._start = MessageStart(
+                id=str(message.get("id") or ""), model=str(message.get("model") or "")
+            )
+            self._merge_usage(message.get("usage"))
+        elif kind == "content_block_start":
+            out = self._block_start(data)
+        elif kind == "content_block_delta":
+            out = self._block_delta(data)
+        elif kind == "content_block_stop":
+            out = self._block_stop(_index(data))
+        elif kind == "message_delta":
+            delta = _mapping(data.get("delta"))
+            if delta.get("stop_reason"):
+                self._stop_reason = str(delta["stop_reason"])
+            self._merge_usage(data.get("usage"))
+            self._check_truncated_tool()
+        elif kind == "message_stop":
+            out = self._message_stop()
+        # ping and event types added to the API later carry nothing for us
+        if out and not self._start_sent:
+            self._start_sent = True
+            out.insert(0, self._start or MessageStart())
+        return out
+
+    def _block_start(self, data: Mapping[str, Any]) -> list[StreamEvent]:
+        index = _index(data)
+        if index in self._open:
+            raise _malformed(f"content block {index} was started twice", retryable=True)
+        block = _mapping(data.get("content_block"))
+        kind = str(block.get("type"))
+        if kind == "text":
+            self._open[index] = _Open(kind=kind)
+            text = str(block.get("text") or "")
+            if text:
+                self._open[index].parts.append(text)
+                return [TextDelta(index=index, text=text)]
+            return []
+        if kind == "thinking":
+            self._open[index] = _Open(kind=kind, signature=str(block.get("signature") or ""))
+            thinking = str(block.get("thinking") or "")
+            if thinking:
+                self._open[index].parts.append(thinking)
+                return [ThinkingDelta(index=index, thinking=thinking)]
+            return []
+        if kind == "tool_use":
+            tool_id, name = str(block.get("id") or ""), str(block.get("name") or "")
+            if not tool_id or not name:
+                raise _malformed(f"tool_use block {index} has no id or name", retryable=True)
+            self._open[index] = _Open(kind=kind, id=tool_id, name=name)
+            initial = block.get("input")
+            if isinstance(initial, Mapping) and initial:
+                self._open[index].parts.append(json.dumps(initial))
+            return [ToolUseStart(index=index, id=tool_id, name=name)]
+        raise _malformed(
+            f"the model sent a content block of unknown type {kind!r}; hands handles text, "
+            "thinking and tool_use blocks, so turn off the API feature that produces it "
+            "(e.g. server tools, redacted thinking) or use another model",
+            retryable=False,
+        )
+
+    def _block_delta(self, data: Mapping[str, Any]) -> list[StreamEvent]:
+        index = _index(data)
+        block = self._open.get(index)
+        if block is None:
+            raise _malformed(f"a delta arrived for content block {index}, which is not open")
+        delta = _mapping(data.get("delta"))
+        kind = delta.get("type")
+        if kind == "text_delta" and block.kind == "text":
+            text = str(delta.get("text") or "")
+            block.parts.append(text)
+            return [TextDelta(index=index, text=text)] if text else []
+        if kind == "thinking_delta" and block.kind == "thinking":
+            thinking = str(delta.get("thinking") or "")
+            block.parts.append(thinking)
+            return [ThinkingDelta(index=index, thinking=thinking)] if thinking else []
+        if kind == "signature_delta" and block.kind == "thinking":
+            block.signature += str(delta.get("signature") or "")
+            return []
+        if kind == "input_json_delta" and block.kind == "tool_use":
+            fragment = str(delta.get("partial_json") or "")
+            block.parts.append(fragment)
+            return [InputJsonDelta(index=index, partial_json=fragment)] if fragment else []
+        if kind == "citations_delta" and block.kind == "text":
+            return []
+        raise _malformed(
+            f"a {kind!r} delta arrived for content block {index} of type {block.kind!r}",
+            retryable=kind in ("text_delta", "thinking_delta", "input_json_delta"),
+        )
+
+    def _block_stop(self, index: int) -> list[StreamEvent]:
+        block = self._open.pop(index, None)
+        if block is None:
+            raise _malformed(f"content block {index} was stopped but never started")
+        if block.kind == "tool_use":
+            raw = "".join(block.parts)
+            try:
+                parsed: Any = json.loads(raw) if raw.strip() else {}
+            except json.JSONDecodeError:
+                # Hold the error until message_delta says whether max_tokens cut it off.
+                self._bad_tool = (block.name, raw)
+                return []
+            if not isinstance(parsed, dict):
+                raise _malformed(
+                    f"the input of tool {block.name!r} is JSON but not an object: {raw[:200]}"
+                )
+            tool = ToolUseBlock(id=block.id, name=block.name, input=cast(dict[str, Any], parsed))
+            return [BlockComplete(index=index, block=tool)]
+        return [BlockComplete(index=index, block=_finish_plain(block))]
+
+    def _message_stop(self) -> list[StreamEvent]:
+        self._check_truncated_tool()
+        out: list[StreamEvent] = []
+        for index in sorted(self._open):
+            block = self._open[index]
+            if block.kind == "tool_use":
+                raise _malformed(
+                    f"the message ended while the input of tool {block.name!r} was still open"
+                )
+            out.append(BlockComplete(index=index, block=_finish_plain(block)))
+        self._open.clear()
+        self.done = True
+        usage = Usage(
+            input_tokens=self._usage.get("input_tokens", 0),
+            output_tokens=self._usage.get("output_tokens", 0),
+            cache_creation_input_tokens=self._usage.get("cache_creation_input_tokens", 0),
+            cache_read_input_tokens=self._usage.get("cache_read_input_tokens", 0),
+        )
+        out.append(MessageStop(stop_reason=self._stop_reason or "end_turn", usage=usage))
+        return out
+
+    def _check_truncated_tool(self) -> None:
+        if self._stop_reason != "max_tokens":
+            return
+        names = [b.name for b in self._open.values() if b.kind == "tool_use"]
+        if self._bad_tool is not None:
+            names.append(self._bad_tool[0])
+        if names:
+            raise _malformed(
+                f"the model reached max_tokens in the middle of the input of tool {names[0]!r}"
+                "; raise max_tokens or ask for smaller steps (e.g. write a large file in parts)",
+                retryable=False,
+            )
+
+    def raise_pending(self) -> None:
+        """At the end of an unfinished stream: raise the error held back, if any."""
+        if self._bad_tool is not None:
+            self._fail_bad_tool({})
+
+    def _fail_bad_tool(self, data: Mapping[str, Any]) -> None:
+        assert self._bad_tool is not None
+        if data.get("type") == "message_delta":
+            delta = _mapping(data.get("delta"))
+            if delta.get("stop_reason"):
+                self._stop_reason = str(delta["stop_reason"])
+            self._check_truncated_tool()
+        name, raw = self._bad_tool
+        raise _malformed(
+            f"the input of tool {name!r} is not valid JSON: {raw[:200]!r}", retryable=True
+        )
+
+    def _merge_usage(self, usage: object) -> None:
+        for key, value in _mapping(usage).items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                self._usage[key] = value
+
+
+def _finish_plain(block: _Open) -> ContentBlock:
+    if block.kind == "thinking":
+        return ThinkingBlock(thinking="".join(block.parts), signature=block.signature)
+    return TextBlock(text="".join(block.parts))
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return cast(Mapping[str, Any], value) if isinstance(value, Mapping) else {}
+
+
+def _index(data: Mapping[str, Any]) -> int:
+    index = data.get("index")
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise _malformed(f"a {data.get('type')} event has no block index")
+    return index
+
+
+def _malformed(message: str, *, retryable: bool = True) -> MalformedStreamError:
+    return MalformedStreamError(f"malformed model stream: {message}", retryable=retryable)
+
+
+# -- errors ---------------------------------------------------------------------------
+
+
+def _error_body(exc: Exception) -> tuple[str, str]:
+    """The API's error type and message from an SDK status error."""
+    body = _mapping(getattr(exc, "body", None))
+    error = _mapping(body.get("error"))
+    return str(error.get("type") or ""), str(error.get("message") or exc)
+
+
+def _request_failure(exc: Exception, model: str) -> Exception:
+    """Map an exception from sending the request: retry it, or explain it."""
+    import anthropic
+
+    if isinstance(exc, anthropic.APIStatusError):
+        status = exc.status_code
+        kind, message = _error_body(exc)
+        if status in _RETRYABLE_STATUS or status >= 500 or kind in _RETRYABLE_ERROR_TYPES:
+            return RetryBeforeOutput(
+                f"the Anthropic API answered {status} {kind or 'error'}: {message}",
+                status=status,
+                retry_after=retry_after_seconds(exc.response.headers),
+            )
+        hint = {
+            401: "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)",
+            403: "the key is not allowed to use this model or feature; check its permissions",
+            404: f"check the model name {model!r} (and ANTHROPIC_BASE_URL if set)",
+            413: "the request is too large; shorten the conversation or the tool results",
+        }.get(status, "fix the request as the message says")
+        return ModelAPIError(
+            f"the Anthropic API refused the request ({status} {kind or 'error'}): {message}; "
+            f"{hint}",
+            status=status,
+        )
+    if isinstance(exc, anthropic.APIConnectionError):
+        return RetryBeforeOutput(f"cannot reach the Anthropic API: {exc}")
+    return ModelAPIError(f"the Anthropic request failed: {type(exc).__name__}: {exc}")
+
+
+def _stream_failure(exc: Exception, *, emitted: bool) -> Exception:
+    """Map an exception raised while reading the stream."""
+    import anthropic
+
+    retryable = True
+    if isinstance(exc, anthropic.APIStatusError):  # an ``error`` event inside the stream
+        kind, message = _error_body(exc)
+        retryable = kind in _RETRYABLE_ERROR_TYPES
+        what = f"the stream reported {kind or 'an error'}: {message}"
+    elif isinstance(exc, json.JSONDecodeError):
+        what = f"an event's data is not valid JSON ({exc})"
+    else:
+        what = f"the connection failed mid-stream ({type(exc).__name__}: {exc})"
+    if not emitted:
+        return RetryBeforeOutput(what) if retryable else ModelAPIError(what)
+    if isinstance(exc, json.JSONDecodeError):
+        return _malformed(what, retryable=True)
+    advice = "; send the request again" if retryable else ""
+    return StreamInterruptedError(what + advice, retryable=retryable)

@@ -1,0 +1,85 @@
+"""``resolve_model``: from ``--model`` or the environment, with clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hands.errors import ConfigError
+from hands.models.anthropic import AnthropicModel
+from hands.models.openai import OpenAIModel
+from hands.models.resolve import resolve_model
+from hands.models.scripted import ScriptedModel
+
+
+def test_nothing_configured_says_what_to_set() -> None:
+    with pytest.raises(ConfigError) as info:
+        resolve_model(None, {})
+    message = str(info.value)
+    for needed in ("No model is configured", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        assert needed in message
+    assert "OPENAI_BASE_URL" in message and "hands demo" in message
+
+
+def test_environment_prefers_anthropic() -> None:
+    model = resolve_model(None, {"ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o"})
+    assert isinstance(model, AnthropicModel) and model.name == "anthropic:claude-sonnet-4-6"
+    model = resolve_model(None, {"ANTHROPIC_API_KEY": "a", "ANTHROPIC_MODEL": "claude-opus-4-7"})
+    assert model.name == "anthropic:claude-opus-4-7"
+
+
+def test_environment_openai_and_local_servers() -> None:
+    model = resolve_model(None, {"OPENAI_API_KEY": "o"})
+    assert isinstance(model, OpenAIModel) and model.name == "openai:gpt-4.1"
+    assert model.max_tokens_param == "max_completion_tokens"
+    local = {"OPENAI_BASE_URL": "http://localhost:11434/v1", "OPENAI_MODEL": "qwen3"}
+    model = resolve_model(None, local)
+    assert isinstance(model, OpenAIModel) and model.name == "openai:qwen3"
+    assert model.base_url == "http://localhost:11434/v1" and model.max_tokens_param == "max_tokens"
+    with pytest.raises(ConfigError, match="OPENAI_MODEL"):
+        resolve_model(None, {"OPENAI_BASE_URL": "http://localhost:8000/v1"})
+
+
+def test_explicit_specs() -> None:
+    model = resolve_model("anthropic:claude-haiku-4-5", {"ANTHROPIC_AUTH_TOKEN": "t"})
+    assert model.name == "anthropic:claude-haiku-4-5"
+    model = resolve_model("openai:llama3.1", {}, base_url="http://127.0.0.1:8080/v1")
+    assert isinstance(model, OpenAIModel) and model.base_url == "http://127.0.0.1:8080/v1"
+    model = resolve_model(None, {"HANDS_MODEL": "openai:gpt-4.1-mini", "OPENAI_API_KEY": "o"})
+    assert model.name == "openai:gpt-4.1-mini"
+
+
+def test_missing_credentials_per_provider() -> None:
+    with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
+        resolve_model("anthropic:claude-sonnet-4-6", {"OPENAI_API_KEY": "o"})
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY, or OPENAI_BASE_URL"):
+        resolve_model("openai:gpt-4.1", {"ANTHROPIC_API_KEY": "a"})
+
+
+def test_scripted_and_unknown(tmp_path: Path) -> None:
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "hi"}]}]}))
+    assert isinstance(resolve_model(f"scripted:{script}", {}), ScriptedModel)
+    with pytest.raises(ConfigError, match="unknown model"):
+        resolve_model("llama:7b", {})
+    with pytest.raises(ConfigError, match="path of a script"):
+        resolve_model("scripted:", {})
+
+
+def test_sdks_load_only_when_a_provider_is_built() -> None:
+    code = (
+        "import sys\n"
+        "import hands, hands.models.resolve, hands.models.anthropic, hands.models.openai\n"
+        "print(sorted(m for m in ('anthropic', 'openai') if m in sys.modules))\n"
+        "from hands.models.resolve import resolve_model\n"
+        "resolve_model('anthropic:claude-sonnet-4-6', {'ANTHROPIC_API_KEY': 'k'})\n"
+        "print(sorted(m for m in ('anthropic', 'openai') if m in sys.modules))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert proc.stdout.split("\n")[:2] == ["[]", "['anthropic']"]

@@ -1,0 +1,149 @@
+"""The interactive session, driven through a real terminal (tmux) with a scripted model."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Terminal:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+        ).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "main")
+
+    def send(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "main", *keys)
+
+    def wait_for(self, text: str, timeout: float = 15) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path, hands_home: Path) -> Iterator[Terminal]:
+    term = Terminal(f"hands-test-{tmp_path.name}")
+    yield term
+    term.tmux("kill-server")
+
+
+def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
+    command = " ".join(
+        [
+            f"cd {cwd} &&",
+            "env -u COLUMNS -u LINES",
+            f"HANDS_HOME={home}",
+            sys.executable, "-m", "hands", "--model", f"scripted:{script}", *extra,
+            "; echo HANDS-EXITED-$?; sleep 60",
+        ]
+    )
+    term.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", command)
+    term.wait_for("(/help")
+
+
+def script(path: Path, turns: list) -> Path:
+    path.write_text(json.dumps({"turns": turns}))
+    return path
+
+
+def test_prompt_permission_answer_and_rendered_result(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    notes = project / "notes.txt"
+    notes.write_text("hello world\n")
+    s = script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "text", "text": "Reading first."},
+                        {"type": "tool_use", "name": "Read", "input": {"file_path": str(notes)}}]},
+            {"blocks": [{"type": "tool_use", "name": "Edit", "input": {
+                "file_path": str(notes), "old_string": "hello", "new_string": "goodbye"}}]},
+            {"blocks": [{"type": "text", "text": "The notes now say goodbye."}]},
+        ],
+    )
+    start(terminal, project, hands_home, s)
+    terminal.send("update the notes", "Enter")
+    screen = terminal.wait_for("1. Yes")
+    assert "● Read(" in screen and "Reading first." in screen
+    assert "changes a file" in screen or "needs permission" in screen
+    assert notes.read_text() == "hello world\n"  # nothing written before the answer
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("success · 3 turns")
+    assert "● Edit(" in screen
+    assert "- hello world" in screen and "+ goodbye world" in screen
+    assert "The notes now say goodbye." in screen
+    assert notes.read_text() == "goodbye world\n"
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+
+
+def test_denying_with_a_comment_reaches_the_model(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = tmp_path / "new.txt"
+    s = script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "tool_use", "name": "Write", "input": {
+                "file_path": str(target), "content": "x"}}]},
+            {"blocks": [{"type": "text", "text": "Understood."}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("write it", "Enter")
+    terminal.wait_for("3. No")
+    terminal.send("use the docs folder instead", "Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    assert "The user says: use the docs folder instead" in screen
+    assert not target.exists()
+
+
+def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    marker = tmp_path / "never.txt"
+    s = script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "tool_use", "name": "Bash", "input": {
+                "command": f"echo started; sleep 30; touch {marker}"}}]},
+            {"blocks": [{"type": "text", "text": "not reached"}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
+    terminal.send("run it", "Enter")
+    terminal.wait_for("started")
+    terminal.send("C-c")
+    screen = terminal.wait_for("interrupted · 1 turns")
+    assert "Interrupted by the user" in screen
+    assert "not reached" not in screen
+    time.sleep(0.5)
+    assert not marker.exists()
+    # the session goes on: a slash command still works, then two Ctrl-C leave
+    terminal.send("/tools", "Enter")
+    terminal.wait_for("┃ tool")
+    terminal.send("C-c")
+    terminal.send("C-c")
+    terminal.wait_for("HANDS-EXITED-0")
