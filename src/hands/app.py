@@ -22,6 +22,8 @@ from hands.transcript import TranscriptWriter, find, load, project_dir
 if TYPE_CHECKING:
     from hands.permissions.decision import AskHandler
     from hands.permissions.engine import PermissionEngine
+    from hands.tools.mcp.client import McpManager
+    from hands.tools.mcp.source import McpToolSource
 
 READ_STATE = "read_state"
 
@@ -39,7 +41,17 @@ class AgentSetup:
     system_prompt: str
     limits: Limits
     writer: TranscriptWriter
+    mcp: McpManager
+    source: McpToolSource
+    mcp_warnings: tuple[str, ...] = ()
     history: list[Message] = field(default_factory=lambda: list[Message]())
+
+    def start_background(self) -> None:
+        """Connect MCP servers in the background; they close with the session.
+
+        Call it inside the running event loop, before the first query.
+        """
+        self.mcp.start().attach(self.session)
 
     def options(
         self,
@@ -51,7 +63,7 @@ class AgentSetup:
         """Options for the next query, continuing the conversation so far."""
         return QueryOptions(
             model=self.model,
-            tools=self.pool,
+            tools=self.source,
             cwd=self.cwd,
             system_prompt=self.system_prompt,
             permission_mode=permission_mode,
@@ -91,8 +103,17 @@ def prepare(
     append_system_prompt: str = "",
     resume: str | None = None,
     continue_last: bool = False,
+    interactive: bool = False,
 ) -> AgentSetup:
-    """Build the session; ``resume``/``continue_last`` restore an earlier one."""
+    """Build the session; ``resume``/``continue_last`` restore an earlier one.
+
+    Project MCP servers connect without asking in print mode; interactively they need
+    the approval the settings give (``enabledMcpjsonServers`` and friends).
+    """
+    from hands.tools.mcp.config import approval_from_settings
+    from hands.tools.mcp.setup import build_manager
+    from hands.tools.mcp.source import McpToolSource
+
     model = resolve_model(model_spec)
     limits = Limits.from_env()
     engine = settings.permission_engine()
@@ -121,7 +142,13 @@ def prepare(
     prompt = build_system_prompt(
         cwd=cwd, additional_dirs=settings.additional_directories, append=append_system_prompt
     )
+    manager, mcp_config = build_manager(
+        cwd, approve_project=approval_from_settings(settings.value) if interactive else True
+    )
     return AgentSetup(
+        mcp=manager,
+        source=McpToolSource(manager, base=pool, policy=engine),
+        mcp_warnings=tuple(mcp_config.warnings),
         model=model,
         settings=settings,
         engine=engine,

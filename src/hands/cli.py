@@ -155,7 +155,10 @@ def main_command(
         append_system_prompt=append_system_prompt,
         resume=resume,
         continue_last=continue_last,
+        interactive=prompt is None,
     )
+    for warning in setup.mcp_warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
     if prompt is None:
         import anyio
         from rich.console import Console
@@ -264,6 +267,10 @@ def tool_command(
         print(block.text, file=stream)
     raise typer.Exit(1 if block.is_error else 0)
 
+
+from hands.tools.mcp.cli import mcp_app  # noqa: E402 - light: the SDK loads per command
+
+app.add_typer(mcp_app, name="mcp")
 
 permissions_app = typer.Typer(help="Inspect permission decisions.", no_args_is_help=True)
 app.add_typer(permissions_app, name="permissions")

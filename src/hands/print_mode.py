@@ -42,13 +42,14 @@ def run_print(
                 return
 
     async def go() -> None:
+        setup.start_background()
         if output_format == "stream-json":
             emit(
                 dumps(
                     init_message(
                         session_id=session.id,
                         cwd=setup.cwd,
-                        tools=setup.pool.names,
+                        tools=setup.source.current_pool().names,
                         model=model.name,
                         permission_mode=permission_mode,
                     )

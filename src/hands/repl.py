@@ -108,6 +108,7 @@ class Repl:
             )
         )
         code = 1
+        self.setup.start_background()
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch_interrupts)
             try:
@@ -154,16 +155,32 @@ class Repl:
             self.console.print(Text("Conversation cleared.", style="dim"))
         elif name == "/tools":
             table = Table("tool", "description")
-            for tool in self.setup.pool:
+            for tool in self.setup.source.current_pool():
                 first = tool.description.strip().splitlines()[0] if tool.description else ""
                 table.add_row(tool.name, first[:80])
             self.console.print(table)
         elif name == "/permissions":
             self._show_permissions()
         elif name == "/mcp":
-            self.console.print(Text("No MCP servers are configured for this session.", style="dim"))
+            self._show_mcp()
         else:
             self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
+
+    def _show_mcp(self) -> None:
+        statuses = self.setup.mcp.status()
+        if not statuses:
+            self.console.print(Text("No MCP servers are configured for this project.", style="dim"))
+            return
+        table = Table("server", "state", "tools", "detail")
+        for status in statuses:
+            data = status.to_json()
+            table.add_row(
+                str(data.get("name", "")),
+                str(data.get("state", "")),
+                str(data.get("tool_count", data.get("tools", ""))),
+                str(data.get("error") or data.get("target") or ""),
+            )
+        self.console.print(table)
 
     def _show_permissions(self) -> None:
         table = Table("behavior", "rule", "from")

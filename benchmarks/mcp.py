@@ -1,0 +1,126 @@
+"""Round trip of a trivial MCP tool over stdio: through hands vs the SDK directly.
+
+* sdk    ``ClientSession.call_tool("echo", {"text": ...})`` on a session of its own.
+* hands  ``run_tool_use(ToolUseBlock("mcp__bench__echo", ...))`` with the pool from
+         ``McpToolSource.current_pool()``: lookup, input check, permission decision
+         (an allow policy), the MCP call through ``McpManager``, result conversion,
+         ``to_content`` and the size check.
+
+Both talk to their own copy of the same server (started with this interpreter), in
+interleaved rounds; the figures are medians of the per-call time per round. Goal:
+hands ≤ 1.2 x the SDK.
+
+    .venv/bin/python benchmarks/mcp.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+# This file is named mcp.py: keep its folder off the path so `import mcp` finds the SDK.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+
+import anyio  # noqa: E402
+
+from hands.context import ToolContext  # noqa: E402
+from hands.execution import run_tool_use  # noqa: E402
+from hands.messages import ToolUseBlock  # noqa: E402
+from hands.permissions.decision import PermissionDecision, allow  # noqa: E402
+from hands.runtime import ToolRuntime  # noqa: E402
+from hands.session import Session  # noqa: E402
+from hands.tools.mcp.client import McpManager  # noqa: E402
+from hands.tools.mcp.config import McpSettings, parse_server  # noqa: E402
+from hands.tools.mcp.source import McpToolSource  # noqa: E402
+
+SERVER = '''
+from mcp.server.mcpserver import MCPServer
+from mcp_types import ToolAnnotations
+mcp = MCPServer("bench")
+
+@mcp.tool(annotations=ToolAnnotations(read_only_hint=True))
+def echo(text: str) -> str:
+    """Return the text."""
+    return text
+
+mcp.run()
+'''
+
+
+class AllowAll:
+    async def decide(self, tool: Any, input: Any, ctx: Any) -> PermissionDecision:
+        return allow("benchmark")
+
+    def denies_tool(self, name: str) -> bool:
+        return False
+
+
+async def main(rounds: int, calls: int) -> None:
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "bench_server.py"
+        script.write_text(SERVER)
+        params = StdioServerParameters(command=sys.executable, args=[str(script)])
+        config = parse_server("bench", {"command": sys.executable, "args": [str(script)]}, env={})
+        sdk_times: list[float] = []
+        hands_times: list[float] = []
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as sdk:
+            await sdk.initialize()
+            await sdk.list_tools()
+            async with McpManager([config], settings=McpSettings()) as manager:
+                await manager.wait_ready()
+                source = McpToolSource(manager, base=[])
+                session = Session(home=Path(tmp))
+                runtime = ToolRuntime(tools=source.current_pool(), policy=AllowAll())
+                ctx = ToolContext(cwd=Path(tmp), session=session)
+
+                def noop(_data: Any) -> None:
+                    pass
+
+                async def via_sdk() -> None:
+                    result = await sdk.call_tool("echo", {"text": "ping"})
+                    assert result.content[0].text == "ping"  # type: ignore[union-attr]
+
+                async def via_hands(i: int) -> None:
+                    block = ToolUseBlock(
+                        id=f"toolu_{i}", name="mcp__bench__echo", input={"text": "ping"}
+                    )
+                    outcome = await run_tool_use(block, ctx, runtime, noop)
+                    assert outcome.block.content == "ping", outcome.block
+
+                for _ in range(20):  # warm up both
+                    await via_sdk()
+                    await via_hands(0)
+                for r in range(rounds):
+                    order = ("sdk", "hands") if r % 2 == 0 else ("hands", "sdk")
+                    for which in order:
+                        start = time.perf_counter()
+                        if which == "sdk":
+                            for _ in range(calls):
+                                await via_sdk()
+                            sdk_times.append((time.perf_counter() - start) / calls)
+                        else:
+                            for i in range(calls):
+                                await via_hands(i)
+                            hands_times.append((time.perf_counter() - start) / calls)
+        sdk_median = statistics.median(sdk_times) * 1e6
+        hands_median = statistics.median(hands_times) * 1e6
+        ratio = hands_median / sdk_median
+        print(f"MCP stdio round trip, {rounds} rounds x {calls} calls (median per call)")
+        print(f"  {'path':<8}{'µs/call':>10}{'ratio':>8}")
+        print(f"  {'sdk':<8}{sdk_median:>10.1f}{1.0:>8.2f}")
+        print(f"  {'hands':<8}{hands_median:>10.1f}{ratio:>8.2f}")
+        print(f"goal hands <= 1.2 x sdk: {'met' if ratio <= 1.2 else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    ns = parser.parse_args()
+    anyio.run(main, 5 if ns.quick else 15, 100 if ns.quick else 200)

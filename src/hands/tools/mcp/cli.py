@@ -1,0 +1,118 @@
+"""``hands mcp list`` and ``hands mcp serve``.
+
+Mounted with ``app.add_typer(mcp_app, name="mcp")``. Only typer is imported here; the
+MCP SDK loads when a command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+mcp_app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="MCP: list the configured servers, or serve hands' tools to an MCP host.",
+    pretty_exceptions_enable=False,
+)
+
+CwdOption = Annotated[
+    Path | None,
+    typer.Option("--cwd", help="Project directory (default: current directory)."),
+]
+
+
+def _cwd(value: Path | None) -> Path:
+    path = (value or Path.cwd()).expanduser().resolve()
+    if not path.is_dir():
+        raise typer.BadParameter(f"--cwd {path} is not a directory")
+    return path
+
+
+@mcp_app.command("list")
+def list_command(
+    cwd: CwdOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option("--timeout", help="Seconds to wait for each server (default MCP_TIMEOUT)."),
+    ] = None,
+) -> None:
+    """Connect to every configured server and show its status and tool count."""
+    import anyio
+
+    from hands.tools.mcp.client import ServerStatus
+    from hands.tools.mcp.setup import build_manager
+
+    project = _cwd(cwd)
+
+    async def go() -> tuple[list[ServerStatus], tuple[str, ...]]:
+        manager, config = build_manager(project, approve_project=True)
+        async with manager:
+            limit = manager.settings.startup_timeout_s + 1 if timeout is None else timeout
+            await manager.wait_ready(limit=limit)
+            return manager.status(), config.warnings
+
+    statuses, warnings = anyio.run(go)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {"servers": [s.to_json() for s in statuses], "warnings": list(warnings)},
+                indent=2,
+            )
+        )
+        return
+    if not statuses:
+        typer.echo("No MCP servers configured (.mcp.json, ~/.hands/mcp.json, ~/.claude.json).")
+    for s in statuses:
+        if s.state == "connected":
+            extra = " + resources" if s.resources else ""
+            mark = f"✓ connected ({len(s.tools)} tools{extra})"
+        elif s.state in ("pending", "reconnecting"):
+            mark = "… still connecting"
+        else:
+            mark = f"✗ {s.state}: {s.error}" if s.error else f"✗ {s.state}"
+        typer.echo(f"{s.name}: {s.target} ({s.scope}, {s.transport}) - {mark}")
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+
+
+@mcp_app.command("serve")
+def serve_command(
+    cwd: CwdOption = None,
+    permission_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--permission-mode",
+            help="default, acceptEdits, plan, bypassPermissions, dontAsk "
+            "(default: the settings' defaultMode).",
+        ),
+    ] = None,
+    http: Annotated[
+        int | None,
+        typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio."),
+    ] = None,
+) -> None:
+    """Serve hands' built-in tools over MCP (stdio), through permissions and hooks."""
+    import anyio
+
+    from hands.context import PERMISSION_MODES
+    from hands.tools.mcp.server import build_bridge, serve_http, serve_stdio
+
+    if permission_mode is not None and permission_mode not in PERMISSION_MODES:
+        raise typer.BadParameter(
+            f"unknown permission mode {permission_mode!r}; choose one of "
+            f"{', '.join(PERMISSION_MODES)}"
+        )
+    bridge = build_bridge(
+        cwd=_cwd(cwd),
+        permission_mode=permission_mode,  # type: ignore[arg-type]
+    )
+    if http is not None:
+        anyio.run(serve_http, bridge, http)
+    else:
+        anyio.run(serve_stdio, bridge)

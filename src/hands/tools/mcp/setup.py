@@ -1,0 +1,87 @@
+"""One call to go from a project directory to running MCP servers and a tool source."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hands.tools.mcp.config import (
+    McpConfigSet,
+    McpServerConfig,
+    McpSettings,
+    ProjectApproval,
+    load_mcp_config,
+)
+
+if TYPE_CHECKING:
+    from hands.permissions.decision import PermissionPolicy
+    from hands.pool import ToolPool
+    from hands.session import Session
+    from hands.tool import Tool
+    from hands.tools.mcp.client import McpManager
+    from hands.tools.mcp.source import McpToolSource
+
+
+def build_manager(
+    cwd: Path | str,
+    *,
+    env: Mapping[str, str] | None = None,
+    extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
+    approve_project: ProjectApproval = True,
+    settings: McpSettings | None = None,
+) -> tuple[McpManager, McpConfigSet]:
+    """A manager (not started) for every server of the project, and the config it read."""
+    from hands.tools.mcp.client import McpManager, ServerStatus
+
+    config = load_mcp_config(cwd, env=env, extra=extra, approve_project=approve_project)
+    extra_status = [
+        ServerStatus(
+            name=s.name,
+            scope=s.scope,
+            transport=s.transport,
+            target=s.target,
+            state="needs-approval",
+            error="project server not approved yet: add it to enabledMcpjsonServers "
+            "(or set enableAllProjectMcpServers) in .claude/settings.json",
+        )
+        for s in config.needs_approval
+    ] + [
+        ServerStatus(
+            name=s.name,
+            scope=s.scope,
+            transport=s.transport,
+            target=s.target,
+            state="disabled",
+            error="listed in disabledMcpjsonServers",
+        )
+        for s in config.disabled
+    ]
+    manager = McpManager(
+        config.servers,
+        settings=settings or McpSettings.from_env(env),
+        extra_status=extra_status,
+    )
+    return manager, config
+
+
+def start_mcp(
+    cwd: Path | str,
+    *,
+    session: Session,
+    base: ToolPool | Sequence[Tool[Any, Any]] | None = None,
+    policy: PermissionPolicy | None = None,
+    env: Mapping[str, str] | None = None,
+    extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
+    approve_project: ProjectApproval = True,
+) -> McpToolSource:
+    """Start every server in the background and return the ToolSource for ``query``.
+
+    Call it inside the running event loop; the connections close when ``session``
+    closes (``await session.aclose()``).
+    """
+    from hands.tools.mcp.source import McpToolSource
+
+    manager, _ = build_manager(cwd, env=env, extra=extra, approve_project=approve_project)
+    manager.start().attach(session)
+    return McpToolSource(manager, base=base, policy=policy)
