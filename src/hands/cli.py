@@ -194,12 +194,21 @@ def sessions_command(cwd: CwdOption = None) -> None:
         typer.echo(f"{path.stem}  {when}")
 
 
-@app.command("tools")
+tools_app = typer.Typer(
+    help="The tool pool.", invoke_without_command=True, no_args_is_help=False
+)
+app.add_typer(tools_app, name="tools")
+
+
+@tools_app.callback()
 def tools_command(
+    ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
     simple: SimpleOption = False,
 ) -> None:
     """List the tool pool: name, flags and input schema."""
+    if ctx.invoked_subcommand is not None:
+        return
     from hands.config import Limits
     from hands.pool import assemble_pool
     from hands.tool_info import describe_tool
