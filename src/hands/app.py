@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from hands.system_prompt import build_system_prompt
 from hands.transcript import TranscriptWriter, find, load, project_dir
 
 if TYPE_CHECKING:
+    from hands.hooks.engine import HookEngine
     from hands.permissions.decision import AskHandler
     from hands.permissions.engine import PermissionEngine
     from hands.tools.mcp.client import McpManager
@@ -44,6 +46,7 @@ class AgentSetup:
     mcp: McpManager
     source: McpToolSource
     mcp_warnings: tuple[str, ...] = ()
+    hooks: HookEngine | None = None
     history: list[Message] = field(default_factory=lambda: list[Message]())
 
     def start_background(self) -> None:
@@ -70,6 +73,7 @@ class AgentSetup:
             additional_dirs=self.settings.additional_directories,
             policy=self.engine,
             ask=ask,
+            hooks=self.hooks,
             max_turns=max_turns,
             limits=self.limits,
             session=self.session,
@@ -142,10 +146,20 @@ def prepare(
     prompt = build_system_prompt(
         cwd=cwd, additional_dirs=settings.additional_directories, append=append_system_prompt
     )
+    from hands.hooks.engine import build_hooks
+
+    hooks = build_hooks(
+        settings,
+        on_notice=lambda text: print(f"hands: {text}", file=sys.stderr),
+        allow_defer=not interactive,
+    )
+    if hooks is not None:
+        hooks.transcript_path = str(writer.path)
     manager, mcp_config = build_manager(
         cwd, approve_project=approval_from_settings(settings.value) if interactive else True
     )
     return AgentSetup(
+        hooks=hooks,
         mcp=manager,
         source=McpToolSource(manager, base=pool, policy=engine),
         mcp_warnings=tuple(mcp_config.warnings),

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from hands.context import ToolContext
 from hands.deadline import DeadlineExceeded, within
 from hands.errors import ToolError
+from hands.hooks.base import PermissionHooks
 from hands.messages import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.permissions.decision import AskRequest, PermissionDecision
 from hands.runtime import ToolRuntime
@@ -165,6 +166,7 @@ async def _run_found(
     raw_input: Mapping[str, Any] = block.input
     extra: list[str] = []
     hook_decision: str | None = None
+    hook_reason = ""
     if hooks is not None:
         pre = await hooks.pre_tool_use(tool=tool, tool_input=raw_input, ctx=ctx)
         if pre.additional_context:
@@ -179,14 +181,24 @@ async def _run_found(
                 input=parsed,
                 extra_context=tuple(extra),
             )
+        if pre.decision == "defer":
+            return error_outcome(
+                block,
+                f"{tool.name} was deferred by a PreToolUse hook and was not run; it can be "
+                "resumed later. Go on without its result.",
+                status="rejected",
+                tool=tool,
+                input=parsed,
+                extra_context=tuple(extra),
+            )
         if pre.updated_input is not None:
             reparsed = parse_for(tool, pre.updated_input)
             if isinstance(reparsed, str):
                 return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
             parsed, raw_input = reparsed, pre.updated_input
-        hook_decision = pre.decision
+        hook_decision, hook_reason = pre.decision, pre.reason
 
-    decision = await _decide(tool, parsed, ctx, runtime, hook_decision)
+    decision = await _decide(tool, parsed, raw_input, ctx, runtime, hook_decision, hook_reason)
     if decision.behavior != "allow":
         text = decision.message or f"Permission to use {tool.name} was denied."
         return error_outcome(
@@ -244,6 +256,10 @@ async def _run_found(
             extra.append(post.additional_context)
         if post.block_reason:
             extra.append(f"PostToolUse hook feedback on {tool.name}: {post.block_reason}")
+        if post.replaces_output and failure is None:
+            from hands.hooks.output import replace_output
+
+            output, content = replace_output(tool, output, content, post.updated_output)
 
     if failure is not None:
         outcome = error_outcome(block, failure or f"{tool.name} failed", tool=tool, input=parsed)
@@ -306,27 +322,38 @@ async def timeout_outcome(
             ctx=ctx.for_call(block.id),
             duration_ms=runtime.limits.tool_timeout_s * 1000,
         )
-        if post.additional_context:
-            extra = (post.additional_context,)
+        extra = tuple(t for t in (post.additional_context, post.block_reason) if t)
     return error_outcome(block, text, tool=tool, input=parsed, extra_context=extra)
 
 
 async def _decide(
     tool: Tool[Any, Any],
     parsed: BaseModel,
+    raw_input: Mapping[str, Any],
     ctx: ToolContext,
     runtime: ToolRuntime,
     hook_decision: str | None,
+    hook_reason: str = "",
 ) -> PermissionDecision:
     decision = await runtime.policy.decide(tool, parsed, ctx)
     if decision.behavior == "ask" and hook_decision == "allow" and not decision.rule:
         return PermissionDecision(behavior="allow", reason="allowed by a PreToolUse hook")
     if decision.behavior == "allow" and hook_decision == "ask":
         decision = PermissionDecision(
-            behavior="ask", message=f"A hook asks to confirm {tool.name}.", reason="hook"
+            behavior="ask",
+            message=f"A hook asks to confirm {tool.name}"
+            + (f": {hook_reason}" if hook_reason else "."),
+            reason="hook",
         )
     if decision.behavior != "ask":
         return decision
+    gate = runtime.hooks if isinstance(runtime.hooks, PermissionHooks) else None
+    if gate is not None:
+        verdict = await gate.permission_request(
+            tool=tool, tool_input=raw_input, ctx=ctx, message=decision.message
+        )
+        if verdict is not None:
+            return await _recheck(tool, verdict, ctx, runtime)
     if runtime.ask is None:
         return PermissionDecision(
             behavior="deny",
@@ -338,9 +365,8 @@ async def _decide(
             ),
             reason="no ask handler",
         )
-    answer = await runtime.ask(
-        AskRequest(tool=tool, input=parsed, context=ctx, message=decision.message)
-    )
+    request = AskRequest(tool=tool, input=parsed, context=ctx, message=decision.message)
+    answer = await (gate.ask_user(runtime.ask, request) if gate else runtime.ask(request))
     if answer.behavior == "allow":
         return answer
     return PermissionDecision(
@@ -352,6 +378,19 @@ async def _decide(
         ),
         reason=answer.reason or "user",
     )
+
+
+async def _recheck(
+    tool: Tool[Any, Any], verdict: PermissionDecision, ctx: ToolContext, runtime: ToolRuntime
+) -> PermissionDecision:
+    """A hook's allow with a new input: the new input must pass the deny rules too."""
+    if verdict.behavior != "allow" or verdict.updated_input is None:
+        return verdict
+    reparsed = parse_for(tool, verdict.updated_input)
+    if isinstance(reparsed, str):
+        return PermissionDecision(behavior="deny", message=reparsed, reason="hook input invalid")
+    again = await runtime.policy.decide(tool, reparsed, ctx)
+    return again if again.behavior == "deny" else verdict
 
 
 def _text_of(content: Sequence[TextBlock | ImageBlock]) -> str:

@@ -27,8 +27,16 @@ from hands.events import (
     ResultSubtype,
     TextDeltaEvent,
 )
-from hands.hooks.base import ToolHooks
-from hands.messages import ContentBlock, Message, TextBlock, ToolResultBlock, user_text
+from hands.hooks import turns as hook_turns
+from hands.hooks.base import LoopHooks, ToolHooks
+from hands.messages import (
+    ContentBlock,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    user_text,
+)
 from hands.models.base import BlockComplete, MessageStop, Model, ModelRequest, TextDelta, Usage
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.streaming import StreamingToolExecutor
@@ -100,6 +108,8 @@ class Query:
         self.usage = Usage()
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
+        self.deferred_tool_use: ToolUseBlock | None = None
+        """Set when a PreToolUse hook deferred the turn's only call: the run ended there."""
 
     def __aiter__(self) -> AsyncIterator[QueryEvent]:
         if self._iterator is None:
@@ -146,11 +156,17 @@ class Query:
             permission_mode=opts.permission_mode,
         )
         prompt = self._prompt if isinstance(self._prompt, Message) else user_text(self._prompt)
+        hooks = opts.hooks if isinstance(opts.hooks, LoopHooks) else None
+        turns, final_text, error, stop_blocks = 0, "", "", 0
+        subtype: ResultSubtype = "success"
+        if hooks is not None:
+            prompt, error = await hook_turns.open_session(
+                hooks, ctx, prompt, resumed=bool(opts.history)
+            )
+            subtype = "error_during_execution" if error else subtype
         self.messages.append(prompt)
         specs = [tool.spec() for tool in pool]
-        turns, final_text, error = 0, "", ""
-        subtype: ResultSubtype = "success"
-        while True:
+        while not error:
             if opts.max_turns is not None and turns >= opts.max_turns:
                 subtype, error = "error_max_turns", f"reached the limit of {opts.max_turns} turns"
                 break
@@ -202,8 +218,11 @@ class Query:
                 self.messages.append(assistant)
                 yield MessageEvent(message=assistant)
                 final_text = assistant.text or final_text
+            batch_extra: tuple[TextBlock, ...] = ()
+            if results and hooks is not None and not self._interrupted:
+                batch_extra, error = await hook_turns.after_batch(hooks, ctx, results)
             if results:
-                user = _results_message(results, runtime, ctx)
+                user = _results_message(results, runtime, ctx, batch_extra)
                 self.messages.append(user)
                 yield MessageEvent(message=user)
             if self._interrupted:
@@ -212,8 +231,25 @@ class Query:
             if failure is not None:
                 subtype, error = "error_during_execution", f"model stream failed: {failure}"
                 break
+            if hooks is not None:
+                ended, self.deferred_tool_use = hook_turns.why_end(hooks, results)
+                error = error or ended
+                if error or self.deferred_tool_use is not None:
+                    subtype = "error_during_execution" if error else subtype
+                    break
             if not results:
-                break
+                nudge = None
+                if hooks is not None:
+                    nudge = await hook_turns.on_stop(
+                        hooks, ctx, blocks_so_far=stop_blocks, last_text=final_text
+                    )
+                if nudge is None:
+                    break
+                stop_blocks += 1
+                self.messages.append(nudge)
+                yield MessageEvent(message=nudge)
+        if hooks is not None:
+            await hooks.session_end(ctx, reason="other")
         yield ResultEvent(
             subtype=subtype,
             result=final_text,
@@ -275,7 +311,10 @@ def _pool(
 
 
 def _results_message(
-    results: list[ToolResultEvent], runtime: ToolRuntime, ctx: ToolContext
+    results: list[ToolResultEvent],
+    runtime: ToolRuntime,
+    ctx: ToolContext,
+    batch_extra: tuple[TextBlock, ...] = (),
 ) -> Message:
     blocks = fit_message_budget(
         [r.outcome.block for r in results],
@@ -284,7 +323,7 @@ def _results_message(
         spillable=[r.outcome.spillable for r in results],
     )
     extra = [TextBlock(text=text) for r in results for text in r.outcome.extra_context]
-    content: tuple[ContentBlock, ...] = (*blocks, *extra)
+    content: tuple[ContentBlock, ...] = (*blocks, *extra, *batch_extra)
     return Message(role="user", content=content)
 
 

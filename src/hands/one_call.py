@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,10 @@ def run_one(
         base = all_base_tools()
         denied = [t.name for t in base if engine.denies_tool(t.name)]
         pool = assemble_pool(base=base, simple=simple, denied=denied)
-    runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, limits=limits)
+    from hands.hooks.engine import build_hooks
+
+    hooks = build_hooks(settings, on_notice=lambda t: print(f"hands: {t}", file=sys.stderr))
+    runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
     session = Session()
     ctx = ToolContext(
         cwd=cwd,

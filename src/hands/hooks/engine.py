@@ -1,0 +1,610 @@
+"""``HookEngine``: runs the configured hooks at every tool and loop event.
+
+It implements :class:`~hands.hooks.base.ToolHooks` (PreToolUse, PostToolUse,
+PostToolUseFailure), :class:`~hands.hooks.base.PermissionHooks` (PermissionRequest and
+the ``permission_prompt`` Notification) and :class:`~hands.hooks.base.LoopHooks`
+(SessionStart, UserPromptSubmit, PostToolBatch, Stop, SessionEnd), plus SubagentStart,
+SubagentStop and PreCompact for the code that runs sub-agents and compaction.
+
+Every matching handler of an event runs in parallel; their answers combine as
+deny > defer > ask > allow; every ``additionalContext`` is delivered. Notices (hook
+errors, ``systemMessage``, stderr meant for the user) go to ``on_notice``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import anyio
+
+from hands.hooks.base import (
+    NO_LOOP,
+    NO_POST,
+    NO_PRE,
+    LoopHookOutcome,
+    PostToolUseOutcome,
+    PreToolUseOutcome,
+)
+from hands.hooks.config import (
+    TOOL_EVENTS,
+    HookConfig,
+    HookHandler,
+    config_from_settings,
+)
+from hands.hooks.output import HookResult, HookRun, interpret
+
+if TYPE_CHECKING:
+    from hands.context import ToolContext
+    from hands.hooks.callbacks import HookCallbacks
+    from hands.permissions.decision import AskHandler, AskRequest, PermissionDecision
+    from hands.permissions.engine import PermissionEngine
+    from hands.settings import Settings
+    from hands.tool import Tool
+
+log = logging.getLogger("hands.hooks")
+
+SESSION_END_BUDGET_S = 1.5
+SESSION_END_MAX_S = 60.0
+_RANK = {"deny": 3, "defer": 2, "ask": 1, "allow": 0}
+
+
+def reminder(event: str, text: str, tool_name: str | None = None) -> str:
+    """Hook context as the model reads it: a system reminder naming the hook."""
+    where = f"{event}:{tool_name}" if tool_name else event
+    return f"<system-reminder>\n{where} hook additional context: {text}\n</system-reminder>"
+
+
+class HookEngine:
+    """Hooks from settings files and Python callbacks, run at their events."""
+
+    def __init__(
+        self,
+        config: HookConfig,
+        *,
+        callbacks: HookCallbacks | None = None,
+        on_notice: Callable[[str], None] | None = None,
+        allow_defer: bool = False,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.config = config.merged(callbacks.config()) if callbacks is not None else config
+        self.warnings = self.config.warnings
+        self.on_notice = on_notice
+        self.allow_defer = allow_defer
+        """``defer`` is honoured (print mode); otherwise it counts as no decision."""
+        self.env = dict(env) if env else None
+        """Extra environment for command hooks."""
+        self.notices: list[str] = []
+        self.transcript_path: str | None = None
+        """The session's transcript file, when one is written (else a path under the
+        session directory is given)."""
+        self._stop_reason: str | None = None
+        self._deferred: list[str] = []
+        self._if_engines: dict[str, PermissionEngine | None] = {}
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        callbacks: HookCallbacks | None = None,
+        on_notice: Callable[[str], None] | None = None,
+        allow_defer: bool = False,
+    ) -> HookEngine | None:
+        """The engine for loaded settings, or ``None`` when no hook is configured.
+
+        Configuration warnings go to ``on_notice`` (or the ``hands.hooks`` logger).
+        """
+        config = config_from_settings(settings)
+        engine = cls(config, callbacks=callbacks, on_notice=on_notice, allow_defer=allow_defer)
+        for warning in engine.warnings:
+            engine.notice(warning)
+        return engine if engine.config else None
+
+    # -- state the loop reads -----------------------------------------------------------
+
+    @property
+    def stop_reason(self) -> str | None:
+        """Set once a hook answered ``continue: false``."""
+        return self._stop_reason
+
+    @property
+    def deferred(self) -> tuple[str, ...]:
+        """The tool_use ids a PreToolUse hook deferred."""
+        return tuple(self._deferred)
+
+    def take_deferred(self) -> tuple[str, ...]:
+        """Return and forget the deferred tool_use ids."""
+        out = tuple(self._deferred)
+        self._deferred.clear()
+        return out
+
+    def notice(self, text: str) -> None:
+        """Tell the user (never the model) something about a hook."""
+        if not text:
+            return
+        self.notices.append(text)
+        if self.on_notice is not None:
+            self.on_notice(text)
+        else:
+            log.warning("%s", text)
+
+    # -- running ------------------------------------------------------------------------
+
+    async def run_event(
+        self,
+        event: str,
+        payload: dict[str, Any],
+        ctx: ToolContext,
+        *,
+        target: str | None = None,
+        tool: Tool[Any, Any] | None = None,
+        tool_input: Mapping[str, Any] | None = None,
+    ) -> list[HookResult]:
+        """Run every handler of ``event`` matching ``target`` in parallel; their results.
+
+        Handlers with an ``if`` rule run only on tool events, and only when the rule
+        matches the call (they also run when the input cannot be checked: fail open).
+        """
+        handlers = self.config.handlers_for(event, target)
+        if not handlers:
+            return []
+        if event in TOOL_EVENTS and tool is not None and tool_input is not None:
+            kept: list[HookHandler] = []
+            for handler in handlers:
+                if handler.if_rule is None or await self._if_matches(
+                    handler.if_rule, tool, tool_input, ctx
+                ):
+                    kept.append(handler)
+            handlers = kept
+        else:
+            handlers = [h for h in handlers if h.if_rule is None]
+        if not handlers:
+            return []
+        if self.transcript_path is not None:
+            payload["transcript_path"] = self.transcript_path
+        body = b""
+        if any(h.type != "callback" for h in handlers):
+            body = json.dumps(payload, ensure_ascii=False, default=str).encode()
+        runs: list[HookRun | None] = [None] * len(handlers)
+
+        async def one(i: int, handler: HookHandler) -> None:
+            runs[i] = await self._run_one(handler, event, payload, body, ctx)
+
+        if len(handlers) == 1:
+            await one(0, handlers[0])
+        else:
+            async with anyio.create_task_group() as tg:
+                for i, handler in enumerate(handlers):
+                    tg.start_soon(one, i, handler)
+        results: list[HookResult] = []
+        for run in runs:
+            if run is None:
+                continue
+            result = interpret(event, run)
+            if run.handler.run_async:
+                # Background hooks decide nothing; their messages still reach the user.
+                self.notice(result.notice)
+                self.notice(result.system_message)
+                continue
+            self.notice(result.notice)
+            self.notice(result.system_message)
+            if not result.continue_ and self._stop_reason is None:
+                self._stop_reason = result.stop_reason or f"a {event} hook asked to stop"
+                self.notice(f"{event} hook stopped the run: {self._stop_reason}")
+            results.append(result)
+        return results
+
+    async def _run_one(
+        self,
+        handler: HookHandler,
+        event: str,
+        payload: dict[str, Any],
+        body: bytes,
+        ctx: ToolContext,
+    ) -> HookRun:
+        timeout = handler.timeout_for(event)
+        try:
+            if handler.type == "command":
+                from hands.hooks.command import run_command
+
+                return await run_command(
+                    handler,
+                    body,
+                    cwd=ctx.cwd,
+                    project_dir=ctx.root,
+                    timeout_s=timeout,
+                    env=self.env,
+                )
+            if handler.type == "http":
+                from hands.hooks.http import run_http
+
+                return await run_http(handler, body, timeout_s=timeout)
+            from hands.hooks.callbacks import run_callback
+
+            return await run_callback(handler, event, payload, timeout_s=timeout)
+        except anyio.get_cancelled_exc_class():
+            raise
+        except Exception as exc:  # a bug in running the hook must not break the call
+            return HookRun(
+                handler=handler,
+                exit_code=None,
+                failure=f"{handler.label} failed to run ({type(exc).__name__}: {exc})",
+            )
+
+    async def _if_matches(
+        self, rule_text: str, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
+    ) -> bool:
+        if rule_text in self._if_engines:
+            engine = self._if_engines[rule_text]
+        else:
+            engine = _rule_engine(rule_text, ctx.root)
+            if engine is None:
+                self.notice(
+                    f"hook condition 'if: {rule_text}' is not a valid permission rule; the "
+                    "hook runs on every matching call (write one rule such as Bash(git *))"
+                )
+            self._if_engines[rule_text] = engine
+        if engine is None:
+            return True
+        try:
+            parsed = tool.parse_input(tool_input)
+            decision = await engine.decide(tool, parsed, ctx)
+        except anyio.get_cancelled_exc_class():
+            raise
+        except Exception:
+            return True  # fail open: the hook runs
+        return decision.behavior == "deny" and decision.rule != ""
+
+    # -- tool events (ToolHooks) ----------------------------------------------------------
+
+    async def pre_tool_use(
+        self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
+    ) -> PreToolUseOutcome:
+        """PreToolUse: deny > defer > ask > allow; updated input; context."""
+        if not self.config.has("PreToolUse"):
+            return NO_PRE
+        from hands.hooks import events
+
+        payload = events.pre_tool_use(tool.name, tool_input, ctx)
+        results = await self.run_event(
+            "PreToolUse", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        )
+        if not results and self._stop_reason is None:
+            return NO_PRE
+        best: str | None = None
+        reasons: dict[str, list[str]] = {}
+        updated: Mapping[str, Any] | None = None
+        context: list[str] = []
+        for r in results:
+            choice = r.permission
+            if choice == "defer" and not self.allow_defer:
+                choice = None
+            if choice is not None:
+                if best is None or _RANK[choice] > _RANK[best]:
+                    best = choice
+                text = r.reason if r.blocking else r.permission_reason
+                if text:
+                    reasons.setdefault(choice, []).append(text)
+            if r.updated_input is not None and choice != "deny":
+                updated = r.updated_input
+            if r.additional_context:
+                context.append(r.additional_context)
+        if self._stop_reason is not None:
+            best = "deny"
+            reasons.setdefault("deny", []).insert(0, f"the run was stopped: {self._stop_reason}")
+        if best == "defer":
+            self._deferred.append(ctx.tool_use_id)
+        reason = "\n".join(reasons.get(best, [])) if best is not None else ""
+        return PreToolUseOutcome(
+            decision=cast(Any, best),
+            reason=reason,
+            updated_input=updated if best != "deny" else None,
+            additional_context="\n".join(reminder("PreToolUse", c, tool.name) for c in context),
+        )
+
+    async def post_tool_use(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        response: Any,
+        ctx: ToolContext,
+        duration_ms: float,
+    ) -> PostToolUseOutcome:
+        """PostToolUse: feedback, context, or a replacement output."""
+        if not self.config.has("PostToolUse"):
+            return NO_POST
+        from hands.hooks import events
+
+        payload = events.post_tool_use(tool.name, tool_input, response, ctx, duration_ms)
+        results = await self.run_event(
+            "PostToolUse", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        )
+        return _post_outcome("PostToolUse", tool.name, results)
+
+    async def post_tool_use_failure(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        error: str,
+        ctx: ToolContext,
+        duration_ms: float,
+    ) -> PostToolUseOutcome:
+        """PostToolUseFailure: feedback or context about the error."""
+        if not self.config.has("PostToolUseFailure"):
+            return NO_POST
+        from hands.hooks import events
+
+        payload = events.post_tool_use_failure(tool.name, tool_input, error, ctx, duration_ms)
+        results = await self.run_event(
+            "PostToolUseFailure", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        )
+        return _post_outcome("PostToolUseFailure", tool.name, results)
+
+    # -- the permission prompt (PermissionHooks) ----------------------------------------
+
+    async def permission_request(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        ctx: ToolContext,
+        message: str,
+    ) -> PermissionDecision | None:
+        """PermissionRequest: allow or deny in the user's place (deny wins)."""
+        if not self.config.has("PermissionRequest"):
+            return None
+        from hands.hooks import events
+        from hands.permissions.decision import PermissionDecision
+
+        payload = events.permission_request(tool.name, tool_input, ctx)
+        results = await self.run_event(
+            "PermissionRequest", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        )
+        allowed: HookResult | None = None
+        for r in results:
+            if r.request_behavior == "deny":
+                if r.request_interrupt and self._stop_reason is None:
+                    self._stop_reason = r.request_message or "a PermissionRequest hook interrupted"
+                return PermissionDecision(
+                    behavior="deny",
+                    message=r.request_message
+                    or (
+                        f"A PermissionRequest hook denied this {tool.name} call; it was not "
+                        "run. Do something else or ask the user."
+                    ),
+                    reason="PermissionRequest hook",
+                )
+            if r.request_behavior == "allow" and allowed is None:
+                allowed = r
+        if allowed is None:
+            return None
+        return PermissionDecision(
+            behavior="allow",
+            reason="allowed by a PermissionRequest hook",
+            updated_input=allowed.updated_input,
+        )
+
+    async def ask_user(self, ask: AskHandler, request: AskRequest) -> PermissionDecision:
+        """Show the prompt, firing the ``permission_prompt`` Notification alongside it."""
+        if not self.config.has("Notification"):
+            return await ask(request)
+        message = request.message or f"hands needs your permission to use {request.tool.name}"
+        answers: list[PermissionDecision] = []
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._notify, request.context, message, "permission_prompt")
+            answers.append(await ask(request))
+        return answers[0]
+
+    async def _notify(self, ctx: ToolContext, message: str, kind: str) -> None:
+        await self.notification(ctx, message=message, notification_type=kind)
+
+    async def notification(self, ctx: ToolContext, *, message: str, notification_type: str) -> None:
+        """Notification: matcher is the notification type; the answer is ignored."""
+        if not self.config.has("Notification"):
+            return
+        from hands.hooks import events
+
+        payload = events.notification(ctx, message=message, notification_type=notification_type)
+        await self.run_event("Notification", payload, ctx, target=notification_type)
+
+    # -- loop events (LoopHooks) ----------------------------------------------------------
+
+    async def session_start(self, ctx: ToolContext, *, source: str) -> LoopHookOutcome:
+        """SessionStart: ``additionalContext`` and plain stdout become context."""
+        if not self.config.has("SessionStart"):
+            return NO_LOOP
+        from hands.hooks import events
+
+        payload = events.session_start(ctx, source=source)
+        results = await self.run_event("SessionStart", payload, ctx, target=source)
+        return _loop_outcome("SessionStart", results, plain_is_context=True, can_block=False)
+
+    async def user_prompt_submit(self, ctx: ToolContext, prompt: str) -> LoopHookOutcome:
+        """UserPromptSubmit: may block the prompt; context goes next to it."""
+        if not self.config.has("UserPromptSubmit"):
+            return NO_LOOP
+        from hands.hooks import events
+
+        payload = events.user_prompt_submit(prompt, ctx)
+        results = await self.run_event("UserPromptSubmit", payload, ctx)
+        return _loop_outcome("UserPromptSubmit", results, plain_is_context=True)
+
+    async def post_tool_batch(
+        self, ctx: ToolContext, calls: list[dict[str, Any]]
+    ) -> LoopHookOutcome:
+        """PostToolBatch: may end the run; context goes to the next request."""
+        if not self.config.has("PostToolBatch"):
+            return NO_LOOP
+        from hands.hooks import events
+
+        payload = events.post_tool_batch(calls, ctx)
+        results = await self.run_event("PostToolBatch", payload, ctx)
+        return _loop_outcome("PostToolBatch", results)
+
+    async def stop(
+        self, ctx: ToolContext, *, stop_hook_active: bool, last_assistant_message: str
+    ) -> LoopHookOutcome:
+        """Stop: ``decision: block`` (or exit 2) makes the loop go on with the reason."""
+        if not self.config.has("Stop"):
+            return NO_LOOP
+        from hands.hooks import events
+
+        payload = events.stop(
+            ctx, stop_hook_active=stop_hook_active, last_assistant_message=last_assistant_message
+        )
+        results = await self.run_event("Stop", payload, ctx)
+        return _loop_outcome("Stop", results)
+
+    async def subagent_start(
+        self, ctx: ToolContext, *, agent_id: str, agent_type: str
+    ) -> LoopHookOutcome:
+        """SubagentStart: context for the sub-agent (it cannot block)."""
+        if not self.config.has("SubagentStart"):
+            return NO_LOOP
+        from hands.hooks import events
+
+        payload = events.subagent_start(ctx, agent_id=agent_id, agent_type=agent_type)
+        results = await self.run_event("SubagentStart", payload, ctx, target=agent_type)
+        return _loop_outcome("SubagentStart", results, can_block=False)
+
+    async def subagent_stop(
+        self,
+        ctx: ToolContext,
+        *,
+        agent_type: str,
+        stop_hook_active: bool,
+        last_assistant_message: str,
+    ) -> LoopHookOutcome:
+        """SubagentStop: like Stop, for a sub-agent (matcher: the agent type)."""
+        if not self.config.has("SubagentStop"):
+            return NO_LOOP
+        from hands.hooks import events
+
+        payload = events.stop(
+            ctx,
+            event="SubagentStop",
+            agent_type=agent_type,
+            stop_hook_active=stop_hook_active,
+            last_assistant_message=last_assistant_message,
+        )
+        results = await self.run_event("SubagentStop", payload, ctx, target=agent_type)
+        return _loop_outcome("SubagentStop", results)
+
+    async def pre_compact(
+        self, ctx: ToolContext, *, trigger: str, custom_instructions: str = ""
+    ) -> LoopHookOutcome:
+        """PreCompact (``manual`` or ``auto``): a block cancels the compaction."""
+        if not self.config.has("PreCompact"):
+            return NO_LOOP
+        from hands.hooks import events
+
+        payload = events.pre_compact(ctx, trigger=trigger, custom_instructions=custom_instructions)
+        results = await self.run_event("PreCompact", payload, ctx, target=trigger)
+        return _loop_outcome("PreCompact", results)
+
+    async def session_end(self, ctx: ToolContext, *, reason: str) -> None:
+        """SessionEnd: 1.5 s for all its hooks, raised to the largest hook timeout (≤ 60 s)."""
+        if not self.config.has("SessionEnd"):
+            return
+        from hands.hooks import events
+
+        handlers = self.config.handlers_for("SessionEnd", reason)
+        budget = max(
+            [SESSION_END_BUDGET_S]
+            + [min(h.timeout_s, SESSION_END_MAX_S) for h in handlers if h.timeout_s is not None]
+        )
+        payload = events.session_end(ctx, reason=reason)
+        with anyio.move_on_after(budget) as scope:
+            await self.run_event("SessionEnd", payload, ctx, target=reason)
+        if scope.cancelled_caught:
+            self.notice(f"SessionEnd hooks ran out of their {budget:g} s budget and were stopped")
+
+
+def _post_outcome(event: str, tool_name: str, results: list[HookResult]) -> PostToolUseOutcome:
+    if not results:
+        return NO_POST
+    context: list[str] = []
+    feedback: list[str] = []
+    replaces = False
+    new_output: Any = None
+    for r in results:
+        if r.additional_context:
+            context.append(reminder(event, r.additional_context, tool_name))
+        if r.blocking and r.reason:
+            feedback.append(r.reason)
+        if r.has_updated_output:
+            replaces, new_output = True, r.updated_output
+    return PostToolUseOutcome(
+        additional_context="\n".join(context),
+        block_reason="\n".join(feedback),
+        replaces_output=replaces,
+        updated_output=new_output,
+    )
+
+
+def _loop_outcome(
+    event: str,
+    results: list[HookResult],
+    *,
+    plain_is_context: bool = False,
+    can_block: bool = True,
+) -> LoopHookOutcome:
+    if not results:
+        return NO_LOOP
+    block = False
+    reasons: list[str] = []
+    context: list[str] = []
+    stop = False
+    stop_reasons: list[str] = []
+    for r in results:
+        if r.blocking and can_block:
+            block = True
+            if r.reason:
+                reasons.append(r.reason)
+        if r.additional_context:
+            context.append(r.additional_context)
+        if plain_is_context and r.plain_text:
+            context.append(r.plain_text)
+        if not r.continue_:
+            stop = True
+            if r.stop_reason:
+                stop_reasons.append(r.stop_reason)
+    return LoopHookOutcome(
+        block=block,
+        reason="\n".join(reasons) or (f"blocked by a {event} hook" if block else ""),
+        context="\n".join(context),
+        stop=stop,
+        stop_reason="\n".join(stop_reasons) or (f"a {event} hook asked to stop" if stop else ""),
+    )
+
+
+def _rule_engine(rule_text: str, root: Path) -> PermissionEngine | None:
+    from hands.permissions.engine import PermissionEngine
+    from hands.permissions.rules import PermissionRule, RuleOrigin, parse_rule
+
+    origin = RuleOrigin(scope="session", label="hook condition", root=root)
+    rule = parse_rule(rule_text, "deny", origin)
+    if not isinstance(rule, PermissionRule):
+        return None
+    return PermissionEngine([rule])
+
+
+def build_hooks(
+    settings: Settings,
+    *,
+    callbacks: HookCallbacks | None = None,
+    on_notice: Callable[[str], None] | None = None,
+    allow_defer: bool = False,
+) -> HookEngine | None:
+    """The hooks of loaded settings (and code callbacks), or ``None`` when there are none."""
+    return HookEngine.from_settings(
+        settings, callbacks=callbacks, on_notice=on_notice, allow_defer=allow_defer
+    )

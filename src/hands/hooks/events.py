@@ -1,0 +1,208 @@
+"""The JSON a hook receives (stdin of a command hook, body of an HTTP hook).
+
+Field names are Claude Code's: ``session_id``, ``transcript_path``, ``cwd``,
+``hook_event_name``, ``permission_mode``, then the event's own fields (``tool_name``,
+``tool_input``, ``tool_use_id``, ``tool_response``, ``error``, ``duration_ms``, ...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hands.context import ToolContext
+
+PATH_FIELDS = ("file_path", "notebook_path", "path")
+_FILE_TOOLS = frozenset(
+    {"Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LSP"}
+)
+MAX_ERROR_CHARS = 10_000
+
+
+def common(event: str, ctx: ToolContext, *, with_mode: bool = True) -> dict[str, Any]:
+    """The fields every event carries."""
+    session = ctx.session
+    data: dict[str, Any] = {
+        "session_id": session.id,
+        "transcript_path": os.path.join(session.directory, "transcript.jsonl"),  # noqa: PTH118
+        "cwd": str(ctx.cwd),
+        "hook_event_name": event,
+    }
+    if with_mode:
+        data["permission_mode"] = ctx.permission_mode
+    if ctx.agent_id is not None:
+        data["agent_id"] = ctx.agent_id
+    return data
+
+
+def tool_input_for_hooks(
+    tool_name: str, tool_input: Mapping[str, Any], ctx: ToolContext
+) -> dict[str, Any]:
+    """The input as hooks see it: file-tool paths made absolute."""
+    data = dict(tool_input)
+    if tool_name in _FILE_TOOLS:
+        for key in PATH_FIELDS:
+            value = data.get(key)
+            if isinstance(value, str) and value and not os.path.isabs(value):  # noqa: PTH117
+                data[key] = str(ctx.resolve(value))
+    return data
+
+
+def pre_tool_use(tool_name: str, tool_input: Mapping[str, Any], ctx: ToolContext) -> dict[str, Any]:
+    """PreToolUse: before the permission decision."""
+    data = common("PreToolUse", ctx)
+    data["tool_name"] = tool_name
+    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data["tool_use_id"] = ctx.tool_use_id
+    return data
+
+
+def permission_request(
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    ctx: ToolContext,
+    suggestions: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """PermissionRequest: a prompt would be shown (no ``tool_use_id``)."""
+    data = common("PermissionRequest", ctx)
+    data["tool_name"] = tool_name
+    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data["permission_suggestions"] = [dict(s) for s in suggestions]
+    return data
+
+
+def post_tool_use(
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    response: Any,
+    ctx: ToolContext,
+    duration_ms: float,
+) -> dict[str, Any]:
+    """PostToolUse: the tool's structured output as ``tool_response``."""
+    data = common("PostToolUse", ctx)
+    data["tool_name"] = tool_name
+    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data["tool_response"] = jsonable(response)
+    data["tool_use_id"] = ctx.tool_use_id
+    data["duration_ms"] = round(duration_ms)
+    return data
+
+
+def post_tool_use_failure(
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    error: str,
+    ctx: ToolContext,
+    duration_ms: float,
+    *,
+    is_interrupt: bool = False,
+) -> dict[str, Any]:
+    """PostToolUseFailure: the error text (middle-truncated past 10,000 characters)."""
+    data = common("PostToolUseFailure", ctx)
+    data["tool_name"] = tool_name
+    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data["tool_use_id"] = ctx.tool_use_id
+    if len(error) > MAX_ERROR_CHARS:
+        half = MAX_ERROR_CHARS // 2
+        cut = len(error) - MAX_ERROR_CHARS
+        error = f"{error[:half]}\n... [{cut} characters] ...\n{error[-half:]}"
+    data["error"] = error
+    data["is_interrupt"] = is_interrupt
+    data["duration_ms"] = round(duration_ms)
+    return data
+
+
+def post_tool_batch(calls: Sequence[Mapping[str, Any]], ctx: ToolContext) -> dict[str, Any]:
+    """PostToolBatch: every call of the batch with the content the model sees."""
+    data = common("PostToolBatch", ctx)
+    data["tool_calls"] = [dict(c) for c in calls]
+    return data
+
+
+def user_prompt_submit(prompt: str, ctx: ToolContext) -> dict[str, Any]:
+    """UserPromptSubmit: the prompt text."""
+    data = common("UserPromptSubmit", ctx)
+    data["prompt"] = prompt
+    return data
+
+
+def stop(
+    ctx: ToolContext,
+    *,
+    stop_hook_active: bool,
+    last_assistant_message: str,
+    event: str = "Stop",
+    agent_type: str | None = None,
+) -> dict[str, Any]:
+    """Stop / SubagentStop: the end of a turn."""
+    data = common(event, ctx)
+    data["stop_hook_active"] = stop_hook_active
+    data["last_assistant_message"] = last_assistant_message
+    data["background_tasks"] = []
+    data["session_crons"] = []
+    if event == "SubagentStop":
+        data["agent_type"] = agent_type or ""
+        data["agent_transcript_path"] = data["transcript_path"]
+    return data
+
+
+def session_start(ctx: ToolContext, *, source: str, model: str | None = None) -> dict[str, Any]:
+    """SessionStart: ``startup``, ``resume``, ``clear``, ``compact`` or ``fork``."""
+    data = common("SessionStart", ctx, with_mode=False)
+    data["source"] = source
+    if model:
+        data["model"] = model
+    return data
+
+
+def session_end(ctx: ToolContext, *, reason: str) -> dict[str, Any]:
+    """SessionEnd: why the session ended."""
+    data = common("SessionEnd", ctx, with_mode=False)
+    data["reason"] = reason
+    return data
+
+
+def notification(ctx: ToolContext, *, message: str, notification_type: str) -> dict[str, Any]:
+    """Notification: e.g. ``permission_prompt`` when a permission prompt is shown."""
+    data = common("Notification", ctx, with_mode=False)
+    data["message"] = message
+    data["notification_type"] = notification_type
+    return data
+
+
+def subagent_start(ctx: ToolContext, *, agent_id: str, agent_type: str) -> dict[str, Any]:
+    """SubagentStart: a sub-agent begins."""
+    data = common("SubagentStart", ctx, with_mode=False)
+    data["agent_id"] = agent_id
+    data["agent_type"] = agent_type
+    return data
+
+
+def pre_compact(ctx: ToolContext, *, trigger: str, custom_instructions: str) -> dict[str, Any]:
+    """PreCompact: ``manual`` or ``auto``."""
+    data = common("PreCompact", ctx, with_mode=False)
+    data["trigger"] = trigger
+    data["custom_instructions"] = custom_instructions
+    return data
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-compatible copy of a tool's output (pydantic models and dataclasses too)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            return dump(mode="json", by_alias=True)
+        except Exception:  # a model that cannot dump itself: fall back to str
+            return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.asdict(value)
+    try:
+        return json.loads(json.dumps(value, default=str))
+    except (TypeError, ValueError):
+        return str(value)
