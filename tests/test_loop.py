@@ -285,3 +285,53 @@ async def test_a_tool_source_is_asked_before_every_request(tmp_path: Path) -> No
     assert [t.name for t in model.requests[1].tools] == ["probe", "shout"]
     outs = [e.outcome.block.text for e in events if isinstance(e, ToolResultEvent)]
     assert outs == ["x ok", "Y"]
+
+
+class FlakyModel:
+    """The first stream breaks after a tool_use (retryably); the next ones work."""
+
+    name = "flaky"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.inner = ScriptedModel.from_turns(
+            [{"type": "tool_use", "name": "probe", "input": {"label": "second try"}}],
+            [{"type": "text", "text": "done"}],
+        )
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        from hands.errors import StreamInterruptedError
+        from hands.models.base import BlockComplete, MessageStart
+
+        self.calls += 1
+        if self.calls == 1:
+            yield MessageStart(id="m", model="flaky")
+            yield BlockComplete(
+                index=0,
+                block=ToolUseBlock(
+                    id="toolu_lost", name="probe", input={"label": "lost", "seconds": 5}
+                ),
+            )
+            await anyio.sleep(0.01)
+            raise StreamInterruptedError("connection reset", retryable=True)
+        async for event in self.inner.stream(request):
+            yield event
+
+
+async def test_a_broken_stream_is_retried_and_its_tools_discarded(tmp_path: Path) -> None:
+    from hands.events import StreamRetryEvent
+
+    model = FlakyModel()
+    q = query("go", QueryOptions(model=model, tools=[probe], cwd=tmp_path, stream_retry_delay_s=0))
+    with anyio.fail_after(5):
+        events = await collect(q)
+    assert events[-1].subtype == "success" and events[-1].result == "done"
+    retries = [e for e in events if isinstance(e, StreamRetryEvent)]
+    assert len(retries) == 1 and "connection reset" in retries[0].error
+    lost = [e for e in events if isinstance(e, ToolResultEvent) and e.tool_use.id == "toolu_lost"]
+    assert lost and lost[0].outcome.block.text.startswith("Discarded")
+    # the conversation has no trace of the broken stream
+    ids = [b.id for m in q.messages for b in m.tool_uses]
+    assert ids == ["toolu_s00_00"]
+    assert model.calls == 3
+    assert len(model.inner.requests[0].messages) == 1

@@ -35,6 +35,14 @@ class MessageEvent:
     message: Message
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StreamRetryEvent:
+    """The model stream broke mid-way; its partial turn was dropped and the request re-sent."""
+
+    error: str
+    retries_left: int
+
+
 ResultSubtype: TypeAlias = Literal[
     "success", "error_max_turns", "error_during_execution", "interrupted"
 ]
@@ -59,7 +67,13 @@ class ResultEvent:
 
 
 QueryEvent: TypeAlias = (
-    TextDeltaEvent | BlockEvent | MessageEvent | ToolProgressEvent | ToolResultEvent | ResultEvent
+    TextDeltaEvent
+    | BlockEvent
+    | MessageEvent
+    | ToolProgressEvent
+    | ToolResultEvent
+    | StreamRetryEvent
+    | ResultEvent
 )
 
 __all__ = [
@@ -67,6 +81,7 @@ __all__ = [
     "MessageEvent",
     "QueryEvent",
     "ResultEvent",
+    "StreamRetryEvent",
     "TextDeltaEvent",
     "ToolProgressEvent",
     "ToolResultEvent",

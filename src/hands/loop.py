@@ -19,12 +19,14 @@ from anyio.streams.memory import MemoryObjectSendStream
 
 from hands.config import Limits
 from hands.context import PermissionMode, ToolContext
+from hands.errors import StreamInterruptedError
 from hands.events import (
     BlockEvent,
     MessageEvent,
     QueryEvent,
     ResultEvent,
     ResultSubtype,
+    StreamRetryEvent,
     TextDeltaEvent,
 )
 from hands.hooks import turns as hook_turns
@@ -84,6 +86,9 @@ class QueryOptions:
     history: Sequence[Message] = field(default_factory=lambda: list[Message]())
     streaming: bool = True
     """False: wait for the whole assistant message, then run its tools batch by batch."""
+    stream_retries: int = 2
+    """How often a request whose stream broke mid-way (and may succeed again) is re-sent."""
+    stream_retry_delay_s: float = 1.0
 
 
 class _ModelFailed:
@@ -166,6 +171,7 @@ class Query:
             subtype = "error_during_execution" if error else subtype
         self.messages.append(prompt)
         specs = [tool.spec() for tool in pool]
+        retries_left = opts.stream_retries
         while not error:
             if opts.max_turns is not None and turns >= opts.max_turns:
                 subtype, error = "error_max_turns", f"reached the limit of {opts.max_turns} turns"
@@ -213,6 +219,14 @@ class Query:
             assert executor is not None
             ctx = executor.context
             self._executor = None
+            if _retryable(failure) and retries_left > 0 and not self._interrupted:
+                # The broken stream's tools were discarded; its partial message is dropped
+                # and the same request goes out again.
+                retries_left -= 1
+                turns -= 1
+                yield StreamRetryEvent(error=str(failure), retries_left=retries_left)
+                await anyio.sleep(opts.stream_retry_delay_s * (opts.stream_retries - retries_left))
+                continue
             if blocks:
                 assistant = Message(role="assistant", content=tuple(blocks))
                 self.messages.append(assistant)
@@ -298,6 +312,10 @@ class Query:
 def query(prompt: str | Message, options: QueryOptions) -> Query:
     """Run the agent loop on ``prompt``; iterate the result for events."""
     return Query(prompt, options)
+
+
+def _retryable(failure: BaseException | None) -> bool:
+    return isinstance(failure, StreamInterruptedError) and failure.retryable
 
 
 def _pool(

@@ -16,7 +16,7 @@ from rich.markdown import Markdown
 from rich.spinner import Spinner
 from rich.text import Text
 
-from hands.events import BlockEvent, QueryEvent, ResultEvent, TextDeltaEvent
+from hands.events import BlockEvent, QueryEvent, ResultEvent, StreamRetryEvent, TextDeltaEvent
 from hands.messages import TextBlock, ToolUseBlock
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.pool import ToolPool
@@ -77,6 +77,11 @@ class SessionView:
         elif isinstance(event, ToolResultEvent):
             self._running.pop(event.tool_use.id, None)
             self._show_result(event)
+        elif isinstance(event, StreamRetryEvent):
+            self._running.clear()
+            self._print(
+                Text(f"  model stream broke ({event.error}); asking again…", style="yellow")
+            )
         elif isinstance(event, ResultEvent):
             self._running.clear()
             self.pause()
