@@ -9,11 +9,10 @@ escapes (the executor turns it into a result).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 import anyio
 from pydantic import BaseModel, ValidationError
@@ -21,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from hands.context import ToolContext
 from hands.deadline import DeadlineExceeded, within
 from hands.errors import ToolError
-from hands.hooks.base import PermissionHooks
+from hands.hooks.base import DeferringHooks, PermissionHooks
 from hands.messages import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.permissions.decision import AskRequest, PermissionDecision
 from hands.runtime import ToolRuntime
@@ -51,6 +50,18 @@ class ToolCallOutcome:
     def is_error(self) -> bool:
         """Whether the model sees this result as an error."""
         return self.block.is_error
+
+
+class CallTimer(Protocol):
+    """A per-call time limit kept by the caller; firing cancels the call."""
+
+    def arm(self, seconds: float) -> None:
+        """Start counting."""
+        ...
+
+    def disarm(self) -> None:
+        """Stop counting."""
+        ...
 
 
 def tool_use_error(message: str) -> str:
@@ -115,13 +126,13 @@ async def run_tool_use(
     progress: Progress,
     *,
     parsed: BaseModel | None = None,
-    scope: anyio.CancelScope | None = None,
+    timer: CallTimer | None = None,
 ) -> ToolCallOutcome:
     """Run one call through the whole pipeline. Never raises except on cancellation.
 
-    With ``scope`` (the caller's per-call cancel scope), the time limit is put on that
-    scope around ``tool.call`` instead of opening another one; when it fires the caller
-    builds the result with :func:`timeout_outcome`.
+    With ``timer`` (the caller's per-call time limit, which cancels the call when it
+    fires), the limit is armed around ``tool.call`` instead of opening a scope here; the
+    caller then builds the result with :func:`timeout_outcome`.
     """
     tool = runtime.tools.find(block.name)
     if tool is None:
@@ -133,7 +144,7 @@ async def run_tool_use(
             ),
         )
     try:
-        return await _run_found(block, tool, ctx, runtime, progress, parsed, scope)
+        return await _run_found(block, tool, ctx, runtime, progress, parsed, timer)
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:  # a bug in validation, hooks or rendering
@@ -149,7 +160,7 @@ async def _run_found(
     runtime: ToolRuntime,
     progress: Progress,
     parsed: BaseModel | None,
-    scope: anyio.CancelScope | None,
+    timer: CallTimer | None,
 ) -> ToolCallOutcome:
     if ctx.tool_use_id != block.id:
         ctx = ctx.for_call(block.id)
@@ -167,6 +178,7 @@ async def _run_found(
     extra: list[str] = []
     hook_decision: str | None = None
     hook_reason = ""
+    hook_input = False
     if hooks is not None:
         pre = await hooks.pre_tool_use(tool=tool, tool_input=raw_input, ctx=ctx)
         if pre.additional_context:
@@ -182,23 +194,18 @@ async def _run_found(
                 extra_context=tuple(extra),
             )
         if pre.decision == "defer":
-            return error_outcome(
-                block,
-                f"{tool.name} was deferred by a PreToolUse hook and was not run; it can be "
-                "resumed later. Go on without its result.",
-                status="rejected",
-                tool=tool,
-                input=parsed,
-                extra_context=tuple(extra),
-            )
+            return _deferred(block, tool, parsed, ctx, runtime, tuple(extra))
         if pre.updated_input is not None:
             reparsed = parse_for(tool, pre.updated_input)
             if isinstance(reparsed, str):
                 return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
             parsed, raw_input = reparsed, pre.updated_input
         hook_decision, hook_reason = pre.decision, pre.reason
+        hook_input = pre.updated_input is not None
 
-    decision = await _decide(tool, parsed, raw_input, ctx, runtime, hook_decision, hook_reason)
+    decision = await _decide(
+        tool, parsed, raw_input, ctx, runtime, hook_decision, hook_reason, hook_input
+    )
     if decision.behavior != "allow":
         text = decision.message or f"Permission to use {tool.name} was denied."
         return error_outcome(
@@ -218,12 +225,12 @@ async def _run_found(
     try:
         if tool.handles_own_timeout:
             result = await tool.call(parsed, ctx, progress)
-        elif scope is not None:
-            scope.deadline = anyio.current_time() + runtime.limits.tool_timeout_s
+        elif timer is not None:
+            timer.arm(runtime.limits.tool_timeout_s)
             try:
                 result = await tool.call(parsed, ctx, progress)
             finally:
-                scope.deadline = math.inf
+                timer.disarm()
         else:
             try:
                 result = await within(
@@ -326,6 +333,46 @@ async def timeout_outcome(
     return error_outcome(block, text, tool=tool, input=parsed, extra_context=extra)
 
 
+def _deferred(
+    block: ToolUseBlock,
+    tool: Tool[Any, Any],
+    parsed: BaseModel,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    extra: tuple[str, ...],
+) -> ToolCallOutcome:
+    """A PreToolUse hook deferred the call: it does not run now.
+
+    Deferral is honoured only when the call is its turn's only one; the hooks keep a way
+    to run it through the normal flow, which the loop uses when the turn had several.
+    """
+    hooks = runtime.hooks
+    if isinstance(hooks, DeferringHooks):
+
+        async def run_normally() -> ToolCallOutcome:
+            return await run_tool_use(block, ctx, runtime, _no_progress)
+
+        hooks.hold_deferred(block.id, run_normally)
+    return error_outcome(
+        block,
+        f"{tool.name} was deferred by a PreToolUse hook and was not run; it can be resumed "
+        "later.",
+        status="rejected",
+        tool=tool,
+        input=parsed,
+        extra_context=extra,
+    )
+
+
+def _no_progress(data: Any) -> None:
+    return None
+
+
+def _hook_approves(decision: PermissionDecision, hook_input: bool) -> bool:
+    """Whether a PreToolUse hook's ``allow`` lets a call run that was not allowed."""
+    return decision.hook_can_approve and (hook_input or not decision.hook_needs_input)
+
+
 async def _decide(
     tool: Tool[Any, Any],
     parsed: BaseModel,
@@ -334,19 +381,41 @@ async def _decide(
     runtime: ToolRuntime,
     hook_decision: str | None,
     hook_reason: str = "",
+    hook_input: bool = False,
 ) -> PermissionDecision:
+    """The policy's decision, combined with the PreToolUse hooks' and the ask handler's.
+
+    A hook ``allow`` lets through what would only have been asked (also in ``dontAsk``,
+    where the ask became a denial), never what a deny or ask rule, a critical-path
+    removal or a protected path decided (``hook_can_approve``). A hook ``ask`` turns an
+    allow into a prompt (a denial in ``dontAsk``).
+    """
     decision = await runtime.policy.decide(tool, parsed, ctx)
-    if decision.behavior == "ask" and hook_decision == "allow" and not decision.rule:
-        return PermissionDecision(behavior="allow", reason="allowed by a PreToolUse hook")
-    if decision.behavior == "allow" and hook_decision == "ask":
+    if decision.behavior == "allow":
+        if hook_decision != "ask":
+            return decision
         decision = PermissionDecision(
             behavior="ask",
             message=f"A hook asks to confirm {tool.name}"
             + (f": {hook_reason}" if hook_reason else "."),
             reason="hook",
         )
+    elif hook_decision == "allow" and _hook_approves(decision, hook_input):
+        return PermissionDecision(behavior="allow", reason="allowed by a PreToolUse hook")
     if decision.behavior != "ask":
         return decision
+    if ctx.permission_mode == "dontAsk":
+        return PermissionDecision(
+            behavior="deny",
+            message=(
+                f"{decision.message or f'{tool.name} needs permission.'} This session does not "
+                "ask for permission (mode dontAsk), so the call was not run. Use a tool or "
+                "command that is already allowed, or tell the user which permission is needed."
+            ),
+            reason=f"{decision.reason or 'ask'} (dontAsk)",
+            rule=decision.rule,
+            source=decision.source,
+        )
     gate = runtime.hooks if isinstance(runtime.hooks, PermissionHooks) else None
     if gate is not None:
         verdict = await gate.permission_request(

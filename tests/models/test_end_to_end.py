@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from hands import QueryOptions, query, tool
-from hands.events import MessageEvent, QueryEvent, ResultEvent
+from hands.events import MessageEvent, QueryEvent, ResultEvent, StreamRetryEvent
 from hands.messages import ToolResultBlock
 from hands.models.anthropic import AnthropicModel
 from hands.models.base import Model
@@ -53,13 +53,17 @@ async def slow_probe(label: str) -> str:
 
 
 async def drive(
-    model: Model, cwd: Path, gate: threading.Event | None, tools: list[Any] | None = None
+    model: Model,
+    cwd: Path,
+    gate: threading.Event | None,
+    tools: list[Any] | None = None,
+    **options: Any,
 ) -> list[QueryEvent]:
     """Run a query; open ``gate`` once the first tool result is out."""
     events: list[QueryEvent] = []
     q = query(
         "What does notes.txt say?",
-        QueryOptions(model=model, tools=tools or [ReadTool()], cwd=cwd, max_turns=4),
+        QueryOptions(model=model, tools=tools or [ReadTool()], cwd=cwd, max_turns=4, **options),
     )
     with anyio.fail_after(20):
         async for event in q:
@@ -158,7 +162,9 @@ async def test_openai_call_starts_when_the_next_call_begins(
     assert isinstance(final, ResultEvent) and final.usage.input_tokens == 50
 
 
-async def test_broken_stream_settles_started_tools(server: LoopbackServer, tmp_path: Path) -> None:
+async def test_broken_stream_settles_started_tools_then_is_retried(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
     started_slow.clear()
     gate = threading.Event()
     server.queue(
@@ -169,6 +175,7 @@ async def test_broken_stream_settles_started_tools(server: LoopbackServer, tmp_p
             a_error("overloaded_error", "Overloaded"),
         )
     )
+    server.queue(sse_reply(a_start(), *a_text(0, "Recovered."), *a_end()))
     model = server.adopt(
         AnthropicModel("claude-sonnet-4-6", api_key="k", base_url=server.url, retry=FAST)
     )
@@ -181,11 +188,29 @@ async def test_broken_stream_settles_started_tools(server: LoopbackServer, tmp_p
     events: list[QueryEvent] = []
     async with anyio.create_task_group() as tg:
         tg.start_soon(open_gate_when_started)
-        events = await drive(model, tmp_path, None, tools=[slow_probe])
+        events = await drive(model, tmp_path, None, tools=[slow_probe], stream_retry_delay_s=0)
     final = events[-1]
-    assert isinstance(final, ResultEvent) and final.subtype == "error_during_execution"
-    assert "overloaded_error" in final.error
+    assert isinstance(final, ResultEvent) and final.subtype == "success"
+    assert final.result == "Recovered."
+    retries = [e for e in events if isinstance(e, StreamRetryEvent)]
+    assert len(retries) == 1 and "overloaded_error" in retries[0].error
     results = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
     assert [(r.tool_use_id, r.is_error) for r in results] == [("toolu_slow", True)]
     assert isinstance(results[0], ToolResultBlock) and results[0].text.startswith("Discarded")
+    assert len(server.requests) == 2
+    # the retried request carries no trace of the broken stream
+    assert [m["role"] for m in server.requests[1].body["messages"]] == ["user"]
+
+
+async def test_broken_stream_without_retries_ends_the_turn(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    server.queue(sse_reply(a_start(), *a_text(0, "Half"), a_error("overloaded_error", "Busy")))
+    model = server.adopt(
+        AnthropicModel("claude-sonnet-4-6", api_key="k", base_url=server.url, retry=FAST)
+    )
+    events = await drive(model, tmp_path, None, stream_retries=0)
+    final = events[-1]
+    assert isinstance(final, ResultEvent) and final.subtype == "error_during_execution"
+    assert "overloaded_error" in final.error
     assert len(server.requests) == 1
