@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hands import startup
 from hands.config import Limits
 from hands.context import PermissionMode
 from hands.events import MessageEvent, QueryEvent
@@ -158,6 +159,7 @@ def prepare(
     manager, mcp_config = build_manager(
         cwd, approve_project=approval_from_settings(settings.value) if interactive else True
     )
+    startup.done()  # every model is built: tools run in the user's own environment
     return AgentSetup(
         hooks=hooks,
         mcp=manager,

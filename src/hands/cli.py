@@ -369,8 +369,10 @@ def demo_command(
 def main() -> None:
     """Entry point of the ``hands`` script."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    from hands import startup
     from hands.errors import HandsError
 
+    startup.begin()
     try:
         app()
     except HandsError as exc:

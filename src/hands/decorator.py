@@ -10,7 +10,6 @@ from pydantic import Field, create_model
 
 from hands.context import ToolContext
 from hands.errors import ToolDefinitionError
-from hands.schema import ToolInput
 from hands.tool import Flag, Progress, Tool, ToolResult, build_tool
 
 _RESERVED = frozenset({"ctx", "progress"})
@@ -81,6 +80,8 @@ def _from_function(
     max_result_chars: int | None,
 ) -> Tool[Any, Any]:
     import docstring_parser
+
+    from hands.schema import ToolInput
 
     tool_name = name or func.__name__
     doc = docstring_parser.parse(inspect.getdoc(func) or "")

@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 
+from hands import startup
 from hands.config import Limits
 from hands.context import PermissionMode, ToolContext
 from hands.execution import run_tool_use
@@ -55,6 +56,7 @@ def run_one(
 
     hooks = build_hooks(settings, on_notice=lambda t: print(f"hands: {t}", file=sys.stderr))
     runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
+    startup.done()  # every model is built: the tool runs in the user's own environment
     session = Session()
     ctx = ToolContext(
         cwd=cwd,

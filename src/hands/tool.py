@@ -20,7 +20,6 @@ from hands.context import ToolContext
 from hands.errors import ToolDefinitionError
 from hands.messages import ImageBlock, TextBlock
 from hands.permissions.decision import PermissionDecision, passthrough
-from hands.schema import input_json_schema
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -95,6 +94,8 @@ class Tool(Generic[InputT, OutputT]):
     @cached_property
     def input_schema(self) -> dict[str, Any]:
         """JSON Schema of the input, as sent to the API."""
+        from hands.schema import input_json_schema
+
         return input_json_schema(self.input_model)
 
     def spec(self) -> ToolSpec:

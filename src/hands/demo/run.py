@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from hands import startup
 from hands.events import ResultEvent
 from hands.loop import QueryOptions, query
 from hands.models.scripted import ScriptedModel
@@ -44,6 +45,7 @@ def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
     _copy_sample(project)
     model = ScriptedModel(_script(project), name="scripted:demo")
     pool = assemble_pool()
+    startup.done()  # every model is built: the demo's commands see the user's environment
     view = SessionView(console, pool)
 
     async def approve(request: AskRequest) -> PermissionDecision:

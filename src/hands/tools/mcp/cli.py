@@ -45,10 +45,12 @@ def list_command(
     """Connect to every configured server and show its status and tool count."""
     import anyio
 
+    from hands import startup
     from hands.tools.mcp.client import ServerStatus
     from hands.tools.mcp.setup import build_manager
 
     project = _cwd(cwd)
+    startup.done()  # the servers start in the user's own environment
 
     async def go() -> tuple[list[ServerStatus], tuple[str, ...]]:
         manager, config = build_manager(project, approve_project=True)

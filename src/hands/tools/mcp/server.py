@@ -164,7 +164,10 @@ def build_bridge(
     base = list(tools) if tools is not None else None
     pool = assemble_pool(base=base, simple=limits.simple, denied=[])
     pool_tools = [t for t in pool if not policy.denies_tool(t.name)]
+    from hands import startup
     from hands.pool import ToolPool
+
+    startup.done()  # every model is built: tools run in the user's own environment
 
     runtime = ToolRuntime(
         tools=ToolPool(pool_tools), policy=policy, ask=ask, hooks=hooks, limits=limits
