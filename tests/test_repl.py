@@ -18,6 +18,7 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 class Terminal:
     def __init__(self, socket: str) -> None:
         self.socket = socket
+        self.target = "main"
 
     def tmux(self, *args: str) -> str:
         return subprocess.run(
@@ -25,10 +26,10 @@ class Terminal:
         ).stdout
 
     def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "main")
+        return self.tmux("capture-pane", "-p", "-t", self.target)
 
     def send(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "main", *keys)
+        self.tmux("send-keys", "-t", self.target, *keys)
 
     def wait_for(self, text: str, timeout: float = 15) -> str:
         deadline = time.monotonic() + timeout
@@ -53,7 +54,12 @@ def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> N
             f"cd {cwd} &&",
             "env -u COLUMNS -u LINES",
             f"HANDS_HOME={home}",
-            sys.executable, "-m", "hands", "--model", f"scripted:{script}", *extra,
+            sys.executable,
+            "-m",
+            "hands",
+            "--model",
+            f"scripted:{script}",
+            *extra,
             "; echo HANDS-EXITED-$?; sleep 60",
         ]
     )
@@ -76,10 +82,25 @@ def test_prompt_permission_answer_and_rendered_result(
     s = script(
         tmp_path / "s.json",
         [
-            {"blocks": [{"type": "text", "text": "Reading first."},
-                        {"type": "tool_use", "name": "Read", "input": {"file_path": str(notes)}}]},
-            {"blocks": [{"type": "tool_use", "name": "Edit", "input": {
-                "file_path": str(notes), "old_string": "hello", "new_string": "goodbye"}}]},
+            {
+                "blocks": [
+                    {"type": "text", "text": "Reading first."},
+                    {"type": "tool_use", "name": "Read", "input": {"file_path": str(notes)}},
+                ]
+            },
+            {
+                "blocks": [
+                    {
+                        "type": "tool_use",
+                        "name": "Edit",
+                        "input": {
+                            "file_path": str(notes),
+                            "old_string": "hello",
+                            "new_string": "goodbye",
+                        },
+                    }
+                ]
+            },
             {"blocks": [{"type": "text", "text": "The notes now say goodbye."}]},
         ],
     )
@@ -106,8 +127,15 @@ def test_denying_with_a_comment_reaches_the_model(
     s = script(
         tmp_path / "s.json",
         [
-            {"blocks": [{"type": "tool_use", "name": "Write", "input": {
-                "file_path": str(target), "content": "x"}}]},
+            {
+                "blocks": [
+                    {
+                        "type": "tool_use",
+                        "name": "Write",
+                        "input": {"file_path": str(target), "content": "x"},
+                    }
+                ]
+            },
             {"blocks": [{"type": "text", "text": "Understood."}]},
         ],
     )
@@ -127,8 +155,15 @@ def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
     s = script(
         tmp_path / "s.json",
         [
-            {"blocks": [{"type": "tool_use", "name": "Bash", "input": {
-                "command": f"echo started; sleep 30; touch {marker}"}}]},
+            {
+                "blocks": [
+                    {
+                        "type": "tool_use",
+                        "name": "Bash",
+                        "input": {"command": f"echo started; sleep 30; touch {marker}"},
+                    }
+                ]
+            },
             {"blocks": [{"type": "text", "text": "not reached"}]},
         ],
     )
@@ -147,3 +182,44 @@ def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
     terminal.send("C-c")
     terminal.send("C-c")
     terminal.wait_for("HANDS-EXITED-0")
+
+
+def test_project_mcp_servers_are_asked_about_once(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    demo = Path(__file__).parent / "tools" / "mcp" / "servers" / "demo.py"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"demo": {"command": sys.executable, "args": [str(demo)]}}})
+    )
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    command = " ".join([
+        f"cd {project} && env -u COLUMNS -u LINES HANDS_HOME={hands_home} HOME={tmp_path}",
+        sys.executable, "-m", "hands", "--model", f"scripted:{s}",
+        "; echo HANDS-EXITED-$?; sleep 60",
+    ])  # fmt: skip
+    terminal.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", command)
+    screen = terminal.wait_for("1. Use this server")
+    assert "wants to start the MCP server 'demo'" in screen
+    terminal.send("1", "Enter")
+    saved = project / ".claude" / "settings.local.json"
+    deadline = time.monotonic() + 10
+    while not saved.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    local = json.loads(saved.read_text())
+    assert local["enabledMcpjsonServers"] == ["demo"]
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        terminal.send("/mcp", "Enter")
+        time.sleep(0.5)
+        if "connected" in terminal.screen():
+            break
+    assert "connected" in terminal.screen()
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+    # the next session does not ask again
+    terminal.target = "again"
+    terminal.tmux("new-session", "-d", "-s", "again", "-x", "120", "-y", "40", command)
+    screen = terminal.wait_for("(/help")
+    assert "Use this server" not in screen

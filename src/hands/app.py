@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from hands.permissions.decision import AskHandler
     from hands.permissions.engine import PermissionEngine
     from hands.tools.mcp.client import McpManager
+    from hands.tools.mcp.config import McpServerConfig
     from hands.tools.mcp.source import McpToolSource
 
 READ_STATE = "read_state"
@@ -47,8 +48,25 @@ class AgentSetup:
     mcp: McpManager
     source: McpToolSource
     mcp_warnings: tuple[str, ...] = ()
+    mcp_pending: tuple[McpServerConfig, ...] = ()
+    """Project servers nobody approved yet (the interactive session asks about them)."""
     hooks: HookEngine | None = None
     history: list[Message] = field(default_factory=lambda: list[Message]())
+
+    def approve_mcp(self, answers: dict[str, bool]) -> None:
+        """Rebuild the MCP manager with the user's answers about project servers."""
+        from hands.tools.mcp.config import approval_from_settings
+        from hands.tools.mcp.setup import build_manager
+        from hands.tools.mcp.source import McpToolSource
+
+        decided = approval_from_settings(self.settings.value)
+
+        def approve(server: McpServerConfig) -> bool | None:
+            return answers.get(server.name, decided(server))
+
+        self.mcp, config = build_manager(self.cwd, approve_project=approve)
+        self.source = McpToolSource(self.mcp, base=self.pool, policy=self.engine)
+        self.mcp_pending = tuple(config.needs_approval)
 
     def start_background(self) -> None:
         """Connect MCP servers in the background; they close with the session.
@@ -165,6 +183,7 @@ def prepare(
         mcp=manager,
         source=McpToolSource(manager, base=pool, policy=engine),
         mcp_warnings=tuple(mcp_config.warnings),
+        mcp_pending=tuple(mcp_config.needs_approval),
         model=model,
         settings=settings,
         engine=engine,

@@ -108,6 +108,13 @@ class Repl:
             )
         )
         code = 1
+        if self.setup.mcp_pending:
+            from hands.tools.mcp.approval import ask_about
+
+            answers = await ask_about(
+                self.setup.mcp_pending, project_dir=self.setup.cwd, ask=self._ask
+            )
+            self.setup.approve_mcp(answers)
         self.setup.start_background()
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch_interrupts)
