@@ -129,15 +129,6 @@ async def test_dangerously_disable_sandbox_when_allowed_asks_then_runs_outside(
     assert (outside / "ok").exists()
 
 
-async def test_allowed_domains_fail_closed_with_a_clear_error(harness):
-    h = harness(
-        BashSettings(sandbox=SandboxSettings(enabled=True, allowed_domains=("example.com",)))
-    )
-    out = await h.bash("echo hi")
-    assert out.is_error
-    assert "allowedDomains" in text(out)
-
-
 async def test_missing_bwrap_is_a_clear_error(harness, monkeypatch):
     from hands.tools.bash import sandbox
 

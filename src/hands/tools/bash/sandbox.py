@@ -6,9 +6,13 @@ code run later (``.git/hooks``, ``.git/config``, ``.claude``, ``.hands``) stays
 read-only even inside a working directory. The command gets its own network namespace
 (only its own loopback; not even the host's), its own pid namespace (nothing survives
 it) and a seccomp filter refusing ``symlink``/``link`` so it cannot plant links that an
-unsandboxed tool would later follow out of the workspace. Opening
-specific domains (``sandbox.network.allowedDomains``) is refused with a clear error
-rather than silently widened.
+unsandboxed tool would later follow out of the workspace.
+
+``sandbox.network.allowedDomains`` opens exactly those domains: the session's filtering
+proxy (:mod:`hands.tools.bash.netproxy`) is bound into the sandbox as a unix socket, and
+a small forwarder (:mod:`hands.tools.bash.forwarder`, run by the same Python interpreter
+in front of the command) exposes it on the sandbox's loopback and sets the ``*_PROXY``
+variables. Programs that ignore those variables have no network at all.
 """
 
 from __future__ import annotations
@@ -19,16 +23,28 @@ import platform
 import shutil
 import struct
 import subprocess
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+import anyio
+import anyio.to_thread
+
 from hands.context import ToolContext
 from hands.errors import ToolError
+from hands.tools.bash.netproxy import Blocked, DomainPolicy, NetworkProxies, NetworkProxy
 from hands.tools.bash.settings import SandboxSettings
 
 PROTECTED_NAMES = (".git/hooks", ".git/config", ".claude", ".hands", ".mcp.json")
+PROXY_SOCKET = "/tmp/.hands-proxy.sock"
+"""Where the proxy's unix socket appears inside the sandbox (on its private /tmp)."""
+FORWARDER = "/tmp/.hands-forwarder.py"
+"""Where the forwarder's source appears inside the sandbox."""
+NO_PROXY = ("localhost", "127.0.0.1", "::1", "*.local", ".local", "169.254.0.0/16",
+            "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")  # fmt: skip
+"""Destinations that mean the sandbox itself (or nothing): proxy-aware clients go direct."""
 
 
 class SandboxUnavailable(ToolError):
@@ -43,6 +59,17 @@ class Launch:
     env: dict[str, str]
     fds: tuple[int, ...] = ()
     closers: list[Callable[[], None]] = field(default_factory=lambda: [])
+    network: NetworkProxy | None = None
+    """The proxy the command reaches the allowed domains through, if any."""
+    blocked_mark: int = 0
+    """The proxy's count of refused requests when the command started."""
+
+    def blocked(self) -> list[Blocked]:
+        """Requests the proxy refused since the command started.
+
+        The proxy is shared by the session, so a concurrent command's refusals show too.
+        """
+        return [] if self.network is None else self.network.blocked_since(self.blocked_mark)
 
     def close(self) -> None:
         """Close our copies of the fds handed to the child."""
@@ -69,6 +96,14 @@ def prepare(
     if settings is None:
         return Launch(argv=[bash_path(), "-c", script], env=env)
     bwrap = check_available()
+    policy = network_policy(settings)
+    proxy: NetworkProxy | None = None
+    python = ""
+    forwarder = Path()
+    if policy is not None:
+        python = _python()
+        forwarder = forwarder_path()
+        proxy = _started(NetworkProxies.for_session(ctx.session).get, policy)
     seccomp = seccomp_fd()
     argv = [
         bwrap,
@@ -80,6 +115,11 @@ def prepare(
         "--proc", "/proc",
         "--tmpfs", "/tmp",
     ]  # fmt: skip
+    if proxy is not None:
+        # on the private /tmp, before the working directories: a working directory that
+        # is /tmp itself hides the socket (no network) instead of exposing the host's /tmp
+        argv += ["--ro-bind", str(proxy.socket_path), PROXY_SOCKET,
+                 "--ro-bind", str(forwarder), FORWARDER, *_interpreter_binds(python)]  # fmt: skip
     writable = [d.resolve() for d in ctx.working_dirs]
     writable += [ctx.resolve(p).resolve() for p in settings.allow_write]
     for path in dict.fromkeys(writable):
@@ -90,17 +130,82 @@ def prepare(
             target = root / name
             if target.exists() or target.is_symlink():
                 argv += ["--ro-bind", str(target), str(target)]
-    argv += ["--chdir", str(cwd.resolve()), "--seccomp", str(seccomp)]
-    launch = Launch(argv=argv, env=env, fds=(seccomp,))
-    if settings.allowed_domains:
-        launch.close()
-        raise SandboxUnavailable(
-            "sandbox.network.allowedDomains is set, but this version cannot open specific "
-            "domains to sandboxed commands, so the command was not run. Remove the setting "
-            "(no network at all) or run the command unsandboxed if the settings allow it."
-        )
-    argv += ["--", bash_path(), "-c", script]
+    argv += ["--chdir", str(cwd.resolve()), "--seccomp", str(seccomp), "--"]
+    if proxy is not None:
+        argv += [python, "-I", "-S", FORWARDER, PROXY_SOCKET, no_proxy(proxy.policy)]
+    argv += [bash_path(), "-c", script]
+    launch = Launch(argv=argv, env=env, fds=(seccomp,), network=proxy)
+    if proxy is not None:
+        launch.blocked_mark = proxy.blocked_mark()
     return launch
+
+
+def network_policy(settings: SandboxSettings) -> DomainPolicy | None:
+    """The domain policy a sandboxed command runs under, or None for no network."""
+    policy = DomainPolicy.from_settings(settings)
+    return policy if policy.allowed else None
+
+
+async def start_network(ctx: ToolContext, settings: SandboxSettings) -> None:
+    """Start the session's proxy for ``settings`` ahead of :func:`prepare`, off the loop."""
+    policy = network_policy(settings)
+    if policy is not None:
+        check_available()
+        await anyio.to_thread.run_sync(
+            _started, NetworkProxies.for_session(ctx.session).get, policy
+        )
+
+
+def _started(get: Callable[[DomainPolicy], NetworkProxy], policy: DomainPolicy) -> NetworkProxy:
+    try:
+        return get(policy)
+    except (RuntimeError, OSError) as exc:
+        raise SandboxUnavailable(
+            f"The sandbox's network proxy could not start, so the command was not run: {exc}"
+        ) from exc
+
+
+def no_proxy(policy: DomainPolicy) -> str:
+    """``NO_PROXY`` for the sandbox: its own loopback and local networks go direct.
+
+    A name listed exactly in ``allowedDomains`` (``localhost``, ``127.0.0.1``) is taken to
+    mean the host's, so it goes through the proxy instead.
+    """
+    return ",".join(entry for entry in NO_PROXY if entry not in policy.allowed)
+
+
+def forwarder_path() -> Path:
+    """The in-sandbox forwarder's source file (bound read-only into the sandbox)."""
+    path = Path(__file__).with_name("forwarder.py")
+    if not path.is_file():
+        raise SandboxUnavailable(
+            "sandbox.network.allowedDomains is set but the sandbox's network forwarder "
+            f"({path.name}) is missing from the installation, so the command was not run."
+        )
+    return path
+
+
+def _python() -> str:
+    python = sys.executable or shutil.which("python3")
+    if not python:
+        raise SandboxUnavailable(
+            "sandbox.network.allowedDomains is set but no Python interpreter was found to "
+            "run the sandbox's network forwarder, so the command was not run."
+        )
+    return python
+
+
+def _interpreter_binds(python: str) -> Sequence[str]:
+    """Read-only binds for interpreter files that the sandbox's private /tmp would hide."""
+    exe = Path(python)
+    venv = exe.parent.parent
+    home = venv if (venv / "pyvenv.cfg").is_file() else exe.parent
+    candidates = [home, exe.resolve().parent.parent, Path(sys.base_prefix)]
+    binds: list[str] = []
+    for path in dict.fromkeys(candidates):
+        if path.is_relative_to("/tmp") and path != Path("/tmp") and path.exists():
+            binds += ["--ro-bind", str(path), str(path)]
+    return binds
 
 
 @lru_cache(maxsize=1)
@@ -130,10 +235,17 @@ def check_available() -> str:
     return bwrap
 
 
-def failure_hint(output: str) -> str | None:
+def failure_hint(output: str, blocked: Sequence[Blocked] = ()) -> str | None:
     """A note for a sandboxed command that failed on a sandbox restriction."""
+    if blocked:
+        hosts = ", ".join(dict.fromkeys(f"{b.host}:{b.port}" for b in blocked))
+        return (
+            f"Note: this command ran in the sandbox, whose network proxy refused: {hosts}. "
+            f"{blocked[-1].reason.removeprefix('Blocked by the sandbox: ')}"
+        )
     markers = ("Read-only file system", "Operation not permitted", "Could not resolve host",
-               "Network is unreachable", "Temporary failure in name resolution")  # fmt: skip
+               "Network is unreachable", "Temporary failure in name resolution",
+               "blocked-by-allowlist", "Blocked by the sandbox")  # fmt: skip
     if any(m in output for m in markers):
         return (
             "Note: this command ran in the sandbox: writes outside the working directories "

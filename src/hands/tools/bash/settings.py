@@ -18,6 +18,8 @@ class SandboxSettings:
     enabled: bool = False
     allowed_domains: tuple[str, ...] = ()
     """``sandbox.network.allowedDomains``: reachable through a filtering proxy."""
+    denied_domains: tuple[str, ...] = ()
+    """``sandbox.network.deniedDomains``: never reachable, even when an allowed entry matches."""
     allow_unsandboxed_commands: bool = True
     """``sandbox.allowUnsandboxedCommands``: whether ``dangerouslyDisableSandbox`` works."""
     allow_write: tuple[str, ...] = ()
@@ -38,6 +40,7 @@ class SandboxSettings:
         return cls(
             enabled=bool(sandbox.get("enabled", False)),
             allowed_domains=_strings(net.get("allowedDomains")),
+            denied_domains=_strings(net.get("deniedDomains")),
             allow_unsandboxed_commands=bool(sandbox.get("allowUnsandboxedCommands", True)),
             allow_write=_strings(fs.get("allowWrite")),
         )

@@ -186,6 +186,8 @@ class BashTool(Tool[BashInput, BashOutput]):
         )
         timeout_ms = input.timeout if input.timeout is not None else settings.default_timeout_ms
         timeout_ms = min(timeout_ms, settings.max_timeout_ms)
+        if use_sandbox:
+            await sb.start_network(ctx, settings.sandbox)
 
         if input.run_in_background:
             from hands.tools.bash.shells import BackgroundShells
@@ -295,7 +297,7 @@ class BashTool(Tool[BashInput, BashOutput]):
         meaning = interpret_exit(input.command, code if code is not None else -1)
         is_error = meaning.is_error or outcome.too_much_output
         if use_sandbox and is_error:
-            hint = sb.failure_hint(text)
+            hint = sb.failure_hint(text, launch.blocked())
             if hint:
                 notes.append(hint)
         output = BashOutput(
