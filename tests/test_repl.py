@@ -31,6 +31,15 @@ class Terminal:
     def send(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.target, *keys)
 
+    def wait_for_prompt(self, timeout: float = 15) -> None:
+        """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(line.strip() == ">" for line in self.screen().splitlines()):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no prompt; the screen was:\n{self.screen()}")
+
     def wait_for(self, text: str, timeout: float = 15) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -65,6 +74,7 @@ def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> N
     )
     term.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", command)
     term.wait_for("(/help")
+    term.wait_for_prompt()
 
 
 def script(path: Path, turns: list) -> Path:

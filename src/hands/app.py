@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     from hands.hooks.engine import HookEngine
     from hands.permissions.decision import AskHandler
     from hands.permissions.engine import PermissionEngine
+    from hands.tools.discovery.deferral import DeferringSource
     from hands.tools.mcp.client import McpManager
-    from hands.tools.mcp.config import McpServerConfig
-    from hands.tools.mcp.source import McpToolSource
+    from hands.tools.mcp.config import McpConfigSet, McpServerConfig
 
 READ_STATE = "read_state"
 
@@ -46,7 +46,8 @@ class AgentSetup:
     limits: Limits
     writer: TranscriptWriter
     mcp: McpManager
-    source: McpToolSource
+    source: DeferringSource
+    """Built-ins and MCP tools, with large tool sets deferred behind ToolSearch."""
     mcp_warnings: tuple[str, ...] = ()
     mcp_pending: tuple[McpServerConfig, ...] = ()
     """Project servers nobody approved yet (the interactive session asks about them)."""
@@ -56,16 +57,15 @@ class AgentSetup:
     def approve_mcp(self, answers: dict[str, bool]) -> None:
         """Rebuild the MCP manager with the user's answers about project servers."""
         from hands.tools.mcp.config import approval_from_settings
-        from hands.tools.mcp.setup import build_manager
-        from hands.tools.mcp.source import McpToolSource
 
         decided = approval_from_settings(self.settings.value)
 
         def approve(server: McpServerConfig) -> bool | None:
             return answers.get(server.name, decided(server))
 
-        self.mcp, config = build_manager(self.cwd, approve_project=approve)
-        self.source = McpToolSource(self.mcp, base=self.pool, policy=self.engine)
+        self.mcp, self.source, config = _mcp(
+            cwd=self.cwd, pool=self.pool, engine=self.engine, model=self.model, approve=approve
+        )
         self.mcp_pending = tuple(config.needs_approval)
 
     def start_background(self) -> None:
@@ -73,7 +73,7 @@ class AgentSetup:
 
         Call it inside the running event loop, before the first query.
         """
-        self.mcp.start().attach(self.session)
+        self.mcp.start(lazy=self.source.active).attach(self.session)
 
     def options(
         self,
@@ -134,8 +134,6 @@ def prepare(
     the approval the settings give (``enabledMcpjsonServers`` and friends).
     """
     from hands.tools.mcp.config import approval_from_settings
-    from hands.tools.mcp.setup import build_manager
-    from hands.tools.mcp.source import McpToolSource
 
     model = resolve_model(model_spec)
     limits = Limits.from_env()
@@ -174,14 +172,18 @@ def prepare(
     )
     if hooks is not None:
         hooks.transcript_path = str(writer.path)
-    manager, mcp_config = build_manager(
-        cwd, approve_project=approval_from_settings(settings.value) if interactive else True
+    manager, source, mcp_config = _mcp(
+        cwd=cwd,
+        pool=pool,
+        engine=engine,
+        model=model,
+        approve=approval_from_settings(settings.value) if interactive else True,
     )
     startup.done()  # every model is built: tools run in the user's own environment
     return AgentSetup(
         hooks=hooks,
         mcp=manager,
-        source=McpToolSource(manager, base=pool, policy=engine),
+        source=source,
         mcp_warnings=tuple(mcp_config.warnings),
         mcp_pending=tuple(mcp_config.needs_approval),
         model=model,
@@ -195,3 +197,22 @@ def prepare(
         writer=writer,
         history=history,
     )
+
+
+def _mcp(
+    *, cwd: Path, pool: ToolPool, engine: PermissionEngine, model: Model, approve: Any
+) -> tuple[McpManager, DeferringSource, McpConfigSet]:
+    """The project's MCP servers (not started) behind a deferring tool source."""
+    from hands.tools.discovery.deferral import DeferringSource, context_window
+    from hands.tools.discovery.lazy import ToolListCache
+    from hands.tools.mcp.setup import build_manager
+    from hands.tools.mcp.source import McpToolSource
+
+    manager, config = build_manager(cwd, approve_project=approve, tool_cache=ToolListCache())
+    source = DeferringSource(
+        McpToolSource(manager, base=pool, policy=engine),
+        window=context_window(model.name),
+        policy=engine,
+        provider=model.name.partition(":")[0],
+    )
+    return manager, source, config

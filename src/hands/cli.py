@@ -194,9 +194,7 @@ def sessions_command(cwd: CwdOption = None) -> None:
         typer.echo(f"{path.stem}  {when}")
 
 
-tools_app = typer.Typer(
-    help="The tool pool.", invoke_without_command=True, no_args_is_help=False
-)
+tools_app = typer.Typer(help="The tool pool.", invoke_without_command=True, no_args_is_help=False)
 app.add_typer(tools_app, name="tools")
 
 
@@ -280,6 +278,10 @@ def tool_command(
 from hands.tools.mcp.cli import mcp_app  # noqa: E402 - light: the SDK loads per command
 
 app.add_typer(mcp_app, name="mcp")
+
+from hands.tools.discovery.cli import search_command  # noqa: E402 - light imports only
+
+tools_app.command("search")(search_command)
 
 permissions_app = typer.Typer(help="Inspect permission decisions.", no_args_is_help=True)
 app.add_typer(permissions_app, name="permissions")

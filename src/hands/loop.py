@@ -183,6 +183,10 @@ class Query:
                     pool = fresh
                     runtime = dataclasses.replace(runtime, tools=pool)
                     specs = [tool.spec() for tool in pool]
+            note = _deferred_tools_note(opts.tools, self.messages)
+            if note is not None:
+                self.messages.append(note)
+                yield MessageEvent(message=note)
             request = ModelRequest(
                 messages=tuple(self.messages), tools=specs, system=opts.system_prompt
             )
@@ -312,6 +316,16 @@ class Query:
 def query(prompt: str | Message, options: QueryOptions) -> Query:
     """Run the agent loop on ``prompt``; iterate the result for events."""
     return Query(prompt, options)
+
+
+def _deferred_tools_note(tools: object, messages: list[Message]) -> Message | None:
+    # Deferred tools are announced in the conversation, not the system prompt, so the
+    # cached system prompt stays put; only a deferring source has anything to say.
+    if not hasattr(tools, "deferred_tools"):
+        return None
+    from hands.tools.discovery.deferral import reminder_message
+
+    return reminder_message(tools, messages)
 
 
 def _retryable(failure: BaseException | None) -> bool:

@@ -199,7 +199,9 @@ class AnthropicModel:
 
 def tools_to_wire(tools: Sequence[ToolSpec], *, cache: bool = True) -> list[dict[str, Any]]:
     """Tool definitions sorted by name; the last carries the cache breakpoint."""
-    wire = [spec.to_wire() for spec in sorted(tools, key=lambda spec: spec.name)]
+    # The pool already sends a stable order: sorted, then tools found by ToolSearch in the
+    # order found; re-sorting would move the cached prefix every time a tool joins.
+    wire = [spec.to_wire() for spec in tools]
     if cache and wire:
         wire[-1]["cache_control"] = dict(EPHEMERAL)
     return wire

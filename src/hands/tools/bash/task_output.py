@@ -69,6 +69,7 @@ class TaskOutputTool(Tool[TaskOutputInput, TaskOutputResult]):
         "which the Read tool can open."
     )
     input_model = TaskOutputInput
+    should_defer = True
     max_result_chars = 30_000
 
     def is_read_only(self, input: TaskOutputInput) -> bool:

@@ -40,6 +40,7 @@ class TaskStopTool(Tool[TaskStopInput, TaskStopResult]):
         "every process it started are killed. Takes the task id Bash returned."
     )
     input_model = TaskStopInput
+    should_defer = True
 
     def is_concurrency_safe(self, input: TaskStopInput) -> bool:
         return True

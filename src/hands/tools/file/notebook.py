@@ -89,6 +89,7 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
     name = "NotebookEdit"
     description = DESCRIPTION
     input_model = NotebookEditInput
+    should_defer = True
     edits_files = True
 
     def is_destructive(self, input: NotebookEditInput) -> bool:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from hands.session import Session
+    from hands.tools.discovery.lazy import ToolListCache
     from mcp import ClientSession
 
 State: TypeAlias = Literal["pending", "connected", "reconnecting", "failed", "closed"]
@@ -153,6 +154,16 @@ class McpConnection:
         self._scope: anyio.CancelScope | None = None
         self._task: asyncio.Task[None] | None = None
         self._ever_connected = False
+        self.cached = False
+        """True while ``tools`` come from the tool-list cache (not yet from the server)."""
+        self.idle = False
+        """True for a lazily started server nobody has needed yet (no process)."""
+        cache = manager.tool_cache
+        if cache is not None and not config.error:
+            defs = cache.load(config)
+            if defs is not None:
+                self._set_tools(defs)
+                self.cached = True
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -162,6 +173,7 @@ class McpConnection:
             return
         if self._task is not None and not self._task.done():
             return
+        self.idle = False
         if self._settled.is_set() and self.state != "connected":
             self._settled = asyncio.Event()
         if self.state == "failed":
@@ -254,6 +266,10 @@ class McpConnection:
             if failures and (not self._ever_connected or failures > settings.reconnect_attempts):
                 self.state = "failed"
                 self.tools = ()
+                self.definitions = ()
+                self.cached = False
+                if self.manager.tool_cache is not None:
+                    self.manager.tool_cache.invalidate(self.config)
                 self.manager.changed()
                 self._settled.set()
                 return
@@ -319,6 +335,7 @@ class McpConnection:
                 info = init.server_info
                 self.server_info = f"{info.name} {info.version}".strip()
                 self._set_tools(tools)
+                self._save_tools()
                 self.session = session
                 self.state = "connected"
                 self.error = ""
@@ -331,6 +348,7 @@ class McpConnection:
                         self._refresh = False
                         with contextlib.suppress(Exception):
                             self._set_tools(await self._list_tools(session))
+                            self._save_tools()
                             self.manager.changed()
                         continue
                     await self._wake.wait()
@@ -416,6 +434,12 @@ class McpConnection:
             for d in defs
         )
 
+    def _save_tools(self) -> None:
+        self.cached = False
+        cache = self.manager.tool_cache
+        if cache is not None:
+            cache.store(self.config, self.definitions)
+
     async def _on_message(self, message: Any) -> None:
         method = getattr(message, "method", None)
         if method == "notifications/tools/list_changed":
@@ -433,7 +457,12 @@ class McpConnection:
             transport=config.transport,
             target=config.target,
             state=self.state,
-            error=self.error,
+            error=self.error
+            or (
+                "not started: its tools are deferred and cached; it starts when one is needed"
+                if self.idle
+                else ""
+            ),
             tools=tuple(d.name for d in self.definitions) if self.state == "connected" else (),
             resources=self.has_resources,
             server_info=self.server_info,
@@ -546,8 +575,11 @@ class McpManager:
         *,
         settings: McpSettings | None = None,
         extra_status: Iterable[ServerStatus] = (),
+        tool_cache: ToolListCache | None = None,
     ) -> None:
         self.settings = settings or McpSettings.from_env()
+        self.tool_cache = tool_cache
+        """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
         self.connections: dict[str, McpConnection] = {}
         for config in servers:
             self.connections.setdefault(config.name, McpConnection(config, self))
@@ -559,12 +591,28 @@ class McpManager:
 
     # -- lifecycle --------------------------------------------------------------------
 
-    def start(self) -> McpManager:
-        """Start every connection in the background; returns at once."""
+    def start(self, *, lazy: bool = False) -> McpManager:
+        """Start every connection in the background; returns at once.
+
+        ``lazy``: a server whose tool list is cached and whose tools are all deferrable
+        is not started now; it starts when :meth:`warm` names one of its tools or one
+        of them is called (the call waits for it).
+        """
         self._started = True
         for conn in self.connections.values():
+            if lazy and conn.cached and conn.tools and all(t.should_defer for t in conn.tools):
+                conn.idle = True
+                continue
             conn.start()
         return self
+
+    def warm(self, names: Iterable[str]) -> None:
+        """Start, in the background, the idle servers behind the tool ``names``."""
+        for name in names:
+            parts = split_name(name)
+            conn = self._by_key.get(parts[0]) if parts is not None else None
+            if conn is not None and conn.idle:
+                conn.start()
 
     def attach(self, session: Session) -> McpManager:
         """Close every connection when ``session`` closes."""
@@ -601,7 +649,7 @@ class McpManager:
         chosen = (
             [self.connections[n] for n in names]
             if names is not None
-            else list(self.connections.values())
+            else [c for c in self.connections.values() if not c.idle]
         )
         seconds = self.settings.startup_timeout_s if limit is None else limit
         with anyio.move_on_after(seconds):
@@ -620,7 +668,9 @@ class McpManager:
         """Every tool of every connected (or reconnecting) server."""
         out: list[McpTool] = []
         for conn in self.connections.values():
-            if conn.state in ("connected", "reconnecting"):
+            if conn.state in ("connected", "reconnecting") or (
+                conn.state == "pending" and conn.cached
+            ):
                 out.extend(conn.tools)
         return out
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from hands.pool import ToolPool
     from hands.session import Session
     from hands.tool import Tool
+    from hands.tools.discovery.lazy import ToolListCache
     from hands.tools.mcp.client import McpManager
     from hands.tools.mcp.source import McpToolSource
 
@@ -30,8 +31,12 @@ def build_manager(
     extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
     approve_project: ProjectApproval = True,
     settings: McpSettings | None = None,
+    tool_cache: ToolListCache | None = None,
 ) -> tuple[McpManager, McpConfigSet]:
-    """A manager (not started) for every server of the project, and the config it read."""
+    """A manager (not started) for every server of the project, and the config it read.
+
+    ``tool_cache`` keeps tool lists between sessions (see :mod:`hands.tools.discovery.lazy`).
+    """
     from hands.tools.mcp.client import McpManager, ServerStatus
 
     config = load_mcp_config(cwd, env=env, extra=extra, approve_project=approve_project)
@@ -61,6 +66,7 @@ def build_manager(
         config.servers,
         settings=settings or McpSettings.from_env(env),
         extra_status=extra_status,
+        tool_cache=tool_cache,
     )
     return manager, config
 

@@ -69,6 +69,10 @@ class McpToolSource:
             self._pool = self._build()
         return self._pool
 
+    def warm(self, names: Sequence[str]) -> None:
+        """Start the (lazily started) servers behind ``names`` in the background."""
+        self.manager.warm(names)
+
     def _build(self) -> ToolPool:
         extra: list[Tool[Any, Any]] = list(self.manager.tools())
         if self.manager.resource_servers():

@@ -1,0 +1,226 @@
+"""ToolSearch on real MCP tools: schema tokens saved, latency, recall against baselines.
+
+The catalogue (``data/mcp_tools.json``) holds real tool definitions gathered from public
+MCP servers, each with the repository and file it came from. The requests
+(``data/tool_search_requests.json``) are plain-language asks, each with the tool(s) that
+serve it. Rankers compared:
+
+- hands: :mod:`hands.tools.discovery.ranking` (BM25F + hand-made lexicon and intent);
+- bm25: plain Okapi BM25 (``rank-bm25``, ``pip install hands[bench]``) over the name
+  words, description and parameter names of each tool;
+- keywords: the name-part / hint / description keyword scoring of the reference CLI.
+
+Requests are split in two halves by position: "dev" (odd positions, the ones looked at
+while writing the lexicon) and "held-out" (even positions, never inspected for tuning).
+
+Run: ``python benchmarks/tool_search.py [--misses]``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from hands.tools.discovery.deferral import CHARS_PER_TOKEN, DeferredEntry, reminder_text
+from hands.tools.discovery.ranking import SearchDoc, ToolIndex, doc_for, name_parts
+from hands.tools.discovery.tool_search import ToolSearchTool
+from hands.tools.mcp.naming import tool_name
+
+DATA = Path(__file__).parent / "data"
+
+
+def load() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    tools = json.loads((DATA / "mcp_tools.json").read_text())["tools"]
+    requests = json.loads((DATA / "tool_search_requests.json").read_text())["requests"]
+    for tool in tools:
+        tool["full_name"] = tool_name(tool["server"], tool["name"])
+    return tools, requests
+
+
+def docs_of(tools: Sequence[dict[str, Any]]) -> list[SearchDoc]:
+    return [
+        doc_for(t["full_name"], t["description"], t["inputSchema"], server=t["server"])
+        for t in tools
+    ]
+
+
+Ranker = Callable[[str], list[str]]
+
+
+def hands_ranker(docs: Sequence[SearchDoc]) -> Ranker:
+    index = ToolIndex(docs)
+    return lambda q: [r.name for r in index.search(q, 5)]
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def bm25_ranker(docs: Sequence[SearchDoc]) -> Ranker | None:
+    try:
+        from rank_bm25 import BM25Okapi  # pyright: ignore[reportMissingImports]
+    except ImportError:
+        return None
+    corpus = [
+        _tokens(
+            " ".join([*name_parts(d.name)[1], d.server, d.description, *(p for p, _ in d.params)])
+        )
+        for d in docs
+    ]
+    bm25: Any = BM25Okapi(corpus)
+    names = [d.name for d in docs]
+
+    def rank(query: str) -> list[str]:
+        scores = bm25.get_scores(_tokens(query))
+        order = sorted(range(len(names)), key=lambda i: -scores[i])
+        return [names[i] for i in order[:5] if scores[i] > 0]
+
+    return rank
+
+
+def keyword_ranker(docs: Sequence[SearchDoc]) -> Ranker:
+    """Per term: name part exact +10 (+12 MCP), part substring +5 (+6), full-name
+    substring +3, hint +4, description word +2; zero scores dropped."""
+    prepared = [
+        (
+            d.name,
+            [p.lower() for p in name_parts(d.name)[1]],
+            d.is_mcp,
+            d.hint.lower(),
+            set(_tokens(d.description)),
+        )
+        for d in docs
+    ]
+
+    def rank(query: str) -> list[str]:
+        terms = [t for t in _tokens(query) if len(t) > 1]
+        scored: list[tuple[float, str]] = []
+        for name, parts, mcp, hint, words in prepared:
+            score = 0.0
+            for term in terms:
+                if term in parts:
+                    score += 12 if mcp else 10
+                elif any(term in p for p in parts):
+                    score += 6 if mcp else 5
+                elif term in name.lower():
+                    score += 3
+                if hint and term in hint:
+                    score += 4
+                if term in words:
+                    score += 2
+            if score > 0:
+                scored.append((score, name))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return [n for _, n in scored[:5]]
+
+    return rank
+
+
+def recall(ranker: Ranker, requests: Sequence[dict[str, Any]]) -> tuple[float, float, list[str]]:
+    at1 = at5 = 0
+    misses: list[str] = []
+    for req in requests:
+        got = ranker(req["query"])
+        expected = set(req["expected"])
+        if got[:1] and got[0] in expected:
+            at1 += 1
+        if expected & set(got[:5]):
+            at5 += 1
+        else:
+            misses.append(f"  {req['query']!r}: want {sorted(expected)}, got {got[:3]}")
+    n = max(1, len(requests))
+    return at1 / n, at5 / n, misses
+
+
+def main(argv: Sequence[str]) -> None:
+    tools, requests = load()
+    docs = docs_of(tools)
+    servers = sorted({t["server"] for t in tools})
+    sources = sorted({t["source"]["repository"] for t in tools})
+    print(
+        f"catalogue: {len(tools)} real MCP tools from {len(servers)} servers ({', '.join(servers)})"
+    )
+    print(f"sources: {', '.join(sources)}")
+    print(f"requests: {len(requests)} plain-language asks\n")
+
+    full_chars = sum(
+        len(
+            json.dumps(
+                {
+                    "name": t["full_name"],
+                    "description": t["description"],
+                    "input_schema": t["inputSchema"],
+                }
+            )
+        )
+        for t in tools
+    )
+    entries = [DeferredEntry(name=d.name, hint=d.description) for d in docs]
+    unbounded = reminder_text(entries, budget=10**9)
+    listing = reminder_text(entries)
+    search = len(json.dumps(ToolSearchTool.spec_for_size()))
+    print("tokens (chars/4):")
+    print(f"  full schemas of every tool             {full_chars // CHARS_PER_TOKEN:>8,}")
+    print(f"  deferred listing, names + hints        {len(unbounded) // CHARS_PER_TOKEN:>8,}")
+    print(
+        f"  deferred listing, 8,000-char budget    {len(listing) // CHARS_PER_TOKEN:>8,}"
+        "  (names only past the budget)"
+    )
+    print(f"  + the ToolSearch definition            {search // CHARS_PER_TOKEN:>8,}")
+    saved = 1 - (len(unbounded) + search) / full_chars
+    print(f"  saved (names + hints + ToolSearch)     {saved:>8.0%}\n")
+
+    started = time.perf_counter()
+    index = ToolIndex(docs)
+    build_ms = (time.perf_counter() - started) * 1000
+    timings: list[float] = []
+    for _ in range(5):
+        for req in requests:
+            t0 = time.perf_counter()
+            index.search(req["query"], 5)
+            timings.append((time.perf_counter() - t0) * 1000)
+    timings.sort()
+    print(
+        f"latency (hands ranker): index build {build_ms:.1f} ms; per query mean "
+        f"{statistics.mean(timings):.2f} ms, p95 {timings[int(len(timings) * 0.95)]:.2f} ms, "
+        f"max {timings[-1]:.2f} ms\n"
+    )
+
+    dev = requests[1::2]
+    held = requests[0::2]
+    rankers: list[tuple[str, Ranker | None]] = [
+        ("hands (BM25F + lexicon)", hands_ranker(docs)),
+        ("plain BM25 (rank-bm25)", bm25_ranker(docs)),
+        ("keyword scoring", keyword_ranker(docs)),
+    ]
+    print(
+        f"{'ranker':<26}{'all @1':>8}{'all @5':>8}{'dev @1':>8}{'dev @5':>8}"
+        f"{'held @1':>9}{'held @5':>9}"
+    )
+    missed: list[str] = []
+    for label, ranker in rankers:
+        if ranker is None:
+            print(f"{label:<26}  (not installed: pip install rank-bm25)")
+            continue
+        a1, a5, misses = recall(ranker, requests)
+        d1, d5, _ = recall(ranker, dev)
+        h1, h5, _ = recall(ranker, held)
+        print(f"{label:<26}{a1:>8.2f}{a5:>8.2f}{d1:>8.2f}{d5:>8.2f}{h1:>9.2f}{h5:>9.2f}")
+        if label.startswith("hands"):
+            missed = misses
+    if "--misses" in argv and missed:
+        print("\nhands ranker misses at 5:")
+        print("\n".join(missed))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

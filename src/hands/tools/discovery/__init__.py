@@ -1,0 +1,1 @@
+"""Deferred tool discovery: ToolSearch, the ranker, and the deferring tool source."""

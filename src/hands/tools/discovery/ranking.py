@@ -1,0 +1,347 @@
+"""Ranking tools for a plain-language request: field-weighted BM25 plus hand-made intent.
+
+Each tool is a small document with fields, each with its own weight and length
+normalisation (BM25F):
+
+==============  ======  =======================================================
+field           weight  what
+==============  ======  =======================================================
+name            3.0     the tool's own name split into words (snake, camel,
+                        kebab; the ``mcp__server__`` prefix removed)
+hint            2.0     ``_meta["anthropic/searchHint"]`` / ``Tool.search_hint``
+server          1.5     the MCP server's name
+description     1.0     the description
+parameters      0.6     parameter names (and 0.3 for parameter descriptions)
+==============  ======  =======================================================
+
+The request is rewritten (phrases), split, stemmed and expanded with weighted synonyms
+from :mod:`hands.tools.discovery.lexicon`. On top of BM25F come three signals:
+
+- how much of the tool's name the request covers (``create_pull_request`` for "open a
+  pull request" beats ``list_pull_requests``);
+- the intent: the request's verb group (create, read, list, update, delete...) against
+  the verbs in the tool's name;
+- a platform the request names ("in GitLab", "on Slack") lifts that server's tools and
+  lowers other platforms'.
+
+Everything is computed from the tool definitions at hand: no network, no model weights.
+An index is built once per set of tools and reused.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, cast
+
+from hands.tools.discovery.lexicon import (
+    ACTIONS,
+    PLATFORMS,
+    STOP_WORDS,
+    SYNONYMS,
+    rewrite_phrases,
+    split_words,
+    stem,
+)
+
+K1 = 1.2
+FIELDS: dict[str, tuple[float, float]] = {
+    # name: (weight, b)
+    "name": (3.0, 0.3),
+    "hint": (2.0, 0.5),
+    "server": (1.5, 0.0),
+    "description": (1.0, 0.75),
+    "param_names": (0.6, 0.5),
+    "param_text": (0.3, 0.75),
+}
+COVERAGE_WEIGHT = 3.0
+INTENT_MATCH = 2.0
+INTENT_MISMATCH = -1.0
+PLATFORM_MATCH = 4.0
+PLATFORM_MISMATCH = -2.0
+LEAD_VERB_WEIGHT = 0.7
+MAX_PARAM_TEXT = 400
+"""Characters of each parameter description indexed (long ones are mostly examples)."""
+
+_MCP_PREFIX = re.compile(r"^mcp__(.+?)__(.+)$")
+_QUESTION = re.compile(r"^(what|which|who|where|are there|is there|how many|do i have|any)\b")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SearchDoc:
+    """What the ranker knows of one tool."""
+
+    name: str
+    description: str = ""
+    server: str = ""
+    hint: str = ""
+    params: tuple[tuple[str, str], ...] = ()
+    """(parameter name, its description) pairs."""
+
+    @property
+    def is_mcp(self) -> bool:
+        """Whether this is an MCP tool (``mcp__server__tool``)."""
+        return self.name.startswith("mcp__")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Ranked:
+    """One search result."""
+
+    name: str
+    score: float
+
+
+def name_parts(name: str) -> tuple[str, list[str]]:
+    """(server, words of the tool's own name) for ``mcp__server__tool`` or a plain name."""
+    match = _MCP_PREFIX.match(name)
+    if match:
+        return match.group(1), split_words(match.group(2))
+    return "", split_words(name)
+
+
+def params_of(schema: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
+    """(name, description) of each top-level property of a JSON schema."""
+    if not schema:
+        return ()
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        return ()
+    out: list[tuple[str, str]] = []
+    for key, value in cast(Mapping[str, Any], props).items():
+        desc = ""
+        if isinstance(value, Mapping):
+            raw = cast(Mapping[str, Any], value).get("description")
+            desc = raw if isinstance(raw, str) else ""
+        out.append((str(key), desc[:MAX_PARAM_TEXT]))
+    return tuple(out)
+
+
+def doc_for(
+    name: str,
+    description: str = "",
+    schema: Mapping[str, Any] | None = None,
+    *,
+    server: str = "",
+    hint: str = "",
+) -> SearchDoc:
+    """A :class:`SearchDoc` from a definition; the server is taken from the name if unset."""
+    if not server:
+        server = name_parts(name)[0]
+    return SearchDoc(
+        name=name, description=description, server=server, hint=hint, params=params_of(schema)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    return stem(word)
+
+
+def _terms(text: str) -> list[str]:
+    return [_stem(w) for w in split_words(text) if w not in STOP_WORDS]
+
+
+@lru_cache(maxsize=1024)
+def _expansions(word: str) -> tuple[tuple[str, float], ...]:
+    """(term, weight) for one word of a request: itself, its stem, its synonyms."""
+    base = _stem(word)
+    out: dict[str, float] = {base: 1.0}
+    for key in {word, base}:
+        for related, weight in SYNONYMS.get(key, ()):
+            for term in _terms(related) or [_stem(related)]:
+                if out.get(term, 0.0) < weight:
+                    out[term] = weight
+    return tuple(out.items())
+
+
+def _action_groups(words: Iterable[str]) -> set[str]:
+    groups: set[str] = set()
+    for word in words:
+        for group, verbs in ACTIONS.items():
+            if word in verbs:
+                groups.add(group)
+    return groups
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    """A request turned into weighted terms, verb groups and named platforms."""
+
+    terms: dict[str, float]
+    actions: set[str]
+    platforms: set[str]
+    words: list[str] = field(default_factory=lambda: list[str]())
+
+
+def parse_query(query: str) -> ParsedQuery:
+    """Rewrite, split, drop stop words, stem and expand ``query``."""
+    text = rewrite_phrases(query)
+    words = [w.strip("'") for w in split_words(text)]
+    words = [w for w in words if w and w not in STOP_WORDS]
+    terms: dict[str, float] = {}
+    platforms: set[str] = set()
+    # Only the leading verb says what the user wants done ("show the open PRs"): later
+    # verbs mostly describe the object, so they count as themselves, not as actions.
+    lead = next((w for w in words if _action_groups([w, _stem(w)])), None)
+    for word in words:
+        if word in PLATFORMS:
+            platforms.add(word)
+        if lead is not None and word != lead and _action_groups([word, _stem(word)]):
+            expansions: tuple[tuple[str, float], ...] = ((_stem(word), 1.0),)
+        elif word == lead:
+            # the verb says what to do, the nouns say to what: a verb counts for less
+            expansions = tuple((t, w * LEAD_VERB_WEIGHT) for t, w in _expansions(word))
+        else:
+            expansions = _expansions(word)
+        for term, weight in expansions:
+            if terms.get(term, 0.0) < weight:
+                terms[term] = weight
+    actions = _action_groups([lead, _stem(lead)]) if lead is not None else set[str]()
+    if not actions and _QUESTION.match(text):
+        actions = {"read", "list", "search"}  # "what tables are there", "which files..."
+    return ParsedQuery(terms=terms, actions=actions, platforms=platforms, words=words)
+
+
+@dataclass(slots=True)
+class _Entry:
+    doc: SearchDoc
+    name_terms: list[str]
+    actions: set[str]
+    platform_words: set[str]
+
+
+class ToolIndex:
+    """A search index over a fixed list of tools; build once, query many times."""
+
+    def __init__(self, docs: Sequence[SearchDoc]) -> None:
+        self.docs = tuple(docs)
+        self._entries: list[_Entry] = []
+        fields_per_doc: list[dict[str, list[str]]] = []
+        for doc in self.docs:
+            server, own = name_parts(doc.name)
+            server_name = doc.server or server
+            own_terms = [_stem(w) for w in own if w not in STOP_WORDS] or [_stem(w) for w in own]
+            server_terms = _terms(server_name)
+            fields = {
+                "name": own_terms,
+                "hint": _terms(doc.hint),
+                "server": server_terms,
+                "description": _terms(doc.description),
+                "param_names": [t for name, _ in doc.params for t in _terms(name)],
+                "param_text": [t for _, text in doc.params for t in _terms(text)],
+            }
+            fields_per_doc.append(fields)
+            platform_words = set(server_terms) | set(own_terms[:1])
+            self._entries.append(
+                _Entry(
+                    doc=doc,
+                    name_terms=own_terms,
+                    actions=_action_groups(own_terms) | _action_groups(own),
+                    platform_words=platform_words,
+                )
+            )
+        count = max(1, len(self.docs))
+        averages = {
+            name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
+        }
+        postings: dict[str, dict[int, float]] = {}
+        for index, fields in enumerate(fields_per_doc):
+            weighted: dict[str, float] = {}
+            for name, (weight, b) in FIELDS.items():
+                terms = fields[name]
+                if not terms:
+                    continue
+                norm = 1.0 - b + b * len(terms) / averages[name]
+                for term in terms:
+                    weighted[term] = weighted.get(term, 0.0) + weight / norm
+            for term, tf in weighted.items():
+                postings.setdefault(term, {})[index] = tf
+        self._postings = {
+            term: {doc: tf / (K1 + tf) for doc, tf in docs.items()}
+            for term, docs in postings.items()
+        }
+        self._idf = {
+            term: math.log(1.0 + (count - len(docs) + 0.5) / (len(docs) + 0.5))
+            for term, docs in postings.items()
+        }
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def scores(self, query: str, *, required: Sequence[str] = ()) -> list[Ranked]:
+        """Every tool with a positive score, best first (ties: name order).
+
+        ``required`` terms must each appear in the tool's name (case-insensitive).
+        """
+        parsed = parse_query(query)
+        totals: dict[int, float] = {}
+        for term, weight in parsed.terms.items():
+            docs = self._postings.get(term)
+            if not docs:
+                continue
+            idf = self._idf[term]
+            for doc, saturation in docs.items():
+                totals[doc] = totals.get(doc, 0.0) + weight * idf * saturation
+        needed = [r.lower() for r in required if r]
+        if needed:
+            candidates = [
+                i
+                for i, e in enumerate(self._entries)
+                if all(r in e.doc.name.lower() for r in needed)
+            ]
+            for i in candidates:
+                totals.setdefault(i, 0.0)
+        else:
+            candidates = list(totals)
+        results: list[Ranked] = []
+        for index in candidates:
+            base = totals.get(index, 0.0)
+            if base <= 0.0 and not needed:
+                continue
+            entry = self._entries[index]
+            score = base + self._bonus(entry, parsed) if base > 0.0 else 0.0
+            if needed:
+                score += 1.0  # every tool that passes the filter is a result
+            if score > 0.0:
+                results.append(Ranked(name=entry.doc.name, score=round(score, 4)))
+        results.sort(key=lambda r: (-r.score, r.name))
+        return results
+
+    def search(self, query: str, limit: int = 5, *, required: Sequence[str] = ()) -> list[Ranked]:
+        """The best ``limit`` tools for ``query``."""
+        return self.scores(query, required=required)[: max(0, limit)]
+
+    def _bonus(self, entry: _Entry, parsed: ParsedQuery) -> float:
+        bonus = 0.0
+        parts = entry.name_terms
+        if parts:
+            covered = sum(parsed.terms.get(part, 0.0) for part in parts)
+            bonus += COVERAGE_WEIGHT * covered / len(parts)
+        if parsed.actions and entry.actions:
+            bonus += INTENT_MATCH if parsed.actions & entry.actions else INTENT_MISMATCH
+        if parsed.platforms:
+            wanted = {w for p in parsed.platforms for w in PLATFORMS[p]}
+            if entry.platform_words & wanted:
+                bonus += PLATFORM_MATCH
+            else:
+                bonus += PLATFORM_MISMATCH
+        return bonus
+
+
+_CACHE: dict[tuple[tuple[str, str, str, str, int], ...], ToolIndex] = {}
+
+
+def index_for(docs: Sequence[SearchDoc]) -> ToolIndex:
+    """A (cached) index for ``docs``; the same tools give back the same index."""
+    key = tuple((d.name, d.description, d.server, d.hint, len(d.params)) for d in docs)
+    index = _CACHE.get(key)
+    if index is None:
+        if len(_CACHE) >= 16:
+            _CACHE.clear()
+        index = ToolIndex(docs)
+        _CACHE[key] = index
+    return index

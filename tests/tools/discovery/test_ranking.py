@@ -1,0 +1,113 @@
+"""The ranker on a small catalogue of real-looking tools."""
+
+from __future__ import annotations
+
+import time
+
+from hands.tools.discovery.lexicon import split_words, stem
+from hands.tools.discovery.ranking import ToolIndex, doc_for, name_parts, parse_query
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "owner": {"type": "string", "description": "Repository owner"},
+        "repo": {"type": "string", "description": "Repository name"},
+    },
+}
+
+CATALOGUE = [
+    doc_for("mcp__github__create_pull_request", "Open new pull request", SCHEMA),
+    doc_for("mcp__github__list_pull_requests", "List pull requests", SCHEMA),
+    doc_for("mcp__github__merge_pull_request", "Merge pull request", SCHEMA),
+    doc_for("mcp__github__create_issue", "Create a new issue", SCHEMA),
+    doc_for("mcp__gitlab__create_merge_request", "Create a new merge request"),
+    doc_for("mcp__time__get_current_time", "Get current time in a specific timezones"),
+    doc_for("mcp__time__convert_time", "Convert time between timezones."),
+    doc_for("mcp__playwright__browser_take_screenshot", "Take a screenshot of the current page."),
+    doc_for("mcp__playwright__browser_navigate", "Navigate to a URL"),
+    doc_for("mcp__puppeteer__puppeteer_click", "Click elements on the page"),
+    doc_for("mcp__slack__slack_post_message", "Post a new message to a Slack channel"),
+    doc_for("mcp__filesystem__list_directory", "List directory contents"),
+    doc_for("mcp__filesystem__move_file", "Move or rename files and directories."),
+    doc_for("mcp__memory__create_entities", "Create multiple new entities in the knowledge graph"),
+    doc_for("Deploy", "Ship it", hint="release the app to production"),
+]
+
+
+def top(query: str, **kw: object) -> str:
+    results = ToolIndex(CATALOGUE).search(query, 5, **kw)  # type: ignore[arg-type]
+    return results[0].name if results else ""
+
+
+def test_name_splitting() -> None:
+    assert name_parts("mcp__github__create_pull_request") == (
+        "github",
+        ["create", "pull", "request"],
+    )
+    assert name_parts("browserTakeScreenshot") == ("", ["browser", "take", "screenshot"])
+    assert split_words("describe-table") == ["describe", "table"]
+    assert name_parts("NotebookEdit") == ("", ["notebook", "edit"])
+
+
+def test_stemming() -> None:
+    assert stem("requests") == stem("request") == "request"
+    assert stem("directories") == "directory"
+    assert stem("running") == "run"
+    assert stem("timezones") == "timezone"
+
+
+def test_intent_and_synonyms() -> None:
+    parsed = parse_query("Open a PR please")
+    assert "create" in parsed.actions
+    assert parsed.terms["pull"] > 0 and parsed.terms["create"] < 1
+
+
+def test_plain_requests_find_the_right_tool() -> None:
+    assert top("open a pull request") == "mcp__github__create_pull_request"
+    assert top("show me the open PRs") == "mcp__github__list_pull_requests"
+    assert top("squash and merge PR 12") == "mcp__github__merge_pull_request"
+    assert top("file a bug") == "mcp__github__create_issue"
+    assert top("open a merge request in GitLab") == "mcp__gitlab__create_merge_request"
+    assert top("what time is it in Tokyo") == "mcp__time__get_current_time"
+    assert top("when it is 4 PM in New York what time is it in London") == (
+        "mcp__time__convert_time"
+    )
+    assert top("take a screenshot of the page") == "mcp__playwright__browser_take_screenshot"
+    assert top("go to example.com") == "mcp__playwright__browser_navigate"
+    assert top("press the login button") == "mcp__puppeteer__puppeteer_click"
+    assert top("tell the team on Slack that the build is green") == (
+        "mcp__slack__slack_post_message"
+    )
+    assert top("what's in this folder") == "mcp__filesystem__list_directory"
+    assert top("rename a.txt to b.txt") == "mcp__filesystem__move_file"
+    assert top("remember that Bob likes tea") == "mcp__memory__create_entities"
+
+
+def test_search_hint_counts() -> None:
+    assert top("release to production") == "Deploy"
+
+
+def test_required_terms_filter_names() -> None:
+    index = ToolIndex(CATALOGUE)
+    names = [r.name for r in index.search("make", 10, required=["pull"])]
+    assert names and all("pull" in n for n in names)
+    assert names[0] == "mcp__github__create_pull_request"
+    assert index.search("zzzz") == []
+
+
+def test_scores_are_positive_and_sorted() -> None:
+    results = ToolIndex(CATALOGUE).scores("create something new")
+    assert results and all(r.score > 0 for r in results)
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+
+
+def test_query_latency_is_small() -> None:
+    docs = [
+        doc_for(f"mcp__s{i % 20}__tool_{i}", f"Does thing number {i} with files", SCHEMA)
+        for i in range(1000)
+    ]
+    index = ToolIndex(docs)
+    started = time.perf_counter()
+    for _ in range(20):
+        index.search("do the thing with files")
+    assert (time.perf_counter() - started) / 20 < 0.05
