@@ -10,6 +10,7 @@ import anyio
 import pytest
 
 from hands.permissions.decision import PermissionDecision
+from hands.permissions.trust import trust
 from hands.pool import assemble_pool
 from hands.settings import CliPermissionArgs, Settings, add_local_allow_rules, load_settings
 
@@ -21,6 +22,7 @@ def dirs(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     project.mkdir()
     home.mkdir()
     env = {"HOME": str(home), "HANDS_MANAGED_SETTINGS": str(tmp_path / "managed.json")}
+    trust(project, env)  # these tests are about precedence; trust has its own tests
     return project.resolve(), home.resolve(), env
 
 

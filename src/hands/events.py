@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from hands.messages import ContentBlock, Message
+from hands.messages import ContentBlock, Message, ToolUseBlock
 from hands.models.base import Usage
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 
@@ -59,6 +59,11 @@ class ResultEvent:
     session_id: str
     usage: Usage = field(default_factory=Usage)
     error: str = ""
+    stop_reason: str | None = None
+    """``"tool_deferred"`` when a PreToolUse hook deferred the last turn's only call;
+    ``None`` otherwise."""
+    deferred_tool_use: ToolUseBlock | None = None
+    """The call a PreToolUse hook deferred (resume the session to run it)."""
 
     @property
     def is_error(self) -> bool:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from hands.context import ToolContext
 from hands.deadline import DeadlineExceeded, within
 from hands.errors import ToolError
-from hands.hooks.base import PermissionHooks
+from hands.hooks.base import DeferringHooks, PermissionHooks
 from hands.messages import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.permissions.decision import AskRequest, PermissionDecision
 from hands.runtime import ToolRuntime
@@ -178,6 +178,7 @@ async def _run_found(
     extra: list[str] = []
     hook_decision: str | None = None
     hook_reason = ""
+    hook_input = False
     if hooks is not None:
         pre = await hooks.pre_tool_use(tool=tool, tool_input=raw_input, ctx=ctx)
         if pre.additional_context:
@@ -193,23 +194,18 @@ async def _run_found(
                 extra_context=tuple(extra),
             )
         if pre.decision == "defer":
-            return error_outcome(
-                block,
-                f"{tool.name} was deferred by a PreToolUse hook and was not run; it can be "
-                "resumed later. Go on without its result.",
-                status="rejected",
-                tool=tool,
-                input=parsed,
-                extra_context=tuple(extra),
-            )
+            return _deferred(block, tool, parsed, ctx, runtime, tuple(extra))
         if pre.updated_input is not None:
             reparsed = parse_for(tool, pre.updated_input)
             if isinstance(reparsed, str):
                 return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
             parsed, raw_input = reparsed, pre.updated_input
         hook_decision, hook_reason = pre.decision, pre.reason
+        hook_input = pre.updated_input is not None
 
-    decision = await _decide(tool, parsed, raw_input, ctx, runtime, hook_decision, hook_reason)
+    decision = await _decide(
+        tool, parsed, raw_input, ctx, runtime, hook_decision, hook_reason, hook_input
+    )
     if decision.behavior != "allow":
         text = decision.message or f"Permission to use {tool.name} was denied."
         return error_outcome(
@@ -337,6 +333,45 @@ async def timeout_outcome(
     return error_outcome(block, text, tool=tool, input=parsed, extra_context=extra)
 
 
+def _deferred(
+    block: ToolUseBlock,
+    tool: Tool[Any, Any],
+    parsed: BaseModel,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    extra: tuple[str, ...],
+) -> ToolCallOutcome:
+    """A PreToolUse hook deferred the call: it does not run now.
+
+    Deferral is honoured only when the call is its turn's only one; the hooks keep a way
+    to run it through the normal flow, which the loop uses when the turn had several.
+    """
+    hooks = runtime.hooks
+    if isinstance(hooks, DeferringHooks):
+
+        async def run_normally() -> ToolCallOutcome:
+            return await run_tool_use(block, ctx, runtime, _no_progress)
+
+        hooks.hold_deferred(block.id, run_normally)
+    return error_outcome(
+        block,
+        f"{tool.name} was deferred by a PreToolUse hook and was not run; it can be resumed later.",
+        status="rejected",
+        tool=tool,
+        input=parsed,
+        extra_context=extra,
+    )
+
+
+def _no_progress(data: Any) -> None:
+    return None
+
+
+def _hook_approves(decision: PermissionDecision, hook_input: bool) -> bool:
+    """Whether a PreToolUse hook's ``allow`` lets a call run that was not allowed."""
+    return decision.hook_can_approve and (hook_input or not decision.hook_needs_input)
+
+
 async def _decide(
     tool: Tool[Any, Any],
     parsed: BaseModel,
@@ -345,19 +380,41 @@ async def _decide(
     runtime: ToolRuntime,
     hook_decision: str | None,
     hook_reason: str = "",
+    hook_input: bool = False,
 ) -> PermissionDecision:
+    """The policy's decision, combined with the PreToolUse hooks' and the ask handler's.
+
+    A hook ``allow`` lets through what would only have been asked (also in ``dontAsk``,
+    where the ask became a denial), never what a deny or ask rule, a critical-path
+    removal or a protected path decided (``hook_can_approve``). A hook ``ask`` turns an
+    allow into a prompt (a denial in ``dontAsk``).
+    """
     decision = await runtime.policy.decide(tool, parsed, ctx)
-    if decision.behavior == "ask" and hook_decision == "allow" and not decision.rule:
-        return PermissionDecision(behavior="allow", reason="allowed by a PreToolUse hook")
-    if decision.behavior == "allow" and hook_decision == "ask":
+    if decision.behavior == "allow":
+        if hook_decision != "ask":
+            return decision
         decision = PermissionDecision(
             behavior="ask",
             message=f"A hook asks to confirm {tool.name}"
             + (f": {hook_reason}" if hook_reason else "."),
             reason="hook",
         )
+    elif hook_decision == "allow" and _hook_approves(decision, hook_input):
+        return PermissionDecision(behavior="allow", reason="allowed by a PreToolUse hook")
     if decision.behavior != "ask":
         return decision
+    if ctx.permission_mode == "dontAsk":
+        return PermissionDecision(
+            behavior="deny",
+            message=(
+                f"{decision.message or f'{tool.name} needs permission.'} This session does not "
+                "ask for permission (mode dontAsk), so the call was not run. Use a tool or "
+                "command that is already allowed, or tell the user which permission is needed."
+            ),
+            reason=f"{decision.reason or 'ask'} (dontAsk)",
+            rule=decision.rule,
+            source=decision.source,
+        )
     gate = runtime.hooks if isinstance(runtime.hooks, PermissionHooks) else None
     if gate is not None:
         verdict = await gate.permission_request(

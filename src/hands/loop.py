@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import anyio
 from anyio.streams.memory import MemoryObjectSendStream
@@ -30,7 +30,7 @@ from hands.events import (
     TextDeltaEvent,
 )
 from hands.hooks import turns as hook_turns
-from hands.hooks.base import LoopHooks, ToolHooks
+from hands.hooks.base import LoopHooks, SessionEndReason, SessionStartSource, ToolHooks
 from hands.messages import (
     ContentBlock,
     Message,
@@ -89,6 +89,14 @@ class QueryOptions:
     stream_retries: int = 2
     """How often a request whose stream broke mid-way (and may succeed again) is re-sent."""
     stream_retry_delay_s: float = 1.0
+    session_start: SessionStartSource | Literal["auto"] | None = "auto"
+    """SessionStart hooks before the prompt, with this source (``startup``, ``resume``
+    for ``--resume``/``--continue``, ``clear``, ``compact``); ``"auto"``: ``resume`` when
+    ``history`` is given, else ``startup``; ``None``: not fired (a caller that keeps one
+    session over several queries fires it once, see :func:`hands.hooks.turns.start_session`)."""
+    session_end: SessionEndReason | None = "other"
+    """SessionEnd hooks when the query ends, with this reason; ``None``: not fired (the
+    caller fires it when the session really ends, see :func:`hands.hooks.turns.end_session`)."""
 
 
 class _ModelFailed:
@@ -166,7 +174,7 @@ class Query:
         subtype: ResultSubtype = "success"
         if hooks is not None:
             prompt, error = await hook_turns.open_session(
-                hooks, ctx, prompt, resumed=bool(opts.history)
+                hooks, ctx, prompt, resumed=bool(opts.history), source=opts.session_start
             )
             subtype = "error_during_execution" if error else subtype
         self.messages.append(prompt)
@@ -266,8 +274,7 @@ class Query:
                 stop_blocks += 1
                 self.messages.append(nudge)
                 yield MessageEvent(message=nudge)
-        if hooks is not None:
-            await hooks.session_end(ctx, reason="other")
+        await hook_turns.end_session(hooks, ctx, opts.session_end)
         yield ResultEvent(
             subtype=subtype,
             result=final_text,
@@ -276,6 +283,8 @@ class Query:
             session_id=self.session.id,
             usage=self.usage,
             error=error,
+            stop_reason="tool_deferred" if self.deferred_tool_use is not None else None,
+            deferred_tool_use=self.deferred_tool_use,
         )
 
     async def _pump_model(

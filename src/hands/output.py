@@ -29,18 +29,31 @@ def init_message(
 
 
 def result_message(event: ResultEvent) -> dict[str, Any]:
-    """The ``result`` object (the whole output of ``--output-format json``)."""
-    return {
+    """The ``result`` object (the whole output of ``--output-format json``).
+
+    A run a PreToolUse hook deferred carries ``"stop_reason": "tool_deferred"`` and the
+    call as ``deferred_tool_use: {id, name, input}``.
+    """
+    out: dict[str, Any] = {
         "type": "result",
         "subtype": event.subtype,
         "is_error": event.is_error,
         "duration_ms": round(event.duration_ms),
         "num_turns": event.num_turns,
         "result": event.result if not event.is_error else (event.error or event.result),
+        "stop_reason": event.stop_reason,
         "session_id": event.session_id,
         "total_cost_usd": 0,
         "usage": event.usage.to_wire(),
     }
+    deferred = event.deferred_tool_use
+    if deferred is not None:
+        out["deferred_tool_use"] = {
+            "id": deferred.id,
+            "name": deferred.name,
+            "input": dict(deferred.input),
+        }
+    return out
 
 
 def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list[dict[str, Any]]:

@@ -16,6 +16,13 @@ source; scalar keys (``defaultMode``) come from the strongest source that sets t
 deny anywhere beats an allow anywhere (the engine checks every deny rule first);
 ``disableBypassPermissionsMode: "disable"`` holds wherever it is set. A bad file or rule
 becomes a warning that names the file and the rule; loading never raises.
+
+Workspace trust (:mod:`hands.permissions.trust`): the project files of level 4 come with
+the repository, so their allow rules, ``additionalDirectories`` and a loosening
+``defaultMode`` (``acceptEdits``, ``bypassPermissions``) count only in a trusted
+workspace; otherwise they are ignored with one warning that names the files and says
+how to trust. Their deny and ask rules always apply; ``settings.local.json`` always
+counts.
 """
 
 from __future__ import annotations
@@ -57,6 +64,8 @@ CONFIG_DIRS = (".hands", ".claude")
 CLI_LIST_FLAGS = frozenset({"--allowedTools", "--disallowedTools", "--ask"})
 """Rule lists given on the command line, where commas and spaces also separate rules."""
 MODE_ALIASES: dict[str, PermissionMode] = {"manual": "default"}
+LOOSENING_MODES = frozenset({"acceptEdits", "bypassPermissions"})
+"""Default modes an untrusted project file may not set."""
 
 
 class PermissionsBlock(BaseModel):
@@ -128,6 +137,9 @@ class Settings:
     additional_directories: tuple[Path, ...] = ()
     disable_bypass: bool = False
     warnings: tuple[str, ...] = ()
+    untrusted_files: tuple[str, ...] = ()
+    """Project files whose allow rules, directories and loosening mode were ignored
+    because the workspace is not trusted (``hands trust`` trusts it)."""
 
     @property
     def hooks(self) -> tuple[tuple[SettingsSource, Mapping[str, Any]], ...]:
@@ -177,8 +189,13 @@ def load_settings(
     *,
     cli: CliPermissionArgs | None = None,
     env: Mapping[str, str] | None = None,
+    trusted: bool | None = None,
 ) -> Settings:
-    """Load and merge every settings source for a session started in ``cwd``."""
+    """Load and merge every settings source for a session started in ``cwd``.
+
+    ``trusted``: whether the workspace is trusted; ``None`` looks it up in the trusted
+    workspaces file (see :mod:`hands.permissions.trust`).
+    """
     env = os.environ if env is None else env
     start = Path(os.path.normpath(Path(cwd).absolute()))
     home = _home(env)
@@ -221,6 +238,7 @@ def load_settings(
             )
         )
 
+    untrusted = _untrusted_project(sources, start, env, trusted, warnings)
     managed_only = any(
         s.scope == "managed" and s.permissions.allowManagedPermissionRulesOnly for s in sources
     )
@@ -237,6 +255,8 @@ def load_settings(
             scope=source.scope, label=source.label, root=source.root, path=source.path
         )
         for behavior in BEHAVIORS:
+            if behavior == "allow" and source.label in untrusted:
+                continue
             items = cast(list[object], getattr(source.permissions, behavior))
             if source.label in CLI_LIST_FLAGS:
                 items = _flatten_cli(items)
@@ -244,7 +264,9 @@ def load_settings(
             rules.extend(parsed)
             warnings.extend(str(p) for p in problems)
 
-    mode, mode_source = _default_mode(sources, cli, warnings)
+    mode, mode_source = _default_mode(
+        [s for s in sources if not _loosening_mode(s) or s.label not in untrusted], cli, warnings
+    )
     disable_bypass = any(s.permissions.disableBypassPermissionsMode == "disable" for s in sources)
     if mode == "bypassPermissions" and disable_bypass:
         warnings.append(
@@ -254,6 +276,8 @@ def load_settings(
         mode = "default"
     dirs: list[Path] = []
     for source in sources:
+        if source.label in untrusted:
+            continue
         for raw in source.permissions.additionalDirectories:
             dirs.append(_directory(raw, source.base, home))
     if cli is not None:
@@ -272,7 +296,55 @@ def load_settings(
         additional_directories=tuple(dict.fromkeys(dirs)),
         disable_bypass=disable_bypass,
         warnings=tuple(warnings),
+        untrusted_files=untrusted,
     )
+
+
+def _loosening_mode(source: SettingsSource) -> bool:
+    mode = source.permissions.defaultMode
+    return mode is not None and MODE_ALIASES.get(mode, mode) in LOOSENING_MODES
+
+
+def _untrusted_project(
+    sources: Sequence[SettingsSource],
+    start: Path,
+    env: Mapping[str, str],
+    trusted: bool | None,
+    warnings: list[str],
+) -> tuple[str, ...]:
+    """The project files whose loosening entries do not count (workspace not trusted).
+
+    Adds one warning naming them and saying how to trust the workspace.
+    """
+    gated = [
+        s
+        for s in sources
+        if s.scope == "projectSettings"
+        and (s.permissions.allow or s.permissions.additionalDirectories or _loosening_mode(s))
+    ]
+    if not gated or trusted is True:
+        return ()
+    from hands.permissions.trust import how_to_trust, is_trusted, workspace_of
+
+    if trusted is None and is_trusted(start, env):
+        return ()
+    parts: list[str] = []
+    allows = sum(len(s.permissions.allow) for s in gated)
+    dirs = sum(len(s.permissions.additionalDirectories) for s in gated)
+    if allows:
+        parts.append(f"{allows} permissions.allow rule{'s' if allows != 1 else ''}")
+    if dirs:
+        parts.append(f"{dirs} additionalDirectories entr{'ies' if dirs != 1 else 'y'}")
+    modes = [s.permissions.defaultMode for s in gated if _loosening_mode(s)]
+    if modes:
+        parts.append(f"defaultMode {modes[0]}")
+    workspace = workspace_of(start)
+    warnings.append(
+        f"{' and '.join(s.label for s in gated)}: ignoring {', '.join(parts)} because this "
+        f"workspace ({workspace}) is not trusted; deny and ask rules still apply. Review "
+        f"the file, then run `{how_to_trust(workspace)}` to trust it."
+    )
+    return tuple(s.label for s in gated)
 
 
 def build_policy(
@@ -280,9 +352,10 @@ def build_policy(
     *,
     cli: CliPermissionArgs | None = None,
     env: Mapping[str, str] | None = None,
+    trusted: bool | None = None,
 ) -> PermissionEngine:
     """The permission engine for a session started in ``cwd``."""
-    return load_settings(cwd, cli=cli, env=env).permission_engine()
+    return load_settings(cwd, cli=cli, env=env, trusted=trusted).permission_engine()
 
 
 def parse_settings_text(

@@ -12,11 +12,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from hands.hooks.base import (
+    DeferringHooks,
     LoopHookOutcome,
     LoopHooks,
+    PendingContext,
     PermissionHooks,
     PostToolUseOutcome,
     PreToolUseOutcome,
+    SessionEndReason,
+    SessionStartSource,
     ToolHooks,
 )
 
@@ -35,15 +39,19 @@ _HOMES = {
 }
 
 __all__ = [
+    "DeferringHooks",
     "HookCallbacks",
     "HookConfig",
     "HookEngine",
     "HookHandler",
     "LoopHookOutcome",
     "LoopHooks",
+    "PendingContext",
     "PermissionHooks",
     "PostToolUseOutcome",
     "PreToolUseOutcome",
+    "SessionEndReason",
+    "SessionStartSource",
     "ToolHooks",
     "build_hooks",
     "parse_hooks",

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 if TYPE_CHECKING:
     from hands.context import ToolContext
+    from hands.execution import ToolCallOutcome
     from hands.permissions.decision import AskHandler, AskRequest, PermissionDecision
     from hands.tool import Tool
+
+SessionStartSource: TypeAlias = Literal["startup", "resume", "clear", "compact"]
+"""Why a session starts (the SessionStart matcher): a new session, ``--resume`` /
+``--continue``, after ``/clear``, after compaction."""
+SessionEndReason: TypeAlias = Literal["clear", "resume", "logout", "prompt_input_exit", "other"]
+"""Why a session ends (the SessionEnd matcher): ``/clear``, switching to another session,
+logging out, the user leaving the prompt (``/exit``, Ctrl-D), anything else (``-p``)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -161,4 +169,41 @@ class LoopHooks(Protocol):
 
     async def session_end(self, ctx: ToolContext, *, reason: str) -> None:
         """SessionEnd: cleanup hooks, under a short time budget."""
+        ...
+
+
+@runtime_checkable
+class DeferringHooks(Protocol):
+    """Hooks that keep deferred calls, so a turn with several calls can run them normally.
+
+    A PreToolUse ``defer`` is honoured only for a turn's single call; the pipeline hands
+    over a way to run a deferred call through the normal flow (the hooks' earlier answer
+    replayed without the deferral), and the loop's turn functions use it when the turn
+    turns out to have had several calls.
+    """
+
+    def hold_deferred(
+        self, tool_use_id: str, run_normally: Callable[[], Awaitable[ToolCallOutcome]]
+    ) -> None:
+        """Keep ``run_normally`` for the deferred call ``tool_use_id``."""
+        ...
+
+    def take_held(self) -> dict[str, Callable[[], Awaitable[ToolCallOutcome]]]:
+        """Return and forget the kept deferred calls."""
+        ...
+
+
+@runtime_checkable
+class PendingContext(Protocol):
+    """Hooks whose output waits for the model's next turn.
+
+    ``async`` hooks, and SessionStart fired between queries.
+    """
+
+    def take_pending(self) -> tuple[str, ...]:
+        """Return and forget the text waiting for the model."""
+        ...
+
+    def add_pending(self, text: str) -> None:
+        """Queue ``text`` for the model's next turn."""
         ...

@@ -9,13 +9,21 @@ SubagentStop and PreCompact for the code that runs sub-agents and compaction.
 Every matching handler of an event runs in parallel; their answers combine as
 deny > defer > ask > allow; every ``additionalContext`` is delivered. Notices (hook
 errors, ``systemMessage``, stderr meant for the user) go to ``on_notice``.
+
+``async: true`` handlers run in the background: the event does not wait for them and
+their decisions count for nothing; their ``additionalContext`` and ``systemMessage``
+wait in :meth:`HookEngine.take_pending` for the loop's next turn. They are stopped
+(with their process groups) when the session closes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from collections.abc import Callable, Mapping
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -39,16 +47,23 @@ from hands.hooks.output import HookResult, HookRun, interpret
 
 if TYPE_CHECKING:
     from hands.context import ToolContext
+    from hands.execution import ToolCallOutcome
     from hands.hooks.callbacks import HookCallbacks
     from hands.permissions.decision import AskHandler, AskRequest, PermissionDecision
     from hands.permissions.engine import PermissionEngine
+    from hands.session import Session
     from hands.settings import Settings
     from hands.tool import Tool
+
+RunNormally = Callable[[], Awaitable["ToolCallOutcome"]]
 
 log = logging.getLogger("hands.hooks")
 
 SESSION_END_BUDGET_S = 1.5
 SESSION_END_MAX_S = 60.0
+BACKGROUND_STOP_S = 5.0
+"""How long closing the session waits for stopped background hooks to settle."""
+PLAIN_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 _RANK = {"deny": 3, "defer": 2, "ask": 1, "allow": 0}
 
 
@@ -83,6 +98,11 @@ class HookEngine:
         session directory is given)."""
         self._stop_reason: str | None = None
         self._deferred: list[str] = []
+        self._held: dict[str, RunNormally] = {}
+        self._replay: dict[str, PreToolUseOutcome] = {}
+        self._pending: list[str] = []
+        self._background: set[asyncio.Task[None]] = set()
+        self._cleanup_for: weakref.WeakSet[Session] = weakref.WeakSet()
         self._if_engines: dict[str, PermissionEngine | None] = {}
 
     # -- construction -------------------------------------------------------------------
@@ -119,10 +139,54 @@ class HookEngine:
         return tuple(self._deferred)
 
     def take_deferred(self) -> tuple[str, ...]:
-        """Return and forget the deferred tool_use ids."""
+        """Return and forget the deferred tool_use ids (and their kept runs)."""
         out = tuple(self._deferred)
         self._deferred.clear()
+        self._held.clear()
+        self._replay.clear()
         return out
+
+    def hold_deferred(self, tool_use_id: str, run_normally: RunNormally) -> None:
+        """Keep how to run a deferred call normally (the turn may have had several)."""
+        self._held[tool_use_id] = run_normally
+
+    def take_held(self) -> dict[str, RunNormally]:
+        """Return and forget the kept deferred calls; they are no longer deferred."""
+        held = dict(self._held)
+        self._held.clear()
+        if held:
+            self._deferred = [i for i in self._deferred if i not in held]
+        return held
+
+    def take_pending(self) -> tuple[str, ...]:
+        """Return and forget what waits for the model's next turn.
+
+        What background hooks left, and SessionStart context fired between queries.
+        """
+        if not self._pending:
+            return ()
+        out = tuple(self._pending)
+        self._pending.clear()
+        return out
+
+    def add_pending(self, text: str) -> None:
+        """Queue ``text`` for the model's next turn."""
+        if text:
+            self._pending.append(text)
+
+    @property
+    def background(self) -> int:
+        """How many ``async`` hooks are still running."""
+        return len(self._background)
+
+    async def stop_background(self) -> None:
+        """Stop every background hook (their process groups are killed) and wait a little."""
+        tasks = [t for t in self._background if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(BACKGROUND_STOP_S):
+                await asyncio.wait(tasks)
 
     def notice(self, text: str) -> None:
         """Tell the user (never the model) something about a hook."""
@@ -171,6 +235,13 @@ class HookEngine:
         body = b""
         if any(h.type != "callback" for h in handlers):
             body = json.dumps(payload, ensure_ascii=False, default=str).encode()
+        if any(h.run_async for h in handlers):
+            for handler in handlers:
+                if handler.run_async:
+                    await self._launch(handler, event, payload, body, ctx)
+            handlers = [h for h in handlers if not h.run_async]
+            if not handlers:
+                return []
         runs: list[HookRun | None] = [None] * len(handlers)
 
         async def one(i: int, handler: HookHandler) -> None:
@@ -186,12 +257,7 @@ class HookEngine:
         for run in runs:
             if run is None:
                 continue
-            result = interpret(event, run)
-            if run.handler.run_async:
-                # Background hooks decide nothing; their messages still reach the user.
-                self.notice(result.notice)
-                self.notice(result.system_message)
-                continue
+            result = interpret(event, run, session=ctx.session)
             self.notice(result.notice)
             self.notice(result.system_message)
             if not result.continue_ and self._stop_reason is None:
@@ -199,6 +265,55 @@ class HookEngine:
                 self.notice(f"{event} hook stopped the run: {self._stop_reason}")
             results.append(result)
         return results
+
+    async def _launch(
+        self,
+        handler: HookHandler,
+        event: str,
+        payload: dict[str, Any],
+        body: bytes,
+        ctx: ToolContext,
+    ) -> None:
+        """Start an ``async`` handler in the background (inline when there is no asyncio)."""
+        job = self._in_background(handler, event, payload, body, ctx)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            await job  # another event loop: no background tasks to lean on
+            return
+        task = loop.create_task(job, name=f"async {event} hook")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        session = ctx.session
+        if session not in self._cleanup_for:
+            self._cleanup_for.add(session)
+            session.add_cleanup(self.stop_background)
+
+    async def _in_background(
+        self,
+        handler: HookHandler,
+        event: str,
+        payload: dict[str, Any],
+        body: bytes,
+        ctx: ToolContext,
+    ) -> None:
+        run = await self._run_one(handler, event, payload, body, ctx)
+        try:
+            result = interpret(event, run, session=ctx.session)
+        except Exception as exc:  # never let a background hook crash the session
+            self.notice(f"async {event} hook: its answer could not be read ({exc})")
+            return
+        self.notice(result.notice)
+        self.notice(result.system_message)
+        texts = [result.additional_context, result.system_message]
+        if event in PLAIN_IS_CONTEXT:
+            texts.append(result.plain_text)
+        for text in texts:
+            if text:
+                self.add_pending(
+                    f"<system-reminder>\nAsync {event} hook ({handler.label}) finished: "
+                    f"{text}\n</system-reminder>"
+                )
 
     async def _run_one(
         self,
@@ -269,6 +384,10 @@ class HookEngine:
         """PreToolUse: deny > defer > ask > allow; updated input; context."""
         if not self.config.has("PreToolUse"):
             return NO_PRE
+        if self._replay:
+            replay = self._replay.pop(ctx.tool_use_id, None)
+            if replay is not None:  # a deferred call now run normally: same answer, no defer
+                return replay
         from hands.hooks import events
 
         payload = events.pre_tool_use(tool.name, tool_input, ctx)
@@ -298,15 +417,25 @@ class HookEngine:
         if self._stop_reason is not None:
             best = "deny"
             reasons.setdefault("deny", []).insert(0, f"the run was stopped: {self._stop_reason}")
-        if best == "defer":
-            self._deferred.append(ctx.tool_use_id)
         reason = "\n".join(reasons.get(best, [])) if best is not None else ""
-        return PreToolUseOutcome(
+        outcome = PreToolUseOutcome(
             decision=cast(Any, best),
             reason=reason,
             updated_input=updated if best != "deny" else None,
             additional_context="\n".join(reminder("PreToolUse", c, tool.name) for c in context),
         )
+        if best == "defer":
+            # Honoured only if the call turns out to be its turn's only one; otherwise the
+            # call runs normally with what the other hooks said.
+            others = [r.permission for r in results if r.permission in ("ask", "allow")]
+            fallback = max(others, key=_RANK.__getitem__, default=None)
+            self._deferred.append(ctx.tool_use_id)
+            self._replay[ctx.tool_use_id] = replace(
+                outcome,
+                decision=cast(Any, fallback),
+                reason="\n".join(reasons.get(fallback, [])) if fallback else "",
+            )
+        return outcome
 
     async def post_tool_use(
         self,

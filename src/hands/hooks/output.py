@@ -6,16 +6,23 @@
   when a blocking decision was given, else stderr;
 * any other code: non-blocking; the user sees a notice with the first stderr line,
   unless stdout holds a valid JSON object, which is honoured on any exit code.
+
+Output strings longer than 10,000 characters are saved to a file in the session
+directory and replaced by its path and a preview (without a session: cut, saying so).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from hands.hooks.config import HookHandler
+
+if TYPE_CHECKING:
+    from hands.session import Session
 
 PermissionChoice: TypeAlias = Literal["allow", "deny", "ask", "defer"]
 MAX_OUTPUT_CHARS = 10_000
@@ -75,11 +82,37 @@ class HookResult:
     """Shown to the user, never to the model: a hook error or a hook's stderr."""
 
 
+Capper: TypeAlias = Callable[[str], str]
+
+
 def cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
     """Cut an over-long hook string, saying how much was cut."""
     if len(text) <= limit:
         return text
     return f"{text[:limit]}\n[... {len(text) - limit} more characters from the hook cut]"
+
+
+def capper(session: Session | None, event: str) -> Capper:
+    """How ``event``'s over-long output strings are kept.
+
+    Saved under ``session``'s directory (path and preview in their place), or cut
+    without a session.
+    """
+    if session is None:
+        return cap
+
+    def keep(text: str) -> str:
+        if len(text) <= MAX_OUTPUT_CHARS:
+            return text
+        from hands.spill import spill
+
+        name = f"hook-{event}-{secrets.token_hex(4)}"
+        try:
+            return spill(text, session=session, tool_use_id=name)
+        except OSError:
+            return cap(text)
+
+    return keep
 
 
 def first_line(text: str) -> str:
@@ -90,14 +123,16 @@ def first_line(text: str) -> str:
     return ""
 
 
-def interpret(event: str, run: HookRun) -> HookResult:
-    """Turn one handler's raw answer into its decision for ``event``."""
+def interpret(event: str, run: HookRun, *, session: Session | None = None) -> HookResult:
+    """Turn one handler's raw answer into its decision for ``event``.
+
+    With ``session``, over-long strings are saved to its directory instead of cut.
+    """
+    keep = capper(session, event)
     handler = run.handler
     if run.failure:
         if run.blocks_on_failure:
-            return HookResult(
-                handler=handler, blocking=True, reason=run.failure, permission="deny"
-            )
+            return HookResult(handler=handler, blocking=True, reason=run.failure, permission="deny")
         return HookResult(handler=handler, notice=f"{event} hook error: {run.failure}")
     data = run.data
     bad_json = ""
@@ -111,9 +146,9 @@ def interpret(event: str, run: HookRun) -> HookResult:
             data = cast(dict[str, Any], loaded)
     code = run.exit_code
     if code == 2:
-        return _exit_two(event, run, data)
+        return _exit_two(event, run, data, keep)
     if data is not None:
-        return _from_json(event, handler, data)
+        return _from_json(event, handler, data, keep)
     if code not in (0, None):
         line = first_line(run.stderr) or f"exit code {code} and no error output"
         return HookResult(
@@ -122,38 +157,41 @@ def interpret(event: str, run: HookRun) -> HookResult:
     if bad_json:
         notice = f"{event} hook error ({handler.label}): {bad_json}"
         return HookResult(handler=handler, notice=notice)
-    return HookResult(handler=handler, plain_text=cap(run.stdout.strip()))
+    return HookResult(handler=handler, plain_text=keep(run.stdout.strip()))
 
 
-def _exit_two(event: str, run: HookRun, data: Mapping[str, Any] | None) -> HookResult:
+def _exit_two(event: str, run: HookRun, data: Mapping[str, Any] | None, keep: Capper) -> HookResult:
     handler = run.handler
-    stderr = cap(run.stderr.strip())
     if event == "PermissionRequest":
         return HookResult(handler=handler)  # exit 2 is ignored there
     if event not in BLOCKING_EVENTS and event not in FEEDBACK_EVENTS:
         line = first_line(run.stderr)
         return HookResult(handler=handler, notice=f"{event} hook: {line}" if line else "")
-    reason = stderr
+    reason = ""
     if data is not None:
-        parsed = _from_json(event, handler, data)
+        parsed = _from_json(event, handler, data, keep)
         if parsed.blocking and parsed.reason:
             reason = parsed.reason
         elif parsed.permission == "deny" and parsed.permission_reason:
             reason = parsed.permission_reason
     if not reason:
+        reason = keep(run.stderr.strip())
+    if not reason:
         reason = f"{handler.label} exited with code 2 and gave no reason"
     return HookResult(handler=handler, blocking=True, reason=reason, permission="deny")
 
 
-def _from_json(event: str, handler: HookHandler, data: Mapping[str, Any]) -> HookResult:
+def _from_json(
+    event: str, handler: HookHandler, data: Mapping[str, Any], keep: Capper
+) -> HookResult:
     fields: dict[str, Any] = {}
     if data.get("continue") is False:
         fields["continue_"] = False
-        fields["stop_reason"] = cap(_text(data.get("stopReason")))
+        fields["stop_reason"] = keep(_text(data.get("stopReason")))
     if data.get("systemMessage"):
-        fields["system_message"] = cap(_text(data.get("systemMessage")))
+        fields["system_message"] = keep(_text(data.get("systemMessage")))
     decision = data.get("decision")
-    reason = cap(_text(data.get("reason")))
+    reason = keep(_text(data.get("reason")))
     if decision == "block":
         if event == "PreToolUse":
             fields["permission"] = "deny"  # legacy form
@@ -165,19 +203,19 @@ def _from_json(event: str, handler: HookHandler, data: Mapping[str, Any]) -> Hoo
         fields["permission_reason"] = reason
     specific = data.get("hookSpecificOutput")
     if isinstance(specific, dict):
-        _specific(event, cast(dict[str, Any], specific), fields)
+        _specific(event, cast(dict[str, Any], specific), fields, keep)
     return HookResult(handler=handler, **fields)
 
 
-def _specific(event: str, out: dict[str, Any], fields: dict[str, Any]) -> None:
+def _specific(event: str, out: dict[str, Any], fields: dict[str, Any], keep: Capper) -> None:
     context = out.get("additionalContext")
     if isinstance(context, str) and context.strip():
-        fields["additional_context"] = cap(context)
+        fields["additional_context"] = keep(context)
     if event == "PreToolUse":
         choice = out.get("permissionDecision")
         if choice in _PERMISSION_CHOICES:
             fields["permission"] = choice
-            fields["permission_reason"] = cap(_text(out.get("permissionDecisionReason")))
+            fields["permission_reason"] = keep(_text(out.get("permissionDecisionReason")))
         updated = out.get("updatedInput")
         if isinstance(updated, dict):
             fields["updated_input"] = cast(dict[str, Any], updated)
@@ -194,7 +232,7 @@ def _specific(event: str, out: dict[str, Any], fields: dict[str, Any]) -> None:
             behavior = choice.get("behavior")
             if behavior in ("allow", "deny"):
                 fields["request_behavior"] = behavior
-                fields["request_message"] = cap(_text(choice.get("message")))
+                fields["request_message"] = keep(_text(choice.get("message")))
                 fields["request_interrupt"] = choice.get("interrupt") is True
                 updated = choice.get("updatedInput")
                 if isinstance(updated, dict):

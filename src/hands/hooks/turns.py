@@ -2,14 +2,29 @@
 
 Each function takes the :class:`~hands.hooks.base.LoopHooks` the query was given and
 returns plain values the loop acts on (a message to send, a reason to end the run).
+What ``async`` hooks left for the model (and SessionStart context from
+:func:`start_session`) is delivered on the next turn: next to the next prompt, or with
+the next tool results.
+
+A caller that keeps one session over several queries (the interactive CLI) fires
+SessionStart and SessionEnd itself with :func:`start_session` and :func:`end_session`,
+and runs its queries with ``session_start=None, session_end=None``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from hands.hooks.base import LoopHooks
+from hands.hooks.base import (
+    NO_LOOP,
+    DeferringHooks,
+    LoopHookOutcome,
+    LoopHooks,
+    PendingContext,
+    SessionEndReason,
+    SessionStartSource,
+)
 from hands.messages import ContentBlock, Message, TextBlock
 
 if TYPE_CHECKING:
@@ -24,18 +39,36 @@ def _reminder(event: str, text: str) -> TextBlock:
     return TextBlock(text=f"<system-reminder>\n{event} hook context: {text}\n</system-reminder>")
 
 
-async def open_session(
-    hooks: LoopHooks, ctx: ToolContext, prompt: Message, *, resumed: bool
-) -> tuple[Message, str]:
-    """SessionStart, then UserPromptSubmit.
+def _pending(hooks: object) -> list[ContentBlock]:
+    if not isinstance(hooks, PendingContext):
+        return []
+    return [TextBlock(text=text) for text in hooks.take_pending()]
 
-    Returns the prompt with any hook context added, and the reason the run must end
-    before the first request ("" to go on).
+
+async def open_session(
+    hooks: LoopHooks,
+    ctx: ToolContext,
+    prompt: Message,
+    *,
+    resumed: bool = False,
+    source: SessionStartSource | Literal["auto"] | None = "auto",
+) -> tuple[Message, str]:
+    """SessionStart (unless ``source`` is ``None``), then UserPromptSubmit.
+
+    ``source="auto"``: ``resume`` when ``resumed``, else ``startup``. Returns the prompt
+    with any hook context added (and what background hooks left), and the reason the run
+    must end before the first request ("" to go on).
     """
-    start = await hooks.session_start(ctx, source="resume" if resumed else "startup")
-    before: list[ContentBlock] = [_reminder("SessionStart", start.context)] if start.context else []
-    if start.stop:
-        return prompt, f"a SessionStart hook stopped the session: {start.stop_reason}"
+    before: list[ContentBlock] = []
+    if source is not None:
+        if source == "auto":
+            source = "resume" if resumed else "startup"
+        start = await hooks.session_start(ctx, source=source)
+        if start.context:
+            before.append(_reminder("SessionStart", start.context))
+        if start.stop:
+            return prompt, f"a SessionStart hook stopped the session: {start.stop_reason}"
+    before[:0] = _pending(hooks)
     gate = await hooks.user_prompt_submit(ctx, prompt.text)
     if gate.stop:
         return prompt, f"a UserPromptSubmit hook stopped the session: {gate.stop_reason}"
@@ -52,9 +85,15 @@ async def open_session(
 
 
 async def after_batch(
-    hooks: LoopHooks, ctx: ToolContext, results: Sequence[ToolResultEvent]
+    hooks: LoopHooks, ctx: ToolContext, results: list[ToolResultEvent]
 ) -> tuple[tuple[TextBlock, ...], str]:
-    """PostToolBatch: context blocks for the results message, and why the run must end."""
+    """PostToolBatch: context blocks for the results message, and why the run must end.
+
+    First, a call a PreToolUse hook deferred in a turn of several calls runs now through
+    the normal flow, and its result replaces the deferral in ``results`` (deferring is
+    for a turn's single call). Background hooks' context joins the results message.
+    """
+    await run_held(hooks, results)
     calls: list[dict[str, Any]] = [
         {
             "tool_name": r.tool_use.name,
@@ -66,11 +105,34 @@ async def after_batch(
     ]
     outcome = await hooks.post_tool_batch(ctx, calls)
     extra = (_reminder("PostToolBatch", outcome.context),) if outcome.context else ()
+    if isinstance(hooks, PendingContext):
+        extra = (*(TextBlock(text=t) for t in hooks.take_pending()), *extra)
     if outcome.stop:
         return extra, f"a PostToolBatch hook stopped the run: {outcome.stop_reason}"
     if outcome.block:
         return extra, f"a PostToolBatch hook ended the run: {outcome.reason}"
     return extra, ""
+
+
+async def run_held(hooks: object, results: list[ToolResultEvent]) -> None:
+    """Run deferred calls normally, unless one was its turn's only call.
+
+    That one stays deferred, and :func:`why_end` ends the run with it.
+    """
+    if not isinstance(hooks, DeferringHooks):
+        return
+    if len(results) == 1 and isinstance(hooks, LoopHooks):
+        if results[0].tool_use.id in hooks.deferred:
+            return
+    held = hooks.take_held()
+    if not held:
+        return
+    from hands.orchestration.events import ToolResultEvent
+
+    for i, event in enumerate(results):
+        run_normally = held.get(event.tool_use.id)
+        if run_normally is not None:
+            results[i] = ToolResultEvent(tool_use=event.tool_use, outcome=await run_normally())
 
 
 def why_end(hooks: LoopHooks, results: Sequence[ToolResultEvent]) -> tuple[str, Any]:
@@ -104,3 +166,27 @@ async def on_stop(
     if outcome.context:
         return Message(role="user", content=(_reminder("Stop", outcome.context),))
     return None
+
+
+async def start_session(
+    hooks: LoopHooks | None, ctx: ToolContext, *, source: SessionStartSource
+) -> LoopHookOutcome:
+    """SessionStart outside a query (an interactive session starting, or after /clear).
+
+    Its context waits for the next prompt (delivered by :func:`open_session`). Returns
+    the outcome, whose ``stop``/``stop_reason`` say whether a hook asked to stop.
+    """
+    if hooks is None:
+        return NO_LOOP
+    outcome = await hooks.session_start(ctx, source=source)
+    if outcome.context and isinstance(hooks, PendingContext):
+        hooks.add_pending(_reminder("SessionStart", outcome.context).text)
+    return outcome
+
+
+async def end_session(
+    hooks: LoopHooks | None, ctx: ToolContext, reason: SessionEndReason | None
+) -> None:
+    """SessionEnd with ``reason`` (``None``: not fired; the caller fires it later)."""
+    if hooks is not None and reason is not None:
+        await hooks.session_end(ctx, reason=reason)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         split_rule_list,
     )
     from hands.permissions.simple import SimplePolicy
+    from hands.permissions.trust import is_trusted, trust
 
 _HOMES = {
     "AskHandler": "decision",
@@ -48,11 +49,13 @@ _HOMES = {
     "ask": "decision",
     "decision_record": "engine",
     "deny": "decision",
+    "is_trusted": "trust",
     "parse_rule": "rules",
     "parse_rules": "rules",
     "passthrough": "decision",
     "split_rule_list": "rules",
     "suggest_rules": "asking",
+    "trust": "trust",
 }
 
 __all__ = [
@@ -70,11 +73,13 @@ __all__ = [
     "ask",
     "decision_record",
     "deny",
+    "is_trusted",
     "parse_rule",
     "parse_rules",
     "passthrough",
     "split_rule_list",
     "suggest_rules",
+    "trust",
 ]
 
 

@@ -36,6 +36,16 @@ class PermissionDecision:
     source: str = ""
     """Where that rule is written: a settings file, a command-line flag or ``session``."""
     updated_input: Mapping[str, Any] | None = None
+    hook_can_approve: bool = False
+    """Whether a PreToolUse hook's ``allow`` may let this call run instead.
+
+    True for an ordinary ask (no rule wanted it, and nothing forces a prompt), and for
+    such an ask that ``dontAsk`` turned into a denial. False for everything a hook must
+    never skip: deny and ask rules, critical-path removals, protected paths, denials.
+    """
+    hook_needs_input: bool = False
+    """With ``hook_can_approve``: only a hook ``allow`` that also gives ``updatedInput``
+    counts (the hook answered for the user, as for AskUserQuestion and ExitPlanMode)."""
 
 
 def allow(
@@ -45,9 +55,14 @@ def allow(
     return PermissionDecision(behavior="allow", reason=reason, updated_input=updated_input)
 
 
-def ask(message: str, reason: str = "") -> PermissionDecision:
-    """Ask whoever can answer before the call runs."""
-    return PermissionDecision(behavior="ask", message=message, reason=reason)
+def ask(message: str, reason: str = "", *, hook_can_approve: bool = True) -> PermissionDecision:
+    """Ask whoever can answer before the call runs.
+
+    ``hook_can_approve=False`` for an ask a PreToolUse hook's ``allow`` must not skip.
+    """
+    return PermissionDecision(
+        behavior="ask", message=message, reason=reason, hook_can_approve=hook_can_approve
+    )
 
 
 def deny(message: str, reason: str = "") -> PermissionDecision:

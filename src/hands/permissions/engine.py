@@ -6,7 +6,11 @@
 
 A deny anywhere beats an allow anywhere, and a matching ask rule prompts even when a
 narrower allow rule also matches. In ``dontAsk`` every ask becomes a denial. Every
-decision names what decided it: the rule and its file, the mode, or the built-in check.
+decision names what decided it: the rule and its file, the mode, or the built-in check,
+and says whether a PreToolUse hook's ``allow`` may let the call run instead
+(``hook_can_approve``: an ordinary ask, also one ``dontAsk`` denied; never a deny or ask
+rule, a critical-path removal, a protected path, or a Bash command the analysis cannot
+check against the deny and ask rules).
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ ASKS_BY_DEFAULT = frozenset(
 """Tools that need permission in ``default`` mode even though they change no files."""
 ALWAYS_ASK = frozenset({"AskUserQuestion"})
 """Tools that reach the ask handler in every mode (the user must answer them)."""
+NEEDS_HOOK_INPUT = frozenset({"AskUserQuestion", "ExitPlanMode"})
+"""A hook's ``allow`` satisfies these only together with ``updatedInput``."""
 _GLOB_CHARS = frozenset("*?[")
 _HARMLESS_OPAQUE = (
     "command substitution", "backticks", "subshell", "background &", "process substitution",
@@ -195,7 +201,12 @@ class PermissionEngine:
                 rule=hit.rule,
             )
         if name in ALWAYS_ASK:
-            return self._ask(mode, f"{name} needs an answer from the user.", reason="always asks")
+            return self._ask(
+                mode,
+                f"{name} needs an answer from the user.",
+                reason="always asks",
+                needs_input=True,
+            )
 
         own = await tool.check_permissions(input, ctx)
         if own.behavior == "deny":
@@ -208,12 +219,15 @@ class PermissionEngine:
                     f"{label} would remove {critical}; removing critical paths always needs "
                     "approval.",
                     reason="critical path removal",
+                    hook=False,
                 )
         if mode == "bypassPermissions":
             if call.kind == "bash" and call.analysis is not None:
                 unclear = self._bash_unverifiable(call.analysis)
                 if unclear:
-                    return self._ask(mode, unclear, reason="deny rules cannot be verified")
+                    return self._ask(
+                        mode, unclear, reason="deny rules cannot be verified", hook=False
+                    )
             return PermissionDecision(behavior="allow", reason="mode bypassPermissions")
         read_only = tool.is_read_only(input)
         if mode == "plan" and not read_only and name != "ExitPlanMode":
@@ -238,9 +252,20 @@ class PermissionEngine:
             verdict = self._other(tool, name, call, input, read_only, mode)
         if verdict.behavior == "ask":
             message = verdict.message
-            if own.behavior == "ask" and own.message:
-                message = f"{own.message} {message}".strip()
-            return self._ask(mode, message, reason=verdict.reason or own.reason)
+            hook = verdict.hook_can_approve
+            if own.behavior == "ask":
+                hook = hook and own.hook_can_approve
+                if own.message:
+                    message = f"{own.message} {message}".strip()
+            if hook and call.kind == "bash" and call.analysis is not None:
+                hook = self._hook_may_approve_bash(call.analysis)
+            return self._ask(
+                mode,
+                message,
+                reason=verdict.reason or own.reason,
+                hook=hook,
+                needs_input=name in NEEDS_HOOK_INPUT,
+            )
         return verdict
 
     # -- describing a call ------------------------------------------------------------
@@ -453,7 +478,14 @@ class PermissionEngine:
         *,
         reason: str,
         rule: PermissionRule | None = None,
+        hook: bool = True,
+        needs_input: bool = False,
     ) -> PermissionDecision:
+        """An ask, or in ``dontAsk`` a denial; ``hook``: a PreToolUse ``allow`` may skip it.
+
+        An ask from a rule is never skippable by a hook, whatever ``hook`` says.
+        """
+        approvable = hook and rule is None
         if mode == "dontAsk":
             return PermissionDecision(
                 behavior="deny",
@@ -465,6 +497,8 @@ class PermissionEngine:
                 reason=f"{reason} (dontAsk)",
                 rule=rule.text if rule else "",
                 source=rule.source if rule else "",
+                hook_can_approve=approvable,
+                hook_needs_input=needs_input,
             )
         return PermissionDecision(
             behavior="ask",
@@ -472,6 +506,8 @@ class PermissionEngine:
             reason=reason,
             rule=rule.text if rule else "",
             source=rule.source if rule else "",
+            hook_can_approve=approvable,
+            hook_needs_input=needs_input,
         )
 
     # -- bash ---------------------------------------------------------------------------
@@ -495,6 +531,20 @@ class PermissionEngine:
         return (
             f"The command cannot be fully analysed ({why}), so the Bash deny rules cannot be "
             "checked against it; it needs approval even in bypassPermissions mode."
+        )
+
+    def _hook_may_approve_bash(self, analysis: Analysis) -> bool:
+        """A hook ``allow`` skips a Bash ask only when the deny and ask rules were checked.
+
+        A command the analysis cannot fully parse may hide a sub-command a Bash deny or
+        ask rule would catch, so it is not approvable while such rules exist.
+        """
+        if analysis.understood:
+            return True
+        return not any(
+            r.kind == "command"
+            for behavior in ("deny", "ask")
+            for r in self.rules_for(behavior, "Bash")
         )
 
     def _bash(self, call: _Call, ctx: ToolContext, mode: PermissionMode) -> PermissionDecision:
@@ -564,6 +614,7 @@ class PermissionEngine:
                 return _ask_verdict(
                     f"Bash({call.display}) writes {path}: {why}, so it always needs approval.",
                     "protected path",
+                    hook=False,
                 )
         for text in call.unclear_redirects:
             missing.append(f"the redirection {text}")
@@ -643,6 +694,7 @@ class PermissionEngine:
                 return _ask_verdict(
                     f"{name}({call.display}): {why}, so changes to it always need approval.",
                     "protected path",
+                    hook=False,
                 )
         dirs = self.working_dirs(ctx)
         if mode == "acceptEdits" and all(inside(p, dirs) for p in call.paths):
@@ -721,8 +773,8 @@ def _floats(rule: PermissionRule) -> bool:
     return isinstance(m, PathPattern) and (m.floating or m.single_dir)
 
 
-def _ask_verdict(message: str, reason: str) -> PermissionDecision:
-    return PermissionDecision(behavior="ask", message=message, reason=reason)
+def _ask_verdict(message: str, reason: str, *, hook: bool = True) -> PermissionDecision:
+    return PermissionDecision(behavior="ask", message=message, reason=reason, hook_can_approve=hook)
 
 
 def _by_rule(rule: PermissionRule) -> PermissionDecision:

@@ -53,9 +53,17 @@ class SimplePolicy:
         if mode == "acceptEdits" and tool.edits_files and own.behavior != "ask":
             return allow("mode acceptEdits")
         message = own.message or f"{tool.user_facing_name(input)} needs permission to run."
+        approvable = own.hook_can_approve if own.behavior == "ask" else True
         if mode == "dontAsk":
-            return deny(
-                f"Permission to use {tool.name} was not granted and this session does not ask "
-                "(mode dontAsk). Use a tool that is already allowed, or report what you need."
+            return PermissionDecision(
+                behavior="deny",
+                message=(
+                    f"Permission to use {tool.name} was not granted and this session does not "
+                    "ask (mode dontAsk). Use a tool that is already allowed, or report what you "
+                    "need."
+                ),
+                reason="dontAsk",
+                hook_can_approve=approvable,
+                hook_needs_input=own.hook_needs_input,
             )
-        return ask(message, own.reason or "no rule allows it")
+        return ask(message, own.reason or "no rule allows it", hook_can_approve=approvable)

@@ -105,9 +105,8 @@ def test_serve_stdio_with_the_sdk_client(tmp_path: Path) -> None:
 
 
 def test_serve_accept_edits_and_http(tmp_path: Path) -> None:
-    from mcp.client.streamable_http import streamable_http_client
-
     from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
 
     project = _project(tmp_path)
     port = free_port()

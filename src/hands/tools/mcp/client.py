@@ -46,9 +46,10 @@ from hands.tools.mcp.tools import (
 if TYPE_CHECKING:
     from types import TracebackType
 
+    from mcp import ClientSession
+
     from hands.session import Session
     from hands.tools.discovery.lazy import ToolListCache
-    from mcp import ClientSession
 
 State: TypeAlias = Literal["pending", "connected", "reconnecting", "failed", "closed"]
 
@@ -296,9 +297,8 @@ class McpConnection:
                 errlog.close()
 
     async def _connect_with(self, errlog: IO[str] | None, started: float, startup: float) -> None:
-        from mcp_types import Implementation
-
         from mcp import ClientSession
+        from mcp_types import Implementation
 
         def on_end() -> None:
             self._dead = True

@@ -1,0 +1,187 @@
+"""Workspace trust: a committed settings file loosens permissions only once trusted.
+
+Real settings files in temp dirs, the trusted-workspaces file under the test's hands
+home, the ``hands trust`` command, and ``hands -p`` end to end with a scripted model.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from hands.permissions.trust import is_trusted, trust, trust_file, trusted_dirs, untrust
+from hands.permissions.trust_cli import trust_command
+from hands.settings import load_settings
+
+
+def write(path: Path, data: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = (tmp_path / "repo").resolve()
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    (tmp_path / "shared").mkdir()
+    return root
+
+
+@pytest.fixture
+def env(tmp_path: Path, hands_home: Path) -> dict[str, str]:
+    return {
+        "HOME": str(tmp_path / "home"),
+        "HANDS_HOME": str(hands_home),
+        "HANDS_MANAGED_SETTINGS": "",
+    }
+
+
+def committed(repo: Path) -> Path:
+    return write(
+        repo / ".claude" / "settings.json",
+        {
+            "permissions": {
+                "allow": ["Bash(npm test)", "Bash(curl *)"],
+                "ask": ["Bash(git push *)"],
+                "deny": ["Read(.env)"],
+                "additionalDirectories": ["../shared"],
+                "defaultMode": "bypassPermissions",
+            }
+        },
+    )
+
+
+def texts(settings: Any, behavior: str) -> set[str]:
+    return {r.text for r in settings.rules if r.behavior == behavior}
+
+
+def test_untrusted_project_allow_rules_and_directories_are_ignored_with_one_warning(
+    repo: Path, env: dict[str, str]
+) -> None:
+    path = committed(repo)
+    write(repo / ".hands" / "settings.json", {"permissions": {"allow": ["Bash(cargo test)"]}})
+    write(repo / ".claude" / "settings.local.json", {"permissions": {"allow": ["Bash(make *)"]}})
+    s = load_settings(repo, env=env)
+    assert texts(s, "allow") == {"Bash(make *)"}  # the user's own local file always counts
+    assert texts(s, "ask") == {"Bash(git push *)"} and texts(s, "deny") == {"Read(.env)"}
+    assert s.additional_directories == () and s.default_mode == "default"
+    trust_warnings = [w for w in s.warnings if "not trusted" in w]
+    assert len(trust_warnings) == 1, s.warnings
+    (warning,) = trust_warnings
+    assert str(path) in warning and str(repo / ".hands" / "settings.json") in warning
+    assert "3 permissions.allow rules" in warning and "1 additionalDirectories entry" in warning
+    assert "defaultMode bypassPermissions" in warning
+    assert f"hands trust {repo}" in warning
+    assert set(s.untrusted_files) == {str(path), str(repo / ".hands" / "settings.json")}
+
+
+def test_trusting_the_workspace_makes_them_count(repo: Path, env: dict[str, str]) -> None:
+    committed(repo)
+    assert trust(repo / "src", env) == repo  # the git root is the workspace
+    assert trust_file(env) == Path(env["HANDS_HOME"]) / "trusted.json"
+    assert json.loads(trust_file(env).read_text()) == {"trusted": [str(repo)]}
+    s = load_settings(repo / "src", env=env)
+    assert s.warnings == ()
+    s = load_settings(repo, env=env)
+    assert texts(s, "allow") == {"Bash(npm test)", "Bash(curl *)"}
+    assert s.additional_directories == ((repo.parent / "shared").resolve(),)
+    assert s.default_mode == "bypassPermissions" and s.untrusted_files == ()
+    assert untrust(repo, env) and not is_trusted(repo, env)
+    assert texts(load_settings(repo, env=env), "allow") == set()
+
+
+def test_a_trusted_parent_covers_its_children_and_only_them(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    projects = tmp_path / "projects"
+    inside = projects / "a"
+    outside = tmp_path / "elsewhere"
+    for d in (inside, outside):
+        write(d / ".claude" / "settings.json", {"permissions": {"allow": ["Bash(ls *)"]}})
+    trust(projects, env)
+    assert is_trusted(inside, env) and not is_trusted(outside, env)
+    assert texts(load_settings(inside, env=env), "allow") == {"Bash(ls *)"}
+    assert texts(load_settings(outside, env=env), "allow") == set()
+    # an explicit answer wins over the file (library callers, tests)
+    assert texts(load_settings(outside, env=env, trusted=True), "allow") == {"Bash(ls *)"}
+    assert texts(load_settings(inside, env=env, trusted=False), "allow") == set()
+
+
+def test_no_warning_when_the_project_file_loosens_nothing(repo: Path, env: dict[str, str]) -> None:
+    write(repo / ".claude" / "settings.json", {"permissions": {"deny": ["Bash(rm *)"]}})
+    s = load_settings(repo, env=env)
+    assert s.warnings == () and texts(s, "deny") == {"Bash(rm *)"}
+
+
+def test_a_broken_trust_file_trusts_nothing(repo: Path, env: dict[str, str]) -> None:
+    committed(repo)
+    trust_file(env).parent.mkdir(parents=True, exist_ok=True)
+    trust_file(env).write_text("{not json")
+    assert trusted_dirs(env) == () and not is_trusted(repo, env)
+    assert texts(load_settings(repo, env=env), "allow") == set()
+    assert trust(repo, env) == repo and is_trusted(repo, env)
+
+
+def test_the_trust_command(repo: Path, hands_home: Path) -> None:
+    app = typer.Typer()
+    app.command("trust")(trust_command)
+    app.command("other")(lambda: None)  # a group, as when mounted on the hands CLI
+    runner = CliRunner()
+    done = runner.invoke(app, ["trust", str(repo / "src")])
+    assert done.exit_code == 0, done.output
+    assert f"Trusted {repo}" in done.output
+    assert json.loads((hands_home / "trusted.json").read_text()) == {"trusted": [str(repo)]}
+    listed = runner.invoke(app, ["trust", "--list"])
+    assert listed.output.split() == [str(repo)]
+    removed = runner.invoke(app, ["trust", str(repo), "--remove"])
+    assert removed.exit_code == 0 and "No longer trusted" in removed.output
+    assert runner.invoke(app, ["trust", "--list"]).output.strip() == ""
+    missing = runner.invoke(app, ["trust", str(repo / "nope")])
+    assert missing.exit_code != 0
+
+
+def hands_p(repo: Path, script: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}"],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        timeout=60,
+    )
+
+
+def test_print_mode_ignores_untrusted_allow_rules_with_a_warning(
+    repo: Path, hands_home: Path
+) -> None:
+    """As Claude Code's ``-p``: no trust dialog, so a committed allow does not count."""
+    write(repo / ".claude" / "settings.json", {"permissions": {"allow": ["Bash(touch *)"]}})
+    script = repo.parent / "s.json"
+    script.write_text(
+        json.dumps(
+            {
+                "turns": [
+                    {"blocks": [{"type": "tool_use", "name": "Bash",
+                                 "input": {"command": "touch made.txt"}}]},
+                    {"blocks": [{"type": "text", "text": "done"}]},
+                ]
+            }
+        )
+    )  # fmt: skip
+    proc = hands_p(repo, script)
+    assert proc.returncode == 0, proc.stderr
+    assert not (repo / "made.txt").exists()
+    assert proc.stderr.count("not trusted") == 1
+    assert "hands trust" in proc.stderr and str(repo / ".claude" / "settings.json") in proc.stderr
+    trust(repo)
+    proc = hands_p(repo, script)
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / "made.txt").exists() and "not trusted" not in proc.stderr
