@@ -233,3 +233,42 @@ def test_project_mcp_servers_are_asked_about_once(
     terminal.tmux("new-session", "-d", "-s", "again", "-x", "120", "-y", "40", command)
     screen = terminal.wait_for("(/help")
     assert "Use this server" not in screen
+
+
+def test_session_hooks_fire_once_around_the_session(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    log = tmp_path / "events.log"
+    recorder = tmp_path / "record.py"
+    recorder.write_text(
+        "import json, sys\n"
+        "d = json.load(sys.stdin)\n"
+        f"with open({str(log)!r}, 'a') as f:\n"
+        "    what = d.get('source') or d.get('reason')\n"
+        "    f.write(d['hook_event_name'] + ':' + str(what) + '\\n')\n"
+    )
+    record = f"{sys.executable} {recorder}"
+    hooks = {
+        event: [{"hooks": [{"type": "command", "command": record}]}]
+        for event in ("SessionStart", "SessionEnd")
+    }
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "one"}]},
+                                     {"blocks": [{"type": "text", "text": "two"}]}])  # fmt: skip
+    start(terminal, project, hands_home, s)
+    terminal.send("first", "Enter")
+    terminal.wait_for("success · 1 turns")
+    terminal.send("/clear", "Enter")
+    terminal.wait_for("Conversation cleared.")
+    terminal.send("second", "Enter")
+    terminal.wait_for("two")
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+    assert log.read_text().splitlines() == [
+        "SessionStart:startup",
+        "SessionEnd:clear",
+        "SessionStart:clear",
+        "SessionEnd:prompt_input_exit",
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from hands import startup
 from hands.config import Limits
@@ -22,6 +22,7 @@ from hands.system_prompt import build_system_prompt
 from hands.transcript import TranscriptWriter, find, load, project_dir
 
 if TYPE_CHECKING:
+    from hands.hooks.base import SessionEndReason, SessionStartSource
     from hands.hooks.engine import HookEngine
     from hands.permissions.decision import AskHandler
     from hands.permissions.engine import PermissionEngine
@@ -49,6 +50,8 @@ class AgentSetup:
     source: DeferringSource
     """Built-ins and MCP tools, with large tool sets deferred behind ToolSearch."""
     mcp_warnings: tuple[str, ...] = ()
+    resumed: bool = False
+    """The conversation continues an earlier session (--continue / --resume)."""
     mcp_pending: tuple[McpServerConfig, ...] = ()
     """Project servers nobody approved yet (the interactive session asks about them)."""
     hooks: HookEngine | None = None
@@ -81,6 +84,8 @@ class AgentSetup:
         permission_mode: PermissionMode,
         max_turns: int | None = None,
         ask: AskHandler | None = None,
+        session_start: SessionStartSource | Literal["auto"] | None = "auto",
+        session_end: SessionEndReason | None = "other",
     ) -> QueryOptions:
         """Options for the next query, continuing the conversation so far."""
         return QueryOptions(
@@ -97,6 +102,8 @@ class AgentSetup:
             limits=self.limits,
             session=self.session,
             history=list(self.history),
+            session_start=session_start,
+            session_end=session_end,
         )
 
     def record(self, event: QueryEvent) -> None:
@@ -196,6 +203,7 @@ def prepare(
         limits=limits,
         writer=writer,
         history=history,
+        resumed=resume is not None or continue_last,
     )
 
 

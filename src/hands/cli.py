@@ -283,6 +283,10 @@ from hands.tools.discovery.cli import search_command  # noqa: E402 - light impor
 
 tools_app.command("search")(search_command)
 
+from hands.permissions.trust_cli import trust_command  # noqa: E402 - light imports only
+
+app.command("trust")(trust_command)
+
 permissions_app = typer.Typer(help="Inspect permission decisions.", no_args_is_help=True)
 app.add_typer(permissions_app, name="permissions")
 

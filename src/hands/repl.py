@@ -17,7 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from hands.app import AgentSetup
-from hands.context import PermissionMode
+from hands.context import PermissionMode, ToolContext
+from hands.hooks import turns as hook_turns
+from hands.hooks.base import SessionEndReason
 from hands.loop import Query, query
 from hands.messages import user_text
 from hands.ui.session_view import SessionView
@@ -116,14 +118,27 @@ class Repl:
             )
             self.setup.approve_mcp(answers)
         self.setup.start_background()
+        await hook_turns.start_session(
+            self.setup.hooks,
+            self._hook_context(),
+            source="resume" if self.setup.resumed else "startup",
+        )
+        reason: SessionEndReason = "other"
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch_interrupts)
             try:
                 code = await self._loop()
+                reason = "prompt_input_exit"
             finally:
+                with anyio.CancelScope(shield=True):
+                    await hook_turns.end_session(self.setup.hooks, self._hook_context(), reason)
                 tg.cancel_scope.cancel()
                 await self.setup.session.aclose()
         return code
+
+    def _hook_context(self) -> ToolContext:
+        ctx = self.setup.settings.context(session=self.setup.session)
+        return ctx.with_changes(permission_mode=self.mode)
 
     async def _loop(self) -> int:
         empty_interrupts = 0
@@ -144,13 +159,13 @@ class Repl:
                 continue
             try:
                 if text.startswith("/"):
-                    self.command(text)
+                    await self.command(text)
                 else:
                     await self.turn(text)
             except Exit:
                 return 0
 
-    def command(self, text: str) -> None:
+    async def command(self, text: str) -> None:
         """Run a slash command."""
         name = text.split()[0].lower()
         if name in ("/exit", "/quit"):
@@ -158,7 +173,9 @@ class Repl:
         if name == "/help":
             self.console.print(HELP)
         elif name == "/clear":
+            await hook_turns.end_session(self.setup.hooks, self._hook_context(), "clear")
             self.setup.history.clear()
+            await hook_turns.start_session(self.setup.hooks, self._hook_context(), source="clear")
             self.console.print(Text("Conversation cleared.", style="dim"))
         elif name == "/tools":
             table = Table("tool", "description")
@@ -204,7 +221,11 @@ class Repl:
         ask = PromptAskHandler(
             prompt=self._ask, project_dir=self.setup.cwd, engine=self.setup.engine
         )
-        q = query(message, self.setup.options(permission_mode=self.mode, ask=ask))
+        # the session's own start and end hooks fire once, around the whole session
+        options = self.setup.options(
+            permission_mode=self.mode, ask=ask, session_start=None, session_end=None
+        )
+        q = query(message, options)
         self.setup.record_prompt(message)
         self._turn = q
         try:
