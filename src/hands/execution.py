@@ -21,7 +21,7 @@ from hands.context import ToolContext
 from hands.deadline import DeadlineExceeded, within
 from hands.errors import ToolError
 from hands.hooks.base import DeferringHooks, PermissionHooks
-from hands.messages import ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from hands.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.permissions.decision import AskRequest, PermissionDecision
 from hands.runtime import ToolRuntime
 from hands.spill import content_chars, spill
@@ -221,7 +221,7 @@ async def _run_found(
     failure: str | None = None
     output: Any = None
     modifier: ContextModifier | None = None
-    content: str | Sequence[TextBlock | ImageBlock] = ""
+    content: str | Sequence[ResultPart] = ""
     try:
         if tool.handles_own_timeout:
             result = await tool.call(parsed, ctx, progress)
@@ -461,9 +461,10 @@ async def _recheck(
     return again if again.behavior == "deny" else verdict
 
 
-def _text_of(content: Sequence[TextBlock | ImageBlock]) -> str:
+def _text_of(content: Sequence[ResultPart]) -> str:
     return "\n".join(b.text for b in content if isinstance(b, TextBlock))
 
 
-def _has_image(content: str | Sequence[TextBlock | ImageBlock]) -> bool:
-    return not isinstance(content, str) and any(isinstance(b, ImageBlock) for b in content)
+def _has_image(content: str | Sequence[ResultPart]) -> bool:
+    # anything but text (an image, a tool reference) is output even when there is no text
+    return not isinstance(content, str) and any(not isinstance(b, TextBlock) for b in content)

@@ -178,7 +178,7 @@ class Query:
             )
             subtype = "error_during_execution" if error else subtype
         self.messages.append(prompt)
-        specs = [tool.spec() for tool in pool]
+        specs = pool.specs()
         retries_left = opts.stream_retries
         while not error:
             if opts.max_turns is not None and turns >= opts.max_turns:
@@ -190,7 +190,7 @@ class Query:
                 if fresh is not pool:
                     pool = fresh
                     runtime = dataclasses.replace(runtime, tools=pool)
-                    specs = [tool.spec() for tool in pool]
+                    specs = pool.specs()
             note = _deferred_tools_note(opts.tools, self.messages)
             if note is not None:
                 self.messages.append(note)

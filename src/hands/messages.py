@@ -66,7 +66,20 @@ class ToolUseBlock:
         return {"type": "tool_use", "id": self.id, "name": self.name, "input": dict(self.input)}
 
 
-ResultContent: TypeAlias = "str | tuple[TextBlock | ImageBlock, ...]"
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolReferenceBlock:
+    """Names a deferred tool inside a tool_result; the API loads its definition."""
+
+    tool_name: str
+    type: Literal["tool_reference"] = "tool_reference"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        return {"type": "tool_reference", "tool_name": self.tool_name}
+
+
+ResultPart: TypeAlias = TextBlock | ImageBlock | ToolReferenceBlock
+"""What a tool_result may hold besides plain text."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -74,7 +87,7 @@ class ToolResultBlock:
     """The answer to one ``tool_use``; ``content`` is text or text and image blocks."""
 
     tool_use_id: str
-    content: str | tuple[TextBlock | ImageBlock, ...]
+    content: str | tuple[ResultPart, ...]
     is_error: bool = False
     type: Literal["tool_result"] = "tool_result"
 
@@ -100,7 +113,9 @@ class ToolResultBlock:
         return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
 
 
-ContentBlock: TypeAlias = TextBlock | ImageBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock
+ContentBlock: TypeAlias = (
+    TextBlock | ImageBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ToolReferenceBlock
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -142,18 +157,20 @@ def block_from_wire(data: Mapping[str, Any]) -> ContentBlock:
         return ThinkingBlock(
             thinking=str(data["thinking"]), signature=str(data.get("signature", ""))
         )
+    if kind == "tool_reference":
+        return ToolReferenceBlock(tool_name=str(data["tool_name"]))
     if kind == "tool_use":
         return ToolUseBlock(id=str(data["id"]), name=str(data["name"]), input=dict(data["input"]))
     if kind == "tool_result":
         raw = data.get("content", "")
-        content: str | tuple[TextBlock | ImageBlock, ...]
+        content: str | tuple[ResultPart, ...]
         if isinstance(raw, str):
             content = raw
         else:
-            parts: list[TextBlock | ImageBlock] = []
+            parts: list[ResultPart] = []
             for item in _as_sequence(raw):
                 block = block_from_wire(item)
-                if isinstance(block, TextBlock | ImageBlock):
+                if isinstance(block, TextBlock | ImageBlock | ToolReferenceBlock):
                     parts.append(block)
             content = tuple(parts)
         return ToolResultBlock(

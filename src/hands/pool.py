@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hands.tool import Tool
+from hands.tool import Tool, ToolSpec
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -81,6 +81,10 @@ class ToolPool:
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
+
+    def specs(self) -> list[ToolSpec]:
+        """The tool definitions of a model request, in request order."""
+        return [tool.spec() for tool in self._tools]
 
     def with_tools(self, extra: Iterable[Tool[Any, Any]]) -> ToolPool:
         """A pool with ``extra`` added; tools already here keep their names."""

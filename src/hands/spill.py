@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hands.config import PREVIEW_BYTES
-from hands.messages import ImageBlock, TextBlock, ToolResultBlock
+from hands.messages import ResultPart, TextBlock, ToolResultBlock
 from hands.session import Session
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
-def content_chars(content: str | Sequence[TextBlock | ImageBlock]) -> int:
+def content_chars(content: str | Sequence[ResultPart]) -> int:
     """Characters of text in a result (images count as nothing here)."""
     if isinstance(content, str):
         return len(content)
@@ -21,7 +21,7 @@ def content_chars(content: str | Sequence[TextBlock | ImageBlock]) -> int:
 
 
 def spill(
-    content: str | Sequence[TextBlock | ImageBlock], *, session: Session, tool_use_id: str
+    content: str | Sequence[ResultPart], *, session: Session, tool_use_id: str
 ) -> str:
     """Save the text of ``content`` to a file; return the ``<persisted-output>`` stub."""
     text = (
@@ -75,12 +75,11 @@ def fit_message_budget(
             continue
         if sizes[i] <= PREVIEW_BYTES + 500:
             continue  # its stub would be as large as the result itself
-        stub = spill(out[i].content, session=session, tool_use_id=out[i].tool_use_id)
-        extra: tuple[ImageBlock, ...] = (
-            ()
-            if isinstance(out[i].content, str)
-            else tuple(b for b in out[i].content if isinstance(b, ImageBlock))
-        )
+        content = out[i].content
+        stub = spill(content, session=session, tool_use_id=out[i].tool_use_id)
+        extra: tuple[ResultPart, ...] = ()
+        if not isinstance(content, str):
+            extra = tuple(b for b in content if not isinstance(b, TextBlock))
         total -= sizes[i] - len(stub)
         out[i] = ToolResultBlock(
             tool_use_id=out[i].tool_use_id,

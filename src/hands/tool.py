@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from hands.context import ToolContext
 from hands.errors import ToolDefinitionError
-from hands.messages import ImageBlock, TextBlock
+from hands.messages import ImageBlock, ResultPart, TextBlock, ToolReferenceBlock
 from hands.permissions.decision import PermissionDecision, passthrough
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ Progress: TypeAlias = Callable[[Any], None]
 """Called by a tool any number of times with progress data its ``render_progress`` shows."""
 
 ContextModifier: TypeAlias = Callable[[ToolContext], ToolContext]
-Content: TypeAlias = "str | Sequence[TextBlock | ImageBlock]"
+Content: TypeAlias = "str | Sequence[ResultPart]"
 
 MAX_NAME_LENGTH = 64
 _ENCODER = json.JSONEncoder(default=str, ensure_ascii=False)
@@ -57,14 +57,19 @@ class ToolSpec:
     name: str
     description: str
     input_schema: Mapping[str, Any]
+    defer_loading: bool = False
+    """Sent but not shown to the model until a ``tool_reference`` names it (Anthropic)."""
 
     def to_wire(self) -> dict[str, Any]:
         """Anthropic's tool definition shape."""
-        return {
+        wire: dict[str, Any] = {
             "name": self.name,
             "description": self.description,
             "input_schema": dict(self.input_schema),
         }
+        if self.defer_loading:
+            wire["defer_loading"] = True
+        return wire
 
 
 class Tool(Generic[InputT, OutputT]):
@@ -215,8 +220,8 @@ def default_content(output: object) -> Content:
         return output.model_dump_json(by_alias=True)
     if isinstance(output, list | tuple):
         items = cast(Sequence[object], output)
-        if all(isinstance(item, TextBlock | ImageBlock) for item in items):
-            return tuple(cast(Sequence[TextBlock | ImageBlock], items))
+        if all(isinstance(item, TextBlock | ImageBlock | ToolReferenceBlock) for item in items):
+            return tuple(cast(Sequence[ResultPart], items))
     if output is None:
         return ""
     try:

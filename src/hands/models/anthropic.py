@@ -198,12 +198,17 @@ class AnthropicModel:
 
 
 def tools_to_wire(tools: Sequence[ToolSpec], *, cache: bool = True) -> list[dict[str, Any]]:
-    """Tool definitions sorted by name; the last carries the cache breakpoint."""
-    # The pool already sends a stable order: sorted, then tools found by ToolSearch in the
-    # order found; re-sorting would move the cached prefix every time a tool joins.
+    """Tool definitions in the pool's order; the last loaded one carries the breakpoint.
+
+    The pool sends a stable order (sorted, then found or deferred tools), so nothing is
+    re-sorted here. Deferred tools (``defer_loading``) sit after the cached prefix and
+    may not carry a breakpoint themselves.
+    """
     wire = [spec.to_wire() for spec in tools]
-    if cache and wire:
-        wire[-1]["cache_control"] = dict(EPHEMERAL)
+    if cache:
+        loaded = [w for w in wire if not w.get("defer_loading")]
+        if loaded:
+            loaded[-1]["cache_control"] = dict(EPHEMERAL)
     return wire
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from hands.messages import ImageBlock, TextBlock
+from hands.messages import ImageBlock, ResultPart, TextBlock
 
 MAX_RESULT_LINES = 12
 
@@ -26,12 +26,20 @@ def dim_text(text: str) -> Text:
     return Text("  ⎿ " + text.rstrip("\n"), style="dim")
 
 
-def result_text(content: str | Sequence[TextBlock | ImageBlock]) -> Text:
+def _part_text(part: ResultPart) -> str:
+    if isinstance(part, TextBlock):
+        return part.text
+    if isinstance(part, ImageBlock):
+        return f"[image {part.media_type}]"
+    return f"[tool {part.tool_name}]"
+
+
+def result_text(content: str | Sequence[ResultPart]) -> Text:
     """The first lines of a result, with a count of the rest."""
     if isinstance(content, str):
         body = content
     else:
-        parts = [b.text if isinstance(b, TextBlock) else f"[image {b.media_type}]" for b in content]
+        parts = [_part_text(b) for b in content]
         body = "\n".join(parts)
     lines = body.splitlines() or [""]
     shown = lines[:MAX_RESULT_LINES]

@@ -108,8 +108,8 @@ def test_no_match_names_servers_still_connecting() -> None:
     assert isinstance(text, str) and "still connecting: jira" in text and "git" not in text
 
 
-def test_result_holds_full_definitions_and_references() -> None:
-    source = DeferringSource(catalogue(), mode="true", provider="anthropic")
+def test_result_holds_full_definitions_as_text() -> None:
+    source = DeferringSource(catalogue(), mode="true")
     tool = source.search_tool()
     out = tool.search("select:mcp__time__convert_time")  # type: ignore[attr-defined]
     text = tool.to_content(out)
@@ -118,10 +118,29 @@ def test_result_holds_full_definitions_and_references() -> None:
     definition = json.loads(body)
     assert definition["name"] == "mcp__time__convert_time"
     assert definition["parameters"]["properties"]["text"]["type"] == "string"
+    assert out.references is False
+
+
+def test_with_anthropic_the_result_holds_tool_references() -> None:
+    from hands.messages import TextBlock, ToolReferenceBlock
+
+    source = DeferringSource(catalogue(), mode="true", provider="anthropic")
+    tool = source.search_tool()
+    out = tool.search("select:mcp__time__convert_time")  # type: ignore[attr-defined]
+    content = tool.to_content(out)
     assert out.references is True
+    assert not isinstance(content, str)
+    assert isinstance(content[0], TextBlock) and "mcp__time__convert_time" in content[0].text
+    assert list(content[1:]) == [ToolReferenceBlock(tool_name="mcp__time__convert_time")]
     assert tool_reference_blocks(out.names) == [
         {"type": "tool_reference", "tool_name": "mcp__time__convert_time"}
     ]
+    # every deferred tool is in the request, flagged, and stays there once found
+    before = [(s.name, s.defer_loading) for s in source.current_pool().specs()]
+    source.mark_found(["mcp__time__convert_time"])
+    after = [(s.name, s.defer_loading) for s in source.current_pool().specs()]
+    assert before == after
+    assert ("mcp__time__convert_time", True) in after
 
 
 def test_tool_search_is_read_only_and_concurrency_safe() -> None:

@@ -20,6 +20,7 @@ name (a model that guesses right): the call runs, and the tool joins the list.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from hands.pool import ToolPool
-from hands.tool import Tool
+from hands.tool import Tool, ToolSpec
 
 if TYPE_CHECKING:
     from hands.messages import Message
@@ -223,6 +224,7 @@ class DeferredPool(ToolPool):
         owner: DeferringSource,
     ) -> None:
         super().__init__(loaded)
+        self._loaded_count = len(self._tools)
         ordered = (*self._tools, *found)
         self._tools = ordered
         for tool in found:
@@ -235,6 +237,20 @@ class DeferredPool(ToolPool):
     def names(self) -> tuple[str, ...]:
         """The names in request order (sorted loaded tools, then found ones)."""
         return tuple(t.name for t in self._tools)
+
+    def specs(self) -> list[ToolSpec]:
+        """Request order: loaded tools sorted, then found ones in the order found.
+
+        With a provider that expands ``tool_reference`` items (Anthropic), every deferred
+        tool is sent too, marked ``defer_loading`` and sorted after the loaded ones, and
+        found tools stay there: the model sees a tool once a ToolSearch result references
+        it, and the tool list, with its cache, never changes as tools are found.
+        """
+        if not self._owner.references:
+            return super().specs()
+        loaded = [t.spec() for t in self._tools[: self._loaded_count]]
+        rest = sorted([*self._tools[self._loaded_count :], *self._hidden.values()], key=_name)
+        return loaded + [dataclasses.replace(t.spec(), defer_loading=True) for t in rest]
 
     def find(self, name: str) -> Tool[Any, Any] | None:
         found = super().find(name)
@@ -289,6 +305,8 @@ class DeferringSource:
         self.window = window
         self.policy = policy
         self.provider = provider
+        self.references = provider == "anthropic"
+        """The provider expands ``tool_reference`` items (deferred tools sent flagged)."""
         self.reminder_budget = reminder_budget
         self._found: list[str] = []
         self._key: tuple[object, ...] | None = None
@@ -402,6 +420,10 @@ class DeferringSource:
         """Pass-through so a DeferringSource can itself be wrapped."""
         if isinstance(self._inner, Warmable):
             self._inner.warm(names)
+
+
+def _name(tool: Tool[Any, Any]) -> str:
+    return tool.name
 
 
 def _is_idle(manager: Any, name: str) -> bool:

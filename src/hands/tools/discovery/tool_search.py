@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from hands.messages import TextBlock, ToolReferenceBlock
 from hands.schema import ToolInput
 from hands.tool import Content, Progress, Tool, ToolResult, ToolSpec
 
@@ -99,7 +100,7 @@ def parse_query(query: str) -> tuple[str, list[str], list[str]]:
 
 def tool_reference_blocks(names: Sequence[str]) -> list[dict[str, str]]:
     """``tool_reference`` items for a ``tool_result`` (APIs that support tool search)."""
-    return [{"type": "tool_reference", "tool_name": name} for name in names]
+    return [ToolReferenceBlock(tool_name=name).to_wire() for name in names]
 
 
 def definitions_text(specs: Sequence[ToolSpec]) -> str:
@@ -220,6 +221,12 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
         )
         if output.unknown:
             head += f" Unknown names: {', '.join(output.unknown)}."
+        if output.references:
+            # the API expands each reference into the tool's full definition
+            return (
+                TextBlock(text=head),
+                *(ToolReferenceBlock(tool_name=name) for name in output.names),
+            )
         return head + "\n" + definitions_text(output.matches)
 
     def render_result(self, output: ToolSearchOutput) -> Any:

@@ -115,7 +115,9 @@ class HandsMcpBridge:
             self.context = outcome.context_modifier(self.context)
         content = outcome.block.content
         blocks: list[TextBlock | ImageBlock] = (
-            [TextBlock(text=content)] if isinstance(content, str) else list(content)
+            [TextBlock(text=content)]
+            if isinstance(content, str)
+            else [b for b in content if isinstance(b, TextBlock | ImageBlock)]
         )
         blocks.extend(TextBlock(text=text) for text in outcome.extra_context)
         return blocks, outcome.is_error
