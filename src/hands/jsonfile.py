@@ -31,9 +31,20 @@ def update_json_object(path: Path, change: Callable[[dict[str, Any]], None]) -> 
     return path
 
 
-def string_list(data: dict[str, Any], key: str, where: Path) -> list[Any]:
-    """``data[key]`` as a list (created if missing); OSError if it is something else."""
+def string_list(data: dict[str, Any], key: str, where: Path, *, name: str = "") -> list[Any]:
+    """``data[key]`` as a list (created if missing); OSError if it is something else.
+
+    ``name`` is how the error names the key (default: ``key``).
+    """
     value = data.setdefault(key, [])
     if not isinstance(value, list):
-        raise OSError(f"cannot update {where}: {key!r} is not a list")
+        raise OSError(f"cannot update {where}: {name or key!r} is not a list")
     return cast(list[Any], value)
+
+
+def object_field(data: dict[str, Any], key: str, where: Path) -> dict[str, Any]:
+    """``data[key]`` as an object (created if missing); OSError if it is something else."""
+    value = data.setdefault(key, {})
+    if not isinstance(value, dict):
+        raise OSError(f"cannot update {where}: {key!r} is not an object")
+    return cast(dict[str, Any], value)

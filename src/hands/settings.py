@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hands.context import PERMISSION_MODES, PermissionMode
+from hands.jsonfile import object_field, string_list, update_json_object
 from hands.permissions.rules import (
     BEHAVIORS,
     PermissionRule,
@@ -380,30 +381,15 @@ def parse_settings_text(
 def add_local_allow_rules(project_dir: Path, rules: Iterable[str]) -> Path:
     """Append allow rules to ``.claude/settings.local.json`` ("allow always"); returns it."""
     path = project_dir / ".claude" / "settings.local.json"
-    data: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            loaded = json.loads(path.read_text(encoding="utf-8") or "{}")
-        except (OSError, json.JSONDecodeError) as exc:
-            raise OSError(f"cannot update {path}: {exc}") from exc
-        if isinstance(loaded, dict):
-            data = cast(dict[str, Any], loaded)
-    permissions = data.setdefault("permissions", {})
-    if not isinstance(permissions, dict):
-        raise OSError(f"cannot update {path}: 'permissions' is not an object")
-    block = cast(dict[str, Any], permissions)
-    allow = block.setdefault("allow", [])
-    if not isinstance(allow, list):
-        raise OSError(f"cannot update {path}: 'permissions.allow' is not a list")
-    entries = cast(list[Any], allow)
-    for rule in rules:
-        if rule not in entries:
-            entries.append(rule)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return path
+
+    def change(data: dict[str, Any]) -> None:
+        permissions = object_field(data, "permissions", path)
+        entries = string_list(permissions, "allow", path, name="permissions.allow")
+        for rule in rules:
+            if rule not in entries:
+                entries.append(rule)
+
+    return update_json_object(path, change)
 
 
 # -- helpers ------------------------------------------------------------------------------

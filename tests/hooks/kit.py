@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 import sys
 from collections.abc import Mapping, Sequence
@@ -38,6 +39,20 @@ def script(directory: Path, name: str, body: str) -> Path:
 def python_script(directory: Path, name: str, body: str) -> Path:
     """A Python hook script run with the test interpreter."""
     return script(directory, name, f"#!{PYTHON}\n{body}")
+
+
+def answering(directory: Path, name: str, answer: Mapping[str, Any]) -> Path:
+    """A command hook that reads its input and prints ``answer`` as JSON."""
+    return script(
+        directory,
+        name,
+        f"#!/usr/bin/env bash\ncat >/dev/null\necho {shlex.quote(json.dumps(answer))}\n",
+    )
+
+
+def specific(event: str, **fields: Any) -> dict[str, Any]:
+    """A ``hookSpecificOutput`` answer for ``event``."""
+    return {"hookSpecificOutput": {"hookEventName": event, **fields}}
 
 
 def engine_for(

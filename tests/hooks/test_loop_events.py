@@ -15,6 +15,7 @@ import pytest
 from hands.events import MessageEvent
 from hands.output import stream_json_lines
 from hooks.kit import (
+    answering,
     cmd,
     engine_for,
     group,
@@ -22,6 +23,7 @@ from hooks.kit import (
     rules_policy,
     script,
     session,
+    specific,
     text,
     tool_use,
 )
@@ -137,11 +139,10 @@ async def test_post_tool_batch_sees_the_batch_and_can_end_the_run(project: Path)
 
 
 async def test_continue_false_stops_the_run(project: Path) -> None:
-    halt = script(
+    halt = answering(
         project / ".claude/hooks",
         "halt.sh",
-        "#!/usr/bin/env bash\ncat >/dev/null\n"
-        'echo \'{"continue": false, "stopReason": "maintenance window"}\'\n',
+        {"continue": False, "stopReason": "maintenance window"},
     )
     run = await session(
         [[tool_use("Bash", {"command": "echo a"})], [text("never")]],
@@ -153,11 +154,8 @@ async def test_continue_false_stops_the_run(project: Path) -> None:
 
 
 async def test_defer_ends_the_run_with_the_deferred_call(project: Path) -> None:
-    defer = script(
-        project / ".claude/hooks",
-        "defer.sh",
-        "#!/usr/bin/env bash\ncat >/dev/null\n"
-        'echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}\'\n',
+    defer = answering(
+        project / ".claude/hooks", "defer.sh", specific("PreToolUse", permissionDecision="defer")
     )
     hooks = engine_for({"PreToolUse": [group("Bash", cmd(defer))]}, allow_defer=True)
     run = await session(
@@ -173,11 +171,10 @@ async def test_defer_ends_the_run_with_the_deferred_call(project: Path) -> None:
 
 
 async def test_stream_json_user_event_shows_additional_context(project: Path) -> None:
-    hook = script(
+    hook = answering(
         project / ".claude/hooks",
         "ctx.sh",
-        "#!/usr/bin/env bash\ncat >/dev/null\n"
-        'echo \'{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember the style guide"}}\'\n',
+        specific("PostToolUse", additionalContext="remember the style guide"),
     )
     run = await session(
         [[tool_use("Bash", {"command": "echo a"})], [text("ok")]],

@@ -5,9 +5,8 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -32,6 +31,7 @@ from hooks.kit import (
     text,
     tool_use,
 )
+from http_kit import QuietHandler, serving
 
 pytestmark = pytest.mark.anyio
 
@@ -140,7 +140,7 @@ async def test_matching_hooks_run_in_parallel_and_duplicates_run_once(project: P
     assert sorted(p.name for p in marks.iterdir()) == ["h0.sh", "h1.sh", "h2.sh"]
 
 
-class _Hook(BaseHTTPRequestHandler):
+class _Hook(QuietHandler):
     answers: ClassVar[list[tuple[int, str]]] = []
     bodies: ClassVar[list[dict[str, Any]]] = []
     headers_seen: ClassVar[list[dict[str, str]]] = []
@@ -150,15 +150,7 @@ class _Hook(BaseHTTPRequestHandler):
         type(self).bodies.append(json.loads(self.rfile.read(length)))
         type(self).headers_seen.append(dict(self.headers))
         status, body = type(self).answers.pop(0)
-        data = body.encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+        self.reply(status, body.encode(), "application/json")
 
 
 @pytest.fixture
@@ -167,14 +159,8 @@ def http_hook(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     _Hook.answers, _Hook.bodies, _Hook.headers_seen = [], [], []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hook)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), _Hook)) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}/hook"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 async def test_http_hook_denies_and_errors_are_non_blocking(

@@ -12,6 +12,7 @@ from hands.execution import ToolCallOutcome
 from hands.orchestration.events import ToolResultEvent
 from hands.permissions.decision import AskRequest, PermissionDecision, allow
 from hooks.kit import (
+    answering,
     cmd,
     engine_for,
     group,
@@ -19,6 +20,7 @@ from hooks.kit import (
     rules_policy,
     script,
     session,
+    specific,
     text,
     tool_use,
 )
@@ -159,12 +161,14 @@ async def test_ask_forces_a_prompt_for_an_otherwise_allowed_call(project: Path) 
 
 
 def decision_hook(directory: Path, name: str, choice: str) -> Path:
-    return script(
+    return answering(
         directory,
         name,
-        "#!/usr/bin/env bash\ncat >/dev/null\n"
-        f'echo \'{{"hookSpecificOutput":{{"hookEventName":"PreToolUse",'
-        f'"permissionDecision":"{choice}","permissionDecisionReason":"{name} says {choice}"}}}}\'\n',
+        specific(
+            "PreToolUse",
+            permissionDecision=choice,
+            permissionDecisionReason=f"{name} says {choice}",
+        ),
     )
 
 
@@ -252,11 +256,8 @@ async def test_post_tool_use_payload_and_block_feedback(project: Path) -> None:
 
 
 async def test_updated_tool_output_replaces_a_string_output(project: Path) -> None:
-    hook = script(
-        project / ".claude/hooks",
-        "redact.sh",
-        "#!/usr/bin/env bash\ncat >/dev/null\n"
-        'echo \'{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":42}}\'\n',
+    hook = answering(
+        project / ".claude/hooks", "redact.sh", specific("PostToolUse", updatedToolOutput=42)
     )
     # Bash's output is a model; a number does not fit its shape, so the output stays.
     run = await session(
@@ -282,12 +283,10 @@ async def test_failure_hook_gets_the_error(project: Path) -> None:
 
 
 async def test_permission_request_hook_answers_for_the_user(project: Path) -> None:
-    approve = script(
+    approve = answering(
         project / ".claude/hooks",
         "approve.sh",
-        "#!/usr/bin/env bash\ncat >/dev/null\n"
-        'echo \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest",'
-        '"decision":{"behavior":"allow"}}}\'\n',
+        specific("PermissionRequest", decision={"behavior": "allow"}),
     )
     target = project / "w.txt"
     run = await session(

@@ -29,7 +29,16 @@ from hands.session import Session
 from hands.testing import ScriptedModel
 from hands.tools.bash.tool import BashTool
 from hands.tools.file.write import WriteTool
-from hooks.kit import cmd, engine_for, group, python_script, script, text, tool_use
+from hooks.kit import (
+    answering,
+    cmd,
+    engine_for,
+    group,
+    python_script,
+    specific,
+    text,
+    tool_use,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -209,12 +218,12 @@ async def test_ask_user_question_needs_the_hooks_answer_not_just_its_allow(
 
 
 async def test_dont_ask_a_hook_ask_is_a_denial_not_a_prompt(project: Path) -> None:
-    hook = script(
+    hook = answering(
         project / ".claude/hooks",
         "ask.sh",
-        "#!/usr/bin/env bash\ncat >/dev/null\n"
-        'echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask",'
-        '"permissionDecisionReason":"a human must look"}}\'\n',
+        specific(
+            "PreToolUse", permissionDecision="ask", permissionDecisionReason="a human must look"
+        ),
     )
     (out,) = await run(
         project,

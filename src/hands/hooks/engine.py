@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 
+from hands.hooks import events
 from hands.hooks.base import (
     NO_LOOP,
     NO_POST,
@@ -376,6 +377,37 @@ class HookEngine:
             return True  # fail open: the hook runs
         return decision.behavior == "deny" and decision.rule != ""
 
+    async def _tool_event(
+        self,
+        event: str,
+        payload: Callable[[], dict[str, Any]],
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        ctx: ToolContext,
+    ) -> list[HookResult]:
+        """The results of a tool event (matcher: the tool's name); no payload when unhooked."""
+        if not self.config.has(event):
+            return []
+        return await self.run_event(
+            event, payload(), ctx, target=tool.name, tool=tool, tool_input=tool_input
+        )
+
+    async def _loop_event(
+        self,
+        event: str,
+        payload: Callable[[], dict[str, Any]],
+        ctx: ToolContext,
+        *,
+        target: str | None = None,
+        plain_is_context: bool = False,
+        can_block: bool = True,
+    ) -> LoopHookOutcome:
+        """Run a loop event's handlers and combine their answers."""
+        if not self.config.has(event):
+            return NO_LOOP
+        results = await self.run_event(event, payload(), ctx, target=target)
+        return _loop_outcome(event, results, plain_is_context=plain_is_context, can_block=can_block)
+
     # -- tool events (ToolHooks) ----------------------------------------------------------
 
     async def pre_tool_use(
@@ -388,11 +420,12 @@ class HookEngine:
             replay = self._replay.pop(ctx.tool_use_id, None)
             if replay is not None:  # a deferred call now run normally: same answer, no defer
                 return replay
-        from hands.hooks import events
-
-        payload = events.pre_tool_use(tool.name, tool_input, ctx)
-        results = await self.run_event(
-            "PreToolUse", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        results = await self._tool_event(
+            "PreToolUse",
+            lambda: events.pre_tool_use(tool.name, tool_input, ctx),
+            tool,
+            tool_input,
+            ctx,
         )
         if not results and self._stop_reason is None:
             return NO_PRE
@@ -447,13 +480,12 @@ class HookEngine:
         duration_ms: float,
     ) -> PostToolUseOutcome:
         """PostToolUse: feedback, context, or a replacement output."""
-        if not self.config.has("PostToolUse"):
-            return NO_POST
-        from hands.hooks import events
-
-        payload = events.post_tool_use(tool.name, tool_input, response, ctx, duration_ms)
-        results = await self.run_event(
-            "PostToolUse", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        results = await self._tool_event(
+            "PostToolUse",
+            lambda: events.post_tool_use(tool.name, tool_input, response, ctx, duration_ms),
+            tool,
+            tool_input,
+            ctx,
         )
         return _post_outcome("PostToolUse", tool.name, results)
 
@@ -467,13 +499,12 @@ class HookEngine:
         duration_ms: float,
     ) -> PostToolUseOutcome:
         """PostToolUseFailure: feedback or context about the error."""
-        if not self.config.has("PostToolUseFailure"):
-            return NO_POST
-        from hands.hooks import events
-
-        payload = events.post_tool_use_failure(tool.name, tool_input, error, ctx, duration_ms)
-        results = await self.run_event(
-            "PostToolUseFailure", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        results = await self._tool_event(
+            "PostToolUseFailure",
+            lambda: events.post_tool_use_failure(tool.name, tool_input, error, ctx, duration_ms),
+            tool,
+            tool_input,
+            ctx,
         )
         return _post_outcome("PostToolUseFailure", tool.name, results)
 
@@ -488,14 +519,14 @@ class HookEngine:
         message: str,
     ) -> PermissionDecision | None:
         """PermissionRequest: allow or deny in the user's place (deny wins)."""
-        if not self.config.has("PermissionRequest"):
-            return None
-        from hands.hooks import events
         from hands.permissions.decision import PermissionDecision
 
-        payload = events.permission_request(tool.name, tool_input, ctx)
-        results = await self.run_event(
-            "PermissionRequest", payload, ctx, target=tool.name, tool=tool, tool_input=tool_input
+        results = await self._tool_event(
+            "PermissionRequest",
+            lambda: events.permission_request(tool.name, tool_input, ctx),
+            tool,
+            tool_input,
+            ctx,
         )
         allowed: HookResult | None = None
         for r in results:
@@ -537,72 +568,68 @@ class HookEngine:
 
     async def notification(self, ctx: ToolContext, *, message: str, notification_type: str) -> None:
         """Notification: matcher is the notification type; the answer is ignored."""
-        if not self.config.has("Notification"):
-            return
-        from hands.hooks import events
-
-        payload = events.notification(ctx, message=message, notification_type=notification_type)
-        await self.run_event("Notification", payload, ctx, target=notification_type)
+        await self._loop_event(
+            "Notification",
+            lambda: events.notification(ctx, message=message, notification_type=notification_type),
+            ctx,
+            target=notification_type,
+        )
 
     # -- loop events (LoopHooks) ----------------------------------------------------------
 
     async def session_start(self, ctx: ToolContext, *, source: str) -> LoopHookOutcome:
         """SessionStart: ``additionalContext`` and plain stdout become context."""
-        if not self.config.has("SessionStart"):
-            return NO_LOOP
-        from hands.hooks import events
-
-        payload = events.session_start(ctx, source=source)
-        results = await self.run_event("SessionStart", payload, ctx, target=source)
-        return _loop_outcome("SessionStart", results, plain_is_context=True, can_block=False)
+        return await self._loop_event(
+            "SessionStart",
+            lambda: events.session_start(ctx, source=source),
+            ctx,
+            target=source,
+            plain_is_context=True,
+            can_block=False,
+        )
 
     async def user_prompt_submit(self, ctx: ToolContext, prompt: str) -> LoopHookOutcome:
         """UserPromptSubmit: may block the prompt; context goes next to it."""
-        if not self.config.has("UserPromptSubmit"):
-            return NO_LOOP
-        from hands.hooks import events
-
-        payload = events.user_prompt_submit(prompt, ctx)
-        results = await self.run_event("UserPromptSubmit", payload, ctx)
-        return _loop_outcome("UserPromptSubmit", results, plain_is_context=True)
+        return await self._loop_event(
+            "UserPromptSubmit",
+            lambda: events.user_prompt_submit(prompt, ctx),
+            ctx,
+            plain_is_context=True,
+        )
 
     async def post_tool_batch(
         self, ctx: ToolContext, calls: list[dict[str, Any]]
     ) -> LoopHookOutcome:
         """PostToolBatch: may end the run; context goes to the next request."""
-        if not self.config.has("PostToolBatch"):
-            return NO_LOOP
-        from hands.hooks import events
-
-        payload = events.post_tool_batch(calls, ctx)
-        results = await self.run_event("PostToolBatch", payload, ctx)
-        return _loop_outcome("PostToolBatch", results)
+        return await self._loop_event(
+            "PostToolBatch", lambda: events.post_tool_batch(calls, ctx), ctx
+        )
 
     async def stop(
         self, ctx: ToolContext, *, stop_hook_active: bool, last_assistant_message: str
     ) -> LoopHookOutcome:
         """Stop: ``decision: block`` (or exit 2) makes the loop go on with the reason."""
-        if not self.config.has("Stop"):
-            return NO_LOOP
-        from hands.hooks import events
-
-        payload = events.stop(
-            ctx, stop_hook_active=stop_hook_active, last_assistant_message=last_assistant_message
+        return await self._loop_event(
+            "Stop",
+            lambda: events.stop(
+                ctx,
+                stop_hook_active=stop_hook_active,
+                last_assistant_message=last_assistant_message,
+            ),
+            ctx,
         )
-        results = await self.run_event("Stop", payload, ctx)
-        return _loop_outcome("Stop", results)
 
     async def subagent_start(
         self, ctx: ToolContext, *, agent_id: str, agent_type: str
     ) -> LoopHookOutcome:
         """SubagentStart: context for the sub-agent (it cannot block)."""
-        if not self.config.has("SubagentStart"):
-            return NO_LOOP
-        from hands.hooks import events
-
-        payload = events.subagent_start(ctx, agent_id=agent_id, agent_type=agent_type)
-        results = await self.run_event("SubagentStart", payload, ctx, target=agent_type)
-        return _loop_outcome("SubagentStart", results, can_block=False)
+        return await self._loop_event(
+            "SubagentStart",
+            lambda: events.subagent_start(ctx, agent_id=agent_id, agent_type=agent_type),
+            ctx,
+            target=agent_type,
+            can_block=False,
+        )
 
     async def subagent_stop(
         self,
@@ -613,38 +640,36 @@ class HookEngine:
         last_assistant_message: str,
     ) -> LoopHookOutcome:
         """SubagentStop: like Stop, for a sub-agent (matcher: the agent type)."""
-        if not self.config.has("SubagentStop"):
-            return NO_LOOP
-        from hands.hooks import events
-
-        payload = events.stop(
+        return await self._loop_event(
+            "SubagentStop",
+            lambda: events.stop(
+                ctx,
+                event="SubagentStop",
+                agent_type=agent_type,
+                stop_hook_active=stop_hook_active,
+                last_assistant_message=last_assistant_message,
+            ),
             ctx,
-            event="SubagentStop",
-            agent_type=agent_type,
-            stop_hook_active=stop_hook_active,
-            last_assistant_message=last_assistant_message,
+            target=agent_type,
         )
-        results = await self.run_event("SubagentStop", payload, ctx, target=agent_type)
-        return _loop_outcome("SubagentStop", results)
 
     async def pre_compact(
         self, ctx: ToolContext, *, trigger: str, custom_instructions: str = ""
     ) -> LoopHookOutcome:
         """PreCompact (``manual`` or ``auto``): a block cancels the compaction."""
-        if not self.config.has("PreCompact"):
-            return NO_LOOP
-        from hands.hooks import events
-
-        payload = events.pre_compact(ctx, trigger=trigger, custom_instructions=custom_instructions)
-        results = await self.run_event("PreCompact", payload, ctx, target=trigger)
-        return _loop_outcome("PreCompact", results)
+        return await self._loop_event(
+            "PreCompact",
+            lambda: events.pre_compact(
+                ctx, trigger=trigger, custom_instructions=custom_instructions
+            ),
+            ctx,
+            target=trigger,
+        )
 
     async def session_end(self, ctx: ToolContext, *, reason: str) -> None:
         """SessionEnd: 1.5 s for all its hooks, raised to the largest hook timeout (≤ 60 s)."""
         if not self.config.has("SessionEnd"):
             return
-        from hands.hooks import events
-
         handlers = self.config.handlers_for("SessionEnd", reason)
         budget = max(
             [SESSION_END_BUDGET_S]

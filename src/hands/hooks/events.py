@@ -23,8 +23,10 @@ _FILE_TOOLS = frozenset(
 MAX_ERROR_CHARS = 10_000
 
 
-def common(event: str, ctx: ToolContext, *, with_mode: bool = True) -> dict[str, Any]:
-    """The fields every event carries."""
+def common(
+    event: str, ctx: ToolContext, *, with_mode: bool = True, **fields: Any
+) -> dict[str, Any]:
+    """The fields every event carries, then the event's own ``fields`` in order."""
     session = ctx.session
     data: dict[str, Any] = {
         "session_id": session.id,
@@ -36,7 +38,20 @@ def common(event: str, ctx: ToolContext, *, with_mode: bool = True) -> dict[str,
         data["permission_mode"] = ctx.permission_mode
     if ctx.agent_id is not None:
         data["agent_id"] = ctx.agent_id
+    data.update(fields)
     return data
+
+
+def _tool_event(
+    event: str, tool_name: str, tool_input: Mapping[str, Any], ctx: ToolContext
+) -> dict[str, Any]:
+    """The common fields, the tool's name and its input as hooks see it."""
+    return common(
+        event,
+        ctx,
+        tool_name=tool_name,
+        tool_input=tool_input_for_hooks(tool_name, tool_input, ctx),
+    )
 
 
 def tool_input_for_hooks(
@@ -54,9 +69,7 @@ def tool_input_for_hooks(
 
 def pre_tool_use(tool_name: str, tool_input: Mapping[str, Any], ctx: ToolContext) -> dict[str, Any]:
     """PreToolUse: before the permission decision."""
-    data = common("PreToolUse", ctx)
-    data["tool_name"] = tool_name
-    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data = _tool_event("PreToolUse", tool_name, tool_input, ctx)
     data["tool_use_id"] = ctx.tool_use_id
     return data
 
@@ -68,9 +81,7 @@ def permission_request(
     suggestions: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """PermissionRequest: a prompt would be shown (no ``tool_use_id``)."""
-    data = common("PermissionRequest", ctx)
-    data["tool_name"] = tool_name
-    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data = _tool_event("PermissionRequest", tool_name, tool_input, ctx)
     data["permission_suggestions"] = [dict(s) for s in suggestions]
     return data
 
@@ -83,9 +94,7 @@ def post_tool_use(
     duration_ms: float,
 ) -> dict[str, Any]:
     """PostToolUse: the tool's structured output as ``tool_response``."""
-    data = common("PostToolUse", ctx)
-    data["tool_name"] = tool_name
-    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data = _tool_event("PostToolUse", tool_name, tool_input, ctx)
     data["tool_response"] = jsonable(response)
     data["tool_use_id"] = ctx.tool_use_id
     data["duration_ms"] = round(duration_ms)
@@ -102,9 +111,7 @@ def post_tool_use_failure(
     is_interrupt: bool = False,
 ) -> dict[str, Any]:
     """PostToolUseFailure: the error text (middle-truncated past 10,000 characters)."""
-    data = common("PostToolUseFailure", ctx)
-    data["tool_name"] = tool_name
-    data["tool_input"] = tool_input_for_hooks(tool_name, tool_input, ctx)
+    data = _tool_event("PostToolUseFailure", tool_name, tool_input, ctx)
     data["tool_use_id"] = ctx.tool_use_id
     if len(error) > MAX_ERROR_CHARS:
         half = MAX_ERROR_CHARS // 2
@@ -118,16 +125,12 @@ def post_tool_use_failure(
 
 def post_tool_batch(calls: Sequence[Mapping[str, Any]], ctx: ToolContext) -> dict[str, Any]:
     """PostToolBatch: every call of the batch with the content the model sees."""
-    data = common("PostToolBatch", ctx)
-    data["tool_calls"] = [dict(c) for c in calls]
-    return data
+    return common("PostToolBatch", ctx, tool_calls=[dict(c) for c in calls])
 
 
 def user_prompt_submit(prompt: str, ctx: ToolContext) -> dict[str, Any]:
     """UserPromptSubmit: the prompt text."""
-    data = common("UserPromptSubmit", ctx)
-    data["prompt"] = prompt
-    return data
+    return common("UserPromptSubmit", ctx, prompt=prompt)
 
 
 def stop(
@@ -139,11 +142,14 @@ def stop(
     agent_type: str | None = None,
 ) -> dict[str, Any]:
     """Stop / SubagentStop: the end of a turn."""
-    data = common(event, ctx)
-    data["stop_hook_active"] = stop_hook_active
-    data["last_assistant_message"] = last_assistant_message
-    data["background_tasks"] = []
-    data["session_crons"] = []
+    data = common(
+        event,
+        ctx,
+        stop_hook_active=stop_hook_active,
+        last_assistant_message=last_assistant_message,
+        background_tasks=[],
+        session_crons=[],
+    )
     if event == "SubagentStop":
         data["agent_type"] = agent_type or ""
         data["agent_transcript_path"] = data["transcript_path"]
@@ -152,8 +158,7 @@ def stop(
 
 def session_start(ctx: ToolContext, *, source: str, model: str | None = None) -> dict[str, Any]:
     """SessionStart: ``startup``, ``resume``, ``clear``, ``compact`` or ``fork``."""
-    data = common("SessionStart", ctx, with_mode=False)
-    data["source"] = source
+    data = common("SessionStart", ctx, with_mode=False, source=source)
     if model:
         data["model"] = model
     return data
@@ -161,33 +166,30 @@ def session_start(ctx: ToolContext, *, source: str, model: str | None = None) ->
 
 def session_end(ctx: ToolContext, *, reason: str) -> dict[str, Any]:
     """SessionEnd: why the session ended."""
-    data = common("SessionEnd", ctx, with_mode=False)
-    data["reason"] = reason
-    return data
+    return common("SessionEnd", ctx, with_mode=False, reason=reason)
 
 
 def notification(ctx: ToolContext, *, message: str, notification_type: str) -> dict[str, Any]:
     """Notification: e.g. ``permission_prompt`` when a permission prompt is shown."""
-    data = common("Notification", ctx, with_mode=False)
-    data["message"] = message
-    data["notification_type"] = notification_type
-    return data
+    return common(
+        "Notification", ctx, with_mode=False, message=message, notification_type=notification_type
+    )
 
 
 def subagent_start(ctx: ToolContext, *, agent_id: str, agent_type: str) -> dict[str, Any]:
     """SubagentStart: a sub-agent begins."""
-    data = common("SubagentStart", ctx, with_mode=False)
-    data["agent_id"] = agent_id
-    data["agent_type"] = agent_type
-    return data
+    return common("SubagentStart", ctx, with_mode=False, agent_id=agent_id, agent_type=agent_type)
 
 
 def pre_compact(ctx: ToolContext, *, trigger: str, custom_instructions: str) -> dict[str, Any]:
     """PreCompact: ``manual`` or ``auto``."""
-    data = common("PreCompact", ctx, with_mode=False)
-    data["trigger"] = trigger
-    data["custom_instructions"] = custom_instructions
-    return data
+    return common(
+        "PreCompact",
+        ctx,
+        with_mode=False,
+        trigger=trigger,
+        custom_instructions=custom_instructions,
+    )
 
 
 def jsonable(value: Any) -> Any:

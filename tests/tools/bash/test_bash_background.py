@@ -8,24 +8,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.execution import ToolCallOutcome
 from hands.tools.bash.tool import BashOutput
+from tools.bash.kit import alive, text
 
 pytestmark = pytest.mark.anyio
-
-
-def text(outcome: ToolCallOutcome) -> str:
-    content = outcome.block.content
-    assert isinstance(content, str)
-    return content
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 async def start(h, command: str) -> tuple[str, Path]:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from hands.execution import ToolCallOutcome
 from hands.tools.bash.sandbox import seccomp_program
 from hands.tools.bash.settings import BashSettings, SandboxSettings
+from tools.bash.kit import text
 
 pytestmark = [
     pytest.mark.anyio,
@@ -20,12 +20,6 @@ pytestmark = [
 ]
 
 SANDBOXED = BashSettings(sandbox=SandboxSettings(enabled=True))
-
-
-def text(outcome: ToolCallOutcome) -> str:
-    content = outcome.block.content
-    assert isinstance(content, str)
-    return content
 
 
 async def test_commands_run_and_may_write_the_workspace(harness, tmp_path):

@@ -15,7 +15,6 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.execution import ToolCallOutcome
 from hands.tools.bash.netproxy import (
     DomainPolicy,
     NetworkProxies,
@@ -25,6 +24,8 @@ from hands.tools.bash.netproxy import (
     parse_request,
 )
 from hands.tools.bash.settings import BashSettings, SandboxSettings
+from http_kit import QuietHandler, serving
+from tools.bash.kit import text
 
 needs_bwrap = pytest.mark.skipif(
     shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed"
@@ -39,12 +40,6 @@ def allowing(*domains: str, denied: tuple[str, ...] = ()) -> BashSettings:
     return BashSettings(
         sandbox=SandboxSettings(enabled=True, allowed_domains=domains, denied_domains=denied)
     )
-
-
-def text(outcome: ToolCallOutcome) -> str:
-    content = outcome.block.content
-    assert isinstance(content, str)
-    return content
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -66,39 +61,24 @@ class Server(http.server.ThreadingHTTPServer):
         return True
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     server: Server
 
     def do_GET(self) -> None:
         self.server.paths.append(self.path)
-        self._reply(f"hello from the host {self.path}".encode())
+        self.reply(200, f"hello from the host {self.path}".encode())
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
         self.server.paths.append(self.path)
-        self._reply(b"posted " + body)
-
-    def _reply(self, body: bytes) -> None:
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+        self.reply(200, b"posted " + body)
 
 
 @pytest.fixture
 def server() -> Iterator[Server]:
-    srv = Server()
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Server()) as srv:
         yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 # -- through the real sandbox -------------------------------------------------------------

@@ -19,24 +19,11 @@ from hands.pool import ToolPool
 from hands.runtime import ToolRuntime
 from hands.tools.bash.settings import BashSettings
 from hands.tools.bash.tool import BashInput, BashOutput, BashTool
+from tools.bash.kit import alive, text
 
 pytestmark = pytest.mark.anyio
 
 RG = str(Path(sys.executable).parent / "rg")
-
-
-def text(outcome: ToolCallOutcome) -> str:
-    content = outcome.block.content
-    assert isinstance(content, str)
-    return content
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 async def wait_for_file(path: Path, timeout: float = 5.0) -> str:

@@ -6,9 +6,8 @@ import json
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import anyio
@@ -18,6 +17,7 @@ from mcp_helpers import call
 from hands.tools.mcp.client import McpManager
 from hands.tools.mcp.config import McpSettings, parse_server
 from hands.tools.mcp.source import McpToolSource
+from http_kit import QuietHandler, serving
 
 SETTINGS = McpSettings(startup_timeout_s=30)
 
@@ -90,33 +90,20 @@ def test_mcp_server_git(tmp_path: Path) -> None:
     anyio.run(go)
 
 
-class _Page(BaseHTTPRequestHandler):
+class _Page(QuietHandler):
     def do_GET(self) -> None:
         if self.path == "/robots.txt":
             self.send_response(404)
             self.end_headers()
             return
         body = b"<html><body><h1>Loopback page</h1><p>served for the fetch test</p></body></html>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+        self.reply(200, body, "text/html")
 
 
 @pytest.fixture
 def page_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), _Page)) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}/page"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_mcp_server_fetch(page_server: str) -> None:

@@ -575,7 +575,7 @@ class _Walker:
         kind = node.type
         if kind == "word":
             raw = self.text(node)
-            return _unescape_word(raw), "glob" if _has_glob(raw) else "literal"
+            return _unescape(raw), "glob" if _has_glob(raw) else "literal"
         if kind == "number":
             return self.text(node), "literal"
         if kind == "raw_string":
@@ -587,7 +587,7 @@ class _Walker:
                 if child.type == '"':
                     continue
                 if child.type == "string_content":
-                    parts.append(_unescape_dquote(self.text(child)))
+                    parts.append(_unescape(self.text(child), _DQUOTE_ESCAPES))
                 else:
                     dynamic = True
                     self.scan(child)
@@ -722,32 +722,22 @@ def _has_glob(raw: str) -> bool:
     return False
 
 
-def _unescape_word(raw: str) -> str:
+_DQUOTE_ESCAPES = '$`"\\\n'
+"""What a backslash escapes inside double quotes."""
+
+
+def _unescape(raw: str, escapable: str | None = None) -> str:
+    """``raw`` with its backslash escapes resolved (of ``escapable`` only, if given).
+
+    A backslash before a newline joins the lines (both go).
+    """
     if "\\" not in raw:
         return raw
     out: list[str] = []
     i = 0
     while i < len(raw):
         ch = raw[i]
-        if ch == "\\" and i + 1 < len(raw):
-            nxt = raw[i + 1]
-            if nxt != "\n":
-                out.append(nxt)
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-def _unescape_dquote(raw: str) -> str:
-    if "\\" not in raw:
-        return raw
-    out: list[str] = []
-    i = 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\" and i + 1 < len(raw) and raw[i + 1] in '$`"\\\n':
+        if ch == "\\" and i + 1 < len(raw) and (escapable is None or raw[i + 1] in escapable):
             if raw[i + 1] != "\n":
                 out.append(raw[i + 1])
             i += 2

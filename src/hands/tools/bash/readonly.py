@@ -423,20 +423,18 @@ def _git_branch(args: Sequence[str]) -> bool:
                     "--no-merged", "--points-at", "--sort", "--format", "--color",
                     "--no-color", "--column", "--no-column", "-i", "--ignore-case", "--abbrev",
                     "--no-abbrev", "-q", "--quiet"})  # fmt: skip
-    parsed = parse_flags(args, "", frozenset({"--sort", "--format", "--points-at"}))
-    if parsed is None:
-        return False
-    flags, _, operands = parsed
-    if not all(f in ok for f in flags):
-        return False
-    return not operands or "-l" in flags or "--list" in flags
+    return _git_listing(args, ok)
 
 
 def _git_tag(args: Sequence[str]) -> bool:
     ok = frozenset({"-l", "--list", "--sort", "--contains", "--no-contains", "--points-at",
                     "--merged", "--no-merged", "--format", "--column", "--no-column", "-i",
                     "--ignore-case", "--color"})  # fmt: skip
-    args = [a for a in args if not re.fullmatch(r"-n\d*", a)]
+    return _git_listing([a for a in args if not re.fullmatch(r"-n\d*", a)], ok)
+
+
+def _git_listing(args: Sequence[str], ok: frozenset[str]) -> bool:
+    """Branch or tag listing: flags in ``ok``; names only with ``--list`` (else they create)."""
     parsed = parse_flags(args, "", frozenset({"--sort", "--format", "--points-at"}))
     if parsed is None:
         return False

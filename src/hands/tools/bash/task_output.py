@@ -10,10 +10,11 @@ from pydantic import AliasChoices, Field
 from hands.context import ToolContext
 from hands.errors import ToolError
 from hands.schema import ToolInput
-from hands.tool import Progress, Tool, ToolResult
+from hands.tool import Progress, ToolResult
+from hands.tools.read_only import ReadOnlyTool
 
 if TYPE_CHECKING:
-    from hands.tools.bash.shells import BackgroundShells
+    from hands.tools.bash.shells import BackgroundShells, BackgroundTask
 
 DEFAULT_WAIT_MS = 30_000
 MAX_WAIT_MS = 600_000
@@ -47,16 +48,25 @@ class TaskOutputResult:
     output_path: str
 
 
-def unknown_task(shells: BackgroundShells, task_id: str) -> ToolError:
-    """The error for an id that names no task: lists the running ones."""
+def find_task(ctx: ToolContext, task_id: str) -> tuple[BackgroundShells, BackgroundTask]:
+    """The session's background shells and the task ``task_id``.
+
+    Raises ToolError, listing the running tasks, when the id names none.
+    """
+    from hands.tools.bash.shells import BackgroundShells
+
+    shells = BackgroundShells.for_session(ctx.session)
+    task = shells.get(task_id)
+    if task is not None:
+        return shells, task
     running = shells.running()
     if running:
         listing = "\n".join(f"- {t.id}: {t.command[:100]}" for t in running)
-        return ToolError(f"No background task with id {task_id!r}. Running tasks:\n{listing}")
-    return ToolError(f"No background task with id {task_id!r}. No background tasks are running.")
+        raise ToolError(f"No background task with id {task_id!r}. Running tasks:\n{listing}")
+    raise ToolError(f"No background task with id {task_id!r}. No background tasks are running.")
 
 
-class TaskOutputTool(Tool[TaskOutputInput, TaskOutputResult]):
+class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     """Read what a background shell printed since the last read."""
 
     name = "TaskOutput"
@@ -72,21 +82,10 @@ class TaskOutputTool(Tool[TaskOutputInput, TaskOutputResult]):
     should_defer = True
     max_result_chars = 30_000
 
-    def is_read_only(self, input: TaskOutputInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, input: TaskOutputInput) -> bool:
-        return True
-
     async def call(
         self, input: TaskOutputInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[TaskOutputResult]:
-        from hands.tools.bash.shells import BackgroundShells
-
-        shells = BackgroundShells.for_session(ctx.session)
-        task = shells.get(input.task_id)
-        if task is None:
-            raise unknown_task(shells, input.task_id)
+        shells, task = find_task(ctx, input.task_id)
         if input.block:
             await shells.wait(task, input.timeout / 1000)
         return ToolResult(

@@ -51,13 +51,9 @@ class TaskStopTool(Tool[TaskStopInput, TaskStopResult]):
     async def call(
         self, input: TaskStopInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[TaskStopResult]:
-        from hands.tools.bash.shells import BackgroundShells
-        from hands.tools.bash.task_output import unknown_task
+        from hands.tools.bash.task_output import find_task
 
-        shells = BackgroundShells.for_session(ctx.session)
-        task = shells.get(input.task_id)
-        if task is None:
-            raise unknown_task(shells, input.task_id)
+        shells, task = find_task(ctx, input.task_id)
         was = task.status
         await shells.stop(task)
         message = (

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import anyio
 from pydantic import Field
 
-from hands.context import ToolContext
-from hands.errors import ToolError
 from hands.schema import ToolInput
-from hands.tool import Progress, Tool, ToolResult
-from hands.tools.file.diffview import diff_summary, render_diff
-from hands.tools.file.edit_plan import EditPlan, PlanCache, plan_edits
-from hands.tools.file.edit_result import EditOutput, edit_content, write_plan
-from hands.tools.file.paths import check_path
-from hands.tools.file.replace import EditError, EditSpec
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
+from hands.tools.file.edit_tool import PlannedEditTool
+from hands.tools.file.replace import EditSpec
 
 DESCRIPTION = """Replace an exact string in a file.
 
@@ -46,55 +34,24 @@ class EditInput(ToolInput):
     )
 
 
-class EditTool(Tool[EditInput, EditOutput]):
+class EditTool(PlannedEditTool[EditInput]):
     """Replace one string (or every occurrence of it) in a file."""
 
     name = "Edit"
     description = DESCRIPTION
     input_model = EditInput
-    edits_files = True
 
-    async def validate_input(self, input: EditInput, ctx: ToolContext) -> str | None:
-        try:
-            plan = await _plan(input, ctx)
-        except EditError as exc:
-            return str(exc)
-        ctx.session.service(PlanCache).put(_key(input, ctx), plan)
-        return None
+    def file_path(self, input: EditInput) -> str:
+        return input.file_path
 
-    async def call(
-        self, input: EditInput, ctx: ToolContext, progress: Progress
-    ) -> ToolResult[EditOutput]:
-        plan = ctx.session.service(PlanCache).take(_key(input, ctx))
-        if plan is None:
-            try:
-                plan = await _plan(input, ctx)
-            except EditError as exc:
-                raise ToolError(str(exc)) from exc
-        return ToolResult(output=await write_plan(plan, ctx))
-
-    def to_content(self, output: EditOutput) -> str:
-        return edit_content(output)
+    def edit_specs(self, input: EditInput) -> list[EditSpec]:
+        return [
+            EditSpec(
+                old_string=input.old_string,
+                new_string=input.new_string,
+                replace_all=input.replace_all,
+            )
+        ]
 
     def describe_input(self, input: EditInput) -> str:
         return input.file_path + (" (replace all)" if input.replace_all else "")
-
-    def render_result(self, output: EditOutput) -> RenderableType:
-        verb = "Created" if output.created else "Updated"
-        return render_diff(
-            diff_summary(verb, output.file_path, output.structured_patch), output.structured_patch
-        )
-
-
-def _key(input: EditInput, ctx: ToolContext) -> tuple[str, str]:
-    return (f"Edit:{ctx.tool_use_id}", input.model_dump_json())
-
-
-async def _plan(input: EditInput, ctx: ToolContext) -> EditPlan:
-    path = check_path(input.file_path, ctx)
-    if isinstance(path, str):
-        raise EditError(path)
-    spec = EditSpec(
-        old_string=input.old_string, new_string=input.new_string, replace_all=input.replace_all
-    )
-    return await anyio.to_thread.run_sync(lambda: plan_edits(path, ctx, [spec], tool="Edit"))

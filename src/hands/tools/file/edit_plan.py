@@ -8,24 +8,19 @@ from pathlib import Path
 
 from hands.context import ToolContext
 from hands.tools.file.encoding import UTF8, NotTextError, TextEncoding, decode, encode
-from hands.tools.file.guard import GuardError, Target, load_target
+from hands.tools.file.guard import GuardError, PlannedWrite, Target, load_target
 from hands.tools.file.paths import missing_message
 from hands.tools.file.replace import EditError, EditSpec, apply_edit
-from hands.tools.file.state import FileStamp
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EditPlan:
+class EditPlan(PlannedWrite):
     """The checked change: where, from what text to what text, and the bytes to write."""
 
-    path: Path
-    real: Path
     created: bool
     original: str
     updated: str
     encoding: TextEncoding
-    data: bytes
-    expect: FileStamp | None
     replacements: int
 
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hands.context import ToolContext
-from hands.errors import ToolError
-from hands.tools.file.atomic import ChangedUnderneathError, write_atomic_async
 from hands.tools.file.edit_plan import EditPlan
-from hands.tools.file.guard import remember_write
+from hands.tools.file.guard import commit_write
 from hands.tools.file.patch import Hunk, make_patch, snippet
-from hands.tools.file.state import modified_message
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -26,15 +23,7 @@ class EditOutput:
 
 async def write_plan(plan: EditPlan, ctx: ToolContext) -> EditOutput:
     """Write ``plan`` atomically, record the new state, and describe the change."""
-    try:
-        st = await write_atomic_async(plan.real, plan.data, expect=plan.expect)
-    except ChangedUnderneathError as exc:
-        raise ToolError(modified_message(plan.path)) from exc
-    except OSError as exc:
-        raise ToolError(
-            f"Could not write {plan.path}: {exc.strerror or exc}. Nothing was changed."
-        ) from exc
-    remember_write(ctx, plan.real, plan.data, st)
+    await commit_write(plan, ctx)
     return EditOutput(
         file_path=str(plan.path),
         created=plan.created,

@@ -1,4 +1,4 @@
-"""Loading a file for a change: read first, unchanged since, small enough, regular."""
+"""Loading a file for a change (read first, unchanged since, small, regular); writing it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hands.context import ToolContext
+from hands.errors import ToolError
+from hands.tools.file.atomic import ChangedUnderneathError, write_atomic_async
 from hands.tools.file.limits import HASH_LIMIT_BYTES, MAX_EDIT_BYTES
 from hands.tools.file.paths import real_path
 from hands.tools.file.state import (
@@ -16,6 +18,7 @@ from hands.tools.file.state import (
     ReadStateCache,
     digest_bytes,
     freshness_problem,
+    modified_message,
 )
 
 
@@ -84,6 +87,29 @@ def load_target(path: Path, ctx: ToolContext, *, tool: str, whole: bool) -> Targ
         if problem is not None:
             raise GuardError(problem)
     return Target(path=path, real=real, data=data, stamp=FileStamp.of(st))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlannedWrite:
+    """New bytes for a loaded file, and the stamp the file must still have."""
+
+    path: Path
+    real: Path
+    data: bytes
+    expect: FileStamp | None
+
+
+async def commit_write(plan: PlannedWrite, ctx: ToolContext) -> None:
+    """Write ``plan`` atomically and remember it; ToolError when nothing could be written."""
+    try:
+        st = await write_atomic_async(plan.real, plan.data, expect=plan.expect)
+    except ChangedUnderneathError as exc:
+        raise ToolError(modified_message(plan.path)) from exc
+    except OSError as exc:
+        raise ToolError(
+            f"Could not write {plan.path}: {exc.strerror or exc}. Nothing was changed."
+        ) from exc
+    remember_write(ctx, plan.real, plan.data, st)
 
 
 def remember_write(ctx: ToolContext, real: Path, data: bytes, st: os.stat_result) -> None:

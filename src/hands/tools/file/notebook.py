@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
@@ -13,9 +12,8 @@ from hands.context import ToolContext
 from hands.errors import ToolError
 from hands.schema import ToolInput
 from hands.tool import Progress, Tool, ToolResult
-from hands.tools.file.atomic import ChangedUnderneathError, write_atomic_async
 from hands.tools.file.diffview import render_diff
-from hands.tools.file.guard import GuardError, load_target, remember_write
+from hands.tools.file.guard import GuardError, PlannedWrite, commit_write, load_target
 from hands.tools.file.notebook_cells import (
     NotebookError,
     cell_id,
@@ -25,7 +23,6 @@ from hands.tools.file.notebook_cells import (
 )
 from hands.tools.file.patch import Hunk, make_patch
 from hands.tools.file.paths import check_path, missing_message
-from hands.tools.file.state import FileStamp, modified_message
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -75,11 +72,7 @@ class NotebookEditOutput:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class _Plan:
-    path: Path
-    real: Path
-    data: bytes
-    expect: FileStamp | None
+class _Plan(PlannedWrite):
     output: NotebookEditOutput
 
 
@@ -106,15 +99,7 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
         self, input: NotebookEditInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[NotebookEditOutput]:
         plan = await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
-        try:
-            st = await write_atomic_async(plan.real, plan.data, expect=plan.expect)
-        except ChangedUnderneathError as exc:
-            raise ToolError(modified_message(plan.path)) from exc
-        except OSError as exc:
-            raise ToolError(
-                f"Could not write {plan.path}: {exc.strerror or exc}. Nothing was changed."
-            ) from exc
-        remember_write(ctx, plan.real, plan.data, st)
+        await commit_write(plan, ctx)
         return ToolResult(output=plan.output)
 
     def to_content(self, output: NotebookEditOutput) -> str:

@@ -14,7 +14,7 @@ from hands.context import ToolContext
 from hands.errors import ToolError
 from hands.messages import ImageBlock, TextBlock
 from hands.schema import ToolInput
-from hands.tool import Progress, Tool, ToolResult
+from hands.tool import Progress, ToolResult
 from hands.tools.file.inspect_path import stat_regular
 from hands.tools.file.limits import (
     DEFAULT_LINES,
@@ -43,6 +43,7 @@ from hands.tools.file.read_outputs import (
 from hands.tools.file.sniff import SNIFF_BYTES, image_type, sniff
 from hands.tools.file.state import FileStamp, ReadKind, ReadRecord, ReadStateCache, digest_file
 from hands.tools.file.text_reader import LineIndex, LineIndexes, read_window
+from hands.tools.read_only import ReadOnlyTool
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -94,7 +95,7 @@ class _Done:
     record: ReadRecord | None
 
 
-class ReadTool(Tool[ReadInput, ReadOutput]):
+class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
     """Read a file: text, image, PDF or notebook."""
 
     name = "Read"
@@ -102,12 +103,6 @@ class ReadTool(Tool[ReadInput, ReadOutput]):
     description = DESCRIPTION
     input_model = ReadInput
     max_result_chars = None  # bounded by MAX_READ_CHARS instead of spilling
-
-    def is_read_only(self, input: ReadInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, input: ReadInput) -> bool:
-        return True
 
     async def validate_input(self, input: ReadInput, ctx: ToolContext) -> str | None:
         checked = check_path(input.file_path, ctx)

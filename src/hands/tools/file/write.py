@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import anyio
@@ -13,13 +12,17 @@ from hands.context import ToolContext
 from hands.errors import ToolError
 from hands.schema import ToolInput
 from hands.tool import Progress, Tool, ToolResult
-from hands.tools.file.atomic import ChangedUnderneathError, write_atomic_async
 from hands.tools.file.diffview import diff_summary, render_diff
 from hands.tools.file.encoding import UTF8, NotTextError, decode, dominant_newline, encode
-from hands.tools.file.guard import GuardError, load_target, remember_write
+from hands.tools.file.guard import (
+    GuardError,
+    PlannedWrite,
+    commit_write,
+    load_target,
+    remember_write,
+)
 from hands.tools.file.patch import Hunk, make_patch, snippet
 from hands.tools.file.paths import check_path
-from hands.tools.file.state import FileStamp, modified_message
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -60,13 +63,9 @@ class WriteOutput:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class _WritePlan:
-    path: Path
-    real: Path
-    data: bytes
+class _WritePlan(PlannedWrite):
     original: str | None
     updated: str
-    expect: FileStamp | None
     created: bool
 
 
@@ -92,17 +91,9 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
         patch = make_patch(plan.original, plan.updated) if plan.original is not None else ()
         changed = plan.original is None or plan.original != plan.updated or plan.created
         if changed:
-            try:
-                st = await write_atomic_async(plan.real, plan.data, expect=plan.expect)
-            except ChangedUnderneathError as exc:
-                raise ToolError(modified_message(plan.path)) from exc
-            except OSError as exc:
-                raise ToolError(
-                    f"Could not write {plan.path}: {exc.strerror or exc}. Nothing was changed."
-                ) from exc
+            await commit_write(plan, ctx)
         else:
-            st = plan.real.stat()
-        remember_write(ctx, plan.real, plan.data, st)
+            remember_write(ctx, plan.real, plan.data, plan.real.stat())
         return ToolResult(
             output=WriteOutput(
                 type="create" if plan.created else "update",

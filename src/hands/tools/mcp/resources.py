@@ -15,7 +15,8 @@ from pydantic import BaseModel, Field
 
 from hands.errors import ToolError
 from hands.messages import ImageBlock, TextBlock
-from hands.tool import Content, Progress, Tool, ToolResult
+from hands.tool import Content, InputT, OutputT, Progress, Tool, ToolResult
+from hands.tools.read_only import ReadOnlyTool
 
 if TYPE_CHECKING:
     from hands.context import ToolContext
@@ -40,7 +41,29 @@ class ReadInput(BaseModel):
     uri: str = Field(description="The resource URI, as ListMcpResourcesTool gives it.")
 
 
-class ListMcpResourcesTool(Tool[ListInput, list[dict[str, Any]]]):
+class _ResourceTool(ReadOnlyTool[InputT, OutputT]):
+    """A resource tool bound to the MCP servers of ``manager``."""
+
+    should_defer = True
+
+    def __init__(self, manager: McpManager) -> None:
+        self.manager = manager
+
+    def _servers(self, only: str | None) -> list[str]:
+        """The servers with resources, or just ``only``; ToolError when ``only`` has none."""
+        servers = self.manager.resource_servers()
+        if only is None:
+            return servers
+        if only not in servers:
+            names = ", ".join(servers) or "(none)"
+            raise ToolError(
+                f'Server "{only}" not found or it has no resources. Servers with '
+                f"resources: {names}."
+            )
+        return [only]
+
+
+class ListMcpResourcesTool(_ResourceTool[ListInput, list[dict[str, Any]]]):
     """Lists the resources of connected MCP servers."""
 
     name = "ListMcpResourcesTool"
@@ -50,30 +73,12 @@ class ListMcpResourcesTool(Tool[ListInput, list[dict[str, Any]]]):
         "ReadMcpResourceTool."
     )
     input_model = ListInput
-    should_defer = True
     search_hint = "list mcp server resources"
-
-    def __init__(self, manager: McpManager) -> None:
-        self.manager = manager
-
-    def is_read_only(self, input: ListInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, input: ListInput) -> bool:
-        return True
 
     async def call(
         self, input: ListInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[list[dict[str, Any]]]:
-        servers = self.manager.resource_servers()
-        if input.server is not None:
-            if input.server not in servers:
-                names = ", ".join(servers) or "(none)"
-                raise ToolError(
-                    f'Server "{input.server}" not found or it has no resources. Servers with '
-                    f"resources: {names}."
-                )
-            servers = [input.server]
+        servers = self._servers(input.server)
         out: list[dict[str, Any]] = []
         for server in servers:
             try:
@@ -92,7 +97,7 @@ class ListMcpResourcesTool(Tool[ListInput, list[dict[str, Any]]]):
         return json.dumps(output, ensure_ascii=False)
 
 
-class ReadMcpResourceTool(Tool[ReadInput, tuple[TextBlock | ImageBlock, ...]]):
+class ReadMcpResourceTool(_ResourceTool[ReadInput, tuple[TextBlock | ImageBlock, ...]]):
     """Reads one resource of an MCP server."""
 
     name = "ReadMcpResourceTool"
@@ -102,28 +107,12 @@ class ReadMcpResourceTool(Tool[ReadInput, tuple[TextBlock | ImageBlock, ...]]):
         "content is saved to a file whose path is returned."
     )
     input_model = ReadInput
-    should_defer = True
     search_hint = "read an mcp server resource by uri"
-
-    def __init__(self, manager: McpManager) -> None:
-        self.manager = manager
-
-    def is_read_only(self, input: ReadInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, input: ReadInput) -> bool:
-        return True
 
     async def call(
         self, input: ReadInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[tuple[TextBlock | ImageBlock, ...]]:
-        servers = self.manager.resource_servers()
-        if input.server not in servers:
-            names = ", ".join(servers) or "(none)"
-            raise ToolError(
-                f'Server "{input.server}" not found or it has no resources. Servers with '
-                f"resources: {names}."
-            )
+        self._servers(input.server)
         from mcp.shared.exceptions import MCPError
 
         try:

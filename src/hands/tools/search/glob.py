@@ -14,7 +14,8 @@ from pydantic import Field
 from hands.context import ToolContext
 from hands.errors import ToolError
 from hands.schema import ToolInput
-from hands.tool import Content, Progress, Tool, ToolResult
+from hands.tool import Content, Progress, ToolResult
+from hands.tools.read_only import ReadOnlyTool
 from hands.tools.search.common import (
     MtimeSink,
     absolute_display,
@@ -211,7 +212,7 @@ def _result_filter(
     return keep
 
 
-class GlobTool(Tool[GlobInput, GlobOutput]):
+class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
     """Claude Code's Glob."""
 
     name = "Glob"
@@ -219,12 +220,6 @@ class GlobTool(Tool[GlobInput, GlobOutput]):
     input_model = GlobInput
     max_result_chars = 100_000
     search_hint = "find files by name pattern"
-
-    def is_read_only(self, input: GlobInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, input: GlobInput) -> bool:
-        return True
 
     def _target(self, input: GlobInput, ctx: ToolContext) -> tuple[Path, str]:
         """(directory to search, pattern relative to it)."""

@@ -14,7 +14,8 @@ from pydantic import Field
 from hands.context import ToolContext
 from hands.errors import ToolError
 from hands.schema import ToolInput
-from hands.tool import Content, Progress, Tool, ToolResult
+from hands.tool import Content, Progress, ToolResult
+from hands.tools.read_only import ReadOnlyTool
 from hands.tools.search.common import (
     MtimeSink,
     absolute_display,
@@ -315,7 +316,7 @@ def _shown_path(raw: bytes, strip: int) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-class GrepTool(Tool[GrepInput, GrepOutput]):
+class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
     """Claude Code's Grep."""
 
     name = "Grep"
@@ -323,12 +324,6 @@ class GrepTool(Tool[GrepInput, GrepOutput]):
     input_model = GrepInput
     max_result_chars = 20_000
     search_hint = "search file contents with a regular expression"
-
-    def is_read_only(self, input: GrepInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, input: GrepInput) -> bool:
-        return True
 
     async def validate_input(self, input: GrepInput, ctx: ToolContext) -> str | None:
         problem = nul_error(pattern=input.pattern, path=input.path, glob=input.glob)

@@ -193,10 +193,7 @@ async def stream_rg(
             returncode = await process.wait()
         timed_out = scope.cancelled_caught
     finally:
-        with anyio.CancelScope(shield=True):
-            if process.returncode is None:
-                process.kill()
-            await process.aclose()
+        await _reap(process)
     return RgRun(
         stdout=b"",
         stderr=b"".join(err),
@@ -215,6 +212,14 @@ async def _start(command: list[str], *, cwd: Path, stdout: int | IO[bytes]) -> P
         raise ToolError(INSTALL_HINT) from exc
     except OSError as exc:
         raise ToolError(f"Could not start ripgrep: {exc}") from exc
+
+
+async def _reap(process: Process) -> None:
+    """Kill ``process`` if it still runs and release it, even while being cancelled."""
+    with anyio.CancelScope(shield=True):
+        if process.returncode is None:
+            process.kill()
+        await process.aclose()
 
 
 async def run_rg(args: Sequence[str], *, cwd: Path, time_limit: float) -> RgRun:
@@ -238,9 +243,6 @@ async def run_rg(args: Sequence[str], *, cwd: Path, time_limit: float) -> RgRun:
                 returncode = await process.wait()
             timed_out = scope.cancelled_caught
         finally:
-            with anyio.CancelScope(shield=True):
-                if process.returncode is None:
-                    process.kill()
-                await process.aclose()
+            await _reap(process)
         stdout = await anyio.to_thread.run_sync(_read_all, sink)
     return RgRun(stdout=stdout, stderr=b"".join(err), returncode=returncode, timed_out=timed_out)
