@@ -167,3 +167,33 @@ def test_cli_module_does_not_load_the_sdk() -> None:
     code = "import sys, hands.tools.mcp.cli, hands.tools.mcp; print('mcp' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_serve_takes_the_command_line_rules(tmp_path: Path) -> None:
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    project = _project(tmp_path)
+    target = project / "allowed.txt"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-c", LAUNCH, "serve", "--cwd", str(project),
+            "--disallowedTools", "Bash", "--allowedTools", "Write",
+        ],
+        env={"HANDS_HOME": str(tmp_path / "hands-home"), "HOME": str(tmp_path)},
+    )  # fmt: skip
+
+    async def go() -> None:
+        errlog = (tmp_path / "serve-stderr.txt").open("w")
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            names = {t.name for t in (await session.list_tools()).tools}
+            assert "Bash" not in names and "Read" in names
+            done = await session.call_tool("Write", {"file_path": str(target), "content": "ok"})
+            assert not done.is_error, _text(done)
+
+    anyio.run(go)
+    assert target.read_text() == "ok"

@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from hands.cli_options import (
+    AddDirOption,
+    AllowedToolsOption,
+    CwdOption,
+    DisallowedToolsOption,
+    ModeOption,
+    SettingsOption,
+)
+from hands.cli_options import cwd_of as _cwd
 
 mcp_app = typer.Typer(
     add_completion=False,
@@ -19,18 +28,6 @@ mcp_app = typer.Typer(
     help="MCP: list the configured servers, or serve hands' tools to an MCP host.",
     pretty_exceptions_enable=False,
 )
-
-CwdOption = Annotated[
-    Path | None,
-    typer.Option("--cwd", help="Project directory (default: current directory)."),
-]
-
-
-def _cwd(value: Path | None) -> Path:
-    path = (value or Path.cwd()).expanduser().resolve()
-    if not path.is_dir():
-        raise typer.BadParameter(f"--cwd {path} is not a directory")
-    return path
 
 
 @mcp_app.command("list")
@@ -86,14 +83,11 @@ def list_command(
 @mcp_app.command("serve")
 def serve_command(
     cwd: CwdOption = None,
-    permission_mode: Annotated[
-        str | None,
-        typer.Option(
-            "--permission-mode",
-            help="default, acceptEdits, plan, bypassPermissions, dontAsk "
-            "(default: the settings' defaultMode).",
-        ),
-    ] = None,
+    permission_mode: ModeOption = None,
+    allowed_tools: AllowedToolsOption = None,
+    disallowed_tools: DisallowedToolsOption = None,
+    settings: SettingsOption = None,
+    add_dir: AddDirOption = None,
     http: Annotated[
         int | None,
         typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio."),
@@ -102,18 +96,14 @@ def serve_command(
     """Serve hands' built-in tools over MCP (stdio), through permissions and hooks."""
     import anyio
 
-    from hands.context import PERMISSION_MODES
+    from hands.cli_options import load_cli_settings
     from hands.tools.mcp.server import build_bridge, serve_http, serve_stdio
 
-    if permission_mode is not None and permission_mode not in PERMISSION_MODES:
-        raise typer.BadParameter(
-            f"unknown permission mode {permission_mode!r}; choose one of "
-            f"{', '.join(PERMISSION_MODES)}"
-        )
-    bridge = build_bridge(
-        cwd=_cwd(cwd),
-        permission_mode=permission_mode,  # type: ignore[arg-type]
+    where = _cwd(cwd)
+    loaded = load_cli_settings(
+        where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir
     )
+    bridge = build_bridge(cwd=where, settings=loaded)
     if http is not None:
         anyio.run(serve_http, bridge, http)
     else:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from hands.hooks.base import ToolHooks
     from hands.permissions.decision import AskHandler, PermissionPolicy
     from hands.runtime import ToolRuntime
+    from hands.settings import Settings
 
 SERVER_NAME = "hands"
 INSTRUCTIONS = (
@@ -140,8 +141,12 @@ def build_bridge(
     hooks: ToolHooks | None = None,
     ask: AskHandler | None = None,
     session: Session | None = None,
+    settings: Settings | None = None,
 ) -> HandsMcpBridge:
-    """The runtime ``hands mcp serve`` uses: project settings, mode, hooks, built-ins."""
+    """The runtime ``hands mcp serve`` uses: project settings, mode, hooks, built-ins.
+
+    ``settings``: already loaded (with the command line's rules); else the project's.
+    """
     from hands.pool import assemble_pool
     from hands.runtime import ToolRuntime
 
@@ -149,20 +154,15 @@ def build_bridge(
     additional: tuple[Path, ...] = ()
     mode: PermissionMode = permission_mode or "default"
     if policy is None:
-        try:
-            from hands.settings import load_settings
-        except ImportError:  # settings support not present: the fail-closed default
-            from hands.permissions.simple import SimplePolicy
+        from hands.settings import load_settings
 
-            policy = SimplePolicy()
-        else:
-            settings = load_settings(cwd)
-            policy = settings.permission_engine()
-            additional = settings.additional_directories
-            if permission_mode is None:
-                mode = settings.default_mode
-            if hooks is None:
-                hooks = _settings_hooks(settings)
+        settings = settings if settings is not None else load_settings(cwd)
+        policy = settings.permission_engine()
+        additional = settings.additional_directories
+        if permission_mode is None:
+            mode = settings.default_mode
+        if hooks is None:
+            hooks = _settings_hooks(settings)
     base = list(tools) if tools is not None else None
     pool = assemble_pool(base=base, simple=limits.simple, denied=[])
     pool_tools = [t for t in pool if not policy.denies_tool(t.name)]
