@@ -52,9 +52,11 @@ def run_one(
         base = all_base_tools()
         denied = [t.name for t in base if engine.denies_tool(t.name)]
         pool = assemble_pool(base=base, simple=simple, denied=denied)
-    from hands.hooks.engine import build_hooks
+    hooks = None
+    if settings.hooks:  # the hook engine is loaded only when some settings file has hooks
+        from hands.hooks.engine import build_hooks
 
-    hooks = build_hooks(settings, on_notice=lambda t: print(f"hands: {t}", file=sys.stderr))
+        hooks = build_hooks(settings, on_notice=lambda t: print(f"hands: {t}", file=sys.stderr))
     runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = Session()
