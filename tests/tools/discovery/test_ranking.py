@@ -111,3 +111,36 @@ def test_query_latency_is_small() -> None:
     for _ in range(20):
         index.search("do the thing with files")
     assert (time.perf_counter() - started) / 20 < 0.05
+
+
+def test_cues_in_the_shape_of_a_request() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    text, _ = rewrite_cues("What happened in #engineering? See https://x.io/a and src/ui/app.ts")
+    assert "channel engineering" in text
+    assert "url" in text.split()
+    assert "https" not in text
+    assert "file" in text.split()
+    assert rewrite_cues("Find restaurants in New York")[1] == frozenset({"new", "york"})
+    assert "channel" not in rewrite_cues("close issue #42")[0]
+
+
+def test_a_proper_noun_is_not_a_verb() -> None:
+    parsed = parse_query("restaurants in New York")
+    assert "create" not in parsed.terms
+    assert not parsed.actions
+
+
+def test_plural_object_asks_for_a_listing() -> None:
+    assert parse_query("show recent commits").actions == {"list", "search"}
+    assert "read" in parse_query("show the commit abc123").actions
+
+
+def test_slack_channel_cue() -> None:
+    catalogue = [
+        *CATALOGUE,
+        doc_for("mcp__slack__slack_get_channel_history", "Get recent messages from a channel"),
+        doc_for("mcp__git__git_log", "Shows the commit logs"),
+    ]
+    got = ToolIndex(catalogue).search("What happened in #engineering this week?", 1)
+    assert got[0].name == "mcp__slack__slack_get_channel_history"

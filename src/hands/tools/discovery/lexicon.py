@@ -459,6 +459,34 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "page": (("page", 1.0),),
     "roadmap": (("page", 0.3),),
     "copilot": (("copilot", 1.0),),
+    # -- intents seen in public example prompts ---------------------------------------
+    "readme": (("file", 0.7), ("content", 0.6), ("read", 0.4)),
+    "contain": (("search", 0.6), ("code", 0.6)),
+    "contains": (("search", 0.6), ("code", 0.6)),
+    "mention": (("search", 0.6), ("code", 0.5)),
+    "discuss": (("message", 0.5), ("history", 0.5), ("channel", 0.3)),
+    "happened": (("history", 0.6), ("message", 0.4), ("log", 0.3)),
+    "miss": (("history", 0.6), ("message", 0.4)),
+    "desktop": (("directory", 0.7), ("list", 0.4), ("filesystem", 0.6)),
+    "files": (("list", 0.5), ("directory", 0.4), ("file", 1.0)),
+    "across": (("search", 0.5), ("code", 0.5)),
+    "research": (("web", 0.8), ("search", 0.6)),
+    "news": (("web", 0.8), ("news", 1.0), ("search", 0.4)),
+    "latest": (("latest", 1.0), ("web", 0.4), ("recent", 0.5)),
+    "information": (("web", 0.5), ("search", 0.4), ("information", 1.0)),
+    "developments": (("web", 0.6), ("news", 0.5)),
+    "techniques": (("web", 0.5),),
+    "views": (("web", 0.5), ("search", 0.3)),
+    "compare": (("diff", 0.5), ("web", 0.3), ("distance", 0.3)),
+    "address": (("geocode", 0.7), ("place", 0.6), ("location", 0.5), ("address", 1.0)),
+    "nearest": (("nearby", 0.8), ("local", 0.6), ("place", 0.6), ("directions", 0.5)),
+    "closest": (("nearby", 0.8), ("local", 0.6), ("place", 0.6), ("distance", 0.6)),
+    "closer": (("distance", 0.9), ("directions", 0.5)),
+    "farther": (("distance", 0.9), ("directions", 0.5)),
+    "pharmacy": (("place", 0.7), ("local", 0.7), ("business", 0.6)),
+    "bar": (("place", 0.6), ("local", 0.6), ("business", 0.5)),
+    "bakery": (("place", 0.7), ("local", 0.7), ("business", 0.6)),
+    "museum": (("place", 0.7), ("local", 0.6)),
     "ai": (("copilot", 0.6),),
 }
 
@@ -473,7 +501,7 @@ ACTIONS: dict[str, frozenset[str]] = {
         "describe download check".split()
     ),
     "list": frozenset("list enumerate browse which show see display view".split()),
-    "search": frozenset("search find locate query lookup".split()),
+    "search": frozenset("search find locate query lookup compare research".split()),
     "update": frozenset(
         "update edit change modify set rename replace fix move transition mark switch".split()
     ),
@@ -544,6 +572,28 @@ def stem(word: str) -> str:
             return base + "e"
         return base
     return word
+
+
+# Shapes in a request that say what it is about, rewritten before anything else.
+_URL = re.compile(r"https?://\S+|\bwww\.\S+")
+_CHANNEL = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
+_FILE_TYPES = "py|ts|tsx|js|jsx|md|txt|json|ya?ml|toml|cfg|ini|html|css|csv|docx?|rs|go|java|rb|sh"
+_PATH = re.compile(rf"(?<![\w/])(?:[\w.-]+/)+[\w.-]*|\b[\w-]+\.(?:{_FILE_TYPES})\b")
+_PROPER = re.compile(r"(?<=[a-z0-9,;:)] )([A-Z][a-z]+)\b")
+
+
+def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
+    """Mark URLs, ``#channels`` and file paths with the words tools use.
+
+    Also names the capitalised words inside a sentence (proper nouns: "New York",
+    "Main St"), so they are not read as verbs or synonyms. Returns the rewritten
+    text and those names, lower-cased.
+    """
+    proper = frozenset(m.group(1).lower() for m in _PROPER.finditer(text))
+    text = _URL.sub(" url webpage ", text)
+    text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
+    text = _PATH.sub(lambda m: f" file {m.group(0).replace('/', ' ')} ", text)
+    return text, proper
 
 
 def rewrite_phrases(text: str) -> str:

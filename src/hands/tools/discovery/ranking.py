@@ -42,6 +42,7 @@ from hands.tools.discovery.lexicon import (
     PLATFORMS,
     STOP_WORDS,
     SYNONYMS,
+    rewrite_cues,
     rewrite_phrases,
     split_words,
     stem,
@@ -167,6 +168,17 @@ def _action_groups(words: Iterable[str]) -> set[str]:
     return groups
 
 
+def _plural_object(words: Sequence[str], lead: str | None, proper: frozenset[str]) -> bool:
+    """Whether a noun after the verb is a plural ("commits", "pull requests", "tickets")."""
+    after = words[words.index(lead) + 1 :] if lead in words else list(words)
+    for word in after:
+        if word in proper or _action_groups([word, _stem(word)]):
+            continue
+        if len(word) > 3 and word.endswith("s") and _stem(word) != word:
+            return True
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedQuery:
     """A request turned into weighted terms, verb groups and named platforms."""
@@ -179,19 +191,23 @@ class ParsedQuery:
 
 def parse_query(query: str) -> ParsedQuery:
     """Rewrite, split, drop stop words, stem and expand ``query``."""
-    text = rewrite_phrases(query)
+    cued, proper = rewrite_cues(query)
+    text = rewrite_phrases(cued)
     words = [w.strip("'") for w in split_words(text)]
     words = [w for w in words if w and w not in STOP_WORDS]
     terms: dict[str, float] = {}
     platforms: set[str] = set()
     # Only the leading verb says what the user wants done ("show the open PRs"): later
     # verbs mostly describe the object, so they count as themselves, not as actions.
-    lead = next((w for w in words if _action_groups([w, _stem(w)])), None)
+    lead = next((w for w in words if w not in proper and _action_groups([w, _stem(w)])), None)
     for word in words:
         if word in PLATFORMS:
             platforms.add(word)
-        if lead is not None and word != lead and _action_groups([word, _stem(word)]):
+        if word in proper and word not in PLATFORMS and word != lead:
+            # a name ("New York", "Main St"), not a verb or a synonym's cue
             expansions: tuple[tuple[str, float], ...] = ((_stem(word), 1.0),)
+        elif lead is not None and word != lead and _action_groups([word, _stem(word)]):
+            expansions = ((_stem(word), 1.0),)
         elif word == lead:
             # the verb says what to do, the nouns say to what: a verb counts for less
             expansions = tuple((t, w * LEAD_VERB_WEIGHT) for t, w in _expansions(word))
@@ -203,6 +219,9 @@ def parse_query(query: str) -> ParsedQuery:
     actions = _action_groups([lead, _stem(lead)]) if lead is not None else set[str]()
     if not actions and _QUESTION.match(text):
         actions = {"read", "list", "search"}  # "what tables are there", "which files..."
+    if "read" in actions and "list" in actions and _plural_object(words, lead, proper):
+        # "show the open pull requests", "show recent commits": many things, a listing
+        actions = {"list", "search"}
     return ParsedQuery(terms=terms, actions=actions, platforms=platforms, words=words)
 
 
