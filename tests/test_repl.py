@@ -272,3 +272,38 @@ def test_session_hooks_fire_once_around_the_session(
         "SessionStart:clear",
         "SessionEnd:prompt_input_exit",
     ]
+
+
+def test_untrusted_project_asks_to_trust_before_its_allow_rules_count(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": ["Write"]}})
+    )
+    target = project / "made.txt"
+    s = script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "tool_use", "name": "Write", "input": {
+                "file_path": str(target), "content": "x"}}]},
+            {"blocks": [{"type": "text", "text": "Written."}]},
+        ],
+    )  # fmt: skip
+    command = " ".join([
+        f"cd {project} && env -u COLUMNS -u LINES HANDS_HOME={hands_home} HOME={tmp_path}",
+        sys.executable, "-m", "hands", "--model", f"scripted:{s}",
+        "; echo HANDS-EXITED-$?; sleep 60",
+    ])  # fmt: skip
+    terminal.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", command)
+    screen = terminal.wait_for("[y/N]")
+    assert ".claude/settings.json" in screen
+    terminal.send("y", "Enter")
+    terminal.wait_for("(/help")
+    terminal.wait_for_prompt()
+    terminal.send("write it", "Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    assert "1. Yes" not in screen  # the trusted allow rule approved the write
+    assert target.read_text() == "x"
+    assert str(project) in (hands_home / "trusted.json").read_text()

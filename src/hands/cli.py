@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -17,6 +18,7 @@ from hands.cli_options import (
     ModeOption,
     SettingsOption,
     SimpleOption,
+    announce_warnings,
 )
 from hands.cli_options import cwd_of as _cwd
 from hands.cli_options import load_cli_settings as _settings
@@ -75,7 +77,15 @@ def main_command(
     from hands.app import prepare
 
     where = _cwd(cwd)
-    loaded = _settings(where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
+    rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
+    loaded = _settings(where, *rules, announce=not interactive)
+    if interactive:
+        if loaded.untrusted_files and _ask_to_trust(where, loaded.untrusted_files):
+            from hands.permissions.trust import trust
+
+            trust(where)
+            loaded = _settings(where, *rules, announce=False)
+        announce_warnings(loaded)
     setup = prepare(
         model_spec=model,
         cwd=where,
@@ -108,6 +118,16 @@ def main_command(
         max_turns=max_turns,
     )
     raise typer.Exit(code)
+
+
+def _ask_to_trust(where: Path, files: tuple[str, ...]) -> bool:
+    """Ask once whether the project's committed settings may grant permissions."""
+    listed = "\n".join(f"  {f}" for f in files)
+    typer.echo(
+        f"This project's settings grant permissions (allow rules, directories or a mode):\n"
+        f"{listed}\nOnly trust a project whose files you know."
+    )
+    return typer.confirm(f"Trust {where} and use them?", default=False)
 
 
 @app.command("sessions")

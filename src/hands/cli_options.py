@@ -66,6 +66,8 @@ def load_cli_settings(
     disallowed: list[str] | None,
     settings: str | None,
     add_dir: list[Path] | None,
+    *,
+    announce: bool = True,
 ) -> Settings:
     """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
     from hands.settings import CliPermissionArgs, load_settings
@@ -80,9 +82,15 @@ def load_cli_settings(
             add_dirs=tuple(add_dir or ()),
         ),
     )
+    if announce:
+        announce_warnings(loaded)
+    return loaded
+
+
+def announce_warnings(loaded: Settings) -> None:
+    """Print the settings' warnings (bad rules, untrusted files) to stderr."""
     for warning in loaded.warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
-    return loaded
 
 
 def cwd_of(value: Path | None) -> Path:
