@@ -144,3 +144,39 @@ def test_slack_channel_cue() -> None:
     ]
     got = ToolIndex(catalogue).search("What happened in #engineering this week?", 1)
     assert got[0].name == "mcp__slack__slack_get_channel_history"
+
+
+def test_navigate_to_a_place_asks_for_directions() -> None:
+    catalogue = [
+        doc_for("mcp__playwright__browser_navigate", "Navigate to a URL"),
+        doc_for("mcp__google-maps__maps_directions", "Get directions between two points"),
+        doc_for("mcp__google-maps__maps_search_places", "Search for places"),
+    ]
+    got = ToolIndex(catalogue).search("Navigate to the nearest pharmacy", 1)
+    assert got[0].name.startswith("mcp__google-maps__")
+    assert "navigate" not in parse_query("navigate to the nearest pharmacy").actions
+
+
+def test_is_a_place_open_asks_for_hours() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    text, _ = rewrite_cues("Is Starbucks on Main St open?")
+    assert "opening hours" in text
+    assert "create" not in parse_query("Is Starbucks on Main St open?").actions
+
+
+def test_owner_repo_and_branch_names_are_not_paths() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    assert "file" not in rewrite_cues("list issues in octo/hello")[0].split()
+    assert "file" not in rewrite_cues("a PR for the feature/login branch")[0].split()
+    assert "file" in rewrite_cues("read src/app.ts")[0].split()
+    assert "file" in rewrite_cues("open ./docs/guide")[0].split()
+
+
+def test_a_year_asks_for_the_web() -> None:
+    assert "web" in parse_query("latest crypto vulnerabilities in 2024").terms
+
+
+def test_plural_survives_phrase_rewrites() -> None:
+    assert parse_query("show all open pull requests").actions == {"list", "search"}

@@ -83,6 +83,15 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("new tab", "tab new"),
     ("as a pdf", "pdf save"),
     ("as pdf", "pdf save"),
+    ("best practices", "web search"),
+    ("local repository", "git repository"),
+    ("local repo", "git repository"),
+    ("in last commit", "show commit"),
+    ("in the last commit", "show commit"),
+    ("files have changed", "status diff"),
+    ("files changed", "status diff"),
+    ("what changed", "diff status"),
+    ("uncommitted changes", "status diff unstaged"),
 )
 
 # Irregular or domain forms mapped straight to their stem.
@@ -140,6 +149,9 @@ STEMS: dict[str, str] = {
     "less": "less",
     "progress": "progress",
     "success": "success",
+    "navigation": "navigate",
+    "orgs": "organization",
+    "org": "organization",
 }
 
 # word → ((related word, weight), ...); weights < 1 so the user's own words count most.
@@ -333,8 +345,8 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "key": (("key", 1.0), ("keyboard", 0.6)),
     "keyboard": (("key", 0.8), ("keyboard", 1.0)),
     "console": (("console", 1.0), ("log", 0.4)),
-    "error": (("error", 1.0), ("console", 0.3), ("issue", 0.2)),
-    "errors": (("error", 1.0), ("console", 0.3)),
+    "error": (("error", 1.0), ("console", 0.3), ("sentry", 0.3), ("issue", 0.2)),
+    "errors": (("error", 1.0), ("console", 0.3), ("sentry", 0.3)),
     "exception": (("error", 0.7), ("sentry", 0.5), ("stacktrace", 0.5)),
     "crash": (("error", 0.6), ("sentry", 0.5), ("stacktrace", 0.4)),
     "stacktrace": (("stacktrace", 1.0), ("sentry", 0.5), ("error", 0.4)),
@@ -488,6 +500,13 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "bakery": (("place", 0.7), ("local", 0.7), ("business", 0.6)),
     "museum": (("place", 0.7), ("local", 0.6)),
     "ai": (("copilot", 0.6),),
+    "timestamp": (("time", 0.9), ("current", 0.7)),
+    "utc": (("timezone", 0.8), ("time", 0.7), ("current", 0.4)),
+    "pricing": (("web", 0.6), ("search", 0.4)),
+    "price": (("web", 0.5), ("search", 0.3)),
+    "unresolved": (("sentry", 0.6), ("issue", 0.4)),
+    "preferences": (("memory", 0.6), ("observation", 0.5), ("entity", 0.4)),
+    "organization": (("organization", 1.0), ("org", 0.9), ("search", 0.3)),
 }
 
 # Groups of verbs: a request's intent and a tool's verb match when they share a group.
@@ -528,6 +547,7 @@ PLATFORMS: dict[str, tuple[str, ...]] = {
     "brave": ("brave",),
     "maps": ("maps", "google"),
     "sqlite": ("sqlite",),
+    "git": ("git",),
     "postgres": ("postgres",),
 }
 
@@ -574,12 +594,39 @@ def stem(word: str) -> str:
     return word
 
 
+# Words that say a request is about a physical place: "navigate to the nearest pharmacy"
+# asks for directions, not a browser.
+PLACE_CUES = frozenset(
+    """
+    nearest near nearby closest pharmacy pharmacies restaurant restaurants cafe cafes coffee
+    shop shops hotel hotels museum bakery bar bars street st avenue ave road rd blvd park
+    airport station hospital supermarket
+    """.split()
+)
+
 # Shapes in a request that say what it is about, rewritten before anything else.
 _URL = re.compile(r"https?://\S+|\bwww\.\S+")
 _CHANNEL = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _FILE_TYPES = "py|ts|tsx|js|jsx|md|txt|json|ya?ml|toml|cfg|ini|html|css|csv|docx?|rs|go|java|rb|sh"
 _PATH = re.compile(rf"(?<![\w/])(?:[\w.-]+/)+[\w.-]*|\b[\w-]+\.(?:{_FILE_TYPES})\b")
 _PROPER = re.compile(r"(?<=[a-z0-9,;:)] )([A-Z][a-z]+)\b")
+_IS_OPEN = re.compile(r"^\s*(?:is|are)\b(.*)\bopen(\s+(?:now|today|tonight))?\s*\?*\s*$", re.I)
+_YEAR = re.compile(r"(?<![\w./-])(?:19|20)\d\d(?![\w/-])")
+
+
+def _path_cue(match: re.Match[str]) -> str:
+    """A file path marked as such, but not a name that only looks like one.
+
+    ``owner/repo`` or ``feature/x`` (one slash, no extension, no leading ``.`` or ``~``)
+    names a repository or a branch, not a file.
+    """
+    path = match.group(0)
+    parts = path.split("/")
+    named = (
+        len(parts) == 2 and all(parts) and "." not in parts[1] and not path.startswith((".", "~"))
+    )
+    words = path.replace("/", " ")
+    return f" {words} " if named else f" file {words} "
 
 
 def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
@@ -590,9 +637,13 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     text and those names, lower-cased.
     """
     proper = frozenset(m.group(1).lower() for m in _PROPER.finditer(text))
+    # "Is Starbucks on Main St open?": a question about opening hours, not "open" a thing
+    text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
     text = _URL.sub(" url webpage ", text)
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
-    text = _PATH.sub(lambda m: f" file {m.group(0).replace('/', ' ')} ", text)
+    text = _PATH.sub(_path_cue, text)
+    # a year ("vulnerabilities in 2024") asks for news from the web
+    text = _YEAR.sub(lambda m: f" {m.group(0)} web ", text)
     return text, proper
 
 

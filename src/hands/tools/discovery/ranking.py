@@ -39,6 +39,7 @@ from typing import Any, cast
 
 from hands.tools.discovery.lexicon import (
     ACTIONS,
+    PLACE_CUES,
     PLATFORMS,
     STOP_WORDS,
     SYNONYMS,
@@ -195,6 +196,10 @@ def parse_query(query: str) -> ParsedQuery:
     text = rewrite_phrases(cued)
     words = [w.strip("'") for w in split_words(text)]
     words = [w for w in words if w and w not in STOP_WORDS]
+    # the user's own words, before phrases are rewritten ("pull requests" stays plural)
+    raw = [w.strip("'") for w in split_words(cued)]
+    raw = [w for w in raw if w and w not in STOP_WORDS]
+    place = any(w in PLACE_CUES for w in raw)
     terms: dict[str, float] = {}
     platforms: set[str] = set()
     # Only the leading verb says what the user wants done ("show the open PRs"): later
@@ -208,6 +213,9 @@ def parse_query(query: str) -> ParsedQuery:
             expansions: tuple[tuple[str, float], ...] = ((_stem(word), 1.0),)
         elif lead is not None and word != lead and _action_groups([word, _stem(word)]):
             expansions = ((_stem(word), 1.0),)
+        elif word == lead and place and _action_groups([word]) & {"navigate"}:
+            # "navigate to the nearest pharmacy": a route to a place, not a web page
+            expansions = (("direction", LEAD_VERB_WEIGHT), ("route", 0.5 * LEAD_VERB_WEIGHT))
         elif word == lead:
             # the verb says what to do, the nouns say to what: a verb counts for less
             expansions = tuple((t, w * LEAD_VERB_WEIGHT) for t, w in _expansions(word))
@@ -217,9 +225,11 @@ def parse_query(query: str) -> ParsedQuery:
             if terms.get(term, 0.0) < weight:
                 terms[term] = weight
     actions = _action_groups([lead, _stem(lead)]) if lead is not None else set[str]()
+    if place and "navigate" in actions:
+        actions = {"search", "read"}
     if not actions and _QUESTION.match(text):
         actions = {"read", "list", "search"}  # "what tables are there", "which files..."
-    if "read" in actions and "list" in actions and _plural_object(words, lead, proper):
+    if "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
         # "show the open pull requests", "show recent commits": many things, a listing
         actions = {"list", "search"}
     return ParsedQuery(terms=terms, actions=actions, platforms=platforms, words=words)
