@@ -35,7 +35,8 @@ class Terminal:
         """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if any(line.strip() == ">" for line in self.screen().splitlines()):
+            lines = self.screen().rstrip().splitlines()
+            if lines and lines[-1].strip() == ">":
                 return
             time.sleep(0.1)
         raise AssertionError(f"no prompt; the screen was:\n{self.screen()}")
@@ -189,7 +190,9 @@ def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
     # the session goes on: a slash command still works, then two Ctrl-C leave
     terminal.send("/tools", "Enter")
     terminal.wait_for("┃ tool")
+    terminal.wait_for_prompt()
     terminal.send("C-c")
+    terminal.wait_for("Ctrl-C again to leave")
     terminal.send("C-c")
     terminal.wait_for("HANDS-EXITED-0")
 

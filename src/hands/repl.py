@@ -1,8 +1,8 @@
 """``hands``: the interactive session. A prompt, the model's work rendered live, repeat.
 
 Ctrl-C during a turn interrupts it (tools cancelled, every call settled); a second
-Ctrl-C in the same turn, or two on an empty prompt, leaves. Esc then Enter (or Ctrl-J)
-inserts a newline.
+Ctrl-C in the same turn, or two on an empty prompt, leaves. Esc then Enter inserts a
+newline.
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ def prompt_reader(setup: AgentSetup) -> Reader:
     setup.session.home.mkdir(parents=True, exist_ok=True)
     bindings = KeyBindings()
 
+    # Esc then Enter inserts a newline. Ctrl-J is left alone: keys typed before the prompt
+    # is drawn arrive with Enter turned into Ctrl-J by the terminal, and must still submit.
     @bindings.add("escape", "enter")
-    @bindings.add("c-j")
     def _newline(event: Any) -> None:
         event.current_buffer.insert_text("\n")
 
