@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-from hands.loop import DEFAULT_SYSTEM_PROMPT
+from hands.query_options import DEFAULT_SYSTEM_PROMPT
 
 INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "HANDS.md")
 MAX_INSTRUCTION_CHARS = 40_000
