@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Self, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
 from hands.messages import (
@@ -51,6 +51,7 @@ from hands.models.retry import (
     retry_after_seconds,
     stream_with_retries,
 )
+from hands.models.sdk_model import SdkModel
 from hands.tool import ToolSpec
 
 if TYPE_CHECKING:
@@ -63,8 +64,11 @@ _RETRYABLE_ERROR_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api
 _RETRYABLE_STATUS = frozenset({408, 409, 429, 529})
 
 
-class AnthropicModel:
+class AnthropicModel(SdkModel):
     """A Claude model behind the Anthropic Messages API (or a compatible endpoint)."""
+
+    provider = "anthropic"
+    _client: AsyncAnthropic
 
     def __init__(
         self,
@@ -95,37 +99,13 @@ class AnthropicModel:
                 auth_token=auth_token,
                 base_url=base_url,
                 timeout=timeout,
-                max_retries=0,  # retried here, where a retry can be told from a broken turn
+                max_retries=0,
                 default_headers=default_headers,
             )
-        self._client = client
-        self._model = model
-        self.retry = retry or RetryPolicy()
+        super().__init__(model=model, client=client, retry=retry)
         self.max_tokens = max_tokens
         self.thinking: int | Literal["adaptive"] | None = thinking
         self.prompt_cache = prompt_cache
-        self.total_usage = Usage()
-        """Usage of every completed turn streamed by this instance."""
-
-    async def aclose(self) -> None:
-        """Close the SDK client's connections."""
-        await self._client.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-    @property
-    def name(self) -> str:
-        """The model's identifier, with its provider."""
-        return f"anthropic:{self._model}"
-
-    @property
-    def model(self) -> str:
-        """The API's model name."""
-        return self._model
 
     @property
     def total_cost_usd(self) -> float | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
 from hands.messages import TextBlock, ThinkingBlock, ToolUseBlock
@@ -44,6 +44,7 @@ from hands.models.retry import (
     retry_after_seconds,
     stream_with_retries,
 )
+from hands.models.sdk_model import SdkModel
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, AsyncStream
@@ -63,8 +64,11 @@ STOP_REASONS = {
 _RETRYABLE_STATUS = frozenset({408, 409, 429})
 
 
-class OpenAIModel:
+class OpenAIModel(SdkModel):
     """A model behind OpenAI's Chat Completions API or a compatible server."""
+
+    provider = "openai"
+    _client: AsyncOpenAI
 
     def __init__(
         self,
@@ -93,40 +97,16 @@ class OpenAIModel:
                 api_key=api_key or (NO_KEY if base_url else None),
                 base_url=base_url,
                 timeout=timeout,
-                max_retries=0,  # retried here, where a retry can be told from a broken turn
+                max_retries=0,
                 default_headers=default_headers,
             )
-        self._client = client
-        self._model = model
+        super().__init__(model=model, client=client, retry=retry)
         self.base_url = base_url
-        self.retry = retry or RetryPolicy()
         self.max_tokens = max_tokens
         self.max_tokens_param = max_tokens_param or (
             "max_tokens" if base_url else "max_completion_tokens"
         )
         self.include_usage = include_usage
-        self.total_usage = Usage()
-        """Usage of every completed turn streamed by this instance (as far as reported)."""
-
-    async def aclose(self) -> None:
-        """Close the SDK client's connections."""
-        await self._client.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-    @property
-    def name(self) -> str:
-        """The model's identifier, with its provider."""
-        return f"openai:{self._model}"
-
-    @property
-    def model(self) -> str:
-        """The API's model name."""
-        return self._model
 
     def request_params(self, request: ModelRequest) -> dict[str, Any]:
         """The keyword arguments of ``chat.completions.create`` for ``request``."""
