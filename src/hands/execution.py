@@ -269,9 +269,9 @@ async def _run_found(
             output, content = replace_output(tool, output, content, post.updated_output)
 
     if failure is not None:
-        outcome = error_outcome(block, failure or f"{tool.name} failed", tool=tool, input=parsed)
+        text = failure or f"{tool.name} failed"
         return ToolCallOutcome(
-            block=outcome.block,
+            block=ToolResultBlock(tool_use_id=block.id, content=text, is_error=True),
             status="error",
             tool=tool,
             input=parsed,
@@ -281,15 +281,13 @@ async def _run_found(
             duration_ms=duration_ms,
         )
 
-    if content_chars(content) == 0 and not _has_image(content):
+    if _is_empty(content):
         content = f"({tool.name} completed with no output)"
     limit = tool.max_result_chars
     if limit is not None and content_chars(content) > min(limit, runtime.limits.result_chars):
         content = spill(content, session=ctx.session, tool_use_id=block.id)
     if not isinstance(content, str):
         content = tuple(content)
-    if isinstance(content, str) and not content.strip():
-        content = f"({tool.name} completed with no output)"
     return ToolCallOutcome(
         block=ToolResultBlock(tool_use_id=block.id, content=content),
         status="ok",
@@ -465,6 +463,9 @@ def _text_of(content: Sequence[ResultPart]) -> str:
     return "\n".join(b.text for b in content if isinstance(b, TextBlock))
 
 
-def _has_image(content: str | Sequence[ResultPart]) -> bool:
-    # anything but text (an image, a tool reference) is output even when there is no text
-    return not isinstance(content, str) and any(not isinstance(b, TextBlock) for b in content)
+def _is_empty(content: str | Sequence[ResultPart]) -> bool:
+    # an empty tool_result makes some models end the turn; anything but text (an image, a
+    # tool reference) is output even without text
+    if isinstance(content, str):
+        return not content.strip()
+    return content_chars(content) == 0 and all(isinstance(b, TextBlock) for b in content)
