@@ -34,8 +34,8 @@ async def run_tools(
             executor = StreamingToolExecutor(
                 runtime=runtime, context=context, task_group=tg, cascade_errors=cascade_errors
             )
-            for block in batch.calls:
-                executor.add(block)
+            for block, classified in zip(batch.calls, batch.classified, strict=True):
+                executor.add(block, classified=classified)
             executor.close()
             async for event in executor.events():
                 yield event

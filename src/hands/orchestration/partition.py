@@ -19,6 +19,8 @@ class Batch:
 
     calls: tuple[ToolUseBlock, ...]
     concurrent: bool
+    classified: tuple[tuple[bool, BaseModel | None], ...] = ()
+    """Each call's (safe, parsed input), so running the batch need not parse again."""
 
 
 def classify(block: ToolUseBlock, tools: ToolPool) -> tuple[bool, BaseModel | None]:
@@ -47,16 +49,25 @@ def classify_call(tool: Tool[Any, Any], block: ToolUseBlock) -> tuple[bool, Base
 def partition(calls: Sequence[ToolUseBlock], tools: ToolPool) -> list[Batch]:
     """``[Read a, Read b, Edit x, Read c]`` → ``[a, b] [x] [c]``."""
     batches: list[Batch] = []
-    current: list[ToolUseBlock] = []
-    for block in calls:
-        safe, _ = classify(block, tools)
-        if safe:
-            current.append(block)
-            continue
+    current: list[tuple[ToolUseBlock, tuple[bool, BaseModel | None]]] = []
+
+    def close_run() -> None:
         if current:
-            batches.append(Batch(calls=tuple(current), concurrent=True))
-            current = []
-        batches.append(Batch(calls=(block,), concurrent=False))
-    if current:
-        batches.append(Batch(calls=tuple(current), concurrent=True))
+            batches.append(
+                Batch(
+                    calls=tuple(b for b, _ in current),
+                    concurrent=True,
+                    classified=tuple(c for _, c in current),
+                )
+            )
+            current.clear()
+
+    for block in calls:
+        found = classify(block, tools)
+        if found[0]:
+            current.append((block, found))
+            continue
+        close_run()
+        batches.append(Batch(calls=(block,), concurrent=False, classified=(found,)))
+    close_run()
     return batches

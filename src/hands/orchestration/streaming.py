@@ -177,11 +177,16 @@ class StreamingToolExecutor:
         """The state of one call."""
         return self._by_id[tool_use_id].state
 
-    def add(self, block: ToolUseBlock) -> None:
-        """Queue a finished tool_use block; it may start at once."""
+    def add(
+        self, block: ToolUseBlock, *, classified: tuple[bool, BaseModel | None] | None = None
+    ) -> None:
+        """Queue a finished tool_use block; it may start at once.
+
+        ``classified``: its (safe, parsed input) when the caller already worked them out.
+        """
         if self._closed:
             raise RuntimeError("add() after close(): the executor takes no more calls")
-        tool, parsed, safe = self._classify(block)
+        tool, parsed, safe = self._classify(block, classified)
         tracked = _Tracked(block, tool, parsed, safe)
         self._tracked.append(tracked)
         self._by_id[block.id] = tracked
@@ -242,12 +247,12 @@ class StreamingToolExecutor:
     # -- scheduling -----------------------------------------------------------------------
 
     def _classify(
-        self, block: ToolUseBlock
+        self, block: ToolUseBlock, classified: tuple[bool, BaseModel | None] | None
     ) -> tuple[Tool[Any, Any] | None, BaseModel | None, bool]:
         tool = self._runtime.tools.find(block.name)
         if tool is None:
             return None, None, False
-        safe, parsed = classify_call(tool, block)
+        safe, parsed = classified if classified is not None else classify_call(tool, block)
         return tool, parsed, safe
 
     def _can_start(self, tracked: _Tracked) -> bool:
