@@ -6,8 +6,6 @@ import inspect
 from collections.abc import Callable
 from typing import Any, cast, get_type_hints, overload
 
-from pydantic import Field, create_model
-
 from hands.context import ToolContext
 from hands.errors import ToolDefinitionError
 from hands.tool import Flag, Progress, Tool, ToolResult, build_tool
@@ -80,6 +78,7 @@ def _from_function(
     max_result_chars: int | None,
 ) -> Tool[Any, Any]:
     import docstring_parser
+    from pydantic import Field, create_model
 
     from hands.schema import ToolInput
 

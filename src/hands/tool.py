@@ -9,12 +9,11 @@ A tool has a name (and aliases), an input schema (a pydantic model), permission 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeGuard, TypeVar, cast
 
 from hands.context import ToolContext
 from hands.errors import ToolDefinitionError
@@ -22,9 +21,10 @@ from hands.messages import ImageBlock, ResultPart, TextBlock, ToolReferenceBlock
 from hands.permissions.decision import PermissionDecision, passthrough
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
     from rich.console import RenderableType
 
-InputT = TypeVar("InputT", bound=BaseModel)
+InputT = TypeVar("InputT", bound="BaseModel")
 OutputT = TypeVar("OutputT")
 
 Progress: TypeAlias = Callable[[Any], None]
@@ -216,7 +216,7 @@ def default_content(output: object) -> Content:
     kind = type(output)
     if kind is int or kind is float:
         return repr(output)
-    if isinstance(output, BaseModel):
+    if _is_model(output):
         return output.model_dump_json(by_alias=True)
     if isinstance(output, list | tuple):
         items = cast(Sequence[object], output)
@@ -228,6 +228,12 @@ def default_content(output: object) -> Content:
         return _ENCODER.encode(output)
     except (TypeError, ValueError):
         return repr(cast(Any, output))
+
+
+def _is_model(output: object) -> TypeGuard[BaseModel]:
+    # pydantic is imported by whoever built a model; never import it here for the check
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(output, pydantic.BaseModel)
 
 
 def check_tool_name(name: str) -> str:
@@ -343,6 +349,8 @@ def build_tool(
     ``call(input, ctx, progress)`` may return a :class:`ToolResult` or a bare output.
     Flags are booleans or functions of the parsed input.
     """
+    from pydantic import BaseModel
+
     if not (isinstance(input_model, type) and issubclass(input_model, BaseModel)):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ToolDefinitionError(f"input_model of {name!r} must be a pydantic BaseModel class")
     return _BuiltTool(
