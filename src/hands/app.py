@@ -211,16 +211,13 @@ def _mcp(
     *, cwd: Path, pool: ToolPool, engine: PermissionEngine, model: Model, approve: Any
 ) -> tuple[McpManager, DeferringSource, McpConfigSet]:
     """The project's MCP servers (not started) behind a deferring tool source."""
-    from hands.tools.discovery.deferral import DeferringSource, context_window
-    from hands.tools.discovery.lazy import ToolListCache
-    from hands.tools.mcp.setup import build_manager
-    from hands.tools.mcp.source import McpToolSource
+    from hands.tools.discovery.lazy import build_deferred_mcp
 
-    manager, config = build_manager(cwd, approve_project=approve, tool_cache=ToolListCache())
-    source = DeferringSource(
-        McpToolSource(manager, base=pool, policy=engine),
-        window=context_window(model.name),
+    return build_deferred_mcp(
+        cwd,
+        base=pool,
         policy=engine,
+        model=model.name,
         provider=model.name.partition(":")[0],
+        approve_project=approve,
     )
-    return manager, source, config

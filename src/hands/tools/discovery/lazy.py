@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from hands.session import Session
     from hands.tool import Tool
     from hands.tools.discovery.deferral import DeferralMode, DeferringSource
-    from hands.tools.mcp.config import McpServerConfig
+    from hands.tools.mcp.client import McpManager
+    from hands.tools.mcp.config import McpConfigSet, McpServerConfig, ProjectApproval
     from hands.tools.mcp.tools import McpToolDef
 
 CACHE_VERSION = 1
@@ -142,6 +143,46 @@ class ToolListCache:
                         path.unlink()
 
 
+def build_deferred_mcp(
+    cwd: Path | str,
+    *,
+    base: ToolPool | Sequence[Tool[Any, Any]] | None = None,
+    policy: PermissionPolicy | None = None,
+    env: Mapping[str, str] | None = None,
+    extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
+    mode: DeferralMode | str | None = None,
+    window: int | None = None,
+    model: str | None = None,
+    provider: str = "",
+    cache: ToolListCache | None = None,
+    approve_project: ProjectApproval = True,
+) -> tuple[McpManager, DeferringSource, McpConfigSet]:
+    """The project's MCP servers (not started yet) behind a DeferringSource.
+
+    Start them with ``manager.start(lazy=source.active)`` inside the running event loop.
+    """
+    from hands.tools.discovery.deferral import DeferringSource, context_window
+    from hands.tools.mcp.setup import build_manager
+    from hands.tools.mcp.source import McpToolSource
+
+    manager, config = build_manager(
+        cwd,
+        env=env,
+        extra=extra,
+        approve_project=approve_project,
+        tool_cache=cache or ToolListCache(),
+    )
+    source = DeferringSource(
+        McpToolSource(manager, base=base, policy=policy),
+        mode=mode,
+        window=window if window is not None else context_window(model),
+        policy=policy,
+        env=env,
+        provider=provider,
+    )
+    return manager, source, config
+
+
 def start_deferred_mcp(
     cwd: Path | str,
     *,
@@ -161,18 +202,17 @@ def start_deferred_mcp(
     Call it inside the running event loop; connections close with ``session``. Servers
     whose tools are all deferred and cached are started only when needed.
     """
-    from hands.tools.discovery.deferral import DeferringSource, context_window
-    from hands.tools.mcp.setup import build_manager
-    from hands.tools.mcp.source import McpToolSource
-
-    manager, _ = build_manager(cwd, env=env, extra=extra, tool_cache=cache or ToolListCache())
-    source = DeferringSource(
-        McpToolSource(manager, base=base, policy=policy),
-        mode=mode,
-        window=window if window is not None else context_window(model),
+    manager, source, _ = build_deferred_mcp(
+        cwd,
+        base=base,
         policy=policy,
         env=env,
+        extra=extra,
+        mode=mode,
+        window=window,
+        model=model,
         provider=provider,
+        cache=cache,
     )
     manager.start(lazy=source.active).attach(session)
     return source
