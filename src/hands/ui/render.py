@@ -41,15 +41,7 @@ def result_text(content: str | Sequence[ResultPart]) -> Text:
     else:
         parts = [_part_text(b) for b in content]
         body = "\n".join(parts)
-    lines = body.splitlines() or [""]
-    shown = lines[:MAX_RESULT_LINES]
-    text = Text()
-    for i, line in enumerate(shown):
-        text.append(("  ⎿ " if i == 0 else "    ") + line + "\n")
-    if len(lines) > MAX_RESULT_LINES:
-        text.append(f"    … +{len(lines) - MAX_RESULT_LINES} lines\n", style="dim")
-    text.rstrip()
-    return text
+    return _capped(body.splitlines() or [""], style="")
 
 
 def rejected_text(name: str, reason: str) -> Text:
@@ -63,11 +55,14 @@ def rejected_text(name: str, reason: str) -> Text:
 
 def error_text(message: str) -> Text:
     """A failed call: its first lines in red."""
-    lines = message.strip().splitlines() or ["(no message)"]
-    shown = lines[:MAX_RESULT_LINES]
+    return _capped(message.strip().splitlines() or ["(no message)"], style="red")
+
+
+def _capped(lines: list[str], *, style: str) -> Text:
+    """The first lines under a ``⎿``, then how many more there are."""
     text = Text()
-    for i, line in enumerate(shown):
-        text.append(("  ⎿ " if i == 0 else "    ") + line + "\n", style="red")
+    for i, line in enumerate(lines[:MAX_RESULT_LINES]):
+        text.append(("  ⎿ " if i == 0 else "    ") + line + "\n", style=style)
     if len(lines) > MAX_RESULT_LINES:
         text.append(f"    … +{len(lines) - MAX_RESULT_LINES} lines\n", style="dim")
     text.rstrip()
