@@ -34,6 +34,7 @@ from hands.models.pricing import estimate_cost
 from hands.models.retry import RetryPolicy
 from hands.tool import ToolSpec
 from models.loopback import Cut, LoopbackServer, json_reply, split_every, sse, sse_reply
+from models.streams import collect, collect_until_error, completed
 from models.wire import (
     a_block_start,
     a_delta,
@@ -70,21 +71,13 @@ def request(*messages: Message, system: str = "You are terse.") -> ModelRequest:
 
 
 async def run(m: AnthropicModel, req: ModelRequest | None = None) -> list[StreamEvent]:
-    return [event async for event in m.stream(req or request())]
+    return await collect(m, req or request())
 
 
 async def run_until_error(
     m: AnthropicModel, exc_type: type[Exception]
 ) -> tuple[list[StreamEvent], Exception]:
-    seen: list[StreamEvent] = []
-    with pytest.raises(exc_type) as info:
-        async for event in m.stream(request()):
-            seen.append(event)
-    return seen, info.value
-
-
-def completed(events: list[StreamEvent]) -> list[Any]:
-    return [e.block for e in events if isinstance(e, BlockComplete)]
+    return await collect_until_error(m, request(), exc_type)
 
 
 async def test_thinking_text_and_parallel_tools_split_mid_token(server: LoopbackServer) -> None:

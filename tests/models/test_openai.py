@@ -31,6 +31,7 @@ from hands.models.openai import OpenAIModel
 from hands.models.retry import RetryPolicy
 from hands.tool import ToolSpec
 from models.loopback import Cut, LoopbackServer, json_reply, split_every, sse, sse_reply
+from models.streams import collect, collect_until_error, completed
 from models.wire import o_call, o_chunk, o_done, o_finish, o_role, o_text, o_usage
 
 pytestmark = pytest.mark.anyio
@@ -53,21 +54,13 @@ def request(*messages: Message) -> ModelRequest:
 
 
 async def run(m: OpenAIModel, req: ModelRequest | None = None) -> list[StreamEvent]:
-    return [event async for event in m.stream(req or request())]
+    return await collect(m, req or request())
 
 
 async def run_until_error(
     m: OpenAIModel, exc_type: type[Exception]
 ) -> tuple[list[StreamEvent], Exception]:
-    seen: list[StreamEvent] = []
-    with pytest.raises(exc_type) as info:
-        async for event in m.stream(request()):
-            seen.append(event)
-    return seen, info.value
-
-
-def completed(events: list[StreamEvent]) -> list[Any]:
-    return [e.block for e in events if isinstance(e, BlockComplete)]
+    return await collect_until_error(m, request(), exc_type)
 
 
 async def test_text_then_parallel_tool_calls_split_mid_token(server: LoopbackServer) -> None:
