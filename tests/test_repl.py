@@ -58,24 +58,45 @@ def terminal(tmp_path: Path, hands_home: Path) -> Iterator[Terminal]:
     term.tmux("kill-server")
 
 
-def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
+def launch(
+    term: Terminal,
+    cwd: Path,
+    home: Path,
+    script: Path,
+    *extra: str,
+    user_home: Path | None = None,
+    session: str = "main",
+) -> None:
+    """Start hands in a new tmux session."""
     command = " ".join(
         [
             f"cd {cwd} &&",
             "env -u COLUMNS -u LINES",
             f"HANDS_HOME={home}",
-            sys.executable,
-            "-m",
-            "hands",
-            "--model",
-            f"scripted:{script}",
+            *([f"HOME={user_home}"] if user_home is not None else []),
+            sys.executable, "-m", "hands", "--model", f"scripted:{script}",
             *extra,
             "; echo HANDS-EXITED-$?; sleep 60",
         ]
-    )
-    term.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", command)
+    )  # fmt: skip
+    term.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+
+
+def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
+    launch(term, cwd, home, script, *extra)
     term.wait_for("(/help")
     term.wait_for_prompt()
+
+
+def call_then_reply(path: Path, name: str, tool_input: dict, reply: str) -> Path:
+    """A script: one tool call, then a text answer."""
+    return script(
+        path,
+        [
+            {"blocks": [{"type": "tool_use", "name": name, "input": tool_input}]},
+            {"blocks": [{"type": "text", "text": reply}]},
+        ],
+    )
 
 
 def script(path: Path, turns: list) -> Path:
@@ -135,20 +156,8 @@ def test_denying_with_a_comment_reaches_the_model(
     terminal: Terminal, tmp_path: Path, hands_home: Path
 ) -> None:
     target = tmp_path / "new.txt"
-    s = script(
-        tmp_path / "s.json",
-        [
-            {
-                "blocks": [
-                    {
-                        "type": "tool_use",
-                        "name": "Write",
-                        "input": {"file_path": str(target), "content": "x"},
-                    }
-                ]
-            },
-            {"blocks": [{"type": "text", "text": "Understood."}]},
-        ],
+    s = call_then_reply(
+        tmp_path / "s.json", "Write", {"file_path": str(target), "content": "x"}, "Understood."
     )
     start(terminal, tmp_path, hands_home, s)
     terminal.send("write it", "Enter")
@@ -163,20 +172,11 @@ def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
     terminal: Terminal, tmp_path: Path, hands_home: Path
 ) -> None:
     marker = tmp_path / "never.txt"
-    s = script(
+    s = call_then_reply(
         tmp_path / "s.json",
-        [
-            {
-                "blocks": [
-                    {
-                        "type": "tool_use",
-                        "name": "Bash",
-                        "input": {"command": f"echo started; sleep 30; touch {marker}"},
-                    }
-                ]
-            },
-            {"blocks": [{"type": "text", "text": "not reached"}]},
-        ],
+        "Bash",
+        {"command": f"echo started; sleep 30; touch {marker}"},
+        "not reached",
     )
     start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
     terminal.send("run it", "Enter")
@@ -207,12 +207,7 @@ def test_project_mcp_servers_are_asked_about_once(
         json.dumps({"mcpServers": {"demo": {"command": sys.executable, "args": [str(demo)]}}})
     )
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
-    command = " ".join([
-        f"cd {project} && env -u COLUMNS -u LINES HANDS_HOME={hands_home} HOME={tmp_path}",
-        sys.executable, "-m", "hands", "--model", f"scripted:{s}",
-        "; echo HANDS-EXITED-$?; sleep 60",
-    ])  # fmt: skip
-    terminal.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", command)
+    launch(terminal, project, hands_home, s, user_home=tmp_path)
     screen = terminal.wait_for("1. Use this server")
     assert "wants to start the MCP server 'demo'" in screen
     terminal.send("1", "Enter")
@@ -233,7 +228,7 @@ def test_project_mcp_servers_are_asked_about_once(
     terminal.wait_for("HANDS-EXITED-0")
     # the next session does not ask again
     terminal.target = "again"
-    terminal.tmux("new-session", "-d", "-s", "again", "-x", "120", "-y", "40", command)
+    launch(terminal, project, hands_home, s, user_home=tmp_path, session="again")
     screen = terminal.wait_for("(/help")
     assert "Use this server" not in screen
 
@@ -286,20 +281,10 @@ def test_untrusted_project_asks_to_trust_before_its_allow_rules_count(
         json.dumps({"permissions": {"allow": ["Write"]}})
     )
     target = project / "made.txt"
-    s = script(
-        tmp_path / "s.json",
-        [
-            {"blocks": [{"type": "tool_use", "name": "Write", "input": {
-                "file_path": str(target), "content": "x"}}]},
-            {"blocks": [{"type": "text", "text": "Written."}]},
-        ],
-    )  # fmt: skip
-    command = " ".join([
-        f"cd {project} && env -u COLUMNS -u LINES HANDS_HOME={hands_home} HOME={tmp_path}",
-        sys.executable, "-m", "hands", "--model", f"scripted:{s}",
-        "; echo HANDS-EXITED-$?; sleep 60",
-    ])  # fmt: skip
-    terminal.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40", command)
+    s = call_then_reply(
+        tmp_path / "s.json", "Write", {"file_path": str(target), "content": "x"}, "Written."
+    )
+    launch(terminal, project, hands_home, s, user_home=tmp_path)
     screen = terminal.wait_for("[y/N]")
     assert ".claude/settings.json" in screen
     terminal.send("y", "Enter")
