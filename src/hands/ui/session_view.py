@@ -152,24 +152,32 @@ class SessionView:
         self._refresh()
 
     def _refresh(self) -> None:
+        # Only make sure the live region is up: it renders __rich__ on its own refresh
+        # (8 times a second), so a text delta costs an append, not a Markdown parse.
         if not self.console.is_terminal:
             return
-        parts: list[RenderableType] = []
-        if self._text:
-            parts.append(Markdown(self._text))
-        for running in self._running.values():
-            parts.append(running)
-            if running.progress is not None:
-                parts.append(running.progress)
-        if not parts:
+        if not self._text and not self._running:
             self.pause()
             return
         if self._live is None:
             self._live = Live(
-                console=self.console, transient=True, refresh_per_second=8, auto_refresh=True
+                self,
+                console=self.console,
+                transient=True,
+                refresh_per_second=8,
+                auto_refresh=True,
             )
             self._live.start()
-        self._live.update(Group(*parts))
+
+    def __rich__(self) -> RenderableType:
+        parts: list[RenderableType] = []
+        if self._text:
+            parts.append(Markdown(self._text))
+        for running in list(self._running.values()):
+            parts.append(running)
+            if running.progress is not None:
+                parts.append(running.progress)
+        return Group(*parts)
 
 
 def _parse(tool: Tool[Any, Any] | None, block: ToolUseBlock) -> Any:
