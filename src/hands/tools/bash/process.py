@@ -206,9 +206,12 @@ def _reap(proc: ShellProcess) -> None:
 
 def _anyone_left(proc: ShellProcess) -> bool:
     _reap(proc)
-    if group_alive(proc.pid):
-        # a zombie shell still counts as a member; the group is gone once it is reaped
-        return proc.popen.returncode is None or _group_has_live_members(proc.pid)
+    # a zombie still counts as a group member, so a live group may hold no live process;
+    # either way, strays that left the group may still run
+    if group_alive(proc.pid) and (
+        proc.popen.returncode is None or _group_has_live_members(proc.pid)
+    ):
+        return True
     return bool(_live(marked_pids(proc.marker, since_pid=proc.pid)))
 
 
