@@ -156,8 +156,12 @@ def test_for_call_copies_every_field(tmp_path: Path) -> None:
     import dataclasses
 
     ctx = ToolContext(
-        cwd=tmp_path, project_dir=tmp_path.parent, additional_dirs=(tmp_path / "x",),
-        permission_mode="plan", tool_use_id="old", agent_id="agent-1",
+        cwd=tmp_path,
+        project_dir=tmp_path.parent,
+        additional_dirs=(tmp_path / "x",),
+        permission_mode="plan",
+        tool_use_id="old",
+        agent_id="agent-1",
     )
     assert ctx.for_call("new") == dataclasses.replace(ctx, tool_use_id="new")
 

@@ -20,9 +20,7 @@ def content_chars(content: str | Sequence[ResultPart]) -> int:
     return sum(len(b.text) for b in content if isinstance(b, TextBlock))
 
 
-def spill(
-    content: str | Sequence[ResultPart], *, session: Session, tool_use_id: str
-) -> str:
+def spill(content: str | Sequence[ResultPart], *, session: Session, tool_use_id: str) -> str:
     """Save the text of ``content`` to a file; return the ``<persisted-output>`` stub."""
     text = (
         content

@@ -71,9 +71,7 @@ def load(path: Path) -> Transcript:
                 states[str(entry["kind"])] = entry["data"]
         except (ValueError, KeyError, TypeError):
             continue  # a torn last line after a crash
-    return Transcript(
-        session_id=path.stem, path=path, messages=_settled(messages), states=states
-    )
+    return Transcript(session_id=path.stem, path=path, messages=_settled(messages), states=states)
 
 
 def _settled(messages: list[Message]) -> tuple[Message, ...]:
