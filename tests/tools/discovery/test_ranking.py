@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from hands.tools.discovery.lexicon import split_words, stem
 from hands.tools.discovery.ranking import ToolIndex, doc_for, name_parts, parse_query
 
@@ -101,18 +99,6 @@ def test_scores_are_positive_and_sorted() -> None:
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
 
 
-def test_query_latency_is_small() -> None:
-    docs = [
-        doc_for(f"mcp__s{i % 20}__tool_{i}", f"Does thing number {i} with files", SCHEMA)
-        for i in range(1000)
-    ]
-    index = ToolIndex(docs)
-    started = time.perf_counter()
-    for _ in range(20):
-        index.search("do the thing with files")
-    assert (time.perf_counter() - started) / 20 < 0.05
-
-
 def test_cues_in_the_shape_of_a_request() -> None:
     from hands.tools.discovery.lexicon import rewrite_cues
 
@@ -180,3 +166,59 @@ def test_a_year_asks_for_the_web() -> None:
 
 def test_plural_survives_phrase_rewrites() -> None:
     assert parse_query("show all open pull requests").actions == {"list", "search"}
+
+
+def test_a_key_number_or_hash_asks_to_read_that_one_thing() -> None:
+    catalogue = [
+        doc_for("mcp__atlassian__jira_search", "Search Jira issues using JQL"),
+        doc_for("mcp__atlassian__jira_get_issue", "Get details of a specific Jira issue"),
+        doc_for("mcp__git__git_log", "Shows the commit logs"),
+        doc_for("mcp__git__git_show", "Shows the contents of a commit"),
+    ]
+    index = ToolIndex(catalogue)
+    got = index.search("What are the details for Jira ticket PROJ-123?", 1)
+    assert got[0].name == "mcp__atlassian__jira_get_issue"
+    assert parse_query("what are the details for this ticket?").actions != {"read"}
+    assert parse_query("what are the details for PROJ-123?").actions == {"read"}
+    assert parse_query("show details for commit abc123").actions == {"read"}
+    assert parse_query("what did I miss in #general?").actions == {"read"}
+    assert "jira" in parse_query("Add a comment to PROJ-123").terms
+    assert "jira" not in parse_query("details of CVE-2023-39910").terms
+
+
+def test_a_quoted_phrase_is_searched_for_inside_things() -> None:
+    catalogue = [
+        doc_for("mcp__github__search_repositories", "Search for GitHub repositories", SCHEMA),
+        doc_for("mcp__github__search_code", "Search for code across GitHub repositories"),
+        doc_for("mcp__filesystem__search_files", "Search for files and directories by name"),
+    ]
+    index = ToolIndex(catalogue)
+    quoted = index.search('Search for "holistic assistant" across all my repositories', 1)
+    assert quoted[0].name == "mcp__github__search_code"
+    unquoted = index.search("Search for holistic assistant across all my repositories", 1)
+    assert unquoted[0].name == "mcp__github__search_repositories"
+
+
+def test_files_with_no_repository_in_sight_are_local() -> None:
+    catalogue = [
+        doc_for("mcp__github__get_file_contents", "Get the contents of a file", SCHEMA),
+        doc_for("mcp__filesystem__read_text_file", "Read a text file", {"properties": {}}),
+    ]
+    index = ToolIndex(catalogue)
+    assert parse_query("Read the contents of file.txt").local_files
+    assert index.search("Read the contents of file.txt", 1)[0].name.endswith("read_text_file")
+    assert not parse_query("Read the README.md from the octo/hello repo").local_files
+    got = index.search("Read the README.md file from the octo/hello repository", 1)
+    assert got[0].name == "mcp__github__get_file_contents"
+
+
+def test_the_thing_a_question_asks_about_is_not_a_verb() -> None:
+    assert parse_query("What comments are on the PR?").actions == {"read", "list", "search"}
+    assert parse_query("comment on the PR").actions == {"send"}
+
+
+def test_the_words_of_a_file_name_are_a_name() -> None:
+    terms = parse_query("Create a new text file called notes.txt with this content").terms
+    assert "note" in terms
+    assert "insight" not in terms
+    assert "insight" in parse_query("save my notes").terms

@@ -604,6 +604,17 @@ PLACE_CUES = frozenset(
     """.split()
 )
 
+# A request about files that names none of these means files here, on this machine;
+# tools that need a repository to act on are then less likely.
+FILE_CUES = frozenset("file files folder folders directory directories desktop".split())
+REPOSITORY_CUES = frozenset(
+    """
+    repo repos repository repositories github gitlab remote branch branches pr prs pull
+    upstream org organization
+    """.split()
+)
+REPOSITORY_PARAMS = frozenset({"owner", "repo", "repository", "project_id", "repo_name"})
+
 # Shapes in a request that say what it is about, rewritten before anything else.
 _URL = re.compile(r"https?://\S+|\bwww\.\S+")
 _CHANNEL = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
@@ -612,6 +623,31 @@ _PATH = re.compile(rf"(?<![\w/])(?:[\w.-]+/)+[\w.-]*|\b[\w-]+\.(?:{_FILE_TYPES})
 _PROPER = re.compile(r"(?<=[a-z0-9,;:)] )([A-Z][a-z]+)\b")
 _IS_OPEN = re.compile(r"^\s*(?:is|are)\b(.*)\bopen(\s+(?:now|today|tonight))?\s*\?*\s*$", re.I)
 _YEAR = re.compile(r"(?<![\w./-])(?:19|20)\d\d(?![\w/-])")
+_ISSUE_KEY = re.compile(r"\b(?!CVE-)[A-Z][A-Z0-9]+-\d+\b(?!-)")
+_ONE_THING = re.compile(
+    rf"{_ISSUE_KEY.pattern}"  # an issue key: PROJ-123
+    r"|(?<![\w&])#(?:\d+|[A-Za-z][\w-]*)"  # an issue number or a channel: #42, #general
+    r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,40}\b"  # a commit hash: abc123
+)
+
+
+_QUOTED = re.compile(r"\"[^\"]{2,}\"|(?<!\w)'[^']{2,}'(?!\w)|\u201c[^\u201d]{2,}\u201d")
+CONTENT_SEARCH: tuple[tuple[str, float], ...] = (("code", 0.8), ("content", 0.6), ("text", 0.6))
+"""What a search for a quoted phrase looks for: text inside things, not their names."""
+
+
+def quotes_text(text: str) -> bool:
+    """Whether a request quotes a phrase ("files that mention 'EPIC framework'")."""
+    return _QUOTED.search(text) is not None
+
+
+def names_one_thing(text: str) -> bool:
+    """Whether a request points at one particular thing by its key, number or hash.
+
+    "the details for PROJ-123", "show commit abc123", "what did I miss in #general":
+    the user wants that thing read, not a listing or a search.
+    """
+    return _ONE_THING.search(text) is not None
 
 
 def _path_cue(match: re.Match[str]) -> str:
@@ -636,15 +672,20 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     "Main St"), so they are not read as verbs or synonyms. Returns the rewritten
     text and those names, lower-cased.
     """
-    proper = frozenset(m.group(1).lower() for m in _PROPER.finditer(text))
+    proper = {m.group(1).lower() for m in _PROPER.finditer(text)}
+    # the words of a file name are a name: "notes.txt" is not about notes
+    for match in _PATH.finditer(_URL.sub(" ", text)):
+        proper.update(split_words(match.group(0)))
     # "Is Starbucks on Main St open?": a question about opening hours, not "open" a thing
     text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
     text = _URL.sub(" url webpage ", text)
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
+    # "PROJ-123": an issue key in the shape Jira gives them
+    text = _ISSUE_KEY.sub(lambda m: f" {m.group(0)} jira issue ", text)
     text = _PATH.sub(_path_cue, text)
     # a year ("vulnerabilities in 2024") asks for news from the web
     text = _YEAR.sub(lambda m: f" {m.group(0)} web ", text)
-    return text, proper
+    return text, frozenset(proper)
 
 
 def rewrite_phrases(text: str) -> str:

@@ -39,10 +39,16 @@ from typing import Any, cast
 
 from hands.tools.discovery.lexicon import (
     ACTIONS,
+    CONTENT_SEARCH,
+    FILE_CUES,
     PLACE_CUES,
     PLATFORMS,
+    REPOSITORY_CUES,
+    REPOSITORY_PARAMS,
     STOP_WORDS,
     SYNONYMS,
+    names_one_thing,
+    quotes_text,
     rewrite_cues,
     rewrite_phrases,
     split_words,
@@ -62,13 +68,18 @@ FIELDS: dict[str, tuple[float, float]] = {
 COVERAGE_WEIGHT = 3.0
 INTENT_MATCH = 2.0
 INTENT_MISMATCH = -1.0
+INTENT_NEAR = -0.5
+_RETRIEVAL = frozenset({"read", "list", "search"})
+"""Verb groups that all fetch something: one of them for another is a near miss."""
 PLATFORM_MATCH = 4.0
 PLATFORM_MISMATCH = -2.0
+LOCAL_FILES_MISMATCH = -1.5
 LEAD_VERB_WEIGHT = 0.7
 MAX_PARAM_TEXT = 400
 """Characters of each parameter description indexed (long ones are mostly examples)."""
 
 _MCP_PREFIX = re.compile(r"^mcp__(.+?)__(.+)$")
+_ASKED = re.compile(r"^(?:what|which|how many)\s+([a-z]+)\b")
 _QUESTION = re.compile(r"^(what|which|who|where|are there|is there|how many|do i have|any)\b")
 
 
@@ -188,6 +199,8 @@ class ParsedQuery:
     actions: set[str]
     platforms: set[str]
     words: list[str] = field(default_factory=lambda: list[str]())
+    local_files: bool = False
+    """About files, with no repository in sight: files on this machine."""
 
 
 def parse_query(query: str) -> ParsedQuery:
@@ -204,7 +217,10 @@ def parse_query(query: str) -> ParsedQuery:
     platforms: set[str] = set()
     # Only the leading verb says what the user wants done ("show the open PRs"): later
     # verbs mostly describe the object, so they count as themselves, not as actions.
-    lead = next((w for w in words if w not in proper and _action_groups([w, _stem(w)])), None)
+    # "what comments are on the PR?": the word a question asks about is a noun
+    asked = _ASKED.match(text)
+    not_verbs = proper | {asked.group(1)} if asked else proper
+    lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
     for word in words:
         if word in PLATFORMS:
             platforms.add(word)
@@ -229,10 +245,25 @@ def parse_query(query: str) -> ParsedQuery:
         actions = {"search", "read"}
     if not actions and _QUESTION.match(text):
         actions = {"read", "list", "search"}  # "what tables are there", "which files..."
-    if "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
+    if actions == {"search"} and quotes_text(query):
+        # "find files that mention 'EPIC framework'": the words are inside, not in a name
+        for term, weight in CONTENT_SEARCH:
+            if terms.get(term, 0.0) < weight:
+                terms[term] = weight
+    if "read" in actions and actions & {"list", "search"} and names_one_thing(query):
+        # "the details for PROJ-123", "show commit abc123": that one thing, read
+        actions = {"read"}
+    elif "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
         # "show the open pull requests", "show recent commits": many things, a listing
         actions = {"list", "search"}
-    return ParsedQuery(terms=terms, actions=actions, platforms=platforms, words=words)
+    local_files = (
+        any(w in FILE_CUES for w in words)
+        and not any(w in REPOSITORY_CUES for w in words)
+        and not platforms
+    )
+    return ParsedQuery(
+        terms=terms, actions=actions, platforms=platforms, words=words, local_files=local_files
+    )
 
 
 @dataclass(slots=True)
@@ -241,6 +272,7 @@ class _Entry:
     name_terms: list[str]
     actions: set[str]
     platform_words: set[str]
+    needs_repository: bool
 
 
 class ToolIndex:
@@ -271,6 +303,7 @@ class ToolIndex:
                     name_terms=own_terms,
                     actions=_action_groups(own_terms) | _action_groups(own),
                     platform_words=platform_words,
+                    needs_repository=any(name in REPOSITORY_PARAMS for name, _ in doc.params),
                 )
             )
         count = max(1, len(self.docs))
@@ -351,7 +384,14 @@ class ToolIndex:
             covered = sum(parsed.terms.get(part, 0.0) for part in parts)
             bonus += COVERAGE_WEIGHT * covered / len(parts)
         if parsed.actions and entry.actions:
-            bonus += INTENT_MATCH if parsed.actions & entry.actions else INTENT_MISMATCH
+            if parsed.actions & entry.actions:
+                bonus += INTENT_MATCH
+            elif parsed.actions <= _RETRIEVAL and entry.actions <= _RETRIEVAL:
+                bonus += INTENT_NEAR
+            else:
+                bonus += INTENT_MISMATCH
+        if parsed.local_files and entry.needs_repository:
+            bonus += LOCAL_FILES_MISMATCH
         if parsed.platforms:
             wanted = {w for p in parsed.platforms for w in PLATFORMS[p]}
             if entry.platform_words & wanted:
