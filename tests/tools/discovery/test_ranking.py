@@ -222,3 +222,26 @@ def test_the_words_of_a_file_name_are_a_name() -> None:
     assert "note" in terms
     assert "insight" not in terms
     assert "insight" in parse_query("save my notes").terms
+
+
+def test_a_word_after_a_determiner_or_auxiliary_is_not_the_verb() -> None:
+    assert "create" not in parse_query("What are my open issues?").actions
+    assert parse_query("open the settings file").actions == {"create", "read"}
+    assert "create" not in parse_query("What changes were made in the last commit?").actions
+    assert parse_query("the list of tables").actions == set()
+    assert parse_query("list of tables").actions == {"list"}
+
+
+def test_home_and_absolute_paths_are_files() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    for request in ("show ~/Documents/api-spec.yaml", "read /etc/hosts"):
+        text, names = rewrite_cues(request)
+        assert "file" in text.split()
+        assert "documents" in names or "hosts" in names
+    assert parse_query("Show me the contents of ~/Documents/api-spec.yaml").actions >= {"read"}
+
+
+def test_figures_over_records_ask_for_a_query() -> None:
+    assert "query" in parse_query("How many users are there?").terms
+    assert "query" in parse_query("What's the average age of users?").terms

@@ -27,6 +27,18 @@ STOP_WORDS = frozenset(
 )
 """Words that carry no meaning for ranking (``all``, ``what`` and ``which`` included)."""
 
+SINGULAR_PLURALS = frozenset("contents details settings news status series".split())
+"""Words that end like plurals but name one thing ("the contents of a file")."""
+
+NOT_BEFORE_VERBS = frozenset(
+    """
+    a an the my our your their his her its this that these those all any every some each
+    no is are was were be been being am has had
+    """.split()
+)
+"""Words a request's verb never follows: what comes after them is a noun, an adjective or
+a participle ("my open issues", "the list", "changes were made")."""
+
 # Multi-word expressions, rewritten before tokenizing (longest first).
 PHRASES: tuple[tuple[str, str], ...] = (
     ("file a bug", "create issue bug"),
@@ -42,6 +54,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("sea level", "elevation altitude"),
     ("how high", "elevation"),
     ("how far", "distance"),
+    ("how many", "count"),
     ("how long does it take", "distance duration"),
     ("how long", "duration"),
     ("how do i get", "directions route"),
@@ -282,6 +295,10 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "assign": (("assign", 1.0), ("assignees", 0.5)),
     "describe": (("describe", 1.0), ("schema", 0.6)),
     "count": (("select", 0.4), ("query", 0.4)),
+    # figures computed over records ("how many users", "the average age") need a query
+    "average": (("query", 0.6), ("select", 0.4)),
+    "sum": (("query", 0.6), ("select", 0.4)),
+    "total": (("query", 0.5), ("select", 0.3)),
     "analyze": (("analyze", 1.0), ("query", 0.3)),
     "summarize": (("fetch", 0.3), ("content", 0.3)),
     # -- things -----------------------------------------------------------------------
@@ -619,7 +636,9 @@ REPOSITORY_PARAMS = frozenset({"owner", "repo", "repository", "project_id", "rep
 _URL = re.compile(r"https?://\S+|\bwww\.\S+")
 _CHANNEL = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _FILE_TYPES = "py|ts|tsx|js|jsx|md|txt|json|ya?ml|toml|cfg|ini|html|css|csv|docx?|rs|go|java|rb|sh"
-_PATH = re.compile(rf"(?<![\w/])(?:[\w.-]+/)+[\w.-]*|\b[\w-]+\.(?:{_FILE_TYPES})\b")
+_PATH = re.compile(
+    rf"(?<![\w/.~-])(?:~/|\.{{1,2}}/|/)?(?:[\w.-]+/)+[\w.-]*|\b[\w-]+\.(?:{_FILE_TYPES})\b"
+)
 _PROPER = re.compile(r"(?<=[a-z0-9,;:)] )([A-Z][a-z]+)\b")
 _IS_OPEN = re.compile(r"^\s*(?:is|are)\b(.*)\bopen(\s+(?:now|today|tonight))?\s*\?*\s*$", re.I)
 _YEAR = re.compile(r"(?<![\w./-])(?:19|20)\d\d(?![\w/-])")

@@ -30,6 +30,7 @@ An index is built once per set of tools and reused.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -41,10 +42,12 @@ from hands.tools.discovery.lexicon import (
     ACTIONS,
     CONTENT_SEARCH,
     FILE_CUES,
+    NOT_BEFORE_VERBS,
     PLACE_CUES,
     PLATFORMS,
     REPOSITORY_CUES,
     REPOSITORY_PARAMS,
+    SINGULAR_PLURALS,
     STOP_WORDS,
     SYNONYMS,
     names_one_thing,
@@ -184,7 +187,7 @@ def _plural_object(words: Sequence[str], lead: str | None, proper: frozenset[str
     """Whether a noun after the verb is a plural ("commits", "pull requests", "tickets")."""
     after = words[words.index(lead) + 1 :] if lead in words else list(words)
     for word in after:
-        if word in proper or _action_groups([word, _stem(word)]):
+        if word in proper or word in SINGULAR_PLURALS or _action_groups([word, _stem(word)]):
             continue
         if len(word) > 3 and word.endswith("s") and _stem(word) != word:
             return True
@@ -219,7 +222,11 @@ def parse_query(query: str) -> ParsedQuery:
     # verbs mostly describe the object, so they count as themselves, not as actions.
     # "what comments are on the PR?": the word a question asks about is a noun
     asked = _ASKED.match(text)
-    not_verbs = proper | {asked.group(1)} if asked else proper
+    not_verbs: set[str] = set(proper) | ({asked.group(1)} if asked else set[str]())
+    # after "the", "my", "all" a word is a noun or an adjective ("my open issues", "the
+    # list of tables"); after "was", "were", "is" it is a participle ("changes were made")
+    tokens = split_words(text)
+    not_verbs.update(w for before, w in itertools.pairwise(tokens) if before in NOT_BEFORE_VERBS)
     lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
     for word in words:
         if word in PLATFORMS:
