@@ -208,3 +208,31 @@ def test_project_settings_file_is_read(tmp_path: Path) -> None:
     decision = json.loads(proc.stdout)
     assert decision["behavior"] == "deny"
     assert "Bash(rm:*)" in json.dumps(decision)
+
+
+def test_tool_command_starts_without_the_cli_framework(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello\n")
+    data = json.dumps({"file_path": str(tmp_path / "a.txt")})
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hands", "tool", "Read", data],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and proc.stdout == "1\thello\n"
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines()}
+    assert "hands.one_call" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("typer", "rich", *HEAVY)}
+
+
+def test_tool_help_and_the_full_cli_agree(tmp_path: Path) -> None:
+    fast = hands("tool", "--help")
+    assert fast.returncode == 0 and "--allowedTools" in fast.stdout
+    listed = hands("--help")
+    assert "Run one tool call through the whole pipeline" in listed.stdout
+    (tmp_path / "a.txt").write_text("x\n")
+    data = json.dumps({"file_path": str(tmp_path / "a.txt")})
+    argv = ["hands", "tool", "Read", data]
+    code = f"import sys; from hands.cli import app; sys.argv = {argv!r}; app()"
+    via_app = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert via_app.returncode == 0 and via_app.stdout == "1\tx\n"

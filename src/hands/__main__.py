@@ -1,5 +1,5 @@
 """``python -m hands``."""
 
-from hands.cli import main
+from hands.entry import main
 
 main()

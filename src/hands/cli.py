@@ -180,48 +180,16 @@ def tools_command(
     Console().print(table)
 
 
-@app.command("tool")
-def tool_command(
-    name: Annotated[str, typer.Argument(help="Tool name, e.g. Read.")],
-    input_json: Annotated[
-        str, typer.Argument(metavar="JSON", help="The tool input as JSON.")
-    ] = "{}",
-    cwd: CwdOption = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the tool_result block as JSON.")
-    ] = False,
-    permission_mode: ModeOption = None,
-    simple: SimpleOption = False,
-    allowed_tools: AllowedToolsOption = None,
-    disallowed_tools: DisallowedToolsOption = None,
-    settings: SettingsOption = None,
-    add_dir: AddDirOption = None,
-) -> None:
+@app.command(
+    "tool",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+def tool_command(ctx: typer.Context) -> None:
     """Run one tool call through the whole pipeline and print its result."""
-    try:
-        data: Any = json.loads(input_json)
-    except json.JSONDecodeError as exc:
-        raise typer.BadParameter(f"the input is not valid JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise typer.BadParameter('the input must be a JSON object, e.g. \'{"file_path": "a.py"}\'')
-    from hands.one_call import run_one
+    from hands.tool_command import main as tool_main
 
-    where = _cwd(cwd)
-    loaded = _settings(where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
-    block = run_one(
-        name=name,
-        data=data,  # type: ignore[arg-type]
-        cwd=where,
-        permission_mode=loaded.default_mode,
-        simple=simple,
-        settings=loaded,
-    )
-    if as_json:
-        typer.echo(json.dumps(block.to_wire(), ensure_ascii=False))
-    else:
-        stream = sys.stderr if block.is_error else sys.stdout
-        print(block.text, file=stream)
-    raise typer.Exit(1 if block.is_error else 0)
+    raise typer.Exit(tool_main(ctx.args))
 
 
 from hands.tools.mcp.cli import mcp_app  # noqa: E402 - light: the SDK loads per command

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from hands.context import PERMISSION_MODES, PermissionMode
+from hands.cli_settings import UsageError, resolve_cwd, settings_for
+from hands.cli_settings import announce_warnings as announce_warnings
 
 if TYPE_CHECKING:
     from hands.settings import Settings
@@ -50,15 +50,6 @@ SimpleOption = Annotated[
 ]
 
 
-def permission_mode(value: str) -> PermissionMode:
-    """The mode named on the command line, or a usage error."""
-    if value not in PERMISSION_MODES:
-        raise typer.BadParameter(
-            f"unknown permission mode {value!r}; choose one of {', '.join(PERMISSION_MODES)}"
-        )
-    return value  # type: ignore[return-value]
-
-
 def load_cli_settings(
     cwd: Path,
     mode: str | None,
@@ -70,32 +61,15 @@ def load_cli_settings(
     announce: bool = True,
 ) -> Settings:
     """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
-    from hands.settings import CliPermissionArgs, load_settings
-
-    loaded = load_settings(
-        cwd,
-        cli=CliPermissionArgs(
-            allowed_tools=tuple(allowed or ()),
-            disallowed_tools=tuple(disallowed or ()),
-            permission_mode=None if mode is None else permission_mode(mode),
-            settings=settings,
-            add_dirs=tuple(add_dir or ()),
-        ),
-    )
-    if announce:
-        announce_warnings(loaded)
-    return loaded
-
-
-def announce_warnings(loaded: Settings) -> None:
-    """Print the settings' warnings (bad rules, untrusted files) to stderr."""
-    for warning in loaded.warnings:
-        print(f"hands: warning: {warning}", file=sys.stderr)
+    try:
+        return settings_for(cwd, mode, allowed, disallowed, settings, add_dir, announce=announce)
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def cwd_of(value: Path | None) -> Path:
     """``--cwd`` resolved (default: the current directory), or a usage error."""
-    path = (value or Path.cwd()).expanduser().resolve()
-    if not path.is_dir():
-        raise typer.BadParameter(f"--cwd {path} is not a directory")
-    return path
+    try:
+        return resolve_cwd(value)
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc)) from None
