@@ -48,6 +48,26 @@ async def test_tmp_is_private(harness):
     assert not Path("/tmp/hands-sandbox-probe").exists()
 
 
+async def test_a_host_tmp_path_the_sandbox_cannot_see_is_explained(harness, tmp_path):
+    import tempfile
+
+    outside = Path(tempfile.mkdtemp(prefix="hands-outside-"))
+    try:
+        (outside / "data.txt").write_text("x\n")
+        h = harness(SANDBOXED)
+        out = await h.bash(f"cat {outside / 'data.txt'}")
+        assert out.is_error
+        assert "No such file or directory" in text(out)
+        assert f"own empty /tmp: {outside / 'data.txt'} exists" in text(out)
+        missing = await h.bash(f"cat {outside / 'missing.txt'}")
+        assert missing.is_error and "own empty /tmp" not in text(missing)
+        (tmp_path / "here.txt").write_text("y\n")
+        inside = await h.bash(f"echo {tmp_path / 'here.txt'}; cat /nonexistent-hands-file")
+        assert inside.is_error and "own empty /tmp" not in text(inside)
+    finally:
+        shutil.rmtree(outside)
+
+
 async def test_no_network_not_even_host_loopback(harness):
     server = socket.socket()
     server.bind(("127.0.0.1", 0))

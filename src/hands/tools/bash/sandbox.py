@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import re
 import shutil
 import struct
 import subprocess
@@ -120,9 +121,7 @@ def prepare(
         # is /tmp itself hides the socket (no network) instead of exposing the host's /tmp
         argv += ["--ro-bind", str(proxy.socket_path), PROXY_SOCKET,
                  "--ro-bind", str(forwarder), FORWARDER, *_interpreter_binds(python)]  # fmt: skip
-    writable = [d.resolve() for d in ctx.working_dirs]
-    writable += [ctx.resolve(p).resolve() for p in settings.allow_write]
-    for path in dict.fromkeys(writable):
+    for path in bound_paths(ctx, settings):
         if path.exists() and path != Path("/"):
             argv += ["--bind", str(path), str(path)]
     for root in dict.fromkeys(d.resolve() for d in ctx.working_dirs):
@@ -235,8 +234,48 @@ def check_available() -> str:
     return bwrap
 
 
-def failure_hint(output: str, blocked: Sequence[Blocked] = ()) -> str | None:
-    """A note for a sandboxed command that failed on a sandbox restriction."""
+_TMP_PATH = re.compile(r"(?<![\w./-])/tmp/[^\s:'\"`,;)]+")
+
+
+def bound_paths(ctx: ToolContext, settings: SandboxSettings) -> list[Path]:
+    """Host paths bound writable into the sandbox: working dirs and ``allowWrite`` paths."""
+    writable = [d.resolve() for d in ctx.working_dirs]
+    writable += [ctx.resolve(p).resolve() for p in settings.allow_write]
+    return list(dict.fromkeys(writable))
+
+
+def hidden_tmp_path(output: str, visible: Sequence[Path]) -> Path | None:
+    """A host path under /tmp that a failed sandboxed command named but could not see.
+
+    The sandbox mounts its own empty /tmp; only working directories and
+    ``sandbox.filesystem.allowWrite`` paths under /tmp are bound into it.
+    """
+    if "No such file or directory" not in output and "not found" not in output:
+        return None
+    for match in _TMP_PATH.finditer(output):
+        path = Path(match.group(0).rstrip("."))
+        if any(path.is_relative_to(v) for v in visible):
+            continue
+        if path.exists():
+            return path
+    return None
+
+
+def failure_hint(
+    output: str, blocked: Sequence[Blocked] = (), visible: Sequence[Path] = ()
+) -> str | None:
+    """A note for a sandboxed command that failed on a sandbox restriction.
+
+    ``visible`` are the host paths bound into the sandbox (working directories and
+    ``allowWrite`` paths).
+    """
+    hidden = hidden_tmp_path(output, visible)
+    if hidden is not None:
+        return (
+            f"Note: this command ran in the sandbox, which has its own empty /tmp: {hidden} "
+            "exists on this machine but is not visible inside it. Use a path inside the "
+            "working directories, or add its directory to sandbox.filesystem.allowWrite."
+        )
     if blocked:
         hosts = ", ".join(dict.fromkeys(f"{b.host}:{b.port}" for b in blocked))
         return (

@@ -297,7 +297,7 @@ class BashTool(Tool[BashInput, BashOutput]):
         meaning = interpret_exit(input.command, code if code is not None else -1)
         is_error = meaning.is_error or outcome.too_much_output
         if use_sandbox and is_error:
-            hint = sb.failure_hint(text, launch.blocked())
+            hint = sb.failure_hint(text, launch.blocked(), sb.bound_paths(ctx, settings.sandbox))
             if hint:
                 notes.append(hint)
         output = BashOutput(
