@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def run_mark() -> Iterator[str]:
+    """A ``NAME=value`` entry in the environment of every process this test run starts.
+
+    A scan of /proc for leftover processes must not count those of another test run
+    on the same machine.
+    """
+    value = secrets.token_hex(8)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HANDS_TEST_RUN", value)
+        yield f"HANDS_TEST_RUN={value}"
 
 
 @pytest.fixture(autouse=True)

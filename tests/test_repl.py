@@ -16,13 +16,13 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 
 class Terminal:
-    def __init__(self, socket: str) -> None:
+    def __init__(self, socket: Path) -> None:
         self.socket = socket
         self.target = "main"
 
     def tmux(self, *args: str) -> str:
         return subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+            ["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, check=False
         ).stdout
 
     def screen(self) -> str:
@@ -53,7 +53,9 @@ class Terminal:
 
 @pytest.fixture
 def terminal(tmp_path: Path, hands_home: Path) -> Iterator[Terminal]:
-    term = Terminal(f"hands-test-{tmp_path.name}")
+    # a socket of its own, not one in tmux's per-user directory: names there repeat from
+    # one pytest run to the next, and two runs on one machine would share a tmux server
+    term = Terminal(tmp_path / "tmux.sock")
     yield term
     term.tmux("kill-server")
 

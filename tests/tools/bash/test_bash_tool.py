@@ -370,18 +370,21 @@ def test_no_heavy_imports_at_module_level():
     assert result.stdout.strip() == "False"
 
 
-async def test_no_process_left_behind_by_the_suite_commands(harness, tmp_path):
+async def test_no_process_left_behind_by_the_suite_commands(harness, tmp_path, run_mark):
     # every command above ran in its own group; nothing carrying our marker may remain
+    # (only this test run's processes count: another run may share the machine)
     from hands.tools.bash.process import MARKER_VAR
 
     me = os.getpid()
+    ours = run_mark.encode()
     leftovers = []
     for name in os.listdir("/proc"):
         if name.isdigit() and int(name) != me:
             try:
-                env = Path(f"/proc/{name}/environ").read_bytes()
+                env = Path(f"/proc/{name}/environ").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if MARKER_VAR.encode() in env and alive(int(name)):
+            marked = any(entry.startswith(MARKER_VAR.encode() + b"=") for entry in env)
+            if marked and ours in env and alive(int(name)):
                 leftovers.append(name)
     assert leftovers == []

@@ -191,7 +191,7 @@ def test_crash_mid_call_reconnects_with_a_new_process() -> None:
 
 def test_slow_and_broken_servers_do_not_block_others(tmp_path: Path) -> None:
     async def go() -> None:
-        slow = demo_config("slow", "--slow-start", "2.5")
+        slow = demo_config("slow", "--slow-start", "5")
         broken = parse_server("broken", {"command": sys.executable, "args": [str(BROKEN)]}, env={})
         missing = parse_server("missing", {"command": "no-such-command-xyz"}, env={})
         fast = demo_config("fast")
@@ -199,9 +199,9 @@ def test_slow_and_broken_servers_do_not_block_others(tmp_path: Path) -> None:
         async with McpManager([slow, broken, missing, fast], settings=FAST) as manager:
             source = source_for(manager)
             # nothing blocks the first request: the pool is available at once
-            assert time.perf_counter() - started < 0.5
+            assert time.perf_counter() - started < 1.5
             await manager.wait_ready(["fast", "broken", "missing"])
-            assert time.perf_counter() - started < 2.4
+            assert time.perf_counter() - started < 4.5  # did not wait for the slow one
             states = {s.name: s for s in manager.status()}
             assert states["fast"].state == "connected"
             assert states["slow"].state == "pending"
@@ -214,7 +214,7 @@ def test_slow_and_broken_servers_do_not_block_others(tmp_path: Path) -> None:
             # a call to the slow server's tool waits for it
             out = await call(source, "mcp__slow__echo", {"text": "waited"})
             assert out.block.text == "waited"
-            assert time.perf_counter() - started >= 2.4
+            assert time.perf_counter() - started >= 4.5
             assert "mcp__slow__echo" in source.current_pool().names
             # a tool of a failed server: an error that says why
             dead = await call(source, "mcp__broken__echo", {})
