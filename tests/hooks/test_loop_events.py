@@ -10,9 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 
 from hands.events import MessageEvent
+from hands.messages import ToolResultBlock
 from hands.output import stream_json_lines
 from hooks.kit import (
     answering,
@@ -112,6 +114,37 @@ async def test_session_start_context_and_session_end(project: Path) -> None:
     assert "Use Bun." in run.model.requests[0].messages[0].text
     data = json.loads(ended.read_text())
     assert data["hook_event_name"] == "SessionEnd" and data["reason"] == "other"
+
+
+async def test_session_start_exports_reach_every_bash_command(project: Path) -> None:
+    start = script(
+        project / ".claude/hooks",
+        "env.sh",
+        '#!/usr/bin/env bash\necho \'export GREETING="hello there"\' >> "$CLAUDE_ENV_FILE"\n',
+    )
+    run = await session(
+        [
+            [tool_use("Bash", {"command": 'echo "[$GREETING]"'})],
+            [tool_use("Bash", {"command": 'echo "again [$GREETING]"', "run_in_background": True})],
+            [text("done")],
+        ],
+        engine_for({"SessionStart": [group("startup", cmd(start))]}),
+        project,
+        policy=rules_policy(project, allow=["Bash"]),
+    )
+    results = [
+        block.text
+        for request in run.model.requests[1:]
+        for block in request.messages[-1].content
+        if isinstance(block, ToolResultBlock)
+    ]
+    assert results[0] == "[hello there]"
+    output = Path(results[1].rsplit("written to: ", 1)[1].strip())
+    for _ in range(100):
+        if output.read_text():
+            break
+        await anyio.sleep(0.05)
+    assert output.read_text() == "again [hello there]\n"
 
 
 async def test_post_tool_batch_sees_the_batch_and_can_end_the_run(project: Path) -> None:

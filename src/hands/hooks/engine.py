@@ -65,6 +65,8 @@ SESSION_END_MAX_S = 60.0
 BACKGROUND_STOP_S = 5.0
 """How long closing the session waits for stopped background hooks to settle."""
 PLAIN_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
+ENV_FILE_EVENTS = frozenset({"SessionStart"})
+"""Events whose command hooks get ``CLAUDE_ENV_FILE``: exports written there reach Bash."""
 _RANK = {"deny": 3, "defer": 2, "ask": 1, "allow": 0}
 
 
@@ -329,13 +331,18 @@ class HookEngine:
             if handler.type == "command":
                 from hands.hooks.command import run_command
 
+                env = self.env
+                if event in ENV_FILE_EVENTS:
+                    from hands.env_file import hook_env
+
+                    env = {**(env or {}), **hook_env(ctx.session)}
                 return await run_command(
                     handler,
                     body,
                     cwd=ctx.cwd,
                     project_dir=ctx.root,
                     timeout_s=timeout,
-                    env=self.env,
+                    env=env,
                 )
             if handler.type == "http":
                 from hands.hooks.http import run_http

@@ -187,3 +187,16 @@ def test_settings_from_the_settings_file_shape():
     assert settings.allowed_domains == ("github.com",)
     assert settings.allow_write == ("~/.cache",)
     assert SandboxSettings.from_settings({}) == SandboxSettings()
+
+
+async def test_the_env_file_reaches_sandboxed_commands(harness, monkeypatch):
+    import tempfile
+
+    outside = Path(tempfile.mkdtemp(prefix="hands-env-"))  # hidden by the private /tmp
+    try:
+        (outside / "env.sh").write_text("export SANDBOX_GREETING=hi\n")
+        monkeypatch.setenv("CLAUDE_ENV_FILE", str(outside / "env.sh"))
+        out = await harness(SANDBOXED).bash('echo "[$SANDBOX_GREETING]"')
+        assert text(out) == "[hi]"
+    finally:
+        shutil.rmtree(outside)

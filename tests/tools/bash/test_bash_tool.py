@@ -388,3 +388,28 @@ async def test_no_process_left_behind_by_the_suite_commands(harness, tmp_path, r
             if marked and ours in env and alive(int(name)):
                 leftovers.append(name)
     assert leftovers == []
+
+
+# -- CLAUDE_ENV_FILE -------------------------------------------------------------------
+
+
+async def test_the_users_env_file_runs_before_every_command(harness, tmp_path, monkeypatch):
+    env_file = tmp_path / "env.sh"
+    env_file.write_text("export FROM_ENV_FILE=yes\nalias ll='echo aliased'\n")
+    monkeypatch.setenv("CLAUDE_ENV_FILE", str(env_file))
+    h = harness()
+    assert text(await h.bash('echo "[$FROM_ENV_FILE]"')) == "[yes]"
+    env_file.write_text("export FROM_ENV_FILE=changed\n")
+    assert text(await h.bash('echo "[$FROM_ENV_FILE]"')) == "[changed]"
+    monkeypatch.delenv("CLAUDE_ENV_FILE")
+    assert text(await h.bash('echo "[${FROM_ENV_FILE:-}]"')) == "[]"
+
+
+async def test_an_unreadable_env_file_is_named_not_fatal(harness, tmp_path, monkeypatch):
+    env_file = tmp_path / "env.sh"
+    env_file.mkdir()  # a directory: cannot be read as a script
+    monkeypatch.setenv("CLAUDE_ENV_FILE", str(env_file))
+    out = await harness().bash("echo still runs")
+    assert not out.is_error
+    assert "still runs" in text(out)
+    assert f"Environment file {env_file} could not be read" in text(out)

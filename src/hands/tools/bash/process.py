@@ -65,14 +65,16 @@ class ShellProcess:
 CWD_FD_PLACEHOLDER = "@CWD_FD@"
 
 
-def shell_script(command: str, *, report_cwd: bool) -> str:
+def shell_script(command: str, *, report_cwd: bool, prelude: str = "") -> str:
     """The script ``bash -c`` runs: the command, with its final cwd reported on a pipe.
 
-    The fd number is filled in by :func:`spawn`.
+    ``prelude`` (the session's environment file) runs first. The fd number is filled in
+    by :func:`spawn`.
     """
+    body = prelude + command
     if not report_cwd:
-        return command
-    return f"trap 'pwd -P >&{CWD_FD_PLACEHOLDER} 2>/dev/null' EXIT\n" + command
+        return body
+    return f"trap 'pwd -P >&{CWD_FD_PLACEHOLDER} 2>/dev/null' EXIT\n" + body
 
 
 def spawn(

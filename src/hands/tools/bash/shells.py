@@ -112,14 +112,15 @@ class BackgroundShells:
         ctx: ToolContext,
         sandbox: SandboxSettings | None,
         description: str | None = None,
+        prelude: str = "",
     ) -> BackgroundTask:
-        """Start ``command`` with its output going straight to a file."""
+        """Start ``command`` (after ``prelude``) with its output going straight to a file."""
         from hands.tools.bash import sandbox as sb
 
         task_id = self._new_id()
         path = self.directory / f"{task_id}.output"
         path.touch()
-        launch = sb.prepare(command, cwd=cwd, ctx=ctx, settings=sandbox)
+        launch = sb.prepare(prelude + command, cwd=cwd, ctx=ctx, settings=sandbox)
         try:
             proc = spawn(
                 launch.argv,

@@ -171,6 +171,7 @@ class BashTool(Tool[BashInput, BashOutput]):
     async def call(
         self, input: BashInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[BashOutput]:
+        from hands import env_file
         from hands.tools.bash import sandbox as sb
         from hands.tools.bash.process import read_cwd, shell_script, spawn
         from hands.tools.bash.runner import run_foreground
@@ -188,6 +189,8 @@ class BashTool(Tool[BashInput, BashOutput]):
         timeout_ms = min(timeout_ms, settings.max_timeout_ms)
         if use_sandbox:
             await sb.start_network(ctx, settings.sandbox)
+        prelude, env_notes = env_file.prelude(ctx.session)
+        notes += env_notes
 
         if input.run_in_background:
             from hands.tools.bash.shells import BackgroundShells
@@ -199,6 +202,7 @@ class BashTool(Tool[BashInput, BashOutput]):
                 ctx=ctx,
                 sandbox=settings.sandbox if use_sandbox else None,
                 description=input.description,
+                prelude=prelude,
             )
             return ToolResult(
                 output=BashOutput(
@@ -210,7 +214,7 @@ class BashTool(Tool[BashInput, BashOutput]):
             )
 
         report_cwd = not settings.maintain_project_dir
-        script = shell_script(input.command, report_cwd=report_cwd)
+        script = shell_script(input.command, report_cwd=report_cwd, prelude=prelude)
         launch = sb.prepare(
             script, cwd=cwd, ctx=ctx, settings=settings.sandbox if use_sandbox else None
         )
