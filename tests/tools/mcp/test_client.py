@@ -283,21 +283,34 @@ def test_session_cleanup_closes_servers() -> None:
 
 @pytest.mark.parametrize("transport", ["http", "sse"])
 def test_remote_transports_on_loopback(transport: str) -> None:
+    async def body(url: str) -> None:
+        config = parse_server(
+            "remote", {"type": transport, "url": url, "headers": {"X-Test": "1"}}, env={}
+        )
+        async with McpManager([config], settings=FAST) as manager:
+            await manager.wait_ready()
+            status = manager.status()[0]
+            assert status.state == "connected", status.error
+            source = source_for(manager)
+            out = await call(source, "mcp__remote__echo", {"text": transport})
+            assert out.block.text == transport
+            seen: list[Any] = []
+            await call(source, "mcp__remote__steps", {"count": 2}, progress=seen.append)
+            assert len(seen) == 2
+
+    _remote_demo_test(body, transport)
+
+
+def _remote_demo_test(body: Any, transport: str = "http") -> None:
+    """Run ``body(url)`` against the demo server on a loopback HTTP or SSE port."""
     from mcp_helpers import DEMO, free_port
 
     async def go() -> None:
         port = free_port()
         process = await anyio.open_process(
-            [sys.executable, str(DEMO), f"--{transport}", str(port)],
-            stdout=-3,
-            stderr=-3,  # DEVNULL
+            [sys.executable, str(DEMO), f"--{transport}", str(port)], stdout=-3, stderr=-3
         )
         try:
-            path = "/mcp" if transport == "http" else "/sse"
-            url = f"http://127.0.0.1:{port}{path}"
-            config = parse_server(
-                "remote", {"type": transport, "url": url, "headers": {"X-Test": "1"}}, env={}
-            )
             for _ in range(100):  # wait for the port
                 try:
                     stream = await anyio.connect_tcp("127.0.0.1", port)
@@ -305,18 +318,79 @@ def test_remote_transports_on_loopback(transport: str) -> None:
                     break
                 except OSError:
                     await anyio.sleep(0.05)
-            async with McpManager([config], settings=FAST) as manager:
-                await manager.wait_ready()
-                status = manager.status()[0]
-                assert status.state == "connected", status.error
-                source = source_for(manager)
-                out = await call(source, "mcp__remote__echo", {"text": transport})
-                assert out.block.text == transport
-                seen: list[Any] = []
-                await call(source, "mcp__remote__steps", {"count": 2}, progress=seen.append)
-                assert len(seen) == 2
+            path = "/mcp" if transport == "http" else "/sse"
+            await body(f"http://127.0.0.1:{port}{path}")
         finally:
             process.terminate()
             await process.wait()
 
     anyio.run(go)
+
+
+def test_headers_helper_output_overrides_static_headers(tmp_path: Path) -> None:
+    helper = tmp_path / "helper.sh"
+    helper.write_text(
+        "#!/usr/bin/env bash\n"
+        'printf \'{"Authorization": "Bearer fresh-%s", "X-Static": "from-helper"}\' '
+        '"$CLAUDE_CODE_MCP_SERVER_NAME"\n'
+    )
+    helper.chmod(0o755)
+
+    async def body(url: str) -> None:
+        entry = {
+            "type": "http",
+            "url": url,
+            "headers": {"X-Static": "static", "X-Kept": "kept"},
+            "headersHelper": str(helper),
+        }
+        config = parse_server("remote", entry, env={})
+        async with McpManager([config], settings=FAST) as manager:
+            await manager.wait_ready()
+            status = manager.status()[0]
+            assert status.state == "connected", status.error
+            out = await call(source_for(manager), "mcp__remote__seen_headers", {})
+            seen = json.loads(out.block.text)
+            assert seen["authorization"] == "Bearer fresh-remote"
+            assert seen["x-static"] == "from-helper" and seen["x-kept"] == "kept"
+
+    _remote_demo_test(body)
+
+
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        ("echo not-json", "must print a JSON object of strings"),
+        ("echo oops >&2; exit 3", "exited with 3: oops"),
+    ],
+)
+def test_a_failing_headers_helper_fails_the_server_with_why(script: str, reason: str) -> None:
+    async def body(url: str) -> None:
+        config = parse_server(
+            "remote", {"type": "http", "url": url, "headersHelper": script}, env={}
+        )
+        async with McpManager([config], settings=FAST) as manager:
+            await manager.wait_ready()
+            status = manager.status()[0]
+            assert status.state == "failed"
+            assert reason in status.error
+
+    _remote_demo_test(body)
+
+
+def test_a_project_headers_helper_needs_a_trusted_workspace(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+
+    async def body(url: str) -> None:
+        entry = {"type": "http", "url": url, "headersHelper": f"touch {marker}; echo '{{}}'"}
+        config = parse_server(
+            "remote", entry, env={}, scope="project", source=".mcp.json", cwd=tmp_path
+        )
+        async with McpManager([config], settings=FAST) as manager:
+            await manager.wait_ready()
+            status = manager.status()[0]
+            assert status.state == "failed"
+            assert "runs only in a trusted workspace" in status.error
+            assert "hands trust" in status.error
+        assert not marker.exists()
+
+    _remote_demo_test(body)

@@ -312,7 +312,10 @@ class McpConnection:
                 if errlog is not None:
                     streams = await stack.enter_async_context(self._stdio(errlog))
                 else:
-                    streams = await stack.enter_async_context(self._remote())
+                    from hands.tools.mcp.headers_helper import helper_headers
+
+                    headers = await helper_headers(self.config)
+                    streams = await stack.enter_async_context(self._remote(headers))
                 read, write = streams
                 session = await stack.enter_async_context(
                     ClientSession(
@@ -377,9 +380,8 @@ class McpConnection:
         )
         return stdio_client(params, errlog=cast(Any, errlog))
 
-    def _remote(self) -> contextlib.AbstractAsyncContextManager[Any]:
+    def _remote(self, headers: dict[str, str]) -> contextlib.AbstractAsyncContextManager[Any]:
         config = self.config
-        headers = dict(config.headers)
         if config.transport == "sse":
             from mcp.client.sse import sse_client
 

@@ -1,10 +1,10 @@
 """MCP server configuration: ``.mcp.json``, ``~/.hands/mcp.json``, ``~/.claude.json``.
 
 Every entry shape Claude Code accepts is read: stdio (``command``, ``args``, ``env``),
-``type: "http"`` / ``"sse"`` (``url``, ``headers``), ``timeout`` and ``alwaysLoad``, with
-``${VAR}`` and ``${VAR:-default}`` expanded in the command, arguments, environment, URL
-and headers. A file may wrap its servers in ``mcpServers`` or list them at the top level
-(the plugin format). Nothing here imports the MCP SDK.
+``type: "http"`` / ``"sse"`` (``url``, ``headers``, ``headersHelper``), ``timeout`` and
+``alwaysLoad``, with ``${VAR}`` and ``${VAR:-default}`` expanded in the command,
+arguments, environment, URL and headers. A file may wrap its servers in ``mcpServers``
+or list them at the top level (the plugin format). Nothing here imports the MCP SDK.
 
 Precedence for a name defined in several places (the whole entry from one source, never
 merged): library (``extra``) > local (``~/.claude.json`` under the project path) >
@@ -59,6 +59,8 @@ class McpServerConfig:
     env: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
+    headers_helper: str = ""
+    """``headersHelper``: a command printing more headers as JSON, run at each connection."""
     timeout_ms: int | None = None
     """Per-request time limit for this server's tool calls (``timeout``; under 1000 ignored)."""
     always_load: bool = False
@@ -258,6 +260,11 @@ def parse_server(
                 config,
                 url=text(url, "url"),
                 headers=mapping(entry.get("headers"), "headers"),
+                headers_helper=(
+                    text(entry["headersHelper"], "headersHelper")
+                    if entry.get("headersHelper") is not None
+                    else ""
+                ),
             )
     except _EntryError as exc:
         return replace(base, error=str(exc))

@@ -157,6 +157,14 @@ def readme() -> str:
     return "hello from the demo server"
 
 
+@mcp.tool()
+def seen_headers(ctx: Context) -> str:
+    """The request headers this call arrived with (HTTP transports), as JSON."""
+    import json
+
+    return json.dumps({k.lower(): v for k, v in (ctx.headers or {}).items()})
+
+
 @mcp.resource("memo://dot.png", mime_type="image/png")
 def dot() -> bytes:
     return base64.b64decode(PNG)
