@@ -19,6 +19,9 @@ def run_mark() -> Iterator[str]:
     value = secrets.token_hex(8)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HANDS_TEST_RUN", value)
+        # the machine's ~/.bashrc (aliases such as rm='rm -i') must not change what the
+        # tests' commands do; the snapshot tests turn it back on with their own HOME
+        patch.setenv("HANDS_SHELL_SNAPSHOT", "0")
         yield f"HANDS_TEST_RUN={value}"
 
 

@@ -175,6 +175,7 @@ class BashTool(Tool[BashInput, BashOutput]):
         from hands.tools.bash import sandbox as sb
         from hands.tools.bash.process import read_cwd, shell_script, spawn
         from hands.tools.bash.runner import run_foreground
+        from hands.tools.bash.snapshot import ShellSnapshot
 
         settings = self.settings_for(ctx)
         notes: list[str] = []
@@ -189,8 +190,12 @@ class BashTool(Tool[BashInput, BashOutput]):
         timeout_ms = min(timeout_ms, settings.max_timeout_ms)
         if use_sandbox:
             await sb.start_network(ctx, settings.sandbox)
-        prelude, env_notes = env_file.prelude(ctx.session)
+        setup, setup_note = await ShellSnapshot.for_session(ctx.session).prelude()
+        if setup_note:
+            notes.append(f"Note: {setup_note}")
+        exports, env_notes = env_file.prelude(ctx.session)
         notes += env_notes
+        prelude = setup + exports
 
         if input.run_in_background:
             from hands.tools.bash.shells import BackgroundShells
