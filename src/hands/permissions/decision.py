@@ -70,6 +70,10 @@ def deny(message: str, reason: str = "") -> PermissionDecision:
     return PermissionDecision(behavior="deny", message=message, reason=reason)
 
 
+SANDBOX_AUTO_ALLOW = "runs in the sandbox (sandbox.autoAllowBashIfSandboxed)"
+"""The reason of the ``allow`` Bash gives for a command that will run sandboxed."""
+
+
 def passthrough() -> PermissionDecision:
     """No opinion; the next layer decides."""
     return _PASSTHROUGH

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from hands.permissions.decision import PermissionDecision
+from hands.permissions.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
 from hands.permissions.paths import PathPattern, inside, link_and_target, protected_reason
 from hands.permissions.rules import (
     EDIT_FAMILY,
@@ -193,6 +193,15 @@ class PermissionEngine:
         if hit is not None:
             return self._denied(label, hit)
         hit = self._match_loose("ask", name, call, input, ctx)
+        if (
+            hit is not None
+            and call.kind == "bash"
+            and hit.rule.bare
+            and (await tool.check_permissions(input, ctx)).reason == SANDBOX_AUTO_ALLOW
+        ):
+            # a bare Bash ask rule does not hold back a command that runs sandboxed;
+            # a content-scoped one (Bash(git push:*)) still does
+            hit = self._match_loose("ask", name, call, input, ctx, skip_bare=True)
         if hit is not None:
             return self._ask(
                 mode,
@@ -240,6 +249,10 @@ class PermissionEngine:
                 reason="mode plan",
             )
         if own.behavior == "allow":
+            if own.reason == SANDBOX_AUTO_ALLOW and call.analysis is not None:
+                unclear = self._bash_unverifiable(call.analysis)
+                if unclear:  # the deny rules could not be checked: the sandbox is not enough
+                    return self._ask(mode, unclear, reason="deny rules cannot be verified")
             return own
 
         if call.kind == "bash":
@@ -357,6 +370,8 @@ class PermissionEngine:
         call: _Call,
         input: BaseModel,
         ctx: ToolContext,
+        *,
+        skip_bare: bool = False,
     ) -> _Hit | None:
         data: dict[str, object] | None = None
         rules = self.rules_for(behavior, name)
@@ -364,6 +379,8 @@ class PermissionEngine:
             rules = self._fixed_rules(behavior, name)
         for rule in rules:
             if rule.bare:
+                if skip_bare:
+                    continue
                 return _Hit(rule=rule)
             m = rule.matcher
             if isinstance(m, ParamPattern):
@@ -530,7 +547,8 @@ class PermissionEngine:
         why = "; ".join((*analysis.problems, *analysis.hidden)) or "not fully parsed"
         return (
             f"The command cannot be fully analysed ({why}), so the Bash deny rules cannot be "
-            "checked against it; it needs approval even in bypassPermissions mode."
+            "checked against it; it needs approval (even in bypassPermissions mode or in the "
+            "sandbox)."
         )
 
     def _hook_may_approve_bash(self, analysis: Analysis) -> bool:

@@ -200,3 +200,19 @@ async def test_the_env_file_reaches_sandboxed_commands(harness, monkeypatch):
         assert text(out) == "[hi]"
     finally:
         shutil.rmtree(outside)
+
+
+async def test_excluded_commands_run_outside_the_sandbox(harness):
+    import tempfile
+
+    outside = Path(tempfile.mkdtemp(prefix="hands-excluded-"))
+    try:
+        settings = BashSettings(sandbox=SandboxSettings(enabled=True, excluded_commands=("touch",)))
+        h = harness(settings)
+        excluded = await h.bash(f"touch {outside / 'made'}")
+        assert not excluded.is_error and (outside / "made").exists()
+        assert excluded.output.sandboxed is False
+        inside = await h.bash(f"mkdir {outside / 'not-made'}")
+        assert inside.is_error and not (outside / "not-made").exists()
+    finally:
+        shutil.rmtree(outside)

@@ -24,6 +24,10 @@ class SandboxSettings:
     """``sandbox.allowUnsandboxedCommands``: whether ``dangerouslyDisableSandbox`` works."""
     allow_write: tuple[str, ...] = ()
     """``sandbox.filesystem.allowWrite``: writable paths besides the working directories."""
+    auto_allow: bool = True
+    """``sandbox.autoAllowBashIfSandboxed``: a sandboxed command needs no approval."""
+    excluded_commands: tuple[str, ...] = ()
+    """``sandbox.excludedCommands``: programs that run outside the sandbox (``docker``)."""
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> SandboxSettings:
@@ -43,7 +47,26 @@ class SandboxSettings:
             denied_domains=_strings(net.get("deniedDomains")),
             allow_unsandboxed_commands=bool(sandbox.get("allowUnsandboxedCommands", True)),
             allow_write=_strings(fs.get("allowWrite")),
+            auto_allow=sandbox.get("autoAllowBashIfSandboxed", True) is not False,
+            excluded_commands=_strings(sandbox.get("excludedCommands")),
         )
+
+    def excludes(self, command: str) -> bool:
+        """Whether ``command`` starts a program of ``excludedCommands`` (runs unsandboxed).
+
+        An entry is a program name (``docker``) or a program with its first arguments
+        (``npm run``); every simple command of a compound line is checked.
+        """
+        if not self.excluded_commands:
+            return False
+        from hands.tools.bash.analysis import analyze
+
+        entries = [tuple(e.split()) for e in self.excluded_commands if e.strip()]
+        for cmd in analyze(command).commands:
+            argv = cmd.argv
+            if any(argv[: len(entry)] == entry for entry in entries):
+                return True
+        return False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

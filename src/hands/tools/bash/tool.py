@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field, field_validator
 
 from hands.context import ToolContext
-from hands.permissions.decision import PermissionDecision, ask, deny, passthrough
+from hands.permissions.decision import (
+    SANDBOX_AUTO_ALLOW,
+    PermissionDecision,
+    allow,
+    ask,
+    deny,
+    passthrough,
+)
 from hands.schema import ToolInput
 from hands.tool import Progress, Tool, ToolResult
 from hands.tools.bash.settings import MAX_TIMEOUT_MS, BashSettings
@@ -164,7 +171,18 @@ class BashTool(Tool[BashInput, BashOutput]):
             return ask("Run this command outside the sandbox?")
         if len(input.command) > ASK_ABOVE_CHARS:
             return ask(f"The command is longer than {ASK_ABOVE_CHARS:,} characters.")
+        if sandbox.auto_allow and self.runs_sandboxed(input, ctx):
+            return allow(SANDBOX_AUTO_ALLOW)
         return passthrough()
+
+    def runs_sandboxed(self, input: BashInput, ctx: ToolContext) -> bool:
+        """Whether this call would run inside the sandbox."""
+        sandbox = self.settings_for(ctx).sandbox
+        if not sandbox.enabled:
+            return False
+        if input.dangerouslyDisableSandbox and sandbox.allow_unsandboxed_commands:
+            return False
+        return not sandbox.excludes(input.command)
 
     # -- execution ------------------------------------------------------------------------
 
@@ -183,9 +201,7 @@ class BashTool(Tool[BashInput, BashOutput]):
         if not cwd.is_dir():
             cwd = ctx.root
             notes.append(f"Shell cwd was reset to {cwd} (the previous directory is gone)")
-        use_sandbox = settings.sandbox.enabled and not (
-            input.dangerouslyDisableSandbox and settings.sandbox.allow_unsandboxed_commands
-        )
+        use_sandbox = self.runs_sandboxed(input, ctx)
         timeout_ms = input.timeout if input.timeout is not None else settings.default_timeout_ms
         timeout_ms = min(timeout_ms, settings.max_timeout_ms)
         if use_sandbox:
