@@ -160,6 +160,9 @@ def prepare(
             dict(earlier.states),
         )
     session = Session(session_id=session_id, home=probe.home)
+    from hands.tools.bash.settings import install
+
+    install(session, settings)
     if READ_STATE in states:
         from hands.tools.file.state import ReadStateCache
 

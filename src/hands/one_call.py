@@ -20,6 +20,7 @@ from hands.pool import SIMPLE_MODE_TOOLS, all_base_tools, assemble_pool, find_bu
 from hands.runtime import ToolRuntime
 from hands.session import Session
 from hands.settings import Settings, load_settings
+from hands.tools.bash.settings import install as install_bash_settings
 
 
 async def _explicit(request: AskRequest) -> PermissionDecision:
@@ -60,6 +61,7 @@ def run_one(
     runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = Session()
+    install_bash_settings(session, settings)
     ctx = ToolContext(
         cwd=cwd,
         session=session,

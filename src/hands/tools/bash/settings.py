@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from hands.session import Session
+    from hands.settings import Settings
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -98,6 +102,63 @@ class BashSettings:
             maintain_project_dir=env.get("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR") == "1",
             background_tasks=env.get("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS") != "1",
         )
+
+
+def merged_sandbox(layers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``sandbox`` objects of several settings files, weakest first, merged.
+
+    A stronger file's scalar wins; lists (``allowedDomains``, ``excludedCommands``...)
+    are joined.
+    """
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        raw = layer.get("sandbox")
+        if isinstance(raw, Mapping):
+            _merge_into(merged, cast(Mapping[str, Any], raw))
+    return merged
+
+
+def _merge_into(target: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    for key, value in layer.items():
+        old = target.get(key)
+        if isinstance(value, Mapping) and isinstance(old, dict):
+            _merge_into(cast(dict[str, Any], old), cast(Mapping[str, Any], value))
+        elif isinstance(value, Mapping):
+            fresh: dict[str, Any] = {}
+            _merge_into(fresh, cast(Mapping[str, Any], value))
+            target[key] = fresh
+        elif isinstance(value, list) and isinstance(old, list):
+            joined = [*cast(list[Any], old), *cast(list[Any], value)]
+            target[key] = [v for i, v in enumerate(joined) if v not in joined[:i]]
+        else:
+            target[key] = value
+
+
+def install(session: Session, settings: Settings) -> BashSettings:
+    """Give ``session`` the Bash settings of every settings file (and the environment).
+
+    The ``sandbox`` objects are merged across files, and ``WebFetch(domain:...)`` allow
+    and deny rules join the sandbox's allowed and denied domains, as in Claude Code.
+    """
+    from hands.permissions.rules import DomainPattern
+
+    sandbox = merged_sandbox(source.data for source in reversed(settings.sources))
+    network = cast(dict[str, Any], sandbox.setdefault("network", {}))
+    for rule in settings.rules:
+        if rule.tool != "WebFetch" or not isinstance(rule.matcher, DomainPattern):
+            continue
+        host = rule.matcher.text.removeprefix("domain:")
+        key = {"allow": "allowedDomains", "deny": "deniedDomains"}.get(rule.behavior)
+        if key is not None and host and host != "*":
+            hosts = cast(list[Any], network.setdefault(key, []))
+            if host not in hosts:
+                hosts.append(host)
+    background = settings.value("bashBackgroundOnTimeout")
+    bash = BashSettings.from_settings(
+        {"sandbox": sandbox, "bashBackgroundOnTimeout": background is True}
+    )
+    session.service(BashSettings, lambda: bash)
+    return bash
 
 
 def _strings(value: object) -> tuple[str, ...]:

@@ -175,6 +175,10 @@ def build_bridge(
         tools=ToolPool(pool_tools), policy=policy, ask=ask, hooks=hooks, limits=limits
     )
     session = session or Session()
+    if settings is not None:
+        from hands.tools.bash.settings import install
+
+        install(session, settings)
     context = ToolContext(
         cwd=cwd,
         session=session,
