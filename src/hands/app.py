@@ -142,6 +142,7 @@ def prepare(
     """
     from hands.tools.mcp.config import approval_from_settings
 
+    settings.apply_env()  # the settings' env block, before anything reads the environment
     model = resolve_model(model_spec)
     limits = Limits.from_env()
     engine = settings.permission_engine()

@@ -39,11 +39,12 @@ def run_one(
     settings: Settings | None = None,
 ) -> ToolResultBlock:
     """Run one call and return its tool_result block."""
+    if settings is None:
+        settings = load_settings(cwd)
+    settings.apply_env()
     limits = Limits.from_env()
     simple = simple or limits.simple
     entry = find_builtin(name)
-    if settings is None:
-        settings = load_settings(cwd)
     engine = settings.permission_engine()
     if entry is not None and (not simple or entry.name in SIMPLE_MODE_TOOLS):
         # Load only the tool asked for: a fast start for one call.

@@ -154,6 +154,29 @@ class Settings:
                 return source.data[key]
         return None
 
+    @property
+    def env(self) -> dict[str, str]:
+        """The ``env`` objects of every source, merged (the stronger file wins a name).
+
+        Values are taken as written (``$HOME`` is not expanded, as in Claude Code). A
+        project file of an untrusted workspace contributes nothing.
+        """
+        merged: dict[str, str] = {}
+        for source in reversed(self.sources):
+            if source.label not in self.untrusted_files:
+                merged.update(_env_of(source))
+        return merged
+
+    def apply_env(self) -> dict[str, str]:
+        """Put :attr:`env` into this process's environment; return what was set.
+
+        The tools, hooks and MCP servers it starts inherit it, and limits read from the
+        environment (``BASH_*``, ``MCP_*``, ``HANDS_*``) see it.
+        """
+        merged = self.env
+        os.environ.update(merged)
+        return merged
+
     def permission_engine(self) -> PermissionEngine:
         """The permission policy these settings describe."""
         from hands.permissions.engine import PermissionEngine
@@ -301,6 +324,22 @@ def load_settings(
     )
 
 
+def _env_of(source: SettingsSource) -> dict[str, str]:
+    """A source's ``env`` object as strings (numbers and booleans written out)."""
+    raw = source.data.get("env")
+    if not isinstance(raw, Mapping):
+        return {}
+    out: dict[str, str] = {}
+    for key, value in cast(Mapping[Any, Any], raw).items():
+        if not isinstance(key, str):
+            continue
+        if isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        elif isinstance(value, str | int | float):
+            out[key] = str(value)
+    return out
+
+
 def _loosening_mode(source: SettingsSource) -> bool:
     mode = source.permissions.defaultMode
     return mode is not None and MODE_ALIASES.get(mode, mode) in LOOSENING_MODES
@@ -321,7 +360,12 @@ def _untrusted_project(
         s
         for s in sources
         if s.scope == "projectSettings"
-        and (s.permissions.allow or s.permissions.additionalDirectories or _loosening_mode(s))
+        and (
+            s.permissions.allow
+            or s.permissions.additionalDirectories
+            or _loosening_mode(s)
+            or _env_of(s)
+        )
     ]
     if not gated or trusted is True:
         return ()
@@ -339,6 +383,9 @@ def _untrusted_project(
     modes = [s.permissions.defaultMode for s in gated if _loosening_mode(s)]
     if modes:
         parts.append(f"defaultMode {modes[0]}")
+    variables = sum(len(_env_of(s)) for s in gated)
+    if variables:
+        parts.append(f"{variables} env variable{'s' if variables != 1 else ''}")
     workspace = workspace_of(start)
     warnings.append(
         f"{' and '.join(s.label for s in gated)}: ignoring {', '.join(parts)} because this "

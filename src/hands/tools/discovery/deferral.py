@@ -86,9 +86,9 @@ class DeferralMode:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> DeferralMode:
-        """The mode ``HANDS_TOOL_SEARCH`` asks for."""
+        """The mode ``HANDS_TOOL_SEARCH`` (or Claude Code's ``ENABLE_TOOL_SEARCH``) asks for."""
         env = os.environ if env is None else env
-        return cls.parse(env.get("HANDS_TOOL_SEARCH"))
+        return cls.parse(env.get("HANDS_TOOL_SEARCH", env.get("ENABLE_TOOL_SEARCH")))
 
 
 def context_window(model: str | None) -> int:

@@ -150,19 +150,20 @@ def build_bridge(
     from hands.pool import assemble_pool
     from hands.runtime import ToolRuntime
 
-    limits = Limits.from_env()
     additional: tuple[Path, ...] = ()
     mode: PermissionMode = permission_mode or "default"
     if policy is None:
         from hands.settings import load_settings
 
         settings = settings if settings is not None else load_settings(cwd)
+        settings.apply_env()
         policy = settings.permission_engine()
         additional = settings.additional_directories
         if permission_mode is None:
             mode = settings.default_mode
         if hooks is None:
             hooks = _settings_hooks(settings)
+    limits = Limits.from_env()
     base = list(tools) if tools is not None else None
     pool = assemble_pool(base=base, simple=limits.simple, denied=[])
     pool_tools = [t for t in pool if not policy.denies_tool(t.name)]
