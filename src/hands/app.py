@@ -67,7 +67,12 @@ class AgentSetup:
             return answers.get(server.name, decided(server))
 
         self.mcp, self.source, config = _mcp(
-            cwd=self.cwd, pool=self.pool, engine=self.engine, model=self.model, approve=approve
+            cwd=self.cwd,
+            pool=self.pool,
+            engine=self.engine,
+            model=self.model,
+            approve=approve,
+            settings=self.settings,
         )
         self.mcp_pending = tuple(config.needs_approval)
 
@@ -189,6 +194,7 @@ def prepare(
         engine=engine,
         model=model,
         approve=approval_from_settings(settings.value) if interactive else True,
+        settings=settings,
     )
     startup.done()  # every model is built: tools run in the user's own environment
     return AgentSetup(
@@ -212,10 +218,17 @@ def prepare(
 
 
 def _mcp(
-    *, cwd: Path, pool: ToolPool, engine: PermissionEngine, model: Model, approve: Any
+    *,
+    cwd: Path,
+    pool: ToolPool,
+    engine: PermissionEngine,
+    model: Model,
+    approve: Any,
+    settings: Settings,
 ) -> tuple[McpManager, DeferringSource, McpConfigSet]:
     """The project's MCP servers (not started) behind a deferring tool source."""
     from hands.tools.discovery.lazy import build_deferred_mcp
+    from hands.tools.mcp.server_policy import ServerPolicy
 
     return build_deferred_mcp(
         cwd,
@@ -224,4 +237,5 @@ def _mcp(
         model=model.name,
         provider=model.name.partition(":")[0],
         approve_project=approve,
+        blocked=ServerPolicy.from_settings(settings.value).blocked,
     )

@@ -45,3 +45,42 @@ def test_mcp_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert text.exit_code == 0
     assert "demo:" in text.stdout and "✓ connected" in text.stdout
     assert "gone:" in text.stdout and "✗ failed: command not found" in text.stdout
+
+
+def test_mcp_list_honours_allowed_and_denied_servers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    marker = tmp_path / "started"
+    (project / ".mcp.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "demo": {"command": sys.executable, "args": [str(DEMO)]},
+                    "other": {"command": "touch", "args": [str(marker)]},
+                    "denied": {"command": sys.executable, "args": [str(DEMO)]},
+                }
+            }
+        )
+    )
+    (project / ".claude" / "settings.local.json").write_text(
+        json.dumps(
+            {
+                "allowedMcpServers": [{"serverName": "demo"}, {"serverName": "denied"}],
+                "deniedMcpServers": [{"serverName": "denied"}],
+            }
+        )
+    )
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("MCP_TIMEOUT", "15000")
+    result = CliRunner().invoke(mcp_app, ["list", "--cwd", str(project), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    servers = {s["name"]: s for s in data["servers"]}
+    assert servers["demo"]["state"] == "connected"
+    assert servers["other"]["state"] == "disabled"
+    assert "not in allowedMcpServers" in servers["other"]["error"]
+    assert servers["denied"]["state"] == "disabled"
+    assert "deniedMcpServers" in servers["denied"]["error"]
+    assert not marker.exists()  # a server that may not run is never started

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from hands.tools.mcp.config import (
+    McpServerConfig,
     McpSettings,
     approval_from_settings,
     expand_vars,
@@ -210,3 +211,45 @@ def test_every_real_mcp_json_loads() -> None:
     assert any(a.startswith("TFE_TOKEN=") for a in terraform.args)
     plugin = by_file["023.json"][0]
     assert "${CLAUDE_PLUGIN_ROOT}" in " ".join(plugin.args)
+
+
+def test_server_policy_entries_match_name_command_and_url() -> None:
+    from hands.tools.mcp.server_policy import ServerPolicy
+
+    settings = {
+        "allowedMcpServers": [
+            {"serverName": "memory"},
+            {"serverCommand": ["npx", "-y", "@modelcontextprotocol/server-git"]},
+            {"serverUrl": "https://*.example.com/*"},
+        ],
+        "deniedMcpServers": [{"serverUrl": "https://bad.example.com/*"}],
+    }
+    policy = ServerPolicy.from_settings(settings.get)
+
+    def server(name: str, entry: dict[str, object]) -> McpServerConfig:
+        return parse_server(name, entry, env={})
+
+    assert policy.blocked(server("memory", {"command": "anything"})) is None
+    git = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-git"]}
+    assert policy.blocked(server("git", git)) is None
+    other = {"command": "npx", "args": ["-y", "something-else"]}
+    assert "allowedMcpServers" in (policy.blocked(server("x", other)) or "")
+    ok = {"type": "http", "url": "https://api.example.com/mcp"}
+    assert policy.blocked(server("api", ok)) is None
+    bad = {"type": "http", "url": "https://bad.example.com/mcp"}
+    assert "deniedMcpServers" in (policy.blocked(server("bad", bad)) or "")
+    assert ServerPolicy.from_settings({}.get).blocked(server("any", other)) is None
+    assert ServerPolicy.from_settings({"allowedMcpServers": []}.get).blocked(server("any", other))
+
+
+def test_the_fixtures_allowed_servers_are_read() -> None:
+    from hands.tools.mcp.server_policy import ServerPolicy
+
+    path = FIXTURES.parent / "settings" / "055.json"
+    if not path.is_file():
+        pytest.skip("the shared settings fixtures are absent")
+    data = json.loads(path.read_text())
+    policy = ServerPolicy.from_settings(data.get)
+    assert policy.blocked(parse_server("memory", {"command": "x"}, env={})) is None
+    assert policy.blocked(parse_server("grep-app", {"command": "x"}, env={})) is None
+    assert policy.blocked(parse_server("github", {"command": "x"}, env={})) is not None

@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -156,6 +156,7 @@ def build_deferred_mcp(
     provider: str = "",
     cache: ToolListCache | None = None,
     approve_project: ProjectApproval = True,
+    blocked: Callable[[McpServerConfig], str | None] | None = None,
 ) -> tuple[McpManager, DeferringSource, McpConfigSet]:
     """The project's MCP servers (not started yet) behind a DeferringSource.
 
@@ -171,6 +172,7 @@ def build_deferred_mcp(
         extra=extra,
         approve_project=approve_project,
         tool_cache=cache or ToolListCache(),
+        blocked=blocked,
     )
     source = DeferringSource(
         McpToolSource(manager, base=base, policy=policy),

@@ -43,14 +43,19 @@ def list_command(
     import anyio
 
     from hands import startup
+    from hands.settings import load_settings
     from hands.tools.mcp.client import ServerStatus
+    from hands.tools.mcp.server_policy import ServerPolicy
     from hands.tools.mcp.setup import build_manager
 
     project = _cwd(cwd)
+    settings = load_settings(project)
+    settings.apply_env()
+    blocked = ServerPolicy.from_settings(settings.value).blocked
     startup.done()  # the servers start in the user's own environment
 
     async def go() -> tuple[list[ServerStatus], tuple[str, ...]]:
-        manager, config = build_manager(project, approve_project=True)
+        manager, config = build_manager(project, approve_project=True, blocked=blocked)
         async with manager:
             limit = manager.settings.startup_timeout_s + 1 if timeout is None else timeout
             await manager.wait_ready(limit=limit)

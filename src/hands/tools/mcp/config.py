@@ -111,6 +111,8 @@ class McpConfigSet:
     warnings: tuple[str, ...] = ()
     files: tuple[Path, ...] = ()
     needs_approval: tuple[McpServerConfig, ...] = ()
+    blocked: tuple[tuple[McpServerConfig, str], ...] = ()
+    """Servers the settings do not let run, with why (``allowedMcpServers``...)."""
     """Project servers not (yet) approved: listed, never started."""
     disabled: tuple[McpServerConfig, ...] = ()
     """Project servers switched off by ``disabledMcpjsonServers``."""
@@ -382,11 +384,13 @@ def load_mcp_config(
     project: bool = True,
     user: bool = True,
     approve_project: ProjectApproval = True,
+    blocked: Callable[[McpServerConfig], str | None] | None = None,
 ) -> McpConfigSet:
     """Every MCP server for a session started in ``cwd``.
 
     ``extra`` adds servers from the library (a ``name → entry`` map or ready
     configs); they win over every file. ``HOME`` and ``HANDS_HOME`` come from ``env``.
+    ``blocked`` says why a server may not run at all (``allowedMcpServers``...).
     """
     env = dict(os.environ if env is None else env)
     start = Path(os.path.normpath(Path(cwd).absolute()))
@@ -460,9 +464,15 @@ def load_mcp_config(
     run: list[McpServerConfig] = []
     pending: list[McpServerConfig] = []
     disabled: list[McpServerConfig] = []
+    refused: list[tuple[McpServerConfig, str]] = []
     for server in chosen.values():
         for note in server.warnings:
             warnings.append(f"MCP server {server.name} ({server.source}): {note}")
+        why = blocked(server) if blocked is not None else None
+        if why is not None:
+            refused.append((server, why))
+            warnings.append(f"MCP server {server.name} ({server.source}) is not started: {why}")
+            continue
         if server.scope == "project" and approve_project is not True:
             verdict = False if approve_project is False else approve_project(server)
             if verdict is False:
@@ -478,6 +488,7 @@ def load_mcp_config(
         files=tuple(dict.fromkeys(files)),
         needs_approval=tuple(pending),
         disabled=tuple(disabled),
+        blocked=tuple(refused),
     )
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from hands.tools.mcp.config import (
     McpConfigSet,
@@ -32,6 +32,7 @@ def build_manager(
     approve_project: ProjectApproval = True,
     settings: McpSettings | None = None,
     tool_cache: ToolListCache | None = None,
+    blocked: Callable[[McpServerConfig], str | None] | None = None,
 ) -> tuple[McpManager, McpConfigSet]:
     """A manager (not started) for every server of the project, and the config it read.
 
@@ -39,28 +40,28 @@ def build_manager(
     """
     from hands.tools.mcp.client import McpManager, ServerStatus
 
-    config = load_mcp_config(cwd, env=env, extra=extra, approve_project=approve_project)
+    config = load_mcp_config(
+        cwd, env=env, extra=extra, approve_project=approve_project, blocked=blocked
+    )
+    unapproved = (
+        "project server not approved yet: add it to enabledMcpjsonServers "
+        "(or set enableAllProjectMcpServers) in .claude/settings.json"
+    )
+    idle: list[tuple[McpServerConfig, Literal["needs-approval", "disabled"], str]] = [
+        *((server, "needs-approval", unapproved) for server in config.needs_approval),
+        *((server, "disabled", "listed in disabledMcpjsonServers") for server in config.disabled),
+        *((server, "disabled", why) for server, why in config.blocked),
+    ]
     extra_status = [
         ServerStatus(
-            name=s.name,
-            scope=s.scope,
-            transport=s.transport,
-            target=s.target,
-            state="needs-approval",
-            error="project server not approved yet: add it to enabledMcpjsonServers "
-            "(or set enableAllProjectMcpServers) in .claude/settings.json",
+            name=server.name,
+            scope=server.scope,
+            transport=server.transport,
+            target=server.target,
+            state=state,
+            error=error,
         )
-        for s in config.needs_approval
-    ] + [
-        ServerStatus(
-            name=s.name,
-            scope=s.scope,
-            transport=s.transport,
-            target=s.target,
-            state="disabled",
-            error="listed in disabledMcpjsonServers",
-        )
-        for s in config.disabled
+        for server, state, error in idle
     ]
     manager = McpManager(
         config.servers,
