@@ -62,7 +62,7 @@ _HARMLESS_OPAQUE = (
     "command substitution", "backticks", "subshell", "background &", "process substitution",
     "arithmetic expansion", "if statement", "elif clause", "else clause", "while statement",
     "for statement", "c style for statement", "case statement", "case item", "do group",
-    "test command",
+    "test command", "test that evaluates its operands",
 )  # fmt: skip
 """Constructs whose inner commands are all checked, so they do not block an allow."""
 MAX_GLOB_MATCHES = 200

@@ -29,7 +29,7 @@ VERDICTS: list[tuple[str, bool]] = [
     ("dirname /a/b", RO), ("jq .name package.json", RO), ("jq -r '.[] | .x' f.json", RO),
     ("seq 1 10", RO), ("true", RO), ("false", RO), ("xxd file", RO), ("od -c file", RO),
     ("env", RO), ("command -v git", RO), ("type ls", RO), ("cd src", RO),
-    ("printf '%s\\n' a b", RO), ("test -f x", RO), ("[ -f x ]", RW),
+    ("printf '%s\\n' a b", RO), ("test -f x", RO), ("[ -f x ]", RO),
     # pipelines and lists of read-only commands
     ("ls | wc -l", RO), ("cat f | grep x | sort | uniq -c", RO), ("ls && pwd", RO),
     ("ls || echo none", RO), ("ls; pwd", RO), ("ls\npwd", RO), ("ls |& cat", RO),
@@ -96,13 +96,18 @@ VERDICTS: list[tuple[str, bool]] = [
     ("export PATH=/tmp", RW), ("LD_PRELOAD=/tmp/x.so ls", RW), ("PATH=/tmp ls", RW),
     ("FOO=bar ls", RW), ("LANG=C ls", RO), ("LC_ALL=C sort f", RO), ("TZ=UTC date", RO),
     ("NO_COLOR=1 git status", RO), ("for f in *; do rm $f; done", RW),
-    ("if true; then ls; fi", RW), ("while true; do ls; done", RW), ("f() { ls; }", RW),
-    ("[[ $x =~ y ]]", RW), ("ls;;", RW), ("ls ((", RW), ("echo 'unterminated", RW),
+    ("if true; then ls; fi", RO), ("while true; do ls; done", RW), ("f() { ls; }", RW),
+    ("[[ $x =~ y ]]", RO), ("ls;;", RW), ("ls ((", RW), ("echo 'unterminated", RW),
     ("cat <<EOF\n$(rm x)\nEOF", RW), ("cat <<EOF | sh\nrm x\nEOF", RW), ("", RW),
     ("   ", RW), ("echo a\x00b", RW), ("ls {a,b}", RO), ("find {a,b} -name x", RW),
     ("echo $'\\x41'", RO), ("grep $'\\t' f", RO), ("sort $'-o' out", RW),
     ("LANG=C timeout 10 nice -n 5 grep -r x .", RO), ("timeout -s KILL 5 ls", RO),
     ("stdbuf -oL tail -f log", RO), ("command -v ls", RO), ("trap 'rm x' EXIT", RW),
+    # tests and if-branches around read-only commands; operands that get evaluated
+    ("[[ -f x ]] && cat x", RO), ("[ -d src ] || ls", RO), ("if [ -f a ]; then rm a; fi", RW),
+    ("[ -v x ]", RW), ("[[ -R ref ]]", RW), ("[[ $a -eq 1 ]] && ls", RW),
+    ("[ $a -eq 1 ] && ls", RO), ("[[ $(rm -rf x) ]]", RW), ("[[ -f x ]] > out.txt", RW),
+    ("for a in -delete; do find . $a; done", RW), ("if true; then x=1; fi", RW),
 ]  # fmt: skip
 
 

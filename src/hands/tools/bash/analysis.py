@@ -13,6 +13,7 @@ command not read-only, and makes :meth:`Analysis.split` return ``None``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, TypeAlias
@@ -117,6 +118,15 @@ _CONTROL_TYPES = frozenset(
         "test_command",
     }
 )
+EVALUATING_TEST = "test that evaluates its operands"
+"""``-v``/``-R`` (and arithmetic comparisons in ``[[ ]]``) evaluate array subscripts, so a
+quoted ``a[$(cmd)]`` operand runs ``cmd``: such a test is not read-only."""
+_EVALUATING_TEST = re.compile(
+    r"(?:^|\s)-(?:v|R)(?:\s|$)|^\[\[.*\s-(?:eq|ne|lt|le|gt|ge)(?:\s|$)", re.S
+)
+READ_ONLY_CONSTRUCTS = frozenset({"test command", "if statement", "elif clause", "else clause"})
+"""Constructs that change nothing themselves (loops are left out: a loop variable can
+carry a flag such as ``-delete`` to a command that reads it only at run time)."""
 _STATEMENT_TYPES = frozenset(
     {
         "command",
@@ -229,8 +239,14 @@ class Analysis:
 
     @property
     def read_only(self) -> bool:
-        """Whether the whole command line provably changes nothing."""
-        if not self.understood or self.opaque or not self.commands:
+        """Whether the whole command line provably changes nothing.
+
+        Tests and ``if`` branches may surround the commands: every command inside them
+        is in :attr:`commands` and checked like the others.
+        """
+        if not self.understood or any(o not in READ_ONLY_CONSTRUCTS for o in self.opaque):
+            return False
+        if not self.commands and "test command" not in self.opaque:
             return False
         if any(r.writes_file or (r.kind == "write" and r.target is None) for r in self.redirects):
             return False
@@ -242,14 +258,15 @@ class Analysis:
     @property
     def reasons(self) -> tuple[str, ...]:
         """Why the command is not read-only (empty when it is)."""
-        out = [*self.problems, *self.hidden, *self.opaque]
+        out = [*self.problems, *self.hidden]
+        out += [o for o in self.opaque if o not in READ_ONLY_CONSTRUCTS]
         for r in self.redirects:
             if r.writes_file or (r.kind == "write" and r.target is None):
                 out.append(f"writes to {r.target or r.text}")
         for c in self.commands:
             if not command_is_read_only(c):
                 out.append(f"{c.name or c.text!s} is not a known read-only command")
-        if not out and not self.commands:
+        if not out and not self.commands and "test command" not in self.opaque:
             out.append("no command")
         return tuple(out)
 
@@ -384,6 +401,8 @@ class _Walker:
             self.scan(node)
         elif kind in _CONTROL_TYPES:
             self.opaque.append(kind.replace("_", " "))
+            if kind == "test_command" and _EVALUATING_TEST.search(self.text(node)):
+                self.opaque.append(EVALUATING_TEST)
             self.control(node)
         else:
             self.problems.append(f"unsupported syntax: {kind}")
