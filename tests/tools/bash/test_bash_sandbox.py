@@ -216,3 +216,21 @@ async def test_excluded_commands_run_outside_the_sandbox(harness):
         assert inside.is_error and not (outside / "not-made").exists()
     finally:
         shutil.rmtree(outside)
+
+
+async def test_protected_paths_a_sandboxed_command_creates_are_moved_away(harness, tmp_path):
+    h = harness(SANDBOXED)
+    out = await h.bash(
+        "mkdir .claude && echo '{\"hooks\": {}}' > .claude/settings.local.json && "
+        "echo '{}' > .mcp.json && git init -q . && "
+        "echo 'echo pwned' > .git/hooks/pre-commit && echo done"
+    )
+    assert "done" in text(out)
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / ".mcp.json").exists()
+    assert (tmp_path / ".git" / "config").is_file()  # the new repository itself stays
+    assert not (tmp_path / ".git" / "hooks").exists()
+    assert text(out).count("which sandboxed commands may not create") == 3
+    moved = [line.rsplit("moved to ", 1)[1].rstrip(".") for line in text(out).splitlines()
+             if "moved to" in line]  # fmt: skip
+    kept = [Path(m) for m in moved if Path(m).name == ".claude"]
+    assert kept and (kept[0] / "settings.local.json").exists()

@@ -21,6 +21,7 @@ import contextlib
 import os
 import platform
 import re
+import secrets
 import shutil
 import struct
 import subprocess
@@ -64,6 +65,8 @@ class Launch:
     """The proxy the command reaches the allowed domains through, if any."""
     blocked_mark: int = 0
     """The proxy's count of refused requests when the command started."""
+    absent: tuple[Path, ...] = ()
+    """Protected paths that did not exist when the command started (nothing to bind)."""
 
     def blocked(self) -> list[Blocked]:
         """Requests the proxy refused since the command started.
@@ -124,16 +127,21 @@ def prepare(
     for path in bound_paths(ctx, settings):
         if path.exists() and path != Path("/"):
             argv += ["--bind", str(path), str(path)]
+    absent: list[Path] = []
     for root in dict.fromkeys(d.resolve() for d in ctx.working_dirs):
         for name in PROTECTED_NAMES:
             target = root / name
             if target.exists() or target.is_symlink():
                 argv += ["--ro-bind", str(target), str(target)]
+            elif target.parent.is_dir() or name == ".git/hooks":
+                # hooks of a repository made in the sandbox (git init) would run outside
+                # it later; its config is left alone, or the new repository breaks
+                absent.append(target)
     argv += ["--chdir", str(cwd.resolve()), "--seccomp", str(seccomp), "--"]
     if proxy is not None:
         argv += [python, "-I", "-S", FORWARDER, PROXY_SOCKET, no_proxy(proxy.policy)]
     argv += [bash_path(), "-c", script]
-    launch = Launch(argv=argv, env=env, fds=(seccomp,), network=proxy)
+    launch = Launch(argv=argv, env=env, fds=(seccomp,), network=proxy, absent=tuple(absent))
     if proxy is not None:
         launch.blocked_mark = proxy.blocked_mark()
     return launch
@@ -235,6 +243,36 @@ def check_available() -> str:
 
 
 _TMP_PATH = re.compile(r"(?<![\w./-])/tmp/[^\s:'\"`,;)]+")
+
+
+def remove_created(launch: Launch, quarantine: Path) -> list[str]:
+    """Move away protected paths a sandboxed command created; a note for each.
+
+    A missing ``.claude``, ``.hands``, ``.mcp.json`` or ``.git/hooks`` cannot be bound
+    read-only, so a command could create one (settings with hooks, a server to start)
+    that would run outside the sandbox next time. Whatever appeared is moved to
+    ``quarantine`` (the session's directory), where the user can look at it.
+    """
+    notes: list[str] = []
+    for path in launch.absent:
+        if not (path.exists() or path.is_symlink()):
+            continue
+        dest = quarantine / secrets.token_hex(4) / path.name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.move(str(path), str(dest))
+        except OSError as exc:
+            notes.append(
+                f"Warning: the sandboxed command created {path}, which sandboxed commands may "
+                f"not create, and it could not be moved away ({exc.strerror}); remove it "
+                "before starting another session."
+            )
+            continue
+        notes.append(
+            f"Note: the command created {path}, which sandboxed commands may not create (it "
+            f"could change what runs outside the sandbox later); it was moved to {dest}."
+        )
+    return notes
 
 
 def bound_paths(ctx: ToolContext, settings: SandboxSettings) -> list[Path]:

@@ -274,6 +274,8 @@ class BashTool(Tool[BashInput, BashOutput]):
         finally:
             if not moved:
                 proc.close_cwd()  # an adopted shell still writes its cwd there on exit
+            if use_sandbox:
+                notes += sb.remove_created(launch, ctx.session.directory / "quarantine")
         if outcome.detached:
             return ToolResult(
                 output=BashOutput(
