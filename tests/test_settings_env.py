@@ -95,3 +95,23 @@ def test_every_fixtures_env_block_is_read(tmp_path: Path) -> None:
         expected = {k: str(v) for k, v in raw.items() if isinstance(v, str | int | float)}
         assert settings.env == expected, path.name
     assert with_env >= 12
+
+
+def test_a_settings_model_alias_is_named_not_guessed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hands.app import prepare
+
+    project = tmp_path / "proj"
+    write(project / ".claude" / "settings.local.json", {"model": "opus"})
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.delenv("ANTHROPIC_MODEL", raising=False)
+    monkeypatch.delenv("HANDS_MODEL", raising=False)
+    setup = prepare(model_spec=None, cwd=project, settings=load_settings(project))
+    assert setup.model.name == "anthropic:claude-sonnet-4-6"
+    assert "settings' model 'opus' is a Claude Code alias" in capsys.readouterr().err
+    write(project / ".claude" / "settings.local.json", {"model": "claude-opus-4-7"})
+    setup = prepare(model_spec=None, cwd=project, settings=load_settings(project))
+    assert setup.model.name == "anthropic:claude-opus-4-7"
+    assert "alias" not in capsys.readouterr().err

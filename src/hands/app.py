@@ -148,7 +148,14 @@ def prepare(
     from hands.tools.mcp.config import approval_from_settings
 
     settings.apply_env()  # the settings' env block, before anything reads the environment
-    model = resolve_model(model_spec)
+    from hands.models.resolve import settings_model_note
+
+    configured = settings.value("model")
+    named = configured if isinstance(configured, str) else None
+    model = resolve_model(model_spec, settings_model=named)
+    note = settings_model_note(configured) if model_spec is None else None
+    if note is not None and model.name.startswith("anthropic:"):
+        print(f"hands: {note}", file=sys.stderr)
     limits = Limits.from_env()
     engine = settings.permission_engine()
     base = all_base_tools()

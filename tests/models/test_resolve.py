@@ -83,3 +83,22 @@ def test_sdks_load_only_when_a_provider_is_built() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert proc.stdout.split("\n")[:2] == ["[]", "['anthropic']"]
+
+
+def test_the_settings_model_names_the_claude_model_after_flags_and_env() -> None:
+    from hands.models.resolve import settings_model_note
+
+    env = {"ANTHROPIC_API_KEY": "a"}
+    chosen = resolve_model(None, env, settings_model="claude-opus-4-7")
+    assert chosen.name == "anthropic:claude-opus-4-7"
+    overridden = {**env, "ANTHROPIC_MODEL": "claude-haiku-4-5"}
+    assert resolve_model(None, overridden, settings_model="claude-opus-4-7").name == (
+        "anthropic:claude-haiku-4-5"
+    )
+    flag = resolve_model("anthropic:claude-x", env, settings_model="claude-opus-4-7")
+    assert flag.name == "anthropic:claude-x"
+    alias = resolve_model(None, env, settings_model="opusplan")
+    assert alias.name == "anthropic:claude-sonnet-4-6"  # an alias is not guessed at
+    note = settings_model_note("opusplan")
+    assert note is not None and "ANTHROPIC_MODEL" in note and "'opusplan'" in note
+    assert settings_model_note("claude-opus-4-7") is None and settings_model_note(None) is None

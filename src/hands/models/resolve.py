@@ -35,14 +35,23 @@ NO_MODEL = (
 
 
 def resolve_model(
-    spec: str | None, env: Mapping[str, str] | None = None, *, base_url: str | None = None
+    spec: str | None,
+    env: Mapping[str, str] | None = None,
+    *,
+    base_url: str | None = None,
+    settings_model: str | None = None,
 ) -> Model:
     """The model named by ``spec`` (``PROVIDER:NAME``), or the one the environment offers.
 
-    ``base_url`` overrides the provider's base-URL variable. Raises ConfigError with what
-    to set when nothing usable is configured.
+    ``base_url`` overrides the provider's base-URL variable. ``settings_model`` is the
+    settings files' ``model``: a full Claude model id (``claude-...``) names the Anthropic
+    model when neither ``spec`` nor ``ANTHROPIC_MODEL`` does (Claude Code's aliases such
+    as ``opus`` are not resolved: see :func:`settings_model_note`). Raises ConfigError
+    with what to set when nothing usable is configured.
     """
     env = os.environ if env is None else env
+    if settings_model and settings_model.startswith("claude-") and not env.get("ANTHROPIC_MODEL"):
+        env = {**env, "ANTHROPIC_MODEL": settings_model}
     spec = (spec or env.get("HANDS_MODEL") or "").strip() or _from_environment(env)
     provider, sep, name = spec.partition(":")
     provider = provider.strip().lower()
@@ -109,3 +118,16 @@ def _openai(name: str, env: Mapping[str, str], base_url: str | None) -> Model:
         model = DEFAULT_MODEL
 
     return OpenAIModel(model, api_key=api_key, base_url=url)
+
+
+def settings_model_note(settings_model: object) -> str | None:
+    """A notice for a settings ``model`` that hands does not use, or None."""
+    if not isinstance(settings_model, str) or not settings_model:
+        return None
+    if settings_model.startswith("claude-"):
+        return None
+    return (
+        f"the settings' model {settings_model!r} is a Claude Code alias that hands does not "
+        'resolve; set ANTHROPIC_MODEL (or "model" in the settings) to a full model id, '
+        "or pass --model anthropic:NAME"
+    )
