@@ -193,15 +193,13 @@ class PermissionEngine:
         if hit is not None:
             return self._denied(label, hit)
         hit = self._match_loose("ask", name, call, input, ctx)
-        if (
-            hit is not None
-            and call.kind == "bash"
-            and hit.rule.bare
-            and (await tool.check_permissions(input, ctx)).reason == SANDBOX_AUTO_ALLOW
-        ):
-            # a bare Bash ask rule does not hold back a command that runs sandboxed;
-            # a content-scoped one (Bash(git push:*)) still does
-            hit = self._match_loose("ask", name, call, input, ctx, skip_bare=True)
+        own: PermissionDecision | None = None
+        if hit is not None and call.kind == "bash" and hit.rule.bare:
+            own = await tool.check_permissions(input, ctx)
+            if own.reason == SANDBOX_AUTO_ALLOW:
+                # a bare Bash ask rule does not hold back a command that runs sandboxed;
+                # a content-scoped one (Bash(git push:*)) still does
+                hit = self._match_loose("ask", name, call, input, ctx, skip_bare=True)
         if hit is not None:
             return self._ask(
                 mode,
@@ -217,7 +215,8 @@ class PermissionEngine:
                 needs_input=True,
             )
 
-        own = await tool.check_permissions(input, ctx)
+        if own is None:
+            own = await tool.check_permissions(input, ctx)
         if own.behavior == "deny":
             return own
         if call.kind == "bash" and call.analysis is not None:

@@ -143,7 +143,9 @@ def install(session: Session, settings: Settings) -> BashSettings:
     from hands.permissions.rules import DomainPattern
 
     sandbox = merged_sandbox(source.data for source in reversed(settings.sources))
-    network = cast(dict[str, Any], sandbox.setdefault("network", {}))
+    if not isinstance(sandbox.get("network"), dict):
+        sandbox["network"] = {}  # absent, or not an object (ignored as from_settings does)
+    network = cast(dict[str, Any], sandbox["network"])
     for rule in settings.rules:
         if rule.tool != "WebFetch" or not isinstance(rule.matcher, DomainPattern):
             continue
