@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -287,17 +286,3 @@ def demo_command(
     from hands.demo.run import run_demo
 
     raise typer.Exit(run_demo(keep=keep))
-
-
-def main() -> None:
-    """Entry point of the ``hands`` script."""
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    from hands import startup
-    from hands.errors import HandsError
-
-    startup.begin()
-    try:
-        app()
-    except HandsError as exc:
-        print(f"hands: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None

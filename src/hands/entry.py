@@ -9,18 +9,18 @@ import sys
 def main() -> None:
     """Entry point of the ``hands`` script."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    if sys.argv[1:2] == ["tool"]:
-        from hands import startup
-        from hands.errors import HandsError
-        from hands.tool_command import main as tool_main
+    from hands import startup
+    from hands.errors import HandsError
 
-        startup.begin()
-        try:
-            status = tool_main(sys.argv[2:])
-        except HandsError as exc:
-            print(f"hands: {exc}", file=sys.stderr)
-            status = 2
-        raise SystemExit(status)
-    from hands.cli import main as cli_main
+    startup.begin()
+    try:
+        if sys.argv[1:2] == ["tool"]:
+            from hands.tool_command import main as tool_main
 
-    cli_main()
+            raise SystemExit(tool_main(sys.argv[2:]))
+        from hands.cli import app
+
+        app()
+    except HandsError as exc:
+        print(f"hands: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
