@@ -245,3 +245,109 @@ def test_home_and_absolute_paths_are_files() -> None:
 def test_figures_over_records_ask_for_a_query() -> None:
     assert "query" in parse_query("How many users are there?").terms
     assert "query" in parse_query("What's the average age of users?").terms
+
+
+def test_phrases_match_before_punctuation() -> None:
+    # "what time is it?" is the phrase "what time is it", question mark or not
+    assert "current" in parse_query("What time is it?").terms
+    assert "show" in parse_query("What changes were made in the last commit?").terms
+
+
+def test_quoted_text_and_what_follows_a_colon_are_data() -> None:
+    from hands.tools.discovery.lexicon import payload_words
+
+    assert payload_words('Create an issue titled "Fix the login page"') >= {
+        "fix",
+        "login",
+        "page",
+    }
+    assert payload_words("Store a memory: I met the team today") >= {"met", "team", "today"}
+    # a word also used outside the quotes is the user's own
+    assert "issue" not in payload_words('Create an issue called "issue tracker"')
+    assert payload_words("Open https://example.com/a:b") == frozenset()
+    parsed = parse_query('Create an issue titled "Take a screenshot of the page"')
+    assert parsed.terms["screenshot"] < 0.5 <= parsed.terms["issue"]
+    assert parsed.actions == {"create"}
+    assert top('Create an issue titled "Take a screenshot of the page"').endswith("create_issue")
+
+
+def test_a_local_path_outweighs_everything_that_needs_a_repository() -> None:
+    catalogue = [
+        doc_for("mcp__github__get_file_contents", "Get the contents of a file", SCHEMA),
+        doc_for("mcp__filesystem__read_text_file", "Read a text file", {"properties": {}}),
+        doc_for("mcp__git__git_show", "Shows the contents of a commit", {"properties": {}}),
+    ]
+    index = ToolIndex(catalogue)
+    parsed = parse_query("Show me the contents of ~/Documents/api-spec.yaml")
+    assert parsed.local_path and parsed.local_files
+    got = index.search("Show me the contents of ~/Documents/api-spec.yaml", 1)
+    assert got[0].name == "mcp__filesystem__read_text_file"
+    # a web path is not a local one; a URL is not a path
+    assert not parse_query("Navigate to /checkout and take a screenshot").local_path
+    assert not parse_query("open https://example.com/docs/intro").local_path
+    assert parse_query("read /etc/hosts").local_path
+
+
+def test_files_in_a_named_repository_go_to_the_repository_tools() -> None:
+    catalogue = [
+        doc_for("mcp__github__get_file_contents", "Get the contents of a file", SCHEMA),
+        doc_for(
+            "mcp__filesystem__read_multiple_files",
+            "Read the contents of multiple files simultaneously",
+            {"properties": {"paths": {"type": "array"}}},
+        ),
+    ]
+    request = "Read the README.md file from octo/marketresearch-ai repository"
+    assert parse_query(request).repository_files
+    assert ToolIndex(catalogue).search(request, 1)[0].name == "mcp__github__get_file_contents"
+
+
+def test_the_same_tool_on_two_servers_goes_to_the_larger_server() -> None:
+    github = [
+        doc_for(f"mcp__github__{name}", text, SCHEMA)
+        for name, text in [
+            ("fork_repository", "Fork a repository"),
+            ("list_issues", "List issues"),
+            ("get_me", "Get my user"),
+        ]
+    ]
+    gitlab = [doc_for("mcp__gitlab__fork_repository", "Fork a repository")]
+    index = ToolIndex([*gitlab, *github])
+    assert index.search("fork the repository to my account", 1)[0].name == (
+        "mcp__github__fork_repository"
+    )
+    assert index.search("fork the repository on GitLab", 1)[0].name == (
+        "mcp__gitlab__fork_repository"
+    )
+
+
+def test_a_name_in_the_request_does_not_cover_a_tool_name() -> None:
+    catalogue = [
+        *CATALOGUE,
+        doc_for("mcp__maps__search_places", "Search for places near a location"),
+    ]
+    index = ToolIndex(catalogue)
+    assert "time" in parse_query("Where can I get coffee near Times Square?").names
+
+    def time_score(request: str) -> float:
+        scores = {r.name: r.score for r in index.scores(request)}
+        return scores["mcp__time__get_current_time"]
+
+    assert time_score("coffee near Times Square") < time_score("coffee near times square")
+    got = index.search("Where can I get coffee near Times Square?", 1)
+    assert got[0].name == "mcp__maps__search_places"
+
+
+def test_bare_domains_and_street_addresses_are_cues() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    assert "url" in rewrite_cues("Extract all product titles from example.com")[0].split()
+    assert "url" not in rewrite_cues("Read setup.py and notes.md")[0].split()
+    assert "address" in rewrite_cues("Where is 1600 Amphitheatre Parkway, Mountain View?")[0]
+    assert parse_query("Open http://localhost:3000/login in the browser").actions == {"navigate"}
+    assert top("Open http://localhost:3000/login in the browser").endswith("browser_navigate")
+
+
+def test_closing_an_issue_updates_it() -> None:
+    assert "update" in parse_query("Close issue #42").actions
+    assert "read" in parse_query("Summarize PR #15").actions

@@ -41,6 +41,12 @@ a participle ("my open issues", "the list", "changes were made")."""
 
 # Multi-word expressions, rewritten before tokenizing (longest first).
 PHRASES: tuple[tuple[str, str], ...] = (
+    ("open url", "navigate url"),
+    ("where can i get", "find"),
+    ("where can i buy", "find"),
+    ("where can i find", "find"),
+    ("ci/cd", "workflow run actions"),
+    ("ci cd", "workflow run actions"),
     ("file a bug", "create issue bug"),
     ("file an issue", "create issue"),
     ("file a ticket", "create ticket"),
@@ -180,7 +186,8 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "insert": (("write", 0.8), ("add", 0.5), ("create", 0.3)),
     "put": (("write", 0.6), ("add", 0.4)),
     "record": (("create", 0.6), ("add", 0.5), ("observation", 0.4)),
-    "remember": (("memory", 0.8), ("observation", 0.7), ("entity", 0.6), ("add", 0.5)),
+    "remember": (("memory", 0.8), ("observation", 0.6), ("entity", 0.6), ("add", 0.3)),
+    "remind": (("memory", 0.8), ("search", 0.5), ("node", 0.5)),
     "note": (("insight", 0.6), ("observation", 0.5), ("add", 0.4), ("append", 0.4)),
     "save": (("write", 0.6), ("save", 1.0), ("create", 0.4)),
     "show": (("get", 0.7), ("read", 0.6), ("list", 0.5), ("view", 0.5)),
@@ -300,7 +307,9 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "sum": (("query", 0.6), ("select", 0.4)),
     "total": (("query", 0.5), ("select", 0.3)),
     "analyze": (("analyze", 1.0), ("query", 0.3)),
-    "summarize": (("fetch", 0.3), ("content", 0.3)),
+    "summarize": (("get", 0.5), ("read", 0.4), ("fetch", 0.3), ("content", 0.3)),
+    "summarise": (("get", 0.5), ("read", 0.4), ("fetch", 0.3), ("content", 0.3)),
+    "explain": (("get", 0.5), ("read", 0.4)),
     # -- things -----------------------------------------------------------------------
     "pr": (("pull", 1.0), ("request", 0.9)),
     "mr": (("merge", 1.0), ("request", 0.9)),
@@ -534,12 +543,13 @@ ACTIONS: dict[str, frozenset[str]] = {
     ),
     "read": frozenset(
         "get read show view see display fetch retrieve inspect open lookup look tell give "
-        "describe download check".split()
+        "describe download check summarize summarise explain".split()
     ),
     "list": frozenset("list enumerate browse which show see display view".split()),
     "search": frozenset("search find locate query lookup compare research".split()),
     "update": frozenset(
-        "update edit change modify set rename replace fix move transition mark switch".split()
+        "update edit change modify set rename replace fix move transition mark switch "
+        "close reopen assign write".split()
     ),
     "delete": frozenset("delete remove erase drop forget destroy clear unstar dismiss".split()),
     "send": frozenset("send post reply react comment say announce notify message".split()),
@@ -633,7 +643,10 @@ REPOSITORY_CUES = frozenset(
 REPOSITORY_PARAMS = frozenset({"owner", "repo", "repository", "project_id", "repo_name"})
 
 # Shapes in a request that say what it is about, rewritten before anything else.
-_URL = re.compile(r"https?://\S+|\bwww\.\S+")
+_URL = re.compile(
+    r"https?://\S+|\bwww\.\S+|\blocalhost(?::\d+)?(?:/\S*)?"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|ai|app|co|edu|gov|info|us|uk|de)\b(?:/\S*)?"
+)
 _CHANNEL = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _FILE_TYPES = "py|ts|tsx|js|jsx|md|txt|json|ya?ml|toml|cfg|ini|html|css|csv|docx?|rs|go|java|rb|sh"
 _PATH = re.compile(
@@ -641,7 +654,13 @@ _PATH = re.compile(
 )
 _PROPER = re.compile(r"(?<=[a-z0-9,;:)] )([A-Z][a-z]+)\b")
 _IS_OPEN = re.compile(r"^\s*(?:is|are)\b(.*)\bopen(\s+(?:now|today|tonight))?\s*\?*\s*$", re.I)
+_PUNCTUATION = re.compile(r"[^\w'-]+")
+"""What separates words for phrase matching: "the last commit?" ends in "last commit"."""
 _YEAR = re.compile(r"(?<![\w./-])(?:19|20)\d\d(?![\w/-])")
+_STREET_ADDRESS = re.compile(
+    r"\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}"
+    r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Parkway|Pkwy|Way|Dr|Drive|Lane|Ln|Ct|Court)\b"
+)
 _ISSUE_KEY = re.compile(r"\b(?!CVE-)[A-Z][A-Z0-9]+-\d+\b(?!-)")
 _ONE_THING = re.compile(
     rf"{_ISSUE_KEY.pattern}"  # an issue key: PROJ-123
@@ -653,6 +672,27 @@ _ONE_THING = re.compile(
 _QUOTED = re.compile(r"\"[^\"]{2,}\"|(?<!\w)'[^']{2,}'(?!\w)|\u201c[^\u201d]{2,}\u201d")
 CONTENT_SEARCH: tuple[tuple[str, float], ...] = (("code", 0.8), ("content", 0.6), ("text", 0.6))
 """What a search for a quoted phrase looks for: text inside things, not their names."""
+
+
+_BACKTICKED = re.compile(r"`[^`]+`")
+_COLON = re.compile(r"^([^:\n]{3,80}?\s[^:\n]*?):\s+(.+)$", re.S)
+
+
+def payload_words(text: str) -> frozenset[str]:
+    """Words that are the request's data, not a description of the tool it needs.
+
+    Quoted or backticked text ('titled "Fix login bug"', 'SQL: `SELECT 1`') and what
+    follows a colon after the ask ("Store a memory: I met the team today") are what
+    goes into the tool's arguments. Words the request also uses outside are kept.
+    """
+    inside = " ".join(m.group(0) for m in _QUOTED.finditer(text))
+    inside += " " + " ".join(m.group(0) for m in _BACKTICKED.finditer(text))
+    outside = _BACKTICKED.sub(" ", _QUOTED.sub(" ", text))
+    colon = _COLON.match(outside)
+    if colon and not _URL.search(colon.group(0)):
+        inside += " " + colon.group(2)
+        outside = colon.group(1)
+    return frozenset(split_words(inside)) - frozenset(split_words(outside))
 
 
 def quotes_text(text: str) -> bool:
@@ -667,6 +707,27 @@ def names_one_thing(text: str) -> bool:
     the user wants that thing read, not a listing or a search.
     """
     return _ONE_THING.search(text) is not None
+
+
+_LOCAL_PATH = re.compile(
+    r"(?<![\w/.~:-])(?:~/|\.{1,2}/|[A-Za-z]:\\)[\w.-]"  # ~/notes, ./src, C:\\Users
+    r"|(?<![\w/.~:-])/[\w.-]+/[\w.-]*"  # /etc/hosts, /home/me/
+)
+_OWNER_REPO = re.compile(r"(?<![\w/.~-])[\w-]+/[\w-]+(?![\w/.])")
+
+
+def names_local_path(text: str) -> bool:
+    """Whether a request names a path on this machine (``~/notes``, ``/etc/hosts``).
+
+    A path from the root needs two parts, so a web path ("navigate to /checkout") is not
+    one; URLs are not paths.
+    """
+    return _LOCAL_PATH.search(_URL.sub(" ", text)) is not None
+
+
+def names_repository(text: str) -> bool:
+    """Whether a request names a repository as ``owner/repo``."""
+    return _OWNER_REPO.search(_URL.sub(" ", text)) is not None
 
 
 def _path_cue(match: re.Match[str]) -> str:
@@ -699,6 +760,8 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
     text = _URL.sub(" url webpage ", text)
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
+    # "1600 Amphitheatre Parkway": a street address
+    text = _STREET_ADDRESS.sub(lambda m: f" {m.group(0)} address location ", text)
     # "PROJ-123": an issue key in the shape Jira gives them
     text = _ISSUE_KEY.sub(lambda m: f" {m.group(0)} jira issue ", text)
     text = _PATH.sub(_path_cue, text)
@@ -709,7 +772,8 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
 
 def rewrite_phrases(text: str) -> str:
     """Lower-case ``text`` and replace the multi-word expressions of ``PHRASES``."""
-    out = " " + " ".join(text.lower().split()) + " "
+    plain = _PUNCTUATION.sub(" ", text.lower().replace("\u2019", "'"))
+    out = " " + " ".join(plain.split()) + " "
     for phrase, replacement in PHRASES:
         needle = f" {phrase} "
         if needle in out:

@@ -50,7 +50,10 @@ from hands.tools.discovery.lexicon import (
     SINGULAR_PLURALS,
     STOP_WORDS,
     SYNONYMS,
+    names_local_path,
     names_one_thing,
+    names_repository,
+    payload_words,
     quotes_text,
     rewrite_cues,
     rewrite_phrases,
@@ -77,7 +80,13 @@ _RETRIEVAL = frozenset({"read", "list", "search"})
 PLATFORM_MATCH = 4.0
 PLATFORM_MISMATCH = -2.0
 LOCAL_FILES_MISMATCH = -1.5
+LOCAL_PATH_MISMATCH = -3.0
+REPOSITORY_FILES_MATCH = 1.5
+SERVER_PRIOR = 0.3
+"""Most a tool offered by several servers gains for its server's size (ties only)."""
 LEAD_VERB_WEIGHT = 0.7
+PAYLOAD_WEIGHT = 0.4
+"""Weight of the words that are data for the tool (quoted, after a colon)."""
 MAX_PARAM_TEXT = 400
 """Characters of each parameter description indexed (long ones are mostly examples)."""
 
@@ -204,6 +213,12 @@ class ParsedQuery:
     words: list[str] = field(default_factory=lambda: list[str]())
     local_files: bool = False
     """About files, with no repository in sight: files on this machine."""
+    names: frozenset[str] = frozenset()
+    """Stems of the names in the request ("New York", "Times Square")."""
+    local_path: bool = False
+    """Names a path on this machine ("~/notes/todo.md"): certainly local files."""
+    repository_files: bool = False
+    """About files in a repository ("the README in owner/repo")."""
 
 
 def parse_query(query: str) -> ParsedQuery:
@@ -222,7 +237,8 @@ def parse_query(query: str) -> ParsedQuery:
     # verbs mostly describe the object, so they count as themselves, not as actions.
     # "what comments are on the PR?": the word a question asks about is a noun
     asked = _ASKED.match(text)
-    not_verbs: set[str] = set(proper) | ({asked.group(1)} if asked else set[str]())
+    payload = payload_words(query)
+    not_verbs: set[str] = set(proper) | payload | ({asked.group(1)} if asked else set[str]())
     # after "the", "my", "all" a word is a noun or an adjective ("my open issues", "the
     # list of tables"); after "was", "were", "is" it is a participle ("changes were made")
     tokens = split_words(text)
@@ -231,9 +247,12 @@ def parse_query(query: str) -> ParsedQuery:
     for word in words:
         if word in PLATFORMS:
             platforms.add(word)
-        if word in proper and word not in PLATFORMS and word != lead:
-            # a name ("New York", "Main St"), not a verb or a synonym's cue
-            expansions: tuple[tuple[str, float], ...] = ((_stem(word), 1.0),)
+        if word in payload and word not in PLATFORMS:
+            # data for the tool's arguments: 'titled "Fix login bug"'
+            expansions: tuple[tuple[str, float], ...] = ((_stem(word), PAYLOAD_WEIGHT),)
+        elif word in proper and word not in PLATFORMS and word != lead:
+            # a name ("New York", "Times Square"), not a verb or a synonym's cue
+            expansions = ((_stem(word), 1.0),)
         elif lead is not None and word != lead and _action_groups([word, _stem(word)]):
             expansions = ((_stem(word), 1.0),)
         elif word == lead and place and _action_groups([word]) & {"navigate"}:
@@ -263,13 +282,19 @@ def parse_query(query: str) -> ParsedQuery:
     elif "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
         # "show the open pull requests", "show recent commits": many things, a listing
         actions = {"list", "search"}
-    local_files = (
-        any(w in FILE_CUES for w in words)
-        and not any(w in REPOSITORY_CUES for w in words)
-        and not platforms
-    )
+    about_files = any(w in FILE_CUES for w in words)
+    repository = any(w in REPOSITORY_CUES for w in words) or names_repository(query)
+    local_path = names_local_path(query)
     return ParsedQuery(
-        terms=terms, actions=actions, platforms=platforms, words=words, local_files=local_files
+        terms=terms,
+        actions=actions,
+        platforms=platforms,
+        words=words,
+        names=frozenset(_stem(w) for w in proper if w not in PLATFORMS)
+        - {_stem(w) for w in raw if w not in proper},
+        local_files=local_path or (about_files and not repository and not platforms),
+        local_path=local_path,
+        repository_files=about_files and repository and not local_path,
     )
 
 
@@ -280,6 +305,13 @@ class _Entry:
     actions: set[str]
     platform_words: set[str]
     needs_repository: bool
+    prior: float = 0.0
+
+
+def _own_key(entry: _Entry) -> frozenset[str]:
+    """A tool's own name without its server's words: what it does, wherever it lives."""
+    server = set(_terms(entry.doc.server))
+    return frozenset(t for t in entry.name_terms if t not in server)
 
 
 class ToolIndex:
@@ -314,6 +346,18 @@ class ToolIndex:
                 )
             )
         count = max(1, len(self.docs))
+        sizes: dict[str, int] = {}
+        for entry in self._entries:
+            sizes[entry.doc.server] = sizes.get(entry.doc.server, 0) + 1
+        largest = math.log(1 + max(sizes.values(), default=1))
+        # the same tool on several servers ("create_issue" on GitHub and GitLab): with no
+        # platform named, the server offering more tools is more likely the user's own
+        servers_of: dict[frozenset[str], set[str]] = {}
+        for entry in self._entries:
+            servers_of.setdefault(_own_key(entry), set()).add(entry.doc.server)
+        for entry in self._entries:
+            if entry.doc.server and largest > 0 and len(servers_of[_own_key(entry)]) > 1:
+                entry.prior = SERVER_PRIOR * math.log(1 + sizes[entry.doc.server]) / largest
         averages = {
             name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
         }
@@ -385,10 +429,11 @@ class ToolIndex:
         return self.scores(query, required=required)[: max(0, limit)]
 
     def _bonus(self, entry: _Entry, parsed: ParsedQuery) -> float:
-        bonus = 0.0
+        bonus = entry.prior
         parts = entry.name_terms
         if parts:
-            covered = sum(parsed.terms.get(part, 0.0) for part in parts)
+            # a name in the request ("Times Square") says nothing of what a tool does
+            covered = sum(parsed.terms.get(part, 0.0) for part in parts if part not in parsed.names)
             bonus += COVERAGE_WEIGHT * covered / len(parts)
         if parsed.actions and entry.actions:
             if parsed.actions & entry.actions:
@@ -398,7 +443,9 @@ class ToolIndex:
             else:
                 bonus += INTENT_MISMATCH
         if parsed.local_files and entry.needs_repository:
-            bonus += LOCAL_FILES_MISMATCH
+            bonus += LOCAL_PATH_MISMATCH if parsed.local_path else LOCAL_FILES_MISMATCH
+        if parsed.repository_files and entry.needs_repository:
+            bonus += REPOSITORY_FILES_MATCH
         if parsed.platforms:
             wanted = {w for p in parsed.platforms for w in PLATFORMS[p]}
             if entry.platform_words & wanted:
