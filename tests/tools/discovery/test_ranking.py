@@ -351,3 +351,50 @@ def test_bare_domains_and_street_addresses_are_cues() -> None:
 def test_closing_an_issue_updates_it() -> None:
     assert "update" in parse_query("Close issue #42").actions
     assert "read" in parse_query("Summarize PR #15").actions
+
+
+def test_a_server_named_as_such_lifts_its_tools() -> None:
+    catalogue = [
+        doc_for("mcp__memory__search_nodes", "Search for nodes in the knowledge graph"),
+        doc_for("mcp__notes__search_notes", "Search the user's notes for a query"),
+    ]
+    index = ToolIndex(catalogue)
+    request = "Using the memory MCP, search my notes about the launch"
+    assert index.search(request, 1)[0].name == "mcp__memory__search_nodes"
+    assert index.search("search my notes about the launch", 1)[0].name == (
+        "mcp__notes__search_notes"
+    )
+    # a common word that is not said to be a server names nothing
+    assert index.search("search my notes about memory", 1)[0].name == ("mcp__notes__search_notes")
+
+
+def test_a_search_about_nothing_a_tool_holds_goes_to_the_web() -> None:
+    catalogue = [
+        doc_for("mcp__brave__brave_web_search", "Performs a web search using the Brave API"),
+        doc_for("mcp__github__search_repositories", "Search for GitHub repositories", SCHEMA),
+        doc_for("mcp__filesystem__search_files", "Search for files matching a pattern"),
+    ]
+    index = ToolIndex(catalogue)
+    assert index.search("Search for Next.js 15 new features", 1)[0].name == (
+        "mcp__brave__brave_web_search"
+    )
+    assert index.search("search for repositories about terraform", 1)[0].name == (
+        "mcp__github__search_repositories"
+    )
+    # "Next.js" is a product, not a file
+    assert not parse_query("Search for Next.js 15 new features").local_files
+    assert parse_query("Search for app.js in the project").local_files
+
+
+def test_a_project_key_names_jira() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    assert "jira" in rewrite_cues("What are all the open bugs in the WEBAPP project?")[0]
+    assert "jira" in rewrite_cues("Create a bug in project WEBAPP")[0]
+    assert "jira" not in rewrite_cues("Update the API project docs")[0]
+
+
+def test_recall_questions_search_memory() -> None:
+    for request in ("What do I remember about the project?", "what did I tell you?"):
+        terms = parse_query(request).terms
+        assert terms.get("search", 0) > 0 and terms.get("memory", 0) > 0

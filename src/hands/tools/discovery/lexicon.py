@@ -42,6 +42,14 @@ a participle ("my open issues", "the list", "changes were made")."""
 # Multi-word expressions, rewritten before tokenizing (longest first).
 PHRASES: tuple[tuple[str, str], ...] = (
     ("open url", "navigate url"),
+    ("what do i remember", "search memory"),
+    ("what do you remember", "search memory"),
+    ("do you remember", "search memory"),
+    ("what did i tell you", "search memory"),
+    ("did i ask you to remember", "search memory"),
+    ("i asked you to remember", "search memory"),
+    ("who won", "web search news"),
+    ("recent changes", "recent commits log"),
     ("where can i get", "find"),
     ("where can i buy", "find"),
     ("where can i find", "find"),
@@ -260,7 +268,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "unstage": (("reset", 1.0), ("staged", 0.4)),
     "revert": (("reset", 0.6),),
     "undo": (("reset", 0.5),),
-    "switch": (("checkout", 0.9), ("select", 0.5)),
+    "switch": (("checkout", 0.9), ("select", 0.7)),
     "checkout": (("checkout", 1.0),),
     "push": (("push", 1.0),),
     "upload": (("upload", 1.0), ("push", 0.4)),
@@ -417,7 +425,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "pm": (("time", 0.5), ("convert", 0.6)),
     "o'clock": (("time", 0.6), ("convert", 0.6)),
     "meeting": (("time", 0.3), ("convert", 0.3)),
-    "changes": (("diff", 0.8), ("change", 1.0)),
+    "changes": (("diff", 0.8), ("change", 1.0), ("commit", 0.4), ("log", 0.3)),
     "change": (("update", 0.8), ("edit", 0.6), ("diff", 0.3)),
     "difference": (("diff", 1.0),),
     "diff": (("diff", 1.0),),
@@ -661,6 +669,15 @@ _STREET_ADDRESS = re.compile(
     r"\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}"
     r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Parkway|Pkwy|Way|Dr|Drive|Lane|Ln|Ct|Court)\b"
 )
+_COMMON_ACRONYMS = (
+    "API|MCP|UI|UX|AI|CLI|SDK|AWS|GCP|CSS|HTML|JSON|SQL|URL|PR|CI|CD|QA|ML|README|TODO|"
+    "GPU|CPU|OS|IT|HR|PDF|CSV|XML|YAML|HTTP|REST|JS|TS"
+)
+_PROJECT_KEY = re.compile(
+    rf"\bproject\s+(?!(?:{_COMMON_ACRONYMS})\b)[A-Z][A-Z0-9]{{1,9}}\b"
+    rf"|\b(?!(?:{_COMMON_ACRONYMS})\b)[A-Z][A-Z0-9]{{1,9}}\s+project\b"
+)
+"""A project named by an upper-case key ("bugs in the WEBAPP project"): Jira's shape."""
 _ISSUE_KEY = re.compile(r"\b(?!CVE-)[A-Z][A-Z0-9]+-\d+\b(?!-)")
 _ONE_THING = re.compile(
     rf"{_ISSUE_KEY.pattern}"  # an issue key: PROJ-123
@@ -730,6 +747,13 @@ def names_repository(text: str) -> bool:
     return _OWNER_REPO.search(_URL.sub(" ", text)) is not None
 
 
+PRODUCT_NAMES = frozenset(
+    f"{name}.js"
+    for name in "next node vue nuxt react express three d3 chart ember angular svelte".split()
+)
+"""Names that look like file names but name a product ("Next.js 15 features")."""
+
+
 def _path_cue(match: re.Match[str]) -> str:
     """A file path marked as such, but not a name that only looks like one.
 
@@ -737,6 +761,8 @@ def _path_cue(match: re.Match[str]) -> str:
     names a repository or a branch, not a file.
     """
     path = match.group(0)
+    if path.lower() in PRODUCT_NAMES:
+        return f" {path.replace('.', ' ')} "
     parts = path.split("/")
     named = (
         len(parts) == 2 and all(parts) and "." not in parts[1] and not path.startswith((".", "~"))
@@ -762,6 +788,7 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
     # "1600 Amphitheatre Parkway": a street address
     text = _STREET_ADDRESS.sub(lambda m: f" {m.group(0)} address location ", text)
+    text = _PROJECT_KEY.sub(lambda m: f" {m.group(0)} jira ", text)
     # "PROJ-123": an issue key in the shape Jira gives them
     text = _ISSUE_KEY.sub(lambda m: f" {m.group(0)} jira issue ", text)
     text = _PATH.sub(_path_cue, text)

@@ -15,14 +15,22 @@ parameters      0.6     parameter names (and 0.3 for parameter descriptions)
 ==============  ======  =======================================================
 
 The request is rewritten (phrases), split, stemmed and expanded with weighted synonyms
-from :mod:`hands.tools.discovery.lexicon`. On top of BM25F come three signals:
+from :mod:`hands.tools.discovery.lexicon`; quoted text and what follows an ask's colon
+are data for the tool and count for little. On top of BM25F come these signals:
 
 - how much of the tool's name the request covers (``create_pull_request`` for "open a
-  pull request" beats ``list_pull_requests``);
+  pull request" beats ``list_pull_requests``); names in the request ("Times Square")
+  do not count;
 - the intent: the request's verb group (create, read, list, update, delete...) against
   the verbs in the tool's name;
-- a platform the request names ("in GitLab", "on Slack") lifts that server's tools and
-  lowers other platforms'.
+- a platform the request names ("in GitLab", "on Slack"), or a server of the index it
+  names as such ("using the memory MCP"), lifts that server's tools and lowers others';
+- where the files are: a local path or files with no repository in sight lower tools
+  that need owner/repo; files in a named repository lift them;
+- a search about something no tool's name holds ("Next.js 15 new features") lifts the
+  web search tools;
+- the same tool on several servers (``create_issue`` on GitHub and GitLab) leans to the
+  server offering more tools, a tie-break only.
 
 Everything is computed from the tool definitions at hand: no network, no model weights.
 An index is built once per set of tools and reused.
@@ -30,6 +38,7 @@ An index is built once per set of tools and reused.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -77,6 +86,11 @@ INTENT_MISMATCH = -1.0
 INTENT_NEAR = -0.5
 _RETRIEVAL = frozenset({"read", "list", "search"})
 """Verb groups that all fetch something: one of them for another is a near miss."""
+_LISTING = frozenset({"list", "search"})
+"""A search with no terms lists; a listing with filters searches: near neighbours."""
+INTENT_LISTING = 0.0
+WEB_TOPIC = 1.0
+"""Lift for web search when nothing the request is about names any tool's object."""
 PLATFORM_MATCH = 4.0
 PLATFORM_MISMATCH = -2.0
 LOCAL_FILES_MISMATCH = -1.5
@@ -90,6 +104,7 @@ PAYLOAD_WEIGHT = 0.4
 MAX_PARAM_TEXT = 400
 """Characters of each parameter description indexed (long ones are mostly examples)."""
 
+_WEB_SEARCH = re.compile(r"\b(?:web|internet)\b", re.I)
 _MCP_PREFIX = re.compile(r"^mcp__(.+?)__(.+)$")
 _ASKED = re.compile(r"^(?:what|which|how many)\s+([a-z]+)\b")
 _QUESTION = re.compile(r"^(what|which|who|where|are there|is there|how many|do i have|any)\b")
@@ -219,6 +234,10 @@ class ParsedQuery:
     """Names a path on this machine ("~/notes/todo.md"): certainly local files."""
     repository_files: bool = False
     """About files in a repository ("the README in owner/repo")."""
+    objects: frozenset[str] = frozenset()
+    """Stems of the request's own words other than its verbs: what it is about."""
+    servers: frozenset[str] = frozenset()
+    """Servers of the index the request names ("using the memory MCP")."""
 
 
 def parse_query(query: str) -> ParsedQuery:
@@ -290,6 +309,7 @@ def parse_query(query: str) -> ParsedQuery:
         actions=actions,
         platforms=platforms,
         words=words,
+        objects=frozenset(_stem(w) for w in raw if w != lead and not _action_groups([w, _stem(w)])),
         names=frozenset(_stem(w) for w in proper if w not in PLATFORMS)
         - {_stem(w) for w in raw if w not in proper},
         local_files=local_path or (about_files and not repository and not platforms),
@@ -306,12 +326,25 @@ class _Entry:
     platform_words: set[str]
     needs_repository: bool
     prior: float = 0.0
+    searches_web: bool = False
 
 
 def _own_key(entry: _Entry) -> frozenset[str]:
-    """A tool's own name without its server's words: what it does, wherever it lives."""
+    """The object of a tool's name, without its server's words or its verbs.
+
+    ``create_issue`` on GitLab and ``issue_write`` on GitHub both act on an issue.
+    """
     server = set(_terms(entry.doc.server))
-    return frozenset(t for t in entry.name_terms if t not in server)
+    return frozenset(t for t in entry.name_terms if t not in server and not _action_groups([t]))
+
+
+def _same_tool(one: _Entry, other: _Entry) -> bool:
+    """Whether two tools on different servers do the same thing to the same object."""
+    return (
+        one.doc.server != other.doc.server
+        and _own_key(one) == _own_key(other)
+        and (one.actions & other.actions or one.actions == other.actions)
+    )
 
 
 class ToolIndex:
@@ -345,6 +378,26 @@ class ToolIndex:
                     needs_repository=any(name in REPOSITORY_PARAMS for name, _ in doc.params),
                 )
             )
+        self._server_names = {
+            e.doc.server.lower().replace("_", "-"): e.doc.server
+            for e in self._entries
+            if e.doc.server
+        }
+        alternatives = "|".join(
+            re.escape(n) for n in sorted(self._server_names, key=len, reverse=True)
+        )
+        self._server_mention = (
+            re.compile(rf"\b({alternatives})(?:[ -]mcp\b|\s+(?:mcp\s+)?(?:server|tools?)\b)")
+            if alternatives
+            else None
+        )
+        self._name_vocabulary = {t for e in self._entries for t in e.name_terms} | {
+            t for e in self._entries for t in _terms(e.doc.server)
+        }
+        for entry in self._entries:
+            entry.searches_web = "search" in entry.actions and (
+                "web" in entry.name_terms or bool(_WEB_SEARCH.search(entry.doc.description))
+            )
         count = max(1, len(self.docs))
         sizes: dict[str, int] = {}
         for entry in self._entries:
@@ -352,11 +405,12 @@ class ToolIndex:
         largest = math.log(1 + max(sizes.values(), default=1))
         # the same tool on several servers ("create_issue" on GitHub and GitLab): with no
         # platform named, the server offering more tools is more likely the user's own
-        servers_of: dict[frozenset[str], set[str]] = {}
+        by_object: dict[frozenset[str], list[_Entry]] = {}
         for entry in self._entries:
-            servers_of.setdefault(_own_key(entry), set()).add(entry.doc.server)
+            by_object.setdefault(_own_key(entry), []).append(entry)
         for entry in self._entries:
-            if entry.doc.server and largest > 0 and len(servers_of[_own_key(entry)]) > 1:
+            twins = by_object[_own_key(entry)]
+            if entry.doc.server and largest > 0 and any(_same_tool(entry, t) for t in twins):
                 entry.prior = SERVER_PRIOR * math.log(1 + sizes[entry.doc.server]) / largest
         averages = {
             name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
@@ -391,6 +445,12 @@ class ToolIndex:
         ``required`` terms must each appear in the tool's name (case-insensitive).
         """
         parsed = parse_query(query)
+        named = self._named_servers(query)
+        open_topic = bool(parsed.actions & {"search", "read"}) and not any(
+            t in self._name_vocabulary for t in parsed.objects
+        )
+        if named and not parsed.platforms:
+            parsed = dataclasses.replace(parsed, servers=named)
         totals: dict[int, float] = {}
         for term, weight in parsed.terms.items():
             docs = self._postings.get(term)
@@ -417,6 +477,8 @@ class ToolIndex:
                 continue
             entry = self._entries[index]
             score = base + self._bonus(entry, parsed) if base > 0.0 else 0.0
+            if open_topic and entry.searches_web and base > 0.0:
+                score += WEB_TOPIC
             if needed:
                 score += 1.0  # every tool that passes the filter is a result
             if score > 0.0:
@@ -438,6 +500,8 @@ class ToolIndex:
         if parsed.actions and entry.actions:
             if parsed.actions & entry.actions:
                 bonus += INTENT_MATCH
+            elif parsed.actions <= _LISTING and entry.actions <= _LISTING:
+                bonus += INTENT_LISTING
             elif parsed.actions <= _RETRIEVAL and entry.actions <= _RETRIEVAL:
                 bonus += INTENT_NEAR
             else:
@@ -452,7 +516,18 @@ class ToolIndex:
                 bonus += PLATFORM_MATCH
             else:
                 bonus += PLATFORM_MISMATCH
+        elif parsed.servers:
+            bonus += PLATFORM_MATCH if entry.doc.server in parsed.servers else PLATFORM_MISMATCH
         return bonus
+
+    def _named_servers(self, query: str) -> frozenset[str]:
+        """Servers the request names as such: "using the memory MCP", "the git server"."""
+        if self._server_mention is None:
+            return frozenset()
+        lowered = query.lower()
+        return frozenset(
+            self._server_names[m.group(1)] for m in self._server_mention.finditer(lowered)
+        )
 
 
 _CACHE: dict[tuple[tuple[str, str, str, str, int], ...], ToolIndex] = {}
