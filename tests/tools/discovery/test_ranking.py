@@ -398,3 +398,40 @@ def test_recall_questions_search_memory() -> None:
     for request in ("What do I remember about the project?", "what did I tell you?"):
         terms = parse_query(request).terms
         assert terms.get("search", 0) > 0 and terms.get("memory", 0) > 0
+
+
+def test_a_name_word_glued_to_its_article_is_the_word() -> None:
+    catalogue = [
+        doc_for("mcp__notion__notion_create_apage", "Create a page in the workspace"),
+        doc_for("mcp__notion__notion_create_adatabase", "Create a database"),
+        doc_for("mcp__notes__create_note", "Create a note"),
+    ]
+    index = ToolIndex(catalogue)
+    assert index.search("create a new page", 1)[0].name == "mcp__notion__notion_create_apage"
+    assert index.search("make a database", 1)[0].name == "mcp__notion__notion_create_adatabase"
+
+
+def test_the_server_name_in_front_of_a_tool_name_need_not_be_covered() -> None:
+    catalogue = [
+        doc_for("mcp__brave-search__brave_web_search", "Performs a web search"),
+        doc_for("mcp__search__web_search_files", "Searches files shared on the web"),
+        doc_for("mcp__git__git_show", "Shows the contents of a commit", {"properties": {}}),
+        doc_for("mcp__github__get_commit", "Get details for a commit", SCHEMA),
+    ]
+    index = ToolIndex(catalogue)
+    # "web search" covers all of brave_web_search once "brave" is known to be the server
+    assert index.search("do a web search", 1)[0].name == "mcp__brave-search__brave_web_search"
+    # a verb alone is not a name: "show" does not cover git_show
+    scores = {r.name: r.score for r in index.scores("show me the commit details")}
+    assert scores["mcp__github__get_commit"] > scores["mcp__git__git_show"]
+
+
+def test_yes_no_questions_ask_to_look_something_up() -> None:
+    assert parse_query("Has Vercel announced any new features this month?").actions
+    assert parse_query("Did the deploy finish?").actions <= {"read", "list", "search"}
+
+
+def test_a_space_key_names_confluence() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    assert "confluence" in rewrite_cues('Create a page called "Notes" in space CDEMO')[0]

@@ -678,6 +678,11 @@ _PROJECT_KEY = re.compile(
     rf"|\b(?!(?:{_COMMON_ACRONYMS})\b)[A-Z][A-Z0-9]{{1,9}}\s+project\b"
 )
 """A project named by an upper-case key ("bugs in the WEBAPP project"): Jira's shape."""
+_SPACE_KEY = re.compile(
+    rf"\bspace\s+(?!(?:{_COMMON_ACRONYMS})\b)[A-Z][A-Z0-9]{{1,9}}\b"
+    rf"|\b(?!(?:{_COMMON_ACRONYMS})\b)[A-Z][A-Z0-9]{{1,9}}\s+space\b"
+)
+"""A space named by an upper-case key ("in space DOCS"): Confluence's shape."""
 _ISSUE_KEY = re.compile(r"\b(?!CVE-)[A-Z][A-Z0-9]+-\d+\b(?!-)")
 _ONE_THING = re.compile(
     rf"{_ISSUE_KEY.pattern}"  # an issue key: PROJ-123
@@ -789,6 +794,7 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     # "1600 Amphitheatre Parkway": a street address
     text = _STREET_ADDRESS.sub(lambda m: f" {m.group(0)} address location ", text)
     text = _PROJECT_KEY.sub(lambda m: f" {m.group(0)} jira ", text)
+    text = _SPACE_KEY.sub(lambda m: f" {m.group(0)} confluence ", text)
     # "PROJ-123": an issue key in the shape Jira gives them
     text = _ISSUE_KEY.sub(lambda m: f" {m.group(0)} jira issue ", text)
     text = _PATH.sub(_path_cue, text)

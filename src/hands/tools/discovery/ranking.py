@@ -107,7 +107,10 @@ MAX_PARAM_TEXT = 400
 _WEB_SEARCH = re.compile(r"\b(?:web|internet)\b", re.I)
 _MCP_PREFIX = re.compile(r"^mcp__(.+?)__(.+)$")
 _ASKED = re.compile(r"^(?:what|which|how many)\s+([a-z]+)\b")
-_QUESTION = re.compile(r"^(what|which|who|where|are there|is there|how many|do i have|any)\b")
+_QUESTION = re.compile(
+    r"^(what|which|who|where|are there|is there|how many|do i have|any|has|have|did|does"
+    r"|is|are|was|were)\b"
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -290,7 +293,12 @@ def parse_query(query: str) -> ParsedQuery:
         actions = {"search", "read"}
     if not actions and _QUESTION.match(text):
         actions = {"read", "list", "search"}  # "what tables are there", "which files..."
-    if actions == {"search"} and quotes_text(query):
+    objects = frozenset(
+        _stem(w)
+        for w in raw
+        if w != lead and w not in payload and not _action_groups([w, _stem(w)])
+    )
+    if actions == {"search"} and quotes_text(query) and objects:
         # "find files that mention 'EPIC framework'": the words are inside, not in a name
         for term, weight in CONTENT_SEARCH:
             if terms.get(term, 0.0) < weight:
@@ -309,7 +317,7 @@ def parse_query(query: str) -> ParsedQuery:
         actions=actions,
         platforms=platforms,
         words=words,
-        objects=frozenset(_stem(w) for w in raw if w != lead and not _action_groups([w, _stem(w)])),
+        objects=objects,
         names=frozenset(_stem(w) for w in proper if w not in PLATFORMS)
         - {_stem(w) for w in raw if w not in proper},
         local_files=local_path or (about_files and not repository and not platforms),
@@ -322,11 +330,49 @@ def parse_query(query: str) -> ParsedQuery:
 class _Entry:
     doc: SearchDoc
     name_terms: list[str]
+    coverage_terms: list[str]
     actions: set[str]
     platform_words: set[str]
     needs_repository: bool
     prior: float = 0.0
     searches_web: bool = False
+
+
+_ARTICLES = ("a", "an", "the")
+
+
+def _prose_words(docs: Sequence[SearchDoc]) -> frozenset[str]:
+    """Every word of the tools' descriptions and parameters."""
+    words: set[str] = set()
+    for doc in docs:
+        words.update(split_words(doc.description))
+        for name, text in doc.params:
+            words.update(split_words(name))
+            words.update(split_words(text))
+    return frozenset(words)
+
+
+def _unglue(word: str, prose: frozenset[str]) -> str:
+    """A name word glued to its article ("retrieve_apage"), as the word the prose uses."""
+    if word in prose:
+        return word
+    for article in _ARTICLES:
+        rest = word[len(article) :]
+        if word.startswith(article) and len(rest) >= 3 and rest in prose:
+            return rest
+    return word
+
+
+def _coverage_terms(own: list[str], server: list[str]) -> list[str]:
+    """The words of a tool's name a request should cover.
+
+    The server's name in front is left out ("brave_web_search" on brave-search is "web
+    search"), unless only verbs would be left ("git_show" is not "show").
+    """
+    rest = list(own)
+    while rest and rest[0] in server:
+        rest.pop(0)  # "brave_web_search" on brave-search: "web search"
+    return rest if any(not _action_groups([t]) for t in rest) else own
 
 
 def _own_key(entry: _Entry) -> frozenset[str]:
@@ -354,8 +400,10 @@ class ToolIndex:
         self.docs = tuple(docs)
         self._entries: list[_Entry] = []
         fields_per_doc: list[dict[str, list[str]]] = []
+        prose = _prose_words(self.docs)
         for doc in self.docs:
             server, own = name_parts(doc.name)
+            own = [_unglue(w, prose) for w in own]
             server_name = doc.server or server
             own_terms = [_stem(w) for w in own if w not in STOP_WORDS] or [_stem(w) for w in own]
             server_terms = _terms(server_name)
@@ -373,6 +421,9 @@ class ToolIndex:
                 _Entry(
                     doc=doc,
                     name_terms=own_terms,
+                    # "slack_post_message" on slack: the server's word says nothing more
+                    # (unless only a verb is left: "git_show" is not "show")
+                    coverage_terms=_coverage_terms(own_terms, server_terms),
                     actions=_action_groups(own_terms) | _action_groups(own),
                     platform_words=platform_words,
                     needs_repository=any(name in REPOSITORY_PARAMS for name, _ in doc.params),
@@ -492,7 +543,7 @@ class ToolIndex:
 
     def _bonus(self, entry: _Entry, parsed: ParsedQuery) -> float:
         bonus = entry.prior
-        parts = entry.name_terms
+        parts = entry.coverage_terms
         if parts:
             # a name in the request ("Times Square") says nothing of what a tool does
             covered = sum(parsed.terms.get(part, 0.0) for part in parts if part not in parsed.names)
@@ -516,7 +567,7 @@ class ToolIndex:
                 bonus += PLATFORM_MATCH
             else:
                 bonus += PLATFORM_MISMATCH
-        elif parsed.servers:
+        if parsed.servers:
             bonus += PLATFORM_MATCH if entry.doc.server in parsed.servers else PLATFORM_MISMATCH
         return bonus
 
