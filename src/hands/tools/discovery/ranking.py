@@ -389,7 +389,7 @@ def _same_tool(one: _Entry, other: _Entry) -> bool:
     return (
         one.doc.server != other.doc.server
         and _own_key(one) == _own_key(other)
-        and (one.actions & other.actions or one.actions == other.actions)
+        and (bool(one.actions & other.actions) or one.actions == other.actions)
     )
 
 
