@@ -435,3 +435,21 @@ def test_a_space_key_names_confluence() -> None:
     from hands.tools.discovery.lexicon import rewrite_cues
 
     assert "confluence" in rewrite_cues('Create a page called "Notes" in space CDEMO')[0]
+
+
+def test_a_web_search_tool_is_known_by_its_first_sentence() -> None:
+    catalogue = [
+        doc_for("mcp__brave-search__brave_web_search", "Execute web searches with paging"),
+        doc_for(
+            "mcp__brave-search__brave_local_search",
+            "Search for local businesses and services. Falls back to web search if none.",
+        ),
+    ]
+    got = ToolIndex(catalogue).search("Search for Next.js 15 new features", 1)
+    assert got[0].name == "mcp__brave-search__brave_web_search"
+
+
+def test_a_verb_used_as_an_adjective_is_only_itself() -> None:
+    terms = parse_query("What are all the open bugs in the WEBAPP project?").terms
+    assert "open" in terms and "create" not in terms
+    assert "create" in parse_query("open a bug").terms

@@ -264,7 +264,8 @@ def parse_query(query: str) -> ParsedQuery:
     # after "the", "my", "all" a word is a noun or an adjective ("my open issues", "the
     # list of tables"); after "was", "were", "is" it is a participle ("changes were made")
     tokens = split_words(text)
-    not_verbs.update(w for before, w in itertools.pairwise(tokens) if before in NOT_BEFORE_VERBS)
+    after_determiner = {w for before, w in itertools.pairwise(tokens) if before in NOT_BEFORE_VERBS}
+    not_verbs.update(after_determiner)
     lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
     for word in words:
         if word in PLATFORMS:
@@ -275,7 +276,13 @@ def parse_query(query: str) -> ParsedQuery:
         elif word in proper and word not in PLATFORMS and word != lead:
             # a name ("New York", "Times Square"), not a verb or a synonym's cue
             expansions = ((_stem(word), 1.0),)
-        elif lead is not None and word != lead and _action_groups([word, _stem(word)]):
+        elif (
+            word != lead
+            and _action_groups([word, _stem(word)])
+            and (lead is not None or word in after_determiner)
+        ):
+            # a verb that is not the request's ("the open bugs", "show and then close"):
+            # the word itself, not what it would do
             expansions = ((_stem(word), 1.0),)
         elif word == lead and place and _action_groups([word]) & {"navigate"}:
             # "navigate to the nearest pharmacy": a route to a place, not a web page
@@ -363,6 +370,11 @@ def _unglue(word: str, prose: frozenset[str]) -> str:
     return word
 
 
+def _first_sentence(text: str) -> str:
+    """What a tool mainly does: its description's first sentence."""
+    return re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
+
+
 def _coverage_terms(own: list[str], server: list[str]) -> list[str]:
     """The words of a tool's name a request should cover.
 
@@ -447,7 +459,8 @@ class ToolIndex:
         }
         for entry in self._entries:
             entry.searches_web = "search" in entry.actions and (
-                "web" in entry.name_terms or bool(_WEB_SEARCH.search(entry.doc.description))
+                "web" in entry.name_terms
+                or bool(_WEB_SEARCH.search(_first_sentence(entry.doc.description)))
             )
         count = max(1, len(self.docs))
         sizes: dict[str, int] = {}
