@@ -49,6 +49,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("did i ask you to remember", "search memory"),
     ("i asked you to remember", "search memory"),
     ("who won", "web search news"),
+    ("branch am i on", "current branch status"),
     ("recent changes", "recent commits log"),
     ("where can i get", "find"),
     ("where can i buy", "find"),
@@ -551,7 +552,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     ),
     "read": frozenset(
         "get read show view see display fetch retrieve inspect open lookup look tell give "
-        "describe download check summarize summarise explain".split()
+        "describe download check summarize summarise explain print".split()
     ),
     "list": frozenset("list enumerate browse which show see display view".split()),
     "search": frozenset("search find locate query lookup compare research".split()),
