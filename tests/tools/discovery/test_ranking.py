@@ -453,3 +453,14 @@ def test_a_verb_used_as_an_adjective_is_only_itself() -> None:
     terms = parse_query("What are all the open bugs in the WEBAPP project?").terms
     assert "open" in terms and "create" not in terms
     assert "create" in parse_query("open a bug").terms
+
+
+def test_a_second_step_counts_for_less_than_the_first() -> None:
+    parsed = parse_query("Navigate to example.com and take a screenshot")
+    assert parsed.terms["screenshot"] < parsed.terms["url"]
+    assert top("Navigate to example.com and take a screenshot") == (
+        "mcp__playwright__browser_navigate"
+    )
+    assert top("take a screenshot") == "mcp__playwright__browser_take_screenshot"
+    # "and" between two nouns is not a second step
+    assert parse_query("list issues and pull requests").terms["pull"] == 1.0

@@ -90,6 +90,8 @@ _LISTING = frozenset({"list", "search"})
 """A search with no terms lists; a listing with filters searches: near neighbours."""
 INTENT_LISTING = 0.0
 WEB_TOPIC = 1.0
+LATER_STEP = 0.5
+"""Weight of the words of a request's second step: the first call serves the first."""
 """Lift for web search when nothing the request is about names any tool's object."""
 PLATFORM_MATCH = 4.0
 PLATFORM_MISMATCH = -2.0
@@ -243,6 +245,24 @@ class ParsedQuery:
     """Servers of the index the request names ("using the memory MCP")."""
 
 
+_STEP_JOINS = frozenset({"and", "then"})
+_STEP_VERBS = frozenset("take click fill type press verify monitor wait tell".split())
+
+
+def _later_step(tokens: Sequence[str], lead: str | None) -> frozenset[str]:
+    """Words of a second step ("... and then take a screenshot") after the lead verb's."""
+    if lead is None or lead not in tokens:
+        return frozenset()
+    start = tokens.index(lead)
+    for i in range(start + 2, len(tokens)):
+        word = tokens[i]
+        if tokens[i - 1] in _STEP_JOINS and (
+            word in _STEP_VERBS or _action_groups([word, _stem(word)])
+        ):
+            return frozenset(tokens[i:]) - frozenset(tokens[:i])
+    return frozenset()
+
+
 def parse_query(query: str) -> ParsedQuery:
     """Rewrite, split, drop stop words, stem and expand ``query``."""
     cued, proper = rewrite_cues(query)
@@ -267,6 +287,7 @@ def parse_query(query: str) -> ParsedQuery:
     after_determiner = {w for before, w in itertools.pairwise(tokens) if before in NOT_BEFORE_VERBS}
     not_verbs.update(after_determiner)
     lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
+    later = _later_step(tokens, lead)
     for word in words:
         if word in PLATFORMS:
             platforms.add(word)
@@ -292,6 +313,9 @@ def parse_query(query: str) -> ParsedQuery:
             expansions = tuple((t, w * LEAD_VERB_WEIGHT) for t, w in _expansions(word))
         else:
             expansions = _expansions(word)
+        if word in later and word not in PLATFORMS:
+            # "navigate to X and take a screenshot": the first call is the navigation
+            expansions = tuple((t, w * LATER_STEP) for t, w in expansions)
         for term, weight in expansions:
             if terms.get(term, 0.0) < weight:
                 terms[term] = weight
