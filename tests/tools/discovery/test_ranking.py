@@ -464,3 +464,36 @@ def test_a_second_step_counts_for_less_than_the_first() -> None:
     assert top("take a screenshot") == "mcp__playwright__browser_take_screenshot"
     # "and" between two nouns is not a second step
     assert parse_query("list issues and pull requests").terms["pull"] == 1.0
+
+
+def test_everyday_words_that_point_at_a_kind_of_tool() -> None:
+    # records of a business are rows in a database
+    assert parse_query("Delete the customer whose ID is 3.").terms["query"] > 0
+    # the weather is on the web; a weekday is a date, not a name
+    assert parse_query("What is the weather in Tokyo?").terms["web"] > 0
+    assert "sunday" not in parse_query("What would be last Sunday?").names
+    assert parse_query("What would be last Sunday?").terms["time"] > 0
+    # many pages belong to a wiki or a workspace
+    assert parse_query("Search for pages about the project").terms["confluence"] > 0
+    assert "confluence" not in parse_query("take a screenshot of the page").terms
+    # "currently open": an adjective, not a verb
+    assert "create" not in parse_query("What pull requests are currently open?").actions
+    assert parse_query("List everything you remember about me").terms["search"] > 0
+
+
+def test_a_hash_server_mention_names_the_server() -> None:
+    catalogue = [
+        doc_for("mcp__fetch__fetch", "Fetches a URL from the internet"),
+        doc_for("mcp__github__get_latest_release", "Get the latest release", SCHEMA),
+        doc_for("mcp__slack__slack_list_channels", "List channels in the workspace"),
+    ]
+    index = ToolIndex(catalogue)
+    assert index.search("#fetch What's the latest React version?", 1)[0].name == (
+        "mcp__fetch__fetch"
+    )
+
+
+def test_steps_listed_with_commas_are_later_steps() -> None:
+    parsed = parse_query("Go to example.com/login, fill the email field, and click login")
+    assert parsed.terms["fill"] < 1.0 and parsed.terms["click"] < 1.0
+    assert parse_query("fill the email field").terms["fill"] == 1.0

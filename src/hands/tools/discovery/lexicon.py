@@ -33,7 +33,7 @@ SINGULAR_PLURALS = frozenset("contents details settings news status series".spli
 NOT_BEFORE_VERBS = frozenset(
     """
     a an the my our your their his her its this that these those all any every some each
-    no is are was were be been being am has had
+    no is are was were be been being am has had currently still already now
     """.split()
 )
 """Words a request's verb never follows: what comes after them is a noun, an adjective or
@@ -43,12 +43,13 @@ a participle ("my open issues", "the list", "changes were made")."""
 PHRASES: tuple[tuple[str, str], ...] = (
     ("open url", "navigate url"),
     ("what do i remember", "search memory"),
-    ("what do you remember", "search memory"),
-    ("do you remember", "search memory"),
     ("what did i tell you", "search memory"),
     ("did i ask you to remember", "search memory"),
     ("i asked you to remember", "search memory"),
+    ("you to remember", "remember"),
+    ("you remember", "search memory"),
     ("who won", "web search news"),
+    ("commit message for", "log show commit"),
     ("branch am i on", "current branch status"),
     ("recent changes", "recent commits log"),
     ("where can i get", "find"),
@@ -324,7 +325,13 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "mr": (("merge", 1.0), ("request", 0.9)),
     "ticket": (("issue", 0.9),),
     "bug": (("issue", 0.8),),
-    "task": (("issue", 0.5), ("task", 1.0)),
+    "task": (("issue", 0.5), ("task", 1.0), ("database", 0.3), ("page", 0.3)),
+    # records kept in a database: the rows of a business's tables
+    **{
+        noun: (("query", 0.5), ("database", 0.4), ("table", 0.4), ("row", 0.3))
+        for noun in "customer customers product products order orders employee employees "
+        "row rows sales inventory".split()
+    },
     "story": (("issue", 0.6),),
     "epic": (("issue", 0.5), ("epic", 1.0)),
     "jql": (("jira", 0.8), ("search", 0.5)),
@@ -352,7 +359,9 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "largest": (("size", 0.9), ("sizes", 0.8), ("sort", 0.4)),
     "smallest": (("size", 0.8), ("sizes", 0.7)),
     "metadata": (("info", 0.8), ("metadata", 1.0)),
-    "modified": (("modified", 1.0), ("info", 0.5), ("metadata", 0.5)),
+    "modified": (("modified", 1.0), ("info", 0.5), ("metadata", 0.5), ("status", 0.4)),
+    "different": (("diff", 0.6), ("compare", 0.4)),
+    "contributors": (("commits", 0.5), ("log", 0.4), ("author", 0.4)),
     "permissions": (("permissions", 1.0), ("info", 0.4)),
     "allowed": (("allowed", 1.0),),
     "accessible": (("allowed", 0.8), ("access", 0.8)),
@@ -422,6 +431,12 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "current": (("current", 1.0),),
     "today": (("current", 0.5), ("time", 0.3)),
     "date": (("time", 0.5), ("current", 0.4)),
+    "weather": (("web", 0.8), ("search", 0.5)),
+    "forecast": (("web", 0.7), ("search", 0.4)),
+    **{
+        day: (("time", 0.5), ("current", 0.4), ("date", 0.4))
+        for day in "monday tuesday wednesday thursday friday saturday sunday".split()
+    },
     "am": (("time", 0.5), ("convert", 0.6)),
     "pm": (("time", 0.5), ("convert", 0.6)),
     "o'clock": (("time", 0.6), ("convert", 0.6)),
@@ -504,6 +519,8 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "notes": (("page", 0.4), ("note", 0.8), ("text", 0.3)),
     "guide": (("page", 0.4), ("document", 0.4)),
     "page": (("page", 1.0),),
+    # many pages are a wiki's or a workspace's; a browser shows one
+    "pages": (("page", 1.0), ("notion", 0.3), ("confluence", 0.3)),
     "roadmap": (("page", 0.3),),
     "copilot": (("copilot", 1.0),),
     # -- intents seen in public example prompts ---------------------------------------
@@ -652,9 +669,12 @@ REPOSITORY_CUES = frozenset(
 REPOSITORY_PARAMS = frozenset({"owner", "repo", "repository", "project_id", "repo_name"})
 
 # Shapes in a request that say what it is about, rewritten before anything else.
+_URL_TAIL = r"(?:\S*[^\s,;.!?:)\]'\"`])?"
+"""The rest of an address, without the punctuation of the sentence around it."""
 _URL = re.compile(
-    r"https?://\S+|\bwww\.\S+|\blocalhost(?::\d+)?(?:/\S*)?"
-    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|ai|app|co|edu|gov|info|us|uk|de)\b(?:/\S*)?"
+    rf"https?://{_URL_TAIL}|\bwww\.{_URL_TAIL}|\blocalhost(?::\d+)?(?:/{_URL_TAIL})?"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|ai|app|co|edu|gov|info|us|uk|de)\b"
+    rf"(?:/{_URL_TAIL})?"
 )
 _CHANNEL = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _FILE_TYPES = "py|ts|tsx|js|jsx|md|txt|json|ya?ml|toml|cfg|ini|html|css|csv|docx?|rs|go|java|rb|sh"
@@ -777,6 +797,15 @@ def _path_cue(match: re.Match[str]) -> str:
     return f" {words} " if named else f" file {words} "
 
 
+CALENDAR_WORDS = frozenset(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december
+    """.split()
+)
+"""Capitalised in English, yet not names of things a tool works on."""
+
+
 def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     """Mark URLs, ``#channels`` and file paths with the words tools use.
 
@@ -784,7 +813,7 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     "Main St"), so they are not read as verbs or synonyms. Returns the rewritten
     text and those names, lower-cased.
     """
-    proper = {m.group(1).lower() for m in _PROPER.finditer(text)}
+    proper = {m.group(1).lower() for m in _PROPER.finditer(text)} - CALENDAR_WORDS
     # the words of a file name are a name: "notes.txt" is not about notes
     for match in _PATH.finditer(_URL.sub(" ", text)):
         proper.update(split_words(match.group(0)))

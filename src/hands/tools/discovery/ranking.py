@@ -245,6 +245,7 @@ class ParsedQuery:
     """Servers of the index the request names ("using the memory MCP")."""
 
 
+_LIST_COMMA = re.compile(r"\s*[,;]\s+")
 _STEP_JOINS = frozenset({"and", "then"})
 _STEP_VERBS = frozenset("take click fill type press verify monitor wait tell".split())
 
@@ -287,7 +288,8 @@ def parse_query(query: str) -> ParsedQuery:
     after_determiner = {w for before, w in itertools.pairwise(tokens) if before in NOT_BEFORE_VERBS}
     not_verbs.update(after_determiner)
     lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
-    later = _later_step(tokens, lead)
+    # steps may also be listed with commas ("go to X, fill the form, and click submit")
+    later = _later_step(split_words(rewrite_phrases(_LIST_COMMA.sub(" and ", cued))), lead)
     for word in words:
         if word in PLATFORMS:
             platforms.add(word)
@@ -474,7 +476,10 @@ class ToolIndex:
             re.escape(n) for n in sorted(self._server_names, key=len, reverse=True)
         )
         self._server_mention = (
-            re.compile(rf"\b({alternatives})(?:[ -]mcp\b|\s+(?:mcp\s+)?(?:server|tools?)\b)")
+            re.compile(
+                rf"\b({alternatives})(?:[ -]mcp\b|\s+(?:mcp\s+)?(?:server|tools?)\b)"
+                rf"|(?:^|\s)#({alternatives})\b"  # "#fetch what's the latest React?"
+            )
             if alternatives
             else None
         )
@@ -614,7 +619,8 @@ class ToolIndex:
             return frozenset()
         lowered = query.lower()
         return frozenset(
-            self._server_names[m.group(1)] for m in self._server_mention.finditer(lowered)
+            self._server_names[m.group(1) or m.group(2)]
+            for m in self._server_mention.finditer(lowered)
         )
 
 
