@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from hands.tools.discovery.lexicon import split_words, stem
-from hands.tools.discovery.ranking import ToolIndex, doc_for, name_parts, parse_query
+from hands.tools.discovery.ranking import (
+    SearchDoc,
+    ToolIndex,
+    doc_for,
+    name_parts,
+    parse_query,
+)
 
 SCHEMA = {
     "type": "object",
@@ -35,6 +41,11 @@ CATALOGUE = [
 def top(query: str, **kw: object) -> str:
     results = ToolIndex(CATALOGUE).search(query, 5, **kw)  # type: ignore[arg-type]
     return results[0].name if results else ""
+
+
+def best(catalogue: list[SearchDoc], request: str) -> str:
+    """The first result for ``request`` over ``catalogue``."""
+    return ToolIndex(catalogue).search(request, 1)[0].name
 
 
 def test_name_splitting() -> None:
@@ -487,10 +498,9 @@ def test_a_hash_server_mention_names_the_server() -> None:
         doc_for("mcp__github__get_latest_release", "Get the latest release", SCHEMA),
         doc_for("mcp__slack__slack_list_channels", "List channels in the workspace"),
     ]
-    index = ToolIndex(catalogue)
-    assert index.search("#fetch What's the latest React version?", 1)[0].name == (
-        "mcp__fetch__fetch"
-    )
+    request = "What's the latest React version?"
+    assert best(catalogue, request) == "mcp__github__get_latest_release"
+    assert best(catalogue, f"#fetch {request}") == "mcp__fetch__fetch"
 
 
 def test_steps_listed_with_commas_are_later_steps() -> None:
