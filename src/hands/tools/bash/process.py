@@ -160,6 +160,20 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
+def scan_floor(pid: int) -> int:
+    """The lowest pid a process started after ``pid`` can have.
+
+    Pids grow until they wrap around at ``pid_max`` (32,768 on many machines, reached
+    quickly by busy test suites); once the newest pid is below ``pid``, a descendant
+    may have any pid, so everything must be scanned.
+    """
+    try:
+        newest = int(Path("/proc/loadavg").read_text().rsplit("/", 1)[-1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pid if newest >= pid else 0
+
+
 def marked_pids(marker: str, *, since_pid: int = 0) -> list[int]:
     """Pids of live processes whose environment carries ``marker``.
 
@@ -167,6 +181,7 @@ def marked_pids(marker: str, *, since_pid: int = 0) -> list[int]:
     the scan cheap on busy machines.
     """
     needle = f"{MARKER_VAR}={marker}".encode()
+    since_pid = scan_floor(since_pid)
     me = os.getpid()
     found: list[int] = []
     try:
@@ -222,8 +237,9 @@ def _group_has_live_members(pgid: int) -> bool:
         entries = os.listdir("/proc")  # noqa: PTH208  (cheaper than Path objects)
     except OSError:
         return True
+    floor = scan_floor(pgid)
     for name in entries:
-        if not name.isdigit() or int(name) < pgid:
+        if not name.isdigit() or int(name) < floor:
             continue
         try:
             stat = Path(f"/proc/{name}/stat").read_text()

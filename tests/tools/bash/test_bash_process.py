@@ -1,0 +1,34 @@
+"""Finding a command's processes when pids have wrapped around."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hands.tools.bash.process import MARKER_VAR, marked_pids, scan_floor
+
+PID_MAX = int(Path("/proc/sys/kernel/pid_max").read_text())
+
+
+def test_scan_floor_follows_the_newest_pid() -> None:
+    mine = os.getpid()
+    assert scan_floor(mine) == mine  # nothing wrapped since this process started
+    assert scan_floor(PID_MAX) == 0  # no pid reaches pid_max: as if pids had wrapped
+
+
+def test_a_marked_process_is_found_below_the_shells_pid_after_a_wrap() -> None:
+    marker = f"wrap-{os.getpid()}"
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(30)"],
+        env={**os.environ, MARKER_VAR: marker},
+    )
+    try:
+        # a shell started just below pid_max whose child got a low pid after the wrap
+        assert child.pid in marked_pids(marker, since_pid=PID_MAX - 1)
+        assert child.pid in marked_pids(marker, since_pid=child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.pid not in marked_pids(marker)
