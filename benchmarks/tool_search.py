@@ -223,9 +223,6 @@ def main(argv: Sequence[str]) -> None:
     ]
     shown_origins = [o for o in origins if not (o == "held-out" and "--no-held-out" in argv)]
     groups = [(f"{o} (n={len(by_origin[o])})", by_origin[o]) for o in shown_origins]
-    third = [r for r in by_origin["dev"] if r.get("round") == 3]
-    if third:
-        groups.insert(1, (f"dev round 3 (n={len(third)})", third))
     if shown_origins == origins:
         groups.append((f"all (n={len(requests)})", requests))
     width = max(len(label) for label, _ in groups) + 2
@@ -240,6 +237,15 @@ def main(argv: Sequence[str]) -> None:
             r1, r5, _ = recall(ranker, group)
             row += f"{r1:>{width - 8}.2f}{r5:>8.2f}"
         print(f"{label:<26}{row}")
+    hands = rankers[0][1]
+    assert hands is not None
+    print("\nhands ranker by round gathered (dev rounds were tuned on; held-out never):")
+    for number in sorted({r.get("round", 0) for r in requests if r.get("round")}):
+        for origin in origins:
+            group = [r for r in by_origin[origin] if r.get("round") == number]
+            if group:
+                r1, r5, _ = recall(hands, group)
+                print(f"  round {number} {origin:<9} n={len(group):>3}  @1 {r1:.2f}  @5 {r5:.2f}")
     if "--misses" in argv:
         wanted = _origins_arg(argv)
         shown = [r for r in requests if r["origin"] in wanted]
