@@ -89,10 +89,11 @@ _RETRIEVAL = frozenset({"read", "list", "search"})
 _LISTING = frozenset({"list", "search"})
 """A search with no terms lists; a listing with filters searches: near neighbours."""
 INTENT_LISTING = 0.0
+"""List for search or search for list: neither a match nor a miss."""
 WEB_TOPIC = 1.0
+"""Lift for web search when nothing the request is about names any tool's object."""
 LATER_STEP = 0.5
 """Weight of the words of a request's second step: the first call serves the first."""
-"""Lift for web search when nothing the request is about names any tool's object."""
 PLATFORM_MATCH = 4.0
 PLATFORM_MISMATCH = -2.0
 LOCAL_FILES_MISMATCH = -1.5
