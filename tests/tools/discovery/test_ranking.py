@@ -507,3 +507,36 @@ def test_steps_listed_with_commas_are_later_steps() -> None:
     parsed = parse_query("Go to example.com/login, fill the email field, and click login")
     assert parsed.terms["fill"] < 1.0 and parsed.terms["click"] < 1.0
     assert parse_query("fill the email field").terms["fill"] == 1.0
+
+
+def test_a_time_of_day_is_converted_and_coordinates_are_named() -> None:
+    assert top("what time is 3pm Eastern in Tokyo?") == "mcp__time__convert_time"
+    assert top("what time is it in Tokyo?") == "mcp__time__get_current_time"
+    catalogue = [
+        doc_for("mcp__maps__maps_geocode", "Convert an address into geographic coordinates"),
+        doc_for("mcp__maps__maps_reverse_geocode", "Convert coordinates into an address"),
+    ]
+    assert best(catalogue, "What's the address at 37.7749, -122.4194?") == (
+        "mcp__maps__maps_reverse_geocode"
+    )
+    assert best(catalogue, "What are the coordinates for 1 Infinite Loop, Cupertino?") == (
+        "mcp__maps__maps_geocode"
+    )
+
+
+def test_a_name_of_only_a_verb_and_a_stop_word_keeps_both() -> None:
+    catalogue = [
+        doc_for("mcp__github__get_me", "Get details of the authenticated user"),
+        doc_for("mcp__brave__brave_web_search", "Performs a web search"),
+    ]
+    assert best(catalogue, "Look up Cloudflare Workers documentation") == (
+        "mcp__brave__brave_web_search"
+    )
+    assert best(catalogue, "get me my profile") == "mcp__github__get_me"
+
+
+def test_more_words_that_point_at_a_kind_of_tool() -> None:
+    assert parse_query("Make a GET request to https://example.com/api").terms["fetch"] > 0
+    assert parse_query("Recall what we discussed about the schema").terms["memory"] > 0
+    assert parse_query("Search across the Engineering spaces").terms["confluence"] > 0
+    assert parse_query("what's the state of my repository?").terms["status"] > 0

@@ -49,6 +49,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("you to remember", "remember"),
     ("you remember", "search memory"),
     ("who won", "web search news"),
+    ("coordinates of", "geocode coordinates"),
+    ("coordinates for", "geocode coordinates"),
+    ("get request", "fetch url http"),
+    ("http request", "fetch url http"),
+    ("post request", "fetch url http"),
+    ("what do you know about", "search memory"),
+    ("we discussed", "memory search"),
     ("commit message for", "log show commit"),
     ("branch am i on", "current branch status"),
     ("recent changes", "recent commits log"),
@@ -338,7 +345,14 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "cql": (("confluence", 0.8), ("search", 0.5)),
     "wiki": (("confluence", 0.6), ("page", 0.5)),
     "doc": (("page", 0.5), ("document", 0.7)),
-    "document": (("page", 0.5), ("file", 0.4)),
+    "document": (("page", 0.5), ("file", 0.4), ("notion", 0.2), ("confluence", 0.2)),
+    "documentation": (("web", 0.5), ("search", 0.3), ("docs", 0.5)),
+    "docs": (("web", 0.4), ("search", 0.3), ("documentation", 0.5)),
+    "references": (("web", 0.5), ("search", 0.3)),
+    "space": (("confluence", 0.5),),
+    "spaces": (("confluence", 0.6),),
+    "state": (("status", 0.8),),
+    "recall": (("memory", 0.8), ("search", 0.5), ("node", 0.4)),
     "repository": (("repository", 1.0), ("project", 0.4)),
     "project": (("project", 1.0), ("repository", 0.4)),
     "board": (("project", 0.6), ("board", 1.0)),
@@ -367,7 +381,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "accessible": (("allowed", 0.8), ("access", 0.8)),
     "webpage": (("url", 0.6), ("fetch", 0.6), ("page", 0.4)),
     "website": (("url", 0.7), ("fetch", 0.5), ("navigate", 0.4)),
-    "site": (("url", 0.6), ("navigate", 0.4)),
+    "site": (("url", 0.7), ("webpage", 0.6), ("navigate", 0.5)),
     "link": (("url", 0.6), ("link", 1.0)),
     "markdown": (("markdown", 1.0), ("fetch", 0.4)),
     "internet": (("web", 0.8), ("fetch", 0.4)),
@@ -690,6 +704,12 @@ _STREET_ADDRESS = re.compile(
     r"\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}"
     r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Parkway|Pkwy|Way|Dr|Drive|Lane|Ln|Ct|Court)\b"
 )
+_CLOCK_TIME = re.compile(
+    r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d\d\b", re.I
+)
+"""A time of day ("3pm", "4 PM", "15:30"): a time to convert, not the time now."""
+_LAT_LNG = re.compile(r"-?\b\d{1,3}\.\d+\s*,\s*-?\d{1,3}\.\d+\b")
+"""A latitude and longitude ("37.7749, -122.4194"): a place to name."""
 _COMMON_ACRONYMS = (
     "API|MCP|UI|UX|AI|CLI|SDK|AWS|GCP|CSS|HTML|JSON|SQL|URL|PR|CI|CD|QA|ML|README|TODO|"
     "GPU|CPU|OS|IT|HR|PDF|CSV|XML|YAML|HTTP|REST|JS|TS"
@@ -821,6 +841,8 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
     text = _URL.sub(" url webpage ", text)
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
+    text = _CLOCK_TIME.sub(lambda m: f" {m.group(0)} convert timezone ", text)
+    text = _LAT_LNG.sub(" coordinates reverse geocode address ", text)
     # "1600 Amphitheatre Parkway": a street address
     text = _STREET_ADDRESS.sub(lambda m: f" {m.group(0)} address location ", text)
     text = _PROJECT_KEY.sub(lambda m: f" {m.group(0)} jira ", text)

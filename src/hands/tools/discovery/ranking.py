@@ -444,7 +444,10 @@ class ToolIndex:
             server, own = name_parts(doc.name)
             own = [_unglue(w, prose) for w in own]
             server_name = doc.server or server
-            own_terms = [_stem(w) for w in own if w not in STOP_WORDS] or [_stem(w) for w in own]
+            own_terms = [_stem(w) for w in own if w not in STOP_WORDS]
+            if not any(not _action_groups([t]) for t in own_terms):
+                # "get_me" is not "get": keep the words that say what is got
+                own_terms = [_stem(w) for w in own]
             server_terms = _terms(server_name)
             fields = {
                 "name": own_terms,
