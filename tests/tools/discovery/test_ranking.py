@@ -540,3 +540,20 @@ def test_more_words_that_point_at_a_kind_of_tool() -> None:
     assert parse_query("Recall what we discussed about the schema").terms["memory"] > 0
     assert parse_query("Search across the Engineering spaces").terms["confluence"] > 0
     assert parse_query("what's the state of my repository?").terms["status"] > 0
+
+
+def test_statement_kinds_in_capitals_are_what_a_tool_does() -> None:
+    catalogue = [
+        doc_for("mcp__sqlite__write_query", "Execute INSERT, UPDATE, or DELETE queries"),
+        doc_for("mcp__sqlite__read_query", "Execute SELECT queries to read data"),
+        doc_for("mcp__notes__delete_note", "Delete a note"),
+    ]
+    assert best(catalogue, "Delete the customer whose ID is 3.") == "mcp__sqlite__write_query"
+    assert best(catalogue, "delete the note about groceries") == "mcp__notes__delete_note"
+
+
+def test_an_email_address_is_not_a_web_address() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    assert "url" not in rewrite_cues("Change Ada's email to ada@example.com.")[0].split()
+    assert "url" in rewrite_cues("Open example.com.")[0].split()

@@ -335,7 +335,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "task": (("issue", 0.5), ("task", 1.0), ("database", 0.3), ("page", 0.3)),
     # records kept in a database: the rows of a business's tables
     **{
-        noun: (("query", 0.5), ("database", 0.4), ("table", 0.4), ("row", 0.3))
+        noun: (("query", 0.7), ("database", 0.4), ("table", 0.4), ("row", 0.3))
         for noun in "customer customers product products order orders employee employees "
         "row rows sales inventory".split()
     },
@@ -687,7 +687,7 @@ _URL_TAIL = r"(?:\S*[^\s,;.!?:)\]'\"`])?"
 """The rest of an address, without the punctuation of the sentence around it."""
 _URL = re.compile(
     rf"https?://{_URL_TAIL}|\bwww\.{_URL_TAIL}|\blocalhost(?::\d+)?(?:/{_URL_TAIL})?"
-    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|ai|app|co|edu|gov|info|us|uk|de)\b"
+    r"|(?<![@.\w-])[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|ai|app|co|edu|gov|info|us|uk|de)\b"
     rf"(?:/{_URL_TAIL})?"
 )
 _CHANNEL = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")

@@ -397,6 +397,22 @@ def _unglue(word: str, prose: frozenset[str]) -> str:
     return word
 
 
+_SHOUTED = re.compile(r"\b[A-Z]{3,}\b")
+_STATEMENT_VERBS = {"insert": "add", "update": "update", "delete": "delete", "select": "get"}
+
+
+def _statement_verbs(description: str) -> list[str]:
+    """The kinds of statement a tool runs, named in capitals.
+
+    "Execute INSERT, UPDATE, or DELETE queries": what such a tool does to records.
+    """
+    return [
+        _STATEMENT_VERBS[w.lower()]
+        for w in _SHOUTED.findall(description)
+        if w.lower() in _STATEMENT_VERBS
+    ]
+
+
 def _first_sentence(text: str) -> str:
     """What a tool mainly does: its description's first sentence."""
     return re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
@@ -466,7 +482,9 @@ class ToolIndex:
                     # "slack_post_message" on slack: the server's word says nothing more
                     # (unless only a verb is left: "git_show" is not "show")
                     coverage_terms=_coverage_terms(own_terms, server_terms),
-                    actions=_action_groups(own_terms) | _action_groups(own),
+                    actions=_action_groups(own_terms)
+                    | _action_groups(own)
+                    | _action_groups(_statement_verbs(doc.description)),
                     platform_words=platform_words,
                     needs_repository=any(name in REPOSITORY_PARAMS for name, _ in doc.params),
                 )
