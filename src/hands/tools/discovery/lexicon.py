@@ -330,7 +330,9 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     # -- things -----------------------------------------------------------------------
     "pr": (("pull", 1.0), ("request", 0.9)),
     "mr": (("merge", 1.0), ("request", 0.9)),
-    "ticket": (("issue", 0.9),),
+    "ticket": (("issue", 0.9), ("jira", 0.3)),
+    "tickets": (("issue", 0.9), ("jira", 0.3)),
+    "backlog": (("issue", 0.5), ("jira", 0.4), ("task", 0.4)),
     "bug": (("issue", 0.8),),
     "task": (("issue", 0.5), ("task", 1.0), ("database", 0.3), ("page", 0.3)),
     # records kept in a database: the rows of a business's tables
@@ -340,7 +342,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
         "row rows sales inventory".split()
     },
     "story": (("issue", 0.6),),
-    "epic": (("issue", 0.5), ("epic", 1.0)),
+    "epic": (("issue", 0.5), ("epic", 1.0), ("jira", 0.4)),
     "jql": (("jira", 0.8), ("search", 0.5)),
     "cql": (("confluence", 0.8), ("search", 0.5)),
     "wiki": (("confluence", 0.6), ("page", 0.5)),
