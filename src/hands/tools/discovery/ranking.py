@@ -448,6 +448,36 @@ def _same_tool(one: _Entry, other: _Entry) -> bool:
     )
 
 
+def _mention_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """How a request names a server as such: "the memory MCP", "git server", "#fetch"."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    if not alternatives:
+        return None
+    return re.compile(
+        rf"\b({alternatives})(?:[ -]mcp\b|\s+(?:mcp\s+)?(?:server|tools?)\b)"
+        rf"|(?:^|\s)#({alternatives})\b"  # "#fetch what's the latest React?"
+    )
+
+
+def _set_server_priors(entries: Sequence[_Entry]) -> None:
+    """Lean ties between the same tool on several servers to the larger server.
+
+    With no platform named, ``create_issue`` on GitHub (97 tools) is more likely the
+    user's own than on GitLab (10): up to ``SERVER_PRIOR``, by the log of the size.
+    """
+    sizes: dict[str, int] = {}
+    for entry in entries:
+        sizes[entry.doc.server] = sizes.get(entry.doc.server, 0) + 1
+    largest = math.log(1 + max(sizes.values(), default=1))
+    by_object: dict[frozenset[str], list[_Entry]] = {}
+    for entry in entries:
+        by_object.setdefault(_own_key(entry), []).append(entry)
+    for entry in entries:
+        twins = by_object[_own_key(entry)]
+        if entry.doc.server and largest > 0 and any(_same_tool(entry, t) for t in twins):
+            entry.prior = SERVER_PRIOR * math.log(1 + sizes[entry.doc.server]) / largest
+
+
 class ToolIndex:
     """A search index over a fixed list of tools; build once, query many times."""
 
@@ -494,17 +524,7 @@ class ToolIndex:
             for e in self._entries
             if e.doc.server
         }
-        alternatives = "|".join(
-            re.escape(n) for n in sorted(self._server_names, key=len, reverse=True)
-        )
-        self._server_mention = (
-            re.compile(
-                rf"\b({alternatives})(?:[ -]mcp\b|\s+(?:mcp\s+)?(?:server|tools?)\b)"
-                rf"|(?:^|\s)#({alternatives})\b"  # "#fetch what's the latest React?"
-            )
-            if alternatives
-            else None
-        )
+        self._server_mention = _mention_pattern(self._server_names)
         self._name_vocabulary = {t for e in self._entries for t in e.name_terms} | {
             t for e in self._entries for t in _terms(e.doc.server)
         }
@@ -513,20 +533,8 @@ class ToolIndex:
                 "web" in entry.name_terms
                 or bool(_WEB_SEARCH.search(_first_sentence(entry.doc.description)))
             )
+        _set_server_priors(self._entries)
         count = max(1, len(self.docs))
-        sizes: dict[str, int] = {}
-        for entry in self._entries:
-            sizes[entry.doc.server] = sizes.get(entry.doc.server, 0) + 1
-        largest = math.log(1 + max(sizes.values(), default=1))
-        # the same tool on several servers ("create_issue" on GitHub and GitLab): with no
-        # platform named, the server offering more tools is more likely the user's own
-        by_object: dict[frozenset[str], list[_Entry]] = {}
-        for entry in self._entries:
-            by_object.setdefault(_own_key(entry), []).append(entry)
-        for entry in self._entries:
-            twins = by_object[_own_key(entry)]
-            if entry.doc.server and largest > 0 and any(_same_tool(entry, t) for t in twins):
-                entry.prior = SERVER_PRIOR * math.log(1 + sizes[entry.doc.server]) / largest
         averages = {
             name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
         }
