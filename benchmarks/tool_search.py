@@ -221,9 +221,16 @@ def main(argv: Sequence[str]) -> None:
         ("plain BM25 (rank-bm25)", bm25_ranker(docs)),
         ("keyword scoring", keyword_ranker(docs)),
     ]
-    shown_origins = [o for o in origins if not (o == "held-out" and "--no-held-out" in argv)]
+    shown_origins = [
+        o for o in origins if by_origin[o] and not (o == "held-out" and "--no-held-out" in argv)
+    ]
+    if not held_out:
+        print(
+            "no held-out requests: every gathered round has been tuned on; gather a new "
+            "round (see 'about' in the data) before reading these numbers as held-out\n"
+        )
     groups = [(f"{o} (n={len(by_origin[o])})", by_origin[o]) for o in shown_origins]
-    if shown_origins == origins:
+    if len(shown_origins) > 1:
         groups.append((f"all (n={len(requests)})", requests))
     width = max(len(label) for label, _ in groups) + 2
     print(f"{'recall':<26}" + "".join(f"{label:>{width}}" for label, _ in groups))

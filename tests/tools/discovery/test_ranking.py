@@ -557,3 +557,29 @@ def test_an_email_address_is_not_a_web_address() -> None:
 
     assert "url" not in rewrite_cues("Change Ada's email to ada@example.com.")[0].split()
     assert "url" in rewrite_cues("Open example.com.")[0].split()
+
+
+def test_example_values_in_parameter_descriptions_do_not_count() -> None:
+    time_schema = {
+        "properties": {
+            "timezone": {
+                "type": "string",
+                "description": "IANA timezone name (e.g., 'Asia/Tokyo', 'Europe/London').",
+            }
+        }
+    }
+    catalogue = [
+        doc_for("mcp__time__get_current_time", "Get the current time", time_schema),
+        doc_for("mcp__maps__maps_search_places", "Search for places using Google Places"),
+    ]
+    assert best(catalogue, "What are the top attractions in Tokyo?") == (
+        "mcp__maps__maps_search_places"
+    )
+    assert best(catalogue, "what time is it in Tokyo?") == "mcp__time__get_current_time"
+
+
+def test_phrases_for_dates_branches_and_pages() -> None:
+    assert parse_query("Add 5 days to today").terms["current"] > 0
+    assert parse_query("What's the time difference between Paris and Rome?").terms["convert"] > 0
+    assert "git" in parse_query("Show the last 10 commits on the current branch").platforms
+    assert parse_query("Get the HTML content of the page").terms["evaluate"] > 0

@@ -413,6 +413,21 @@ def _statement_verbs(description: str) -> list[str]:
     ]
 
 
+_EXAMPLES = re.compile(
+    r"\((?:e\.g\.|eg|for example|example|such as)[^)]*\)|\b(?:e\.g\.|for example)[^.;)]*",
+    re.I,
+)
+
+
+def _without_examples(text: str) -> str:
+    """A parameter's description without its example values.
+
+    "IANA timezone name (e.g., 'Asia/Tokyo')": Tokyo is an example value, not what
+    the tool is about; a request about Tokyo's restaurants must not find it.
+    """
+    return _EXAMPLES.sub(" ", text)
+
+
 def _first_sentence(text: str) -> str:
     """What a tool mainly does: its description's first sentence."""
     return re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
@@ -501,7 +516,9 @@ class ToolIndex:
                 "server": server_terms,
                 "description": _terms(doc.description),
                 "param_names": [t for name, _ in doc.params for t in _terms(name)],
-                "param_text": [t for _, text in doc.params for t in _terms(text)],
+                "param_text": [
+                    t for _, text in doc.params for t in _terms(_without_examples(text))
+                ],
             }
             fields_per_doc.append(fields)
             platform_words = set(server_terms) | set(own_terms[:1])
