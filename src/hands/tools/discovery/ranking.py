@@ -268,7 +268,9 @@ def _later_step(tokens: Sequence[str], lead: str | None) -> frozenset[str]:
 def parse_query(query: str) -> ParsedQuery:
     """Rewrite, split, drop stop words, stem and expand ``query``."""
     cued, proper = rewrite_cues(query)
-    text = rewrite_phrases(cued)
+    # steps may be listed with commas ("go to X, fill the form, and click submit"): the
+    # commas become "and", which phrases and stop words then pass over
+    text = rewrite_phrases(_LIST_COMMA.sub(" and ", cued))
     words = [w.strip("'") for w in split_words(text)]
     words = [w for w in words if w and w not in STOP_WORDS]
     # the user's own words, before phrases are rewritten ("pull requests" stays plural)
@@ -289,8 +291,7 @@ def parse_query(query: str) -> ParsedQuery:
     after_determiner = {w for before, w in itertools.pairwise(tokens) if before in NOT_BEFORE_VERBS}
     not_verbs.update(after_determiner)
     lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
-    # steps may also be listed with commas ("go to X, fill the form, and click submit")
-    later = _later_step(split_words(rewrite_phrases(_LIST_COMMA.sub(" and ", cued))), lead)
+    later = _later_step(tokens, lead)
     for word in words:
         if word in PLATFORMS:
             platforms.add(word)
