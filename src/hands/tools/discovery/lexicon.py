@@ -344,7 +344,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     **{
         noun: (("query", 0.7), ("database", 0.4), ("table", 0.4), ("row", 0.3))
         for noun in "customer customers product products order orders employee employees "
-        "row rows sales inventory".split()
+        "sales inventory".split()
     },
     "story": (("issue", 0.6),),
     "epic": (("issue", 0.5), ("epic", 1.0), ("jira", 0.4)),
