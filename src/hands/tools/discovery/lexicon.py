@@ -13,6 +13,7 @@ bridges the gap with three small tables written by hand, no model weights:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 STOP_WORDS = frozenset(
     """
@@ -22,7 +23,7 @@ STOP_WORDS = frozenset(
     will shall may might must please pls kindly just also then than so very really some
     any all every each one ones let lets let's want wanna need like i'd i'm it's what's
     who whom whose which what when where why how via using use via per up out over
-    currently now-ish okay ok hey hi thanks thank
+    currently now-ish okay ok hey hi thanks thank where's there's that's who's how's here's
     """.split()
 )
 """Words that carry no meaning for ranking (``all``, ``what`` and ``which`` included)."""
@@ -133,6 +134,19 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("files changed", "status diff"),
     ("what changed", "diff status"),
     ("uncommitted changes", "status diff unstaged"),
+    # what I changed and have not committed: the working tree
+    ("have i modified", "status diff modified"),
+    ("i have modified", "status diff modified"),
+    ("i've modified", "status diff modified"),
+    ("did i modify", "status diff modified"),
+    ("have i changed", "status diff changed"),
+    ("i have changed", "status diff changed"),
+    ("i've changed", "status diff changed"),
+    ("about to commit", "staged diff"),
+    # the page open in the browser, not a wiki's page (those are named)
+    ("this page", "browser page"),
+    ("current page", "browser page"),
+    ("this webpage", "browser page"),
 )
 
 # Irregular or domain forms mapped straight to their stem.
@@ -193,6 +207,8 @@ STEMS: dict[str, str] = {
     "navigation": "navigate",
     "orgs": "organization",
     "org": "organization",
+    "news": "news",
+    "series": "series",
 }
 
 # word → ((related word, weight), ...); weights < 1 so the user's own words count most.
@@ -437,6 +453,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "hotel": (("place", 0.7), ("local", 0.6)),
     "store": (("write", 0.6), ("create", 0.4), ("memory", 0.4), ("place", 0.3)),
     "hours": (("details", 0.6), ("place", 0.5), ("opening", 0.5)),
+    "mobile": (("resize", 0.8), ("browser", 0.4), ("screenshot", 0.3)),
     "phone": (("details", 0.5), ("contact", 0.6)),
     "rating": (("details", 0.5), ("reviews", 0.5)),
     "route": (("directions", 1.0),),
@@ -593,7 +610,7 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
 ACTIONS: dict[str, frozenset[str]] = {
     "create": frozenset(
         "create new make open add raise submit start write post fork push append insert "
-        "record".split()
+        "record store".split()
     ),
     "read": frozenset(
         "get read show view see display fetch retrieve inspect open lookup look tell give "
@@ -724,6 +741,13 @@ _CLOCK_TIME = re.compile(
 """A time of day ("3pm", "4 PM", "15:30"): a time to convert, not the time now."""
 _LAT_LNG = re.compile(r"-?\b\d{1,3}\.\d+\s*,\s*-?\d{1,3}\.\d+\b")
 """A latitude and longitude ("37.7749, -122.4194"): a place to name."""
+_WHERE_IS = re.compile(r"^\s*[Ww]here(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?=[A-Z])")
+"""A question where a named thing is ("Where is AUB?"): a place to find."""
+_ROUTE = re.compile(
+    r"\b(?:way|route|get|go|drive|walk|travel|commute)\s+from\s+(?:the\s+)?[A-Z][\w.'-]*"
+    r"(?:\s+[\w.'-]+){0,3}?\s+to\s+\w"
+)
+"""From one named place to another ("the quickest way from AUB to downtown Beirut")."""
 _COMMON_ACRONYMS = (
     "API|MCP|UI|UX|AI|CLI|SDK|AWS|GCP|CSS|HTML|JSON|SQL|URL|PR|CI|CD|QA|ML|README|TODO|"
     "GPU|CPU|OS|IT|HR|PDF|CSV|XML|YAML|HTTP|REST|JS|TS"
@@ -755,12 +779,20 @@ _BACKTICKED = re.compile(r"`[^`]+`")
 _COLON = re.compile(r"^([^:\n]{3,80}?\s[^:\n]*?):\s+(.+)$", re.S)
 
 
+_FACT = re.compile(
+    r"\b(?:remember|note|keep in mind|don't forget|do not forget|memorize)\s+that\s+(.+)$",
+    re.I | re.S,
+)
+"""A fact to keep ("Remember that AC-2 failed its audit"): what follows is the data."""
+
+
 def payload_words(text: str) -> frozenset[str]:
     """Words that are the request's data, not a description of the tool it needs.
 
     Quoted or backticked text ('titled "Fix login bug"', 'SQL: `SELECT 1`') and what
-    follows a colon after the ask ("Store a memory: I met the team today") are what
-    goes into the tool's arguments. Words the request also uses outside are kept.
+    follows a colon after the ask ("Store a memory: I met the team today") or a fact to
+    keep ("remember that ...") are what goes into the tool's arguments. Words the
+    request also uses outside are kept.
     """
     inside = " ".join(m.group(0) for m in _QUOTED.finditer(text))
     inside += " " + " ".join(m.group(0) for m in _BACKTICKED.finditer(text))
@@ -769,7 +801,12 @@ def payload_words(text: str) -> frozenset[str]:
     if colon and not _URL.search(colon.group(0)):
         inside += " " + colon.group(2)
         outside = colon.group(1)
-    return frozenset(split_words(inside)) - frozenset(split_words(outside))
+    fact = _FACT.search(outside)
+    if fact:
+        inside += " " + fact.group(1)
+        outside = outside[: fact.start(1)]
+    # lower-cased as the request's words are: "GitHub" is one word, not "git hub"
+    return frozenset(split_words(inside.lower())) - frozenset(split_words(outside.lower()))
 
 
 def quotes_text(text: str) -> bool:
@@ -800,6 +837,28 @@ def names_local_path(text: str) -> bool:
     one; URLs are not paths.
     """
     return _LOCAL_PATH.search(_URL.sub(" ", text)) is not None
+
+
+def names_web_address(text: str) -> bool:
+    """Whether a request gives a web address ("https://example.com", "localhost:3000")."""
+    return _URL.search(text) is not None
+
+
+_IDENTIFIER = re.compile(
+    r"(?<![\w.])(?!(?:19|20)\d\d\b)\d+\b"  # a number, not a year: "PR 17", "#42"
+    r"|\b[A-Z][A-Z0-9]+-\d+\b"  # a key: PROJ-123
+    r"|\b(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])[\w-]{6,}\b"  # an id or hash: abc123f, 1a6b35e6...
+    r"|(?<![\w&])#[A-Za-z][\w-]*"  # a channel: #general
+)
+
+
+def gives_identifier(text: str) -> bool:
+    """Whether a request gives the id of one thing: a number, key, hash, #name or URL.
+
+    "Show PR 17", "PROJ-123", "commit abc123f", "#general", "https://...": without one, a
+    tool that needs an id must wait for a search or listing that finds it.
+    """
+    return _IDENTIFIER.search(text) is not None or _URL.search(text) is not None
 
 
 def names_repository(text: str) -> bool:
@@ -840,13 +899,25 @@ CALENDAR_WORDS = frozenset(
 """Capitalised in English, yet not names of things a tool works on."""
 
 
-def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
+def rewrite_cues(text: str, payload: frozenset[str] = frozenset()) -> tuple[str, frozenset[str]]:
     """Mark URLs, ``#channels`` and file paths with the words tools use.
 
     Also names the capitalised words inside a sentence (proper nouns: "New York",
     "Main St"), so they are not read as verbs or synonyms. Returns the rewritten
-    text and those names, lower-cased.
+    text and those names, lower-cased. Shapes made only of ``payload`` words (the
+    request's data, see :func:`payload_words`) are left unmarked: "remember that AC-2
+    failed" keeps a fact, it does not ask for a Jira issue.
     """
+
+    def marked(words: str) -> Callable[[re.Match[str]], str]:
+        def mark(match: re.Match[str]) -> str:
+            found = match.group(0)
+            if payload and set(split_words(found.lower())) <= payload:
+                return found
+            return f" {found} {words} "
+
+        return mark
+
     proper = {m.group(1).lower() for m in _PROPER.finditer(text)} - CALENDAR_WORDS
     # the words of a file name are a name: "notes.txt" is not about notes
     for match in _PATH.finditer(_URL.sub(" ", text)):
@@ -855,17 +926,20 @@ def rewrite_cues(text: str) -> tuple[str, frozenset[str]]:
     text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
     text = _URL.sub(" url webpage ", text)
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
-    text = _CLOCK_TIME.sub(lambda m: f" {m.group(0)} convert timezone ", text)
+    text = _CLOCK_TIME.sub(marked("convert timezone"), text)
     text = _LAT_LNG.sub(" coordinates reverse geocode address ", text)
     # "1600 Amphitheatre Parkway": a street address
-    text = _STREET_ADDRESS.sub(lambda m: f" {m.group(0)} address location ", text)
-    text = _PROJECT_KEY.sub(lambda m: f" {m.group(0)} jira ", text)
-    text = _SPACE_KEY.sub(lambda m: f" {m.group(0)} confluence ", text)
+    text = _STREET_ADDRESS.sub(marked("address location"), text)
+    text = _PROJECT_KEY.sub(marked("jira"), text)
+    text = _SPACE_KEY.sub(marked("confluence"), text)
     # "PROJ-123": an issue key in the shape Jira gives them
-    text = _ISSUE_KEY.sub(lambda m: f" {m.group(0)} jira issue ", text)
+    text = _ISSUE_KEY.sub(marked("jira issue"), text)
+    # "Where is AUB?", "the quickest way from AUB to downtown Beirut": places
+    text = _WHERE_IS.sub(lambda m: f"{m.group(0)} location place geocode ", text)
+    text = _ROUTE.sub(lambda m: f" directions route {m.group(0)}", text)
     text = _PATH.sub(_path_cue, text)
     # a year ("vulnerabilities in 2024") asks for news from the web
-    text = _YEAR.sub(lambda m: f" {m.group(0)} web ", text)
+    text = _YEAR.sub(marked("web"), text)
     return text, frozenset(proper)
 
 

@@ -30,7 +30,13 @@ are data for the tool and count for little. On top of BM25F come these signals:
 - a search about something no tool's name holds ("Next.js 15 new features") lifts the
   web search tools;
 - the same tool on several servers (``create_issue`` on GitHub and GitLab) leans to the
-  server offering more tools, a tie-break only.
+  server offering more tools, a tie-break only;
+- the server whose tools, read together, match the request best lifts all its tools
+  (:mod:`hands.tools.discovery.server_topic`);
+- a tool that needs an id or number (``issue_number``, ``page_id``) the request does not
+  give ranks lower: a search or listing must find that id first;
+- given a web address, a server's tool that opens addresses ranks just above that
+  server's tools that act on the page already open ("screenshot of https://...").
 
 Everything is computed from the tool definitions at hand: no network, no model weights.
 An index is built once per set of tools and reused.
@@ -59,9 +65,11 @@ from hands.tools.discovery.lexicon import (
     SINGULAR_PLURALS,
     STOP_WORDS,
     SYNONYMS,
+    gives_identifier,
     names_local_path,
     names_one_thing,
     names_repository,
+    names_web_address,
     payload_words,
     quotes_text,
     rewrite_cues,
@@ -69,6 +77,7 @@ from hands.tools.discovery.lexicon import (
     split_words,
     stem,
 )
+from hands.tools.discovery.server_topic import ServerTopics
 
 K1 = 1.2
 FIELDS: dict[str, tuple[float, float]] = {
@@ -84,6 +93,7 @@ COVERAGE_WEIGHT = 3.0
 INTENT_MATCH = 2.0
 INTENT_MISMATCH = -1.0
 INTENT_NEAR = -0.5
+ACTIONS_WORDS = frozenset(w for verbs in ACTIONS.values() for w in verbs)
 _RETRIEVAL = frozenset({"read", "list", "search"})
 """Verb groups that all fetch something: one of them for another is a near miss."""
 _LISTING = frozenset({"list", "search"})
@@ -101,12 +111,17 @@ LOCAL_PATH_MISMATCH = -3.0
 REPOSITORY_FILES_MATCH = 1.5
 SERVER_PRIOR = 0.3
 """Most a tool offered by several servers gains for its server's size (ties only)."""
+SERVER_TOPIC = 1.0
+"""Most a tool gains when its server, read as one document, matches the request best."""
+MISSING_IDENTIFIER = -1.0
+"""For a tool that needs an id or number the request does not give: find it first."""
 LEAD_VERB_WEIGHT = 0.7
 PAYLOAD_WEIGHT = 0.4
 """Weight of the words that are data for the tool (quoted, after a colon)."""
 MAX_PARAM_TEXT = 400
 """Characters of each parameter description indexed (long ones are mostly examples)."""
 
+_IDENTIFIER_PARAM = re.compile(r"(?:^|_)(?:id|number|sha)$|[a-z](?:Id|Number)$", re.I)
 _WEB_SEARCH = re.compile(r"\b(?:web|internet)\b", re.I)
 _MCP_PREFIX = re.compile(r"^mcp__(.+?)__(.+)$")
 _ASKED = re.compile(r"^(?:what|which|how many)\s+([a-z]+)\b")
@@ -126,6 +141,8 @@ class SearchDoc:
     hint: str = ""
     params: tuple[tuple[str, str], ...] = ()
     """(parameter name, its description) pairs."""
+    required: tuple[str, ...] = ()
+    """Names of the parameters the tool requires."""
 
     @property
     def is_mcp(self) -> bool:
@@ -166,6 +183,14 @@ def params_of(schema: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def required_of(schema: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The required top-level properties of a JSON schema."""
+    required = schema.get("required") if schema else None
+    if not isinstance(required, list):
+        return ()
+    return tuple(str(name) for name in cast(list[Any], required))
+
+
 def doc_for(
     name: str,
     description: str = "",
@@ -178,7 +203,12 @@ def doc_for(
     if not server:
         server = name_parts(name)[0]
     return SearchDoc(
-        name=name, description=description, server=server, hint=hint, params=params_of(schema)
+        name=name,
+        description=description,
+        server=server,
+        hint=hint,
+        params=params_of(schema),
+        required=required_of(schema),
     )
 
 
@@ -202,6 +232,17 @@ def _expansions(word: str) -> tuple[tuple[str, float], ...]:
                 if out.get(term, 0.0) < weight:
                     out[term] = weight
     return tuple(out.items())
+
+
+def _noun_expansions(word: str) -> tuple[tuple[str, float], ...]:
+    """Synonyms of a verb's plural used as a noun ("changes": a diff), not of the verb."""
+    if word == _stem(word) or word in ACTIONS_WORDS:
+        return ()
+    return tuple(
+        (term, weight)
+        for related, weight in SYNONYMS.get(word, ())
+        for term in _terms(related) or [_stem(related)]
+    )
 
 
 def _action_groups(words: Iterable[str]) -> set[str]:
@@ -244,6 +285,10 @@ class ParsedQuery:
     """Stems of the request's own words other than its verbs: what it is about."""
     servers: frozenset[str] = frozenset()
     """Servers of the index the request names ("using the memory MCP")."""
+    web_address: bool = False
+    """Gives a web address: a page to open before anything is done on it."""
+    identifier: bool = False
+    """Gives an id, number, key or hash of one thing ("#42", "PROJ-7", "abc123f")."""
 
 
 _LIST_COMMA = re.compile(r"\s*[,;]\s+")
@@ -267,7 +312,8 @@ def _later_step(tokens: Sequence[str], lead: str | None) -> frozenset[str]:
 
 def parse_query(query: str) -> ParsedQuery:
     """Rewrite, split, drop stop words, stem and expand ``query``."""
-    cued, proper = rewrite_cues(query)
+    payload = payload_words(query)
+    cued, proper = rewrite_cues(query, payload)
     # steps may be listed with commas ("go to X, fill the form, and click submit"): the
     # commas become "and", which phrases and stop words then pass over
     text = rewrite_phrases(_LIST_COMMA.sub(" and ", cued))
@@ -283,7 +329,6 @@ def parse_query(query: str) -> ParsedQuery:
     # verbs mostly describe the object, so they count as themselves, not as actions.
     # "what comments are on the PR?": the word a question asks about is a noun
     asked = _ASKED.match(text)
-    payload = payload_words(query)
     not_verbs: set[str] = set(proper) | payload | ({asked.group(1)} if asked else set[str]())
     # after "the", "my", "all" a word is a noun or an adjective ("my open issues", "the
     # list of tables"); after "was", "were", "is" it is a participle ("changes were made")
@@ -293,9 +338,10 @@ def parse_query(query: str) -> ParsedQuery:
     lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
     later = _later_step(tokens, lead)
     for word in words:
-        if word in PLATFORMS:
+        if word in PLATFORMS and word not in payload:
+            # "Store in memory: ... GitHub CLI": a platform in the data is not the one to use
             platforms.add(word)
-        if word in payload and word not in PLATFORMS:
+        if word in payload:
             # data for the tool's arguments: 'titled "Fix login bug"'
             expansions: tuple[tuple[str, float], ...] = ((_stem(word), PAYLOAD_WEIGHT),)
         elif word in proper and word not in PLATFORMS and word != lead:
@@ -307,8 +353,8 @@ def parse_query(query: str) -> ParsedQuery:
             and (lead is not None or word in after_determiner)
         ):
             # a verb that is not the request's ("the open bugs", "show and then close"):
-            # the word itself, not what it would do
-            expansions = ((_stem(word), 1.0),)
+            # the word itself, not what it would do; a plural is a noun ("my changes")
+            expansions = ((_stem(word), 1.0), *_noun_expansions(word))
         elif word == lead and place and _action_groups([word]) & {"navigate"}:
             # "navigate to the nearest pharmacy": a route to a place, not a web page
             expansions = (("direction", LEAD_VERB_WEIGHT), ("route", 0.5 * LEAD_VERB_WEIGHT))
@@ -358,6 +404,8 @@ def parse_query(query: str) -> ParsedQuery:
         local_files=local_path or (about_files and not repository and not platforms),
         local_path=local_path,
         repository_files=about_files and repository and not local_path,
+        web_address=names_web_address(query),
+        identifier=gives_identifier(query),
     )
 
 
@@ -371,6 +419,11 @@ class _Entry:
     needs_repository: bool
     prior: float = 0.0
     searches_web: bool = False
+    opens_pages: bool = False
+    """Navigates to a ``url``: what comes before any other tool of its server acts on it."""
+    takes_url: bool = False
+    needs_identifier: bool = False
+    """Requires an id, number or hash of one particular thing (``issue_number``)."""
 
 
 _ARTICLES = ("a", "an", "the")
@@ -494,6 +547,11 @@ def _set_server_priors(entries: Sequence[_Entry]) -> None:
             entry.prior = SERVER_PRIOR * math.log(1 + sizes[entry.doc.server]) / largest
 
 
+def _topic_key(doc: SearchDoc) -> str:
+    """The server a tool belongs to, or the tool itself when it has none."""
+    return f"server:{doc.server}" if doc.server else f"tool:{doc.name}"
+
+
 class ToolIndex:
     """A search index over a fixed list of tools; build once, query many times."""
 
@@ -547,11 +605,24 @@ class ToolIndex:
             t for e in self._entries for t in _terms(e.doc.server)
         }
         for entry in self._entries:
+            entry.needs_identifier = any(
+                _IDENTIFIER_PARAM.search(name) and name not in REPOSITORY_PARAMS
+                for name in entry.doc.required
+            )
+            entry.takes_url = any(name.lower() == "url" for name, _ in entry.doc.params)
+            entry.opens_pages = entry.takes_url and "navigate" in entry.actions
             entry.searches_web = "search" in entry.actions and (
                 "web" in entry.name_terms
                 or bool(_WEB_SEARCH.search(_first_sentence(entry.doc.description)))
             )
         _set_server_priors(self._entries)
+        topics: dict[str, list[str]] = {}
+        for entry, fields in zip(self._entries, fields_per_doc, strict=True):
+            topics.setdefault(_topic_key(entry.doc), []).extend(
+                fields["name"] + fields["description"] + fields["server"]
+            )
+        self._topics = ServerTopics(topics)
+        self._by_name = {e.doc.name: e for e in self._entries}
         count = max(1, len(self.docs))
         averages = {
             name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
@@ -611,6 +682,7 @@ class ToolIndex:
                 totals.setdefault(i, 0.0)
         else:
             candidates = list(totals)
+        topics = self._topics.relative(parsed.terms)
         results: list[Ranked] = []
         for index in candidates:
             base = totals.get(index, 0.0)
@@ -620,12 +692,41 @@ class ToolIndex:
             score = base + self._bonus(entry, parsed) if base > 0.0 else 0.0
             if open_topic and entry.searches_web and base > 0.0:
                 score += WEB_TOPIC
+            if base > 0.0:
+                score += SERVER_TOPIC * topics.get(_topic_key(entry.doc), 0.0)
             if needed:
                 score += 1.0  # every tool that passes the filter is a result
             if score > 0.0:
                 results.append(Ranked(name=entry.doc.name, score=round(score, 4)))
         results.sort(key=lambda r: (-r.score, r.name))
+        if parsed.web_address and not needed:
+            results = self._open_first(results)
         return results
+
+    def _open_first(self, results: list[Ranked]) -> list[Ranked]:
+        """Put the page-opening tool just above its server's best tool that needs a page.
+
+        "Take a screenshot of https://example.com": the screenshot tool acts on the page
+        already open, so the first call is the one that opens the address.
+        """
+        by_name = self._by_name
+        best: dict[str, Ranked] = {}
+        for ranked in results:
+            best.setdefault(by_name[ranked.name].doc.server, ranked)
+        lifted: dict[str, float] = {}
+        for server, top in best.items():
+            if not server or by_name[top.name].takes_url:
+                continue
+            for entry in self._entries:
+                if entry.doc.server == server and entry.opens_pages:
+                    lifted[entry.doc.name] = top.score + 0.01
+        if not lifted:
+            return results
+        out = [Ranked(name=r.name, score=max(r.score, lifted.get(r.name, 0.0))) for r in results]
+        known = {r.name for r in out}
+        out.extend(Ranked(name=n, score=s) for n, s in lifted.items() if n not in known)
+        out.sort(key=lambda r: (-r.score, r.name))
+        return out
 
     def search(self, query: str, limit: int = 5, *, required: Sequence[str] = ()) -> list[Ranked]:
         """The best ``limit`` tools for ``query``."""
@@ -657,6 +758,8 @@ class ToolIndex:
                 bonus += PLATFORM_MATCH
             else:
                 bonus += PLATFORM_MISMATCH
+        if entry.needs_identifier and not parsed.identifier:
+            bonus += MISSING_IDENTIFIER
         if parsed.servers:
             bonus += PLATFORM_MATCH if entry.doc.server in parsed.servers else PLATFORM_MISMATCH
         return bonus

@@ -1,0 +1,156 @@
+"""Ranking signals read from the catalogue: server topics, page openers, missing ids."""
+
+from __future__ import annotations
+
+from hands.tools.discovery.lexicon import gives_identifier, payload_words, rewrite_cues
+from hands.tools.discovery.ranking import ToolIndex, doc_for, parse_query
+from hands.tools.discovery.server_topic import ServerTopics
+
+
+def schema(*required: str, optional: tuple[str, ...] = ()) -> dict[str, object]:
+    names = (*required, *optional)
+    return {
+        "type": "object",
+        "properties": {n: {"type": "string", "description": n} for n in names},
+        "required": list(required),
+    }
+
+
+def first(index: ToolIndex, request: str) -> str:
+    results = index.search(request, 5)
+    return results[0].name if results else ""
+
+
+def test_server_topics_rank_servers_by_their_tools_together() -> None:
+    topics = ServerTopics(
+        {
+            "maps": ["geocode", "address", "place", "direction", "place", "route"],
+            "db": ["query", "table", "sql", "row"],
+            "tool:Read": ["read", "file"],
+        }
+    )
+    got = topics.relative({"place": 1.0, "route": 0.5})
+    assert got == {"maps": 1.0}
+    got = topics.relative({"place": 1.0, "table": 1.0})
+    assert got["maps"] == 1.0 or got["db"] == 1.0
+    assert 0.0 < min(got.values()) <= 1.0
+    assert topics.relative({"unknown": 1.0}) == {}
+
+
+def test_a_request_about_a_servers_subject_lifts_that_servers_tools() -> None:
+    # "conversations stored" names no tool, but the database server is where records are
+    catalogue = [
+        doc_for("mcp__db__read_query", "Execute a SELECT query on the SQLite database"),
+        doc_for("mcp__db__list_tables", "List all tables in the SQLite database"),
+        doc_for("mcp__db__describe_table", "Get the schema of a table in the database"),
+        doc_for("mcp__chat__get_history", "Get recent conversations and messages"),
+        doc_for("mcp__chat__post_message", "Post a message"),
+    ]
+    index = ToolIndex(catalogue)
+    scores = {r.name: r.score for r in index.scores("How many rows are stored in the database?")}
+    assert scores["mcp__db__read_query"] > scores.get("mcp__chat__get_history", 0.0)
+    # the lift is the server's: every tool of the best server gains, others do not
+    import hands.tools.discovery.ranking as ranking
+
+    saved = ranking.SERVER_TOPIC
+    try:
+        ranking.SERVER_TOPIC = 0.0
+        plain = {r.name: r.score for r in ToolIndex(catalogue).scores("database tables")}
+    finally:
+        ranking.SERVER_TOPIC = saved
+    lifted = {r.name: r.score for r in ToolIndex(catalogue).scores("database tables")}
+    assert lifted["mcp__db__list_tables"] == plain["mcp__db__list_tables"] + 1.0
+
+
+PAGE_TOOLS = [
+    doc_for("mcp__browser__navigate", "Navigate to a URL", schema("url")),
+    doc_for("mcp__browser__take_screenshot", "Take a screenshot of the current page"),
+    doc_for("mcp__browser__click", "Click an element on the page", schema("selector")),
+    doc_for("mcp__web__fetch", "Fetch a URL and return its content", schema("url")),
+]
+
+
+def test_a_page_action_on_an_address_opens_the_address_first() -> None:
+    index = ToolIndex(PAGE_TOOLS)
+    assert parse_query("Take a full-page screenshot of https://example.com").web_address
+    assert first(index, "Take a full-page screenshot of https://example.com") == (
+        "mcp__browser__navigate"
+    )
+    names = [r.name for r in index.search("Take a screenshot of https://example.com", 5)]
+    assert names.index("mcp__browser__navigate") + 1 == names.index("mcp__browser__take_screenshot")
+    # no address: the page is open already
+    assert first(index, "Take a screenshot of the page") == "mcp__browser__take_screenshot"
+    # a required term still filters: the opener is not added past it
+    names = [r.name for r in index.search("screenshot https://a.com", 5, required=["shot"])]
+    assert names == ["mcp__browser__take_screenshot"]
+
+
+def test_a_tool_needing_an_id_the_request_lacks_waits_for_a_search() -> None:
+    import hands.tools.discovery.ranking as ranking
+
+    catalogue = [
+        doc_for("mcp__wiki__get_page", "Get a page by its ID", schema("page_id")),
+        doc_for("mcp__wiki__search_pages", "Search pages by title", schema("query")),
+    ]
+
+    def get_page_score(request: str, penalty: float) -> float:
+        saved = ranking.MISSING_IDENTIFIER
+        try:
+            ranking.MISSING_IDENTIFIER = penalty
+            scores = {r.name: r.score for r in ToolIndex(catalogue).scores(request)}
+        finally:
+            ranking.MISSING_IDENTIFIER = saved
+        return scores["mcp__wiki__get_page"]
+
+    titled = "Get the Q2 planning page"
+    assert get_page_score(titled, -1.0) == get_page_score(titled, 0.0) - 1.0
+    with_id = "Get page 1a6b35e6e67f802fa7e1d27686f017f2"
+    assert get_page_score(with_id, -1.0) == get_page_score(with_id, 0.0)
+    # a tool with no required id is never lowered
+    assert not ToolIndex(catalogue[1:])._entries[0].needs_identifier  # pyright: ignore[reportPrivateUsage]
+    assert gives_identifier("Show PR #17") and gives_identifier("PROJ-123")
+    assert gives_identifier("see https://example.com") and gives_identifier("#general")
+    assert gives_identifier("commit abc123f") and gives_identifier("issue 5")
+    assert not gives_identifier("Show the latest pull request")
+    assert not gives_identifier("the Q2 planning page, news from 2025, the 3pm meeting")
+
+
+def test_platforms_and_shapes_inside_the_data_name_nothing() -> None:
+    catalogue = [
+        doc_for("mcp__memory__create_entities", "Create entities in the knowledge graph memory"),
+        doc_for("mcp__github__issue_write", "Create or update an issue", schema("owner")),
+        doc_for("mcp__atlassian__jira_create_issue", "Create a Jira issue"),
+    ]
+    index = ToolIndex(catalogue)
+    stored = "Store in memory: project uses Node.js, Python and the GitHub CLI"
+    assert "github" in payload_words(stored)  # as one word, the way requests are split
+    assert not parse_query(stored).platforms
+    assert first(index, stored) == "mcp__memory__create_entities"
+    fact = "Remember that AC-2 failed its audit after 90 days"
+    assert "jira" not in rewrite_cues(fact, payload_words(fact))[0]
+    assert "jira" in rewrite_cues("Show AC-2")[0]
+    assert first(index, fact) == "mcp__memory__create_entities"
+
+
+def test_a_verbs_plural_is_a_noun() -> None:
+    parsed = parse_query("Show me all my changes in this repository")
+    assert parsed.terms.get("diff", 0.0) > 0.5
+    assert "update" not in parsed.actions
+    # news is not "new": nothing is created
+    parsed = parse_query("What's the latest news on AI chips?")
+    assert "create" not in parsed.actions and "new" not in parsed.terms
+
+
+def test_places_asked_for_by_name_and_routes_between_them() -> None:
+    catalogue = [
+        doc_for("mcp__maps__geocode", "Convert an address into geographic coordinates"),
+        doc_for("mcp__maps__search_places", "Search for places using a text query"),
+        doc_for("mcp__maps__directions", "Get directions between two points"),
+        doc_for("mcp__fs__search_files", "Search for files by name in a directory"),
+    ]
+    index = ToolIndex(catalogue)
+    assert first(index, "Where is AUB?").startswith("mcp__maps__")
+    assert first(index, "Quickest way from AUB to downtown Beirut") == "mcp__maps__directions"
+    # a thing that is not named is not a place
+    assert first(index, "Where's the config file?") == "mcp__fs__search_files"
+    assert "directions" not in rewrite_cues("the fastest way to fix this bug")[0]
