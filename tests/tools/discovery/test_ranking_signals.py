@@ -154,3 +154,52 @@ def test_places_asked_for_by_name_and_routes_between_them() -> None:
     # a thing that is not named is not a place
     assert first(index, "Where's the config file?") == "mcp__fs__search_files"
     assert "directions" not in rewrite_cues("the fastest way to fix this bug")[0]
+
+
+def test_requests_in_other_languages_get_the_tools_english_words() -> None:
+    from hands.tools.discovery.languages import english_cues
+
+    assert english_cues("北京现在什么时间") == "now current time"
+    assert english_cues("从天安门到鸟巢坐地铁怎么走") == "directions route"
+    assert english_cues("googleでサッカーって調べてスクショして") == "search screenshot"
+    assert english_cues('Crea una nueva página llamada "Prueba"') == "create page"
+    # a phrase is one entry: "cómo" alone is not "cómo llegar"
+    assert english_cues("cómo está implementado") == ""
+    assert english_cues("¿Cómo llegar al museo?") == "directions route"
+    # Latin-script words count whole only, and English requests get nothing
+    assert english_cues("the listado and the crear_table helper") == ""
+    assert english_cues("Take a screenshot of the page") == ""
+    catalogue = [
+        doc_for("mcp__time__get_current_time", "Get current time in a specific timezone"),
+        doc_for("mcp__maps__directions", "Get directions between two points"),
+        doc_for("mcp__web__search", "Search the web"),
+    ]
+    index = ToolIndex(catalogue)
+    assert index.search("北京现在什么时间", 1)[0].name == "mcp__time__get_current_time"
+    assert index.search("从天安门到鸟巢坐地铁怎么走", 1)[0].name == "mcp__maps__directions"
+
+
+def test_a_site_named_by_its_page_is_an_address_to_open() -> None:
+    index = ToolIndex(PAGE_TOOLS)
+    assert parse_query("take a screenshot of the GitHub homepage").web_address
+    assert first(index, "take a screenshot of the GitHub homepage") == "mcp__browser__navigate"
+    assert not parse_query("take a screenshot").web_address
+
+
+def test_a_statement_about_the_user_is_a_fact_to_keep() -> None:
+    catalogue = [
+        doc_for("mcp__memory__add_observations", "Add new observations to entities in memory"),
+        doc_for("mcp__time__get_current_time", "Get current time in a specific timezone"),
+        doc_for("mcp__git__git_status", "Shows the working tree status"),
+    ]
+    index = ToolIndex(catalogue)
+    request = "Actually, I don't work at Acme Corporation anymore. I now work at TechStart."
+    assert first(index, request) == "mcp__memory__add_observations"
+    # a question about oneself, or a request with a verb, is not a statement
+    assert "memory" not in parse_query("I want to check the time now").terms
+    assert "memory" not in parse_query("My clock is wrong, what time is it?").terms
+
+
+def test_summarizing_all_of_many_things_lists_them_first() -> None:
+    assert parse_query("Summarize all open pull requests").actions >= {"list", "search"}
+    assert parse_query("Summarize pull request 42").actions == {"read"}

@@ -143,6 +143,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("i have changed", "status diff changed"),
     ("i've changed", "status diff changed"),
     ("about to commit", "staged diff"),
+    ("last change", "latest commit log show"),
+    ("latest change", "latest commit log show"),
+    ("my id", "me profile"),
+    ("my user id", "me profile"),
+    ("my username", "me profile"),
+    ("my user name", "me profile"),
+    ("my handle", "me profile"),
     # the page open in the browser, not a wiki's page (those are named)
     ("this page", "browser page"),
     ("current page", "browser page"),
@@ -412,6 +419,11 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "google": (("web", 0.5), ("search", 0.5)),
     "web": (("web", 1.0), ("search", 0.3)),
     "browser": (("browser", 1.0), ("page", 0.3)),
+    **{
+        name: (("browser", 0.8), ("navigate", 0.4))
+        for name in "chrome chromium safari firefox webkit".split()
+    },
+    "login": (("browser", 0.4), ("navigate", 0.4), ("fill", 0.3), ("form", 0.3)),
     "tab": (("tab", 1.0),),
     "window": (("browser", 0.6), ("window", 1.0)),
     "button": (("click", 0.6), ("element", 0.5)),
@@ -453,7 +465,10 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "hotel": (("place", 0.7), ("local", 0.6)),
     "store": (("write", 0.6), ("create", 0.4), ("memory", 0.4), ("place", 0.3)),
     "hours": (("details", 0.6), ("place", 0.5), ("opening", 0.5)),
-    "mobile": (("resize", 0.8), ("browser", 0.4), ("screenshot", 0.3)),
+    **{
+        device: (("resize", 0.8), ("browser", 0.4), ("screenshot", 0.3))
+        for device in "mobile iphone ipad android tablet".split()
+    },
     "phone": (("details", 0.5), ("contact", 0.6)),
     "rating": (("details", 0.5), ("reviews", 0.5)),
     "route": (("directions", 1.0),),
@@ -603,6 +618,12 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "price": (("web", 0.5), ("search", 0.3)),
     "unresolved": (("sentry", 0.6), ("issue", 0.4)),
     "preferences": (("memory", 0.6), ("observation", 0.5), ("entity", 0.4)),
+    "prefer": (("memory", 0.6), ("observation", 0.5), ("search", 0.3)),
+    "habits": (("memory", 0.5), ("observation", 0.4)),
+    "routine": (("memory", 0.4), ("observation", 0.4)),
+    "routines": (("memory", 0.4), ("observation", 0.4)),
+    "codebase": (("code", 0.8), ("repository", 0.4), ("search", 0.3)),
+    "contributor": (("commits", 0.5), ("log", 0.4), ("author", 0.4)),
     "organization": (("organization", 1.0), ("org", 0.9), ("search", 0.3)),
 }
 
@@ -771,6 +792,22 @@ _ONE_THING = re.compile(
 
 
 _QUOTED = re.compile(r"\"[^\"]{2,}\"|(?<!\w)'[^']{2,}'(?!\w)|\u201c[^\u201d]{2,}\u201d")
+_ABOUT_ME = re.compile(
+    r"^\s*(?:actually|also|btw|fyi|by the way)?[,\s]*(?:i|my|i'm|i've|i am|i have)\b(?![^?]*\?)",
+    re.I,
+)
+KEEP_FACT: tuple[tuple[str, float], ...] = (("memory", 0.6), ("observation", 0.6), ("entity", 0.5))
+"""What a statement about the user asks for: it is kept as a fact."""
+
+
+def tells_about_user(text: str) -> bool:
+    """Whether a request is a statement about the user ("Actually, I now work at X").
+
+    Said to an agent with a memory and asking nothing, it is a fact to keep.
+    """
+    return _ABOUT_ME.search(text) is not None
+
+
 CONTENT_SEARCH: tuple[tuple[str, float], ...] = (("code", 0.8), ("content", 0.6), ("text", 0.6))
 """What a search for a quoted phrase looks for: text inside things, not their names."""
 
@@ -839,9 +876,16 @@ def names_local_path(text: str) -> bool:
     return _LOCAL_PATH.search(_URL.sub(" ", text)) is not None
 
 
+_SITE = re.compile(r"\b(?:home\s?page|web\s?site|web\s?page|landing page)\b", re.I)
+
+
 def names_web_address(text: str) -> bool:
-    """Whether a request gives a web address ("https://example.com", "localhost:3000")."""
-    return _URL.search(text) is not None
+    """Whether a request points at a web page to open.
+
+    An address ("https://example.com", "localhost:3000") or a site's page by name ("the
+    GitHub homepage", "our website").
+    """
+    return _URL.search(text) is not None or _SITE.search(text) is not None
 
 
 _IDENTIFIER = re.compile(

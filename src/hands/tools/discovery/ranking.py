@@ -53,10 +53,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, cast
 
+from hands.tools.discovery.languages import english_cues
 from hands.tools.discovery.lexicon import (
     ACTIONS,
     CONTENT_SEARCH,
     FILE_CUES,
+    KEEP_FACT,
     NOT_BEFORE_VERBS,
     PLACE_CUES,
     PLATFORMS,
@@ -76,6 +78,7 @@ from hands.tools.discovery.lexicon import (
     rewrite_phrases,
     split_words,
     stem,
+    tells_about_user,
 )
 from hands.tools.discovery.server_topic import ServerTopics
 
@@ -314,6 +317,8 @@ def parse_query(query: str) -> ParsedQuery:
     """Rewrite, split, drop stop words, stem and expand ``query``."""
     payload = payload_words(query)
     cued, proper = rewrite_cues(query, payload)
+    # "北京现在什么时间": the core words of other languages, in the tools' English
+    cued = f"{cued} {english_cues(query)}"
     # steps may be listed with commas ("go to X, fill the form, and click submit"): the
     # commas become "and", which phrases and stop words then pass over
     text = rewrite_phrases(_LIST_COMMA.sub(" and ", cued))
@@ -379,6 +384,11 @@ def parse_query(query: str) -> ParsedQuery:
         for w in raw
         if w != lead and w not in payload and not _action_groups([w, _stem(w)])
     )
+    if lead is None and tells_about_user(query):
+        # "Actually, I don't work at Acme anymore": nothing asked, a fact to keep
+        for term, weight in KEEP_FACT:
+            if terms.get(term, 0.0) < weight:
+                terms[term] = weight
     if actions == {"search"} and quotes_text(query) and objects:
         # "find files that mention 'EPIC framework'": the words are inside, not in a name
         for term, weight in CONTENT_SEARCH:
@@ -390,6 +400,9 @@ def parse_query(query: str) -> ParsedQuery:
     elif "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
         # "show the open pull requests", "show recent commits": many things, a listing
         actions = {"list", "search"}
+    elif actions == {"read"} and "all" in tokens and _plural_object(raw, lead, proper):
+        # "summarize all open pull requests": each of many things, found by a listing
+        actions = {"read", "list", "search"}
     about_files = any(w in FILE_CUES for w in words)
     repository = any(w in REPOSITORY_CUES for w in words) or names_repository(query)
     local_path = names_local_path(query)
@@ -623,6 +636,10 @@ class ToolIndex:
             )
         self._topics = ServerTopics(topics)
         self._by_name = {e.doc.name: e for e in self._entries}
+        self._openers: dict[str, list[str]] = {}
+        for entry in self._entries:
+            if entry.opens_pages and entry.doc.server:
+                self._openers.setdefault(entry.doc.server, []).append(entry.doc.name)
         count = max(1, len(self.docs))
         averages = {
             name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
@@ -717,9 +734,8 @@ class ToolIndex:
         for server, top in best.items():
             if not server or by_name[top.name].takes_url:
                 continue
-            for entry in self._entries:
-                if entry.doc.server == server and entry.opens_pages:
-                    lifted[entry.doc.name] = top.score + 0.01
+            for name in self._openers.get(server, ()):
+                lifted[name] = top.score + 0.01
         if not lifted:
             return results
         out = [Ranked(name=r.name, score=max(r.score, lifted.get(r.name, 0.0))) for r in results]
