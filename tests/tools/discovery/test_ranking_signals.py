@@ -203,3 +203,15 @@ def test_a_statement_about_the_user_is_a_fact_to_keep() -> None:
 def test_summarizing_all_of_many_things_lists_them_first() -> None:
     assert parse_query("Summarize all open pull requests").actions >= {"list", "search"}
     assert parse_query("Summarize pull request 42").actions == {"read"}
+
+
+def test_listing_and_searching_are_one_intent() -> None:
+    # GitHub's server searches repositories but has no tool that lists them all
+    catalogue = [
+        doc_for("mcp__github__search_repositories", "Search for GitHub repositories"),
+        doc_for("mcp__github__list_issues", "List issues in a GitHub repository"),
+        doc_for("mcp__github__list_starred_repositories", "List starred repositories"),
+    ]
+    names = [r.name for r in ToolIndex(catalogue).search("List my repositories", 3)]
+    # a search for the very object asked for beats a listing of another object
+    assert names.index("mcp__github__search_repositories") < names.index("mcp__github__list_issues")

@@ -611,6 +611,12 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "bar": (("place", 0.6), ("local", 0.6), ("business", 0.5)),
     "bakery": (("place", 0.7), ("local", 0.7), ("business", 0.6)),
     "museum": (("place", 0.7), ("local", 0.6)),
+    # food is eaten somewhere: a place to find
+    **{
+        food: (("place", 0.6), ("local", 0.6), ("business", 0.4))
+        for food in "food eat dinner lunch breakfast brunch pizza sushi ramen burger burgers "
+        "tacos bbq dessert pub brewery".split()
+    },
     "ai": (("copilot", 0.6),),
     "timestamp": (("time", 0.9), ("current", 0.7)),
     "utc": (("timezone", 0.8), ("time", 0.7), ("current", 0.4)),

@@ -100,9 +100,9 @@ ACTIONS_WORDS = frozenset(w for verbs in ACTIONS.values() for w in verbs)
 _RETRIEVAL = frozenset({"read", "list", "search"})
 """Verb groups that all fetch something: one of them for another is a near miss."""
 _LISTING = frozenset({"list", "search"})
-"""A search with no terms lists; a listing with filters searches: near neighbours."""
-INTENT_LISTING = 0.0
-"""List for search or search for list: neither a match nor a miss."""
+"""A search with no terms lists; a listing with filters searches: one intent.
+
+"List my repositories" on a server that only searches them is that search."""
 WEB_TOPIC = 1.0
 """Lift for web search when nothing the request is about names any tool's object."""
 LATER_STEP = 0.5
@@ -756,10 +756,10 @@ class ToolIndex:
             covered = sum(parsed.terms.get(part, 0.0) for part in parts if part not in parsed.names)
             bonus += COVERAGE_WEIGHT * covered / len(parts)
         if parsed.actions and entry.actions:
-            if parsed.actions & entry.actions:
+            if parsed.actions & entry.actions or (
+                parsed.actions <= _LISTING and entry.actions <= _LISTING
+            ):
                 bonus += INTENT_MATCH
-            elif parsed.actions <= _LISTING and entry.actions <= _LISTING:
-                bonus += INTENT_LISTING
             elif parsed.actions <= _RETRIEVAL and entry.actions <= _RETRIEVAL:
                 bonus += INTENT_NEAR
             else:
