@@ -215,3 +215,29 @@ def test_listing_and_searching_are_one_intent() -> None:
     names = [r.name for r in ToolIndex(catalogue).search("List my repositories", 3)]
     # a search for the very object asked for beats a listing of another object
     assert names.index("mcp__github__search_repositories") < names.index("mcp__github__list_issues")
+
+
+def test_a_path_opened_on_the_site_under_test_is_a_web_address() -> None:
+    index = ToolIndex(PAGE_TOOLS)
+    request = "Open /quiz and tell me whether the Start Quiz button is visible."
+    assert parse_query(request).web_address
+    assert parse_query(request).actions == {"navigate"}
+    assert first(index, request) == "mcp__browser__navigate"
+    # a path on this machine stays a path
+    assert not parse_query("list files in /tmp").web_address
+    assert parse_query("read /etc/hosts").local_path
+
+
+def test_the_latest_of_many_is_found_by_a_listing() -> None:
+    assert {"list", "search"} <= parse_query("Show the latest PR").actions
+    # with its number, it is read
+    assert parse_query("Show the latest comment on PR #42").actions == {"read"}
+
+
+def test_what_we_did_together_is_remembered() -> None:
+    catalogue = [
+        doc_for("mcp__memory__search_nodes", "Search for nodes in the knowledge graph memory"),
+        doc_for("mcp__git__git_log", "Shows the commit logs"),
+    ]
+    index = ToolIndex(catalogue)
+    assert first(index, "What did we accomplish yesterday?") == "mcp__memory__search_nodes"

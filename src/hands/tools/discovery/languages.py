@@ -63,6 +63,9 @@ _CONCEPTS: dict[str, str] = {
     ),
     "delete": "删除, 削除, 삭제, borra, elimina, apaga, supprime, lösche",
     "list": "列出, 一覧, 목록, lista, liste",
+    "structure schema": "结构, 構造, 구조, estructura, estrutura",
+    "issue": "イシュー, エシュー, 이슈, incidencia",
+    "pull request": "プルリク, プルリクエスト, 풀 리퀘스트, 拉取请求",
     "click": "点击, クリック, 클릭, haz clic, clique, klicke",
 }
 

@@ -62,6 +62,9 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("post request", "fetch url http"),
     ("what do you know about", "search memory"),
     ("we discussed", "memory search"),
+    # what we did together is in the conversation's memory, not in a tool's records
+    ("what did we", "what did we search memory"),
+    ("project structure", "directory structure"),
     ("commit message for", "log show commit"),
     ("branch am i on", "current branch status"),
     ("recent changes", "recent commits log"),
@@ -154,6 +157,10 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("this page", "browser page"),
     ("current page", "browser page"),
     ("this webpage", "browser page"),
+    ("on the page", "on browser page"),
+    ("alt text", "alt image snapshot"),
+    ("web interface", "browser webpage"),
+    ("web ui", "browser webpage"),
 )
 
 # Irregular or domain forms mapped straight to their stem.
@@ -427,6 +434,8 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "tab": (("tab", 1.0),),
     "window": (("browser", 0.6), ("window", 1.0)),
     "button": (("click", 0.6), ("element", 0.5)),
+    "buttons": (("snapshot", 0.5), ("element", 0.5), ("click", 0.4)),
+    "visible": (("snapshot", 0.5), ("browser", 0.4), ("wait", 0.3)),
     "form": (("form", 1.0), ("fill", 0.6), ("field", 0.5)),
     "field": (("field", 1.0), ("fill", 0.4)),
     "dropdown": (("dropdown", 1.0), ("select", 0.8), ("option", 0.7)),
@@ -882,6 +891,11 @@ def names_local_path(text: str) -> bool:
     return _LOCAL_PATH.search(_URL.sub(" ", text)) is not None
 
 
+_WEB_ROUTE = re.compile(
+    r"\b(open|go to|navigate to|visit|load|reload|on|at)\s+(/[a-z][\w-]*(?:/[\w-]+)*/?)(?![\w./])",
+    re.I,
+)
+"""A path on the site under test ("Open /playground", "images on /inventory")."""
 _SITE = re.compile(r"\b(?:home\s?page|web\s?site|web\s?page|landing page)\b", re.I)
 
 
@@ -891,7 +905,7 @@ def names_web_address(text: str) -> bool:
     An address ("https://example.com", "localhost:3000") or a site's page by name ("the
     GitHub homepage", "our website").
     """
-    return _URL.search(text) is not None or _SITE.search(text) is not None
+    return any(p.search(text) is not None for p in (_URL, _SITE, _WEB_ROUTE))
 
 
 _IDENTIFIER = re.compile(
@@ -975,6 +989,7 @@ def rewrite_cues(text: str, payload: frozenset[str] = frozenset()) -> tuple[str,
     # "Is Starbucks on Main St open?": a question about opening hours, not "open" a thing
     text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
     text = _URL.sub(" url webpage ", text)
+    text = _WEB_ROUTE.sub(lambda m: f"{m.group(1)} url webpage {m.group(2)} ", text)
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
     text = _CLOCK_TIME.sub(marked("convert timezone"), text)
     text = _LAT_LNG.sub(" coordinates reverse geocode address ", text)

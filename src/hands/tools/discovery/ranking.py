@@ -294,6 +294,8 @@ class ParsedQuery:
     """Gives an id, number, key or hash of one thing ("#42", "PROJ-7", "abc123f")."""
 
 
+_NEWEST = re.compile(r"\b(?:latest|newest|most recent|last)\b")
+"""The newest of many ("the latest PR"): found by a listing, not read by its id."""
 _LIST_COMMA = re.compile(r"\s*[,;]\s+")
 _STEP_JOINS = frozenset({"and", "then"})
 _STEP_VERBS = frozenset("take click fill type press verify monitor wait tell".split())
@@ -400,6 +402,9 @@ def parse_query(query: str) -> ParsedQuery:
     elif "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
         # "show the open pull requests", "show recent commits": many things, a listing
         actions = {"list", "search"}
+    elif "read" in actions and _NEWEST.search(text) and not gives_identifier(query):
+        # "review the latest PR": which one is latest, a listing says
+        actions = actions | {"list", "search"}
     elif actions == {"read"} and "all" in tokens and _plural_object(raw, lead, proper):
         # "summarize all open pull requests": each of many things, found by a listing
         actions = {"read", "list", "search"}
