@@ -241,3 +241,24 @@ def test_what_we_did_together_is_remembered() -> None:
     ]
     index = ToolIndex(catalogue)
     assert first(index, "What did we accomplish yesterday?") == "mcp__memory__search_nodes"
+
+
+def test_a_thing_named_by_title_is_searched_for_before_it_is_changed() -> None:
+    from hands.tools.discovery.lexicon import names_by_title
+
+    catalogue = [
+        doc_for("mcp__notes__update_page", "Update a page's properties", schema("id")),
+        doc_for("mcp__notes__search", "Search pages and databases by title"),
+        doc_for("mcp__notes__search_users", "Search the workspace's users"),
+    ]
+    index = ToolIndex(catalogue)
+    titled = 'Update the page "Daily Workflow" to Status: Done'
+    assert names_by_title(titled) and names_by_title("the 'Onboarding Guide' page")
+    assert first(index, titled) == "mcp__notes__search"
+    # a quoted value is not a title, and an id needs no search
+    assert not names_by_title("Move this ticket to 'In Progress'")
+    assert first(index, "Update page 1a6b35e6e67f802f to Status: Done") == (
+        "mcp__notes__update_page"
+    )
+    assert gives_identifier("Submit a review for PR #<PR_NUMBER>")
+    assert not gives_identifier("the page 'Daily Workflow - [Today's Date]'")

@@ -908,11 +908,35 @@ def names_web_address(text: str) -> bool:
     return any(p.search(text) is not None for p in (_URL, _SITE, _WEB_ROUTE))
 
 
+_THING = (
+    r"page|pages|task|tasks|database|document|doc|ticket|issue|note|notes|card|project"
+    r"|board|guide|spec|plan|template|channel|thread"
+)
+_BY_TITLE = re.compile(
+    r"\b(?:titled|called|named|entitled)\b"
+    rf"|\b(?:{_THING})\s+[\"'\u201c]"  # the page "Roadmap"
+    rf"|[\"'\u201d]\s+(?:{_THING})\b",  # the "Roadmap" page
+    re.I,
+)
+
+
+def names_by_title(text: str) -> bool:
+    """Whether a request names a thing by its title rather than by its id.
+
+    'the page titled "Roadmap"', 'the "Onboarding Guide" page', "the task 'Review MCP
+    setup'": to act on it, its id must be found first. A quoted value elsewhere ("move
+    it to 'Done'") is not a title.
+    """
+    return _BY_TITLE.search(text) is not None
+
+
 _IDENTIFIER = re.compile(
     r"(?<![\w.])(?!(?:19|20)\d\d\b)\d+\b"  # a number, not a year: "PR 17", "#42"
     r"|\b[A-Z][A-Z0-9]+-\d+\b"  # a key: PROJ-123
     r"|\b(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])[\w-]{6,}\b"  # an id or hash: abc123f, 1a6b35e6...
     r"|(?<![\w&])#[A-Za-z][\w-]*"  # a channel: #general
+    r"|[<\[{][\w -]*(?:id|ID|Id|number|NUMBER|Number|key|KEY|sha|SHA)[\w -]*[>\]}]"
+    # a placeholder for one: <PR_NUMBER>, [page-id]
 )
 
 

@@ -48,7 +48,7 @@ import dataclasses
 import itertools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, cast
@@ -68,6 +68,7 @@ from hands.tools.discovery.lexicon import (
     STOP_WORDS,
     SYNONYMS,
     gives_identifier,
+    names_by_title,
     names_local_path,
     names_one_thing,
     names_repository,
@@ -117,6 +118,8 @@ SERVER_PRIOR = 0.3
 SERVER_TOPIC = 1.0
 """Most a tool gains when its server, read as one document, matches the request best."""
 MISSING_IDENTIFIER = -1.0
+FIRST_CALL_DEPTH = 5
+"""How many of the best results may have a search lifted above them."""
 """For a tool that needs an id or number the request does not give: find it first."""
 LEAD_VERB_WEIGHT = 0.7
 PAYLOAD_WEIGHT = 0.4
@@ -292,6 +295,8 @@ class ParsedQuery:
     """Gives a web address: a page to open before anything is done on it."""
     identifier: bool = False
     """Gives an id, number, key or hash of one thing ("#42", "PROJ-7", "abc123f")."""
+    titled: bool = False
+    """Names a thing by its title ('the page titled "Roadmap"', "the 'Design' task")."""
 
 
 _NEWEST = re.compile(r"\b(?:latest|newest|most recent|last)\b")
@@ -424,6 +429,7 @@ def parse_query(query: str) -> ParsedQuery:
         repository_files=about_files and repository and not local_path,
         web_address=names_web_address(query),
         identifier=gives_identifier(query),
+        titled=names_by_title(query),
     )
 
 
@@ -645,6 +651,10 @@ class ToolIndex:
         for entry in self._entries:
             if entry.opens_pages and entry.doc.server:
                 self._openers.setdefault(entry.doc.server, []).append(entry.doc.name)
+        self._finders: dict[str, list[str]] = {}
+        for entry in self._entries:
+            if "search" in entry.actions and not entry.needs_identifier and entry.doc.server:
+                self._finders.setdefault(entry.doc.server, []).append(entry.doc.name)
         count = max(1, len(self.docs))
         averages = {
             name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
@@ -723,6 +733,8 @@ class ToolIndex:
         results.sort(key=lambda r: (-r.score, r.name))
         if parsed.web_address and not needed:
             results = self._open_first(results)
+        if parsed.titled and not parsed.identifier and not needed:
+            results = self._find_first(results)
         return results
 
     def _open_first(self, results: list[Ranked]) -> list[Ranked]:
@@ -731,16 +743,56 @@ class ToolIndex:
         "Take a screenshot of https://example.com": the screenshot tool acts on the page
         already open, so the first call is the one that opens the address.
         """
-        by_name = self._by_name
+
+        def openers(top: _Entry) -> Sequence[str]:
+            return () if top.takes_url else self._openers.get(top.doc.server, ())
+
+        return self._first_calls(results, openers)
+
+    def _find_first(self, results: list[Ranked]) -> list[Ranked]:
+        """Put a server's search just above its best tool when that needs an unknown id.
+
+        "Summarize the Q2 planning page": reading a page takes its id, which the request
+        does not give, so the first call is the search that finds the page.
+        """
+
+        def finders(top: _Entry) -> Sequence[str]:
+            return self._finder(top) if top.needs_identifier else ()
+
+        return self._first_calls(results, finders, depth=FIRST_CALL_DEPTH)
+
+    def _finder(self, target: _Entry) -> Sequence[str]:
+        """The search of ``target``'s server that finds what it acts on, if any."""
+        wanted = _own_key(target)
+        best: tuple[int, int, str] | None = None
+        for name in self._finders.get(target.doc.server, ()):
+            entry = self._by_name[name]
+            key = _own_key(entry)
+            overlap = len(key & wanted)
+            if key and not overlap:
+                continue  # searches something else ("search_users" for a page)
+            rank = (-overlap, len(entry.name_terms), name)
+            if best is None or rank < best:
+                best = rank
+        return () if best is None else (best[2],)
+
+    def _first_calls(
+        self,
+        results: list[Ranked],
+        first: Callable[[_Entry], Sequence[str]],
+        depth: int | None = None,
+    ) -> list[Ranked]:
+        """Lift the tools that must run first just above each server's best result."""
         best: dict[str, Ranked] = {}
-        for ranked in results:
-            best.setdefault(by_name[ranked.name].doc.server, ranked)
+        for ranked in results[:depth]:
+            best.setdefault(self._by_name[ranked.name].doc.server, ranked)
         lifted: dict[str, float] = {}
         for server, top in best.items():
-            if not server or by_name[top.name].takes_url:
+            if not server:
                 continue
-            for name in self._openers.get(server, ()):
-                lifted[name] = top.score + 0.01
+            for name in first(self._by_name[top.name]):
+                if name != top.name:
+                    lifted[name] = max(lifted.get(name, 0.0), top.score + 0.01)
         if not lifted:
             return results
         out = [Ranked(name=r.name, score=max(r.score, lifted.get(r.name, 0.0))) for r in results]
