@@ -262,3 +262,43 @@ def test_a_thing_named_by_title_is_searched_for_before_it_is_changed() -> None:
     )
     assert gives_identifier("Submit a review for PR #<PR_NUMBER>")
     assert not gives_identifier("the page 'Daily Workflow - [Today's Date]'")
+
+
+def test_what_the_user_and_agent_did_before_is_asked_of_memory() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    for request in (
+        "What database did we choose?",
+        "What did I learn about React hooks last week?",
+        "What recipes have I saved that use chicken?",
+        "Have we solved this before?",
+        "What were the key decisions from last session?",
+    ):
+        assert "memory" in rewrite_cues(request)[0].split(), request
+    for request in ("Choose a database for the app", "I saved the file, now run the tests"):
+        assert "memory" not in rewrite_cues(request)[0].split(), request
+
+
+def test_a_question_no_tool_holds_goes_to_the_web_even_with_no_word_in_common() -> None:
+    catalogue = [
+        doc_for("mcp__brave__brave_web_search", "Performs a web search using the Brave API"),
+        doc_for("mcp__sentry__list_events", "List events of a Sentry issue"),
+        doc_for("mcp__github__list_issues", "List issues in a repository"),
+    ]
+    index = ToolIndex(catalogue)
+    assert first(index, "What tech conferences are happening in Taipei?") == (
+        "mcp__brave__brave_web_search"
+    )
+    # names with a number are not Jira keys
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    assert "jira" not in rewrite_cues("benchmarks comparing Claude and GPT-4")[0]
+    assert "jira" in rewrite_cues("what is blocking PROJ-4?")[0]
+
+
+def test_changes_over_a_span_of_time_are_the_commit_log() -> None:
+    from hands.tools.discovery.lexicon import rewrite_cues
+
+    assert "log" in rewrite_cues("What changed in the last 3 days?")[0].split()
+    assert "log" in rewrite_cues("summary of all of the changes that went in yesterday")[0]
+    assert "log" not in rewrite_cues("What changed in this file?")[0].split()

@@ -64,6 +64,9 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("we discussed", "memory search"),
     # what we did together is in the conversation's memory, not in a tool's records
     ("what did we", "what did we search memory"),
+    ("for later", "memory later"),
+    ("store this", "store memory entity"),
+    ("store a summary", "store memory entity summary"),
     ("project structure", "directory structure"),
     ("commit message for", "log show commit"),
     ("branch am i on", "current branch status"),
@@ -129,6 +132,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("as a pdf", "pdf save"),
     ("as pdf", "pdf save"),
     ("best practices", "web search"),
+    ("how to", "how to web documentation"),
     ("local repository", "git repository"),
     ("local repo", "git repository"),
     ("in last commit", "show commit"),
@@ -158,6 +162,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("current page", "browser page"),
     ("this webpage", "browser page"),
     ("on the page", "on browser page"),
+    ("browser errors", "browser console errors"),
     ("alt text", "alt image snapshot"),
     ("web interface", "browser webpage"),
     ("web ui", "browser webpage"),
@@ -777,6 +782,24 @@ _CLOCK_TIME = re.compile(
 """A time of day ("3pm", "4 PM", "15:30"): a time to convert, not the time now."""
 _LAT_LNG = re.compile(r"-?\b\d{1,3}\.\d+\s*,\s*-?\d{1,3}\.\d+\b")
 """A latitude and longitude ("37.7749, -122.4194"): a place to name."""
+_OUR_PAST = (
+    r"learn(?:ed|t)?|saved?|cho(?:o)?se|chosen|decided?|solved?|fixed|fix|discuss(?:ed)?"
+    r"|accomplish(?:ed)?|agreed?|told|tell|mention(?:ed)?|noted|work(?:ed)? on|use|using"
+)
+_RECALL = re.compile(
+    rf"\b(?:did|have|had)\s+(?:i|we)\s+(?:\w+\s+)?(?:{_OUR_PAST})\b"  # did we decide
+    rf"|\b(?:i|we)\s+(?:have\s+|'ve\s+|had\s+)?(?:{_OUR_PAST})\b(?=[^.!]*\?)"  # I saved...?
+    r"|\b(?:last|previous|earlier|our last)\s+(?:session|conversation|chat)\b"
+    r"|\bbefore\s*\?",  # "have we solved this before?"
+    re.I,
+)
+"""What the user and the agent did or decided earlier: asked of the agent's memory."""
+_CHANGES_SINCE = re.compile(
+    r"\b(?:changed|changes|commits?|went in|merged|landed)\b[^.?!]*?"
+    r"\b(?:yesterday|today|last\s+(?:\d+\s+)?(?:days?|weeks?|months?|sprint)|this\s+week|since)\b",
+    re.I,
+)
+"""Changes over a span of time ("what changed in the last 3 days"): the commit log."""
 _WHERE_IS = re.compile(r"^\s*[Ww]here(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?=[A-Z])")
 """A question where a named thing is ("Where is AUB?"): a place to find."""
 _ROUTE = re.compile(
@@ -798,7 +821,9 @@ _SPACE_KEY = re.compile(
     rf"|\b(?!(?:{_COMMON_ACRONYMS})\b)[A-Z][A-Z0-9]{{1,9}}\s+space\b"
 )
 """A space named by an upper-case key ("in space DOCS"): Confluence's shape."""
-_ISSUE_KEY = re.compile(r"\b(?!CVE-)[A-Z][A-Z0-9]+-\d+\b(?!-)")
+_NOT_KEYS = "CVE|GPT|COVID|ISO|SHA|UTF|RFC|TLS|SSL|AES|RSA|HTTP|IPV|MP|PEP|ES|WCAG|SOC"
+_ISSUE_KEY = re.compile(rf"\b(?!(?:{_NOT_KEYS})-)[A-Z][A-Z0-9]+-\d+\b(?!-)")
+"""An issue key (PROJ-123), not a name with a number (GPT-4, UTF-8, CVE-2024-1234)."""
 _ONE_THING = re.compile(
     rf"{_ISSUE_KEY.pattern}"  # an issue key: PROJ-123
     r"|(?<![\w&])#(?:\d+|[A-Za-z][\w-]*)"  # an issue number or a channel: #42, #general
@@ -1023,6 +1048,11 @@ def rewrite_cues(text: str, payload: frozenset[str] = frozenset()) -> tuple[str,
     text = _SPACE_KEY.sub(marked("confluence"), text)
     # "PROJ-123": an issue key in the shape Jira gives them
     text = _ISSUE_KEY.sub(marked("jira issue"), text)
+    if _CHANGES_SINCE.search(text):
+        text = f"{text} log history commits"
+    if _RECALL.search(text):
+        # "What database did we choose?", "What did I learn about hooks last week?"
+        text = f"{text} recall memory search"
     # "Where is AUB?", "the quickest way from AUB to downtown Beirut": places
     text = _WHERE_IS.sub(lambda m: f"{m.group(0)} location place geocode ", text)
     text = _ROUTE.sub(lambda m: f" directions route {m.group(0)}", text)

@@ -640,6 +640,7 @@ class ToolIndex:
                 or bool(_WEB_SEARCH.search(_first_sentence(entry.doc.description)))
             )
         _set_server_priors(self._entries)
+        self._web_search = [i for i, e in enumerate(self._entries) if e.searches_web]
         topics: dict[str, list[str]] = {}
         for entry, fields in zip(self._entries, fields_per_doc, strict=True):
             topics.setdefault(_topic_key(entry.doc), []).extend(
@@ -714,15 +715,18 @@ class ToolIndex:
                 totals.setdefault(i, 0.0)
         else:
             candidates = list(totals)
+            if open_topic:
+                # "What tech events are happening in Taipei?": no tool holds any of it
+                candidates += [i for i in self._web_search if i not in totals]
         topics = self._topics.relative(parsed.terms)
         results: list[Ranked] = []
         for index in candidates:
             base = totals.get(index, 0.0)
-            if base <= 0.0 and not needed:
-                continue
             entry = self._entries[index]
+            if base <= 0.0 and not needed and not (open_topic and entry.searches_web):
+                continue
             score = base + self._bonus(entry, parsed) if base > 0.0 else 0.0
-            if open_topic and entry.searches_web and base > 0.0:
+            if open_topic and entry.searches_web:
                 score += WEB_TOPIC
             if base > 0.0:
                 score += SERVER_TOPIC * topics.get(_topic_key(entry.doc), 0.0)
