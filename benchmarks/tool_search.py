@@ -252,7 +252,9 @@ def main(argv: Sequence[str]) -> None:
             group = [r for r in by_origin[origin] if r.get("round") == number]
             if group:
                 r1, r5, _ = recall(hands, group)
-                print(f"  round {number:>2} {origin:<9} n={len(group):>3}  @1 {r1:.2f}  @5 {r5:.2f}")
+                print(
+                    f"  round {number:>2} {origin:<9} n={len(group):>3}  @1 {r1:.2f}  @5 {r5:.2f}"
+                )
     if "--misses" in argv:
         wanted = _origins_arg(argv)
         shown = [r for r in requests if r["origin"] in wanted]

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 from hands.tools.discovery.lexicon import split_words, stem
-from hands.tools.discovery.ranking import (
-    SearchDoc,
-    ToolIndex,
-    doc_for,
-    name_parts,
-    parse_query,
-)
+from hands.tools.discovery.query import parse_query
+from hands.tools.discovery.ranking import SearchDoc, ToolIndex, doc_for, name_parts
 
 SCHEMA = {
     "type": "object",
@@ -111,7 +106,7 @@ def test_scores_are_positive_and_sorted() -> None:
 
 
 def test_cues_in_the_shape_of_a_request() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     text, _ = rewrite_cues("What happened in #engineering? See https://x.io/a and src/ui/app.ts")
     assert "channel engineering" in text
@@ -155,7 +150,7 @@ def test_navigate_to_a_place_asks_for_directions() -> None:
 
 
 def test_is_a_place_open_asks_for_hours() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     text, _ = rewrite_cues("Is Starbucks on Main St open?")
     assert "opening hours" in text
@@ -163,7 +158,7 @@ def test_is_a_place_open_asks_for_hours() -> None:
 
 
 def test_owner_repo_and_branch_names_are_not_paths() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     assert "file" not in rewrite_cues("list issues in octo/hello")[0].split()
     assert "file" not in rewrite_cues("a PR for the feature/login branch")[0].split()
@@ -244,7 +239,7 @@ def test_a_word_after_a_determiner_or_auxiliary_is_not_the_verb() -> None:
 
 
 def test_home_and_absolute_paths_are_files() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     for request in ("show ~/Documents/api-spec.yaml", "read /etc/hosts"):
         text, names = rewrite_cues(request)
@@ -265,7 +260,7 @@ def test_phrases_match_before_punctuation() -> None:
 
 
 def test_quoted_text_and_what_follows_a_colon_are_data() -> None:
-    from hands.tools.discovery.lexicon import payload_words
+    from hands.tools.discovery.cues import payload_words
 
     assert payload_words('Create an issue titled "Fix the login page"') >= {
         "fix",
@@ -350,7 +345,7 @@ def test_a_name_in_the_request_does_not_cover_a_tool_name() -> None:
 
 
 def test_bare_domains_and_street_addresses_are_cues() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     assert "url" in rewrite_cues("Extract all product titles from example.com")[0].split()
     assert "url" not in rewrite_cues("Read setup.py and notes.md")[0].split()
@@ -398,7 +393,7 @@ def test_a_search_about_nothing_a_tool_holds_goes_to_the_web() -> None:
 
 
 def test_a_project_key_names_jira() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     assert "jira" in rewrite_cues("What are all the open bugs in the WEBAPP project?")[0]
     assert "jira" in rewrite_cues("Create a bug in project WEBAPP")[0]
@@ -443,7 +438,7 @@ def test_yes_no_questions_ask_to_look_something_up() -> None:
 
 
 def test_a_space_key_names_confluence() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     assert "confluence" in rewrite_cues('Create a page called "Notes" in space CDEMO')[0]
 
@@ -553,7 +548,7 @@ def test_statement_kinds_in_capitals_are_what_a_tool_does() -> None:
 
 
 def test_an_email_address_is_not_a_web_address() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     assert "url" not in rewrite_cues("Change Ada's email to ada@example.com.")[0].split()
     assert "url" in rewrite_cues("Open example.com.")[0].split()

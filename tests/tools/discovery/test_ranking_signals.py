@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from hands.tools.discovery.lexicon import gives_identifier, payload_words, rewrite_cues
-from hands.tools.discovery.ranking import ToolIndex, doc_for, parse_query
+from hands.tools.discovery.cues import gives_identifier, payload_words, rewrite_cues
+from hands.tools.discovery.query import parse_query
+from hands.tools.discovery.ranking import ToolIndex, doc_for
 from hands.tools.discovery.server_topic import ServerTopics
 
 
@@ -244,7 +245,7 @@ def test_what_we_did_together_is_remembered() -> None:
 
 
 def test_a_thing_named_by_title_is_searched_for_before_it_is_changed() -> None:
-    from hands.tools.discovery.lexicon import names_by_title
+    from hands.tools.discovery.cues import names_by_title
 
     catalogue = [
         doc_for("mcp__notes__update_page", "Update a page's properties", schema("id")),
@@ -265,7 +266,7 @@ def test_a_thing_named_by_title_is_searched_for_before_it_is_changed() -> None:
 
 
 def test_what_the_user_and_agent_did_before_is_asked_of_memory() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     for request in (
         "What database did we choose?",
@@ -290,14 +291,14 @@ def test_a_question_no_tool_holds_goes_to_the_web_even_with_no_word_in_common() 
         "mcp__brave__brave_web_search"
     )
     # names with a number are not Jira keys
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     assert "jira" not in rewrite_cues("benchmarks comparing Claude and GPT-4")[0]
     assert "jira" in rewrite_cues("what is blocking PROJ-4?")[0]
 
 
 def test_changes_over_a_span_of_time_are_the_commit_log() -> None:
-    from hands.tools.discovery.lexicon import rewrite_cues
+    from hands.tools.discovery.cues import rewrite_cues
 
     assert "log" in rewrite_cues("What changed in the last 3 days?")[0].split()
     assert "log" in rewrite_cues("summary of all of the changes that went in yesterday")[0]

@@ -14,9 +14,8 @@ description     1.0     the description
 parameters      0.6     parameter names (and 0.3 for parameter descriptions)
 ==============  ======  =======================================================
 
-The request is rewritten (phrases), split, stemmed and expanded with weighted synonyms
-from :mod:`hands.tools.discovery.lexicon`; quoted text and what follows an ask's colon
-are data for the tool and count for little. On top of BM25F come these signals:
+The request is read by :mod:`hands.tools.discovery.query` (weighted terms, intent, what it
+points at). On top of BM25F come these signals:
 
 - how much of the tool's name the request covers (``create_pull_request`` for "open a
   pull request" beats ``list_pull_requests``); names in the request ("Times Square")
@@ -45,41 +44,24 @@ An index is built once per set of tools and reused.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any, cast
 
-from hands.tools.discovery.languages import english_cues
 from hands.tools.discovery.lexicon import (
-    ACTIONS,
-    CONTENT_SEARCH,
-    FILE_CUES,
-    KEEP_FACT,
-    NOT_BEFORE_VERBS,
-    PLACE_CUES,
     PLATFORMS,
-    REPOSITORY_CUES,
     REPOSITORY_PARAMS,
-    SINGULAR_PLURALS,
     STOP_WORDS,
-    SYNONYMS,
-    gives_identifier,
-    names_by_title,
-    names_local_path,
-    names_one_thing,
-    names_repository,
-    names_web_address,
-    payload_words,
-    quotes_text,
-    rewrite_cues,
-    rewrite_phrases,
     split_words,
-    stem,
-    tells_about_user,
+)
+from hands.tools.discovery.query import (
+    ParsedQuery,
+    action_groups,
+    parse_query,
+    stem_word,
+    text_terms,
 )
 from hands.tools.discovery.server_topic import ServerTopics
 
@@ -97,7 +79,6 @@ COVERAGE_WEIGHT = 3.0
 INTENT_MATCH = 2.0
 INTENT_MISMATCH = -1.0
 INTENT_NEAR = -0.5
-ACTIONS_WORDS = frozenset(w for verbs in ACTIONS.values() for w in verbs)
 _RETRIEVAL = frozenset({"read", "list", "search"})
 """Verb groups that all fetch something: one of them for another is a near miss."""
 _LISTING = frozenset({"list", "search"})
@@ -106,8 +87,6 @@ _LISTING = frozenset({"list", "search"})
 "List my repositories" on a server that only searches them is that search."""
 WEB_TOPIC = 1.0
 """Lift for web search when nothing the request is about names any tool's object."""
-LATER_STEP = 0.5
-"""Weight of the words of a request's second step: the first call serves the first."""
 PLATFORM_MATCH = 4.0
 PLATFORM_MISMATCH = -2.0
 LOCAL_FILES_MISMATCH = -1.5
@@ -118,23 +97,15 @@ SERVER_PRIOR = 0.3
 SERVER_TOPIC = 1.0
 """Most a tool gains when its server, read as one document, matches the request best."""
 MISSING_IDENTIFIER = -1.0
+"""For a tool that needs an id or number the request does not give: find it first."""
 FIRST_CALL_DEPTH = 5
 """How many of the best results may have a search lifted above them."""
-"""For a tool that needs an id or number the request does not give: find it first."""
-LEAD_VERB_WEIGHT = 0.7
-PAYLOAD_WEIGHT = 0.4
-"""Weight of the words that are data for the tool (quoted, after a colon)."""
 MAX_PARAM_TEXT = 400
 """Characters of each parameter description indexed (long ones are mostly examples)."""
 
 _IDENTIFIER_PARAM = re.compile(r"(?:^|_)(?:id|number|sha)$|[a-z](?:Id|Number)$", re.I)
 _WEB_SEARCH = re.compile(r"\b(?:web|internet)\b", re.I)
 _MCP_PREFIX = re.compile(r"^mcp__(.+?)__(.+)$")
-_ASKED = re.compile(r"^(?:what|which|how many)\s+([a-z]+)\b")
-_QUESTION = re.compile(
-    r"^(what|which|who|where|are there|is there|how many|do i have|any|has|have|did|does"
-    r"|is|are|was|were)\b"
-)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -215,221 +186,6 @@ def doc_for(
         hint=hint,
         params=params_of(schema),
         required=required_of(schema),
-    )
-
-
-@lru_cache(maxsize=8192)
-def _stem(word: str) -> str:
-    return stem(word)
-
-
-def _terms(text: str) -> list[str]:
-    return [_stem(w) for w in split_words(text) if w not in STOP_WORDS]
-
-
-@lru_cache(maxsize=1024)
-def _expansions(word: str) -> tuple[tuple[str, float], ...]:
-    """(term, weight) for one word of a request: itself, its stem, its synonyms."""
-    base = _stem(word)
-    out: dict[str, float] = {base: 1.0}
-    for key in {word, base}:
-        for related, weight in SYNONYMS.get(key, ()):
-            for term in _terms(related) or [_stem(related)]:
-                if out.get(term, 0.0) < weight:
-                    out[term] = weight
-    return tuple(out.items())
-
-
-def _noun_expansions(word: str) -> tuple[tuple[str, float], ...]:
-    """Synonyms of a verb's plural used as a noun ("changes": a diff), not of the verb."""
-    if word == _stem(word) or word in ACTIONS_WORDS:
-        return ()
-    return tuple(
-        (term, weight)
-        for related, weight in SYNONYMS.get(word, ())
-        for term in _terms(related) or [_stem(related)]
-    )
-
-
-def _action_groups(words: Iterable[str]) -> set[str]:
-    groups: set[str] = set()
-    for word in words:
-        for group, verbs in ACTIONS.items():
-            if word in verbs:
-                groups.add(group)
-    return groups
-
-
-def _plural_object(words: Sequence[str], lead: str | None, proper: frozenset[str]) -> bool:
-    """Whether a noun after the verb is a plural ("commits", "pull requests", "tickets")."""
-    after = words[words.index(lead) + 1 :] if lead in words else list(words)
-    for word in after:
-        if word in proper or word in SINGULAR_PLURALS or _action_groups([word, _stem(word)]):
-            continue
-        if len(word) > 3 and word.endswith("s") and _stem(word) != word:
-            return True
-    return False
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedQuery:
-    """A request turned into weighted terms, verb groups and named platforms."""
-
-    terms: dict[str, float]
-    actions: set[str]
-    platforms: set[str]
-    words: list[str] = field(default_factory=lambda: list[str]())
-    local_files: bool = False
-    """About files, with no repository in sight: files on this machine."""
-    names: frozenset[str] = frozenset()
-    """Stems of the names in the request ("New York", "Times Square")."""
-    local_path: bool = False
-    """Names a path on this machine ("~/notes/todo.md"): certainly local files."""
-    repository_files: bool = False
-    """About files in a repository ("the README in owner/repo")."""
-    objects: frozenset[str] = frozenset()
-    """Stems of the request's own words other than its verbs: what it is about."""
-    servers: frozenset[str] = frozenset()
-    """Servers of the index the request names ("using the memory MCP")."""
-    web_address: bool = False
-    """Gives a web address: a page to open before anything is done on it."""
-    identifier: bool = False
-    """Gives an id, number, key or hash of one thing ("#42", "PROJ-7", "abc123f")."""
-    titled: bool = False
-    """Names a thing by its title ('the page titled "Roadmap"', "the 'Design' task")."""
-
-
-_NEWEST = re.compile(r"\b(?:latest|newest|most recent|last)\b")
-"""The newest of many ("the latest PR"): found by a listing, not read by its id."""
-_LIST_COMMA = re.compile(r"\s*[,;]\s+")
-_STEP_JOINS = frozenset({"and", "then"})
-_STEP_VERBS = frozenset("take click fill type press verify monitor wait tell".split())
-
-
-def _later_step(tokens: Sequence[str], lead: str | None) -> frozenset[str]:
-    """Words of a second step ("... and then take a screenshot") after the lead verb's."""
-    if lead is None or lead not in tokens:
-        return frozenset()
-    start = tokens.index(lead)
-    for i in range(start + 2, len(tokens)):
-        word = tokens[i]
-        if tokens[i - 1] in _STEP_JOINS and (
-            word in _STEP_VERBS or _action_groups([word, _stem(word)])
-        ):
-            return frozenset(tokens[i:]) - frozenset(tokens[:i])
-    return frozenset()
-
-
-def parse_query(query: str) -> ParsedQuery:
-    """Rewrite, split, drop stop words, stem and expand ``query``."""
-    payload = payload_words(query)
-    cued, proper = rewrite_cues(query, payload)
-    # "北京现在什么时间": the core words of other languages, in the tools' English
-    cued = f"{cued} {english_cues(query)}"
-    # steps may be listed with commas ("go to X, fill the form, and click submit"): the
-    # commas become "and", which phrases and stop words then pass over
-    text = rewrite_phrases(_LIST_COMMA.sub(" and ", cued))
-    words = [w.strip("'") for w in split_words(text)]
-    words = [w for w in words if w and w not in STOP_WORDS]
-    # the user's own words, before phrases are rewritten ("pull requests" stays plural)
-    raw = [w.strip("'") for w in split_words(cued)]
-    raw = [w for w in raw if w and w not in STOP_WORDS]
-    place = any(w in PLACE_CUES for w in raw)
-    terms: dict[str, float] = {}
-    platforms: set[str] = set()
-    # Only the leading verb says what the user wants done ("show the open PRs"): later
-    # verbs mostly describe the object, so they count as themselves, not as actions.
-    # "what comments are on the PR?": the word a question asks about is a noun
-    asked = _ASKED.match(text)
-    not_verbs: set[str] = set(proper) | payload | ({asked.group(1)} if asked else set[str]())
-    # after "the", "my", "all" a word is a noun or an adjective ("my open issues", "the
-    # list of tables"); after "was", "were", "is" it is a participle ("changes were made")
-    tokens = split_words(text)
-    after_determiner = {w for before, w in itertools.pairwise(tokens) if before in NOT_BEFORE_VERBS}
-    not_verbs.update(after_determiner)
-    lead = next((w for w in words if w not in not_verbs and _action_groups([w, _stem(w)])), None)
-    later = _later_step(tokens, lead)
-    for word in words:
-        if word in PLATFORMS and word not in payload:
-            # "Store in memory: ... GitHub CLI": a platform in the data is not the one to use
-            platforms.add(word)
-        if word in payload:
-            # data for the tool's arguments: 'titled "Fix login bug"'
-            expansions: tuple[tuple[str, float], ...] = ((_stem(word), PAYLOAD_WEIGHT),)
-        elif word in proper and word not in PLATFORMS and word != lead:
-            # a name ("New York", "Times Square"), not a verb or a synonym's cue
-            expansions = ((_stem(word), 1.0),)
-        elif (
-            word != lead
-            and _action_groups([word, _stem(word)])
-            and (lead is not None or word in after_determiner)
-        ):
-            # a verb that is not the request's ("the open bugs", "show and then close"):
-            # the word itself, not what it would do; a plural is a noun ("my changes")
-            expansions = ((_stem(word), 1.0), *_noun_expansions(word))
-        elif word == lead and place and _action_groups([word]) & {"navigate"}:
-            # "navigate to the nearest pharmacy": a route to a place, not a web page
-            expansions = (("direction", LEAD_VERB_WEIGHT), ("route", 0.5 * LEAD_VERB_WEIGHT))
-        elif word == lead:
-            # the verb says what to do, the nouns say to what: a verb counts for less
-            expansions = tuple((t, w * LEAD_VERB_WEIGHT) for t, w in _expansions(word))
-        else:
-            expansions = _expansions(word)
-        if word in later and word not in PLATFORMS:
-            # "navigate to X and take a screenshot": the first call is the navigation
-            expansions = tuple((t, w * LATER_STEP) for t, w in expansions)
-        for term, weight in expansions:
-            if terms.get(term, 0.0) < weight:
-                terms[term] = weight
-    actions = _action_groups([lead, _stem(lead)]) if lead is not None else set[str]()
-    if place and "navigate" in actions:
-        actions = {"search", "read"}
-    if not actions and _QUESTION.match(text):
-        actions = {"read", "list", "search"}  # "what tables are there", "which files..."
-    objects = frozenset(
-        _stem(w)
-        for w in raw
-        if w != lead and w not in payload and not _action_groups([w, _stem(w)])
-    )
-    if lead is None and tells_about_user(query):
-        # "Actually, I don't work at Acme anymore": nothing asked, a fact to keep
-        for term, weight in KEEP_FACT:
-            if terms.get(term, 0.0) < weight:
-                terms[term] = weight
-    if actions == {"search"} and quotes_text(query) and objects:
-        # "find files that mention 'EPIC framework'": the words are inside, not in a name
-        for term, weight in CONTENT_SEARCH:
-            if terms.get(term, 0.0) < weight:
-                terms[term] = weight
-    if "read" in actions and actions & {"list", "search"} and names_one_thing(query):
-        # "the details for PROJ-123", "show commit abc123": that one thing, read
-        actions = {"read"}
-    elif "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
-        # "show the open pull requests", "show recent commits": many things, a listing
-        actions = {"list", "search"}
-    elif "read" in actions and _NEWEST.search(text) and not gives_identifier(query):
-        # "review the latest PR": which one is latest, a listing says
-        actions = actions | {"list", "search"}
-    elif actions == {"read"} and "all" in tokens and _plural_object(raw, lead, proper):
-        # "summarize all open pull requests": each of many things, found by a listing
-        actions = {"read", "list", "search"}
-    about_files = any(w in FILE_CUES for w in words)
-    repository = any(w in REPOSITORY_CUES for w in words) or names_repository(query)
-    local_path = names_local_path(query)
-    return ParsedQuery(
-        terms=terms,
-        actions=actions,
-        platforms=platforms,
-        words=words,
-        objects=objects,
-        names=frozenset(_stem(w) for w in proper if w not in PLATFORMS)
-        - {_stem(w) for w in raw if w not in proper},
-        local_files=local_path or (about_files and not repository and not platforms),
-        local_path=local_path,
-        repository_files=about_files and repository and not local_path,
-        web_address=names_web_address(query),
-        identifier=gives_identifier(query),
-        titled=names_by_title(query),
     )
 
 
@@ -520,7 +276,7 @@ def _coverage_terms(own: list[str], server: list[str]) -> list[str]:
     rest = list(own)
     while rest and rest[0] in server:
         rest.pop(0)  # "brave_web_search" on brave-search: "web search"
-    return rest if any(not _action_groups([t]) for t in rest) else own
+    return rest if any(not action_groups([t]) for t in rest) else own
 
 
 def _own_key(entry: _Entry) -> frozenset[str]:
@@ -528,8 +284,8 @@ def _own_key(entry: _Entry) -> frozenset[str]:
 
     ``create_issue`` on GitLab and ``issue_write`` on GitHub both act on an issue.
     """
-    server = set(_terms(entry.doc.server))
-    return frozenset(t for t in entry.name_terms if t not in server and not _action_groups([t]))
+    server = set(text_terms(entry.doc.server))
+    return frozenset(t for t in entry.name_terms if t not in server and not action_groups([t]))
 
 
 def _same_tool(one: _Entry, other: _Entry) -> bool:
@@ -588,19 +344,19 @@ class ToolIndex:
             server, own = name_parts(doc.name)
             own = [_unglue(w, prose) for w in own]
             server_name = doc.server or server
-            own_terms = [_stem(w) for w in own if w not in STOP_WORDS]
-            if not any(not _action_groups([t]) for t in own_terms):
+            own_terms = [stem_word(w) for w in own if w not in STOP_WORDS]
+            if not any(not action_groups([t]) for t in own_terms):
                 # "get_me" is not "get": keep the words that say what is got
-                own_terms = [_stem(w) for w in own]
-            server_terms = _terms(server_name)
+                own_terms = [stem_word(w) for w in own]
+            server_terms = text_terms(server_name)
             fields = {
                 "name": own_terms,
-                "hint": _terms(doc.hint),
+                "hint": text_terms(doc.hint),
                 "server": server_terms,
-                "description": _terms(doc.description),
-                "param_names": [t for name, _ in doc.params for t in _terms(name)],
+                "description": text_terms(doc.description),
+                "param_names": [t for name, _ in doc.params for t in text_terms(name)],
                 "param_text": [
-                    t for _, text in doc.params for t in _terms(_without_examples(text))
+                    t for _, text in doc.params for t in text_terms(_without_examples(text))
                 ],
             }
             fields_per_doc.append(fields)
@@ -612,9 +368,9 @@ class ToolIndex:
                     # "slack_post_message" on slack: the server's word says nothing more
                     # (unless only a verb is left: "git_show" is not "show")
                     coverage_terms=_coverage_terms(own_terms, server_terms),
-                    actions=_action_groups(own_terms)
-                    | _action_groups(own)
-                    | _action_groups(_statement_verbs(doc.description)),
+                    actions=action_groups(own_terms)
+                    | action_groups(own)
+                    | action_groups(_statement_verbs(doc.description)),
                     platform_words=platform_words,
                     needs_repository=any(name in REPOSITORY_PARAMS for name, _ in doc.params),
                 )
@@ -626,7 +382,7 @@ class ToolIndex:
         }
         self._server_mention = _mention_pattern(self._server_names)
         self._name_vocabulary = {t for e in self._entries for t in e.name_terms} | {
-            t for e in self._entries for t in _terms(e.doc.server)
+            t for e in self._entries for t in text_terms(e.doc.server)
         }
         for entry in self._entries:
             entry.needs_identifier = any(
