@@ -303,3 +303,29 @@ def test_changes_over_a_span_of_time_are_the_commit_log() -> None:
     assert "log" in rewrite_cues("What changed in the last 3 days?")[0].split()
     assert "log" in rewrite_cues("summary of all of the changes that went in yesterday")[0]
     assert "log" not in rewrite_cues("What changed in this file?")[0].split()
+
+
+def test_a_link_to_one_object_on_a_forge_is_that_object() -> None:
+    from hands.tools.discovery.cues import rewrite_cues
+
+    text = rewrite_cues("Review https://github.com/facebook/react/pull/12345")[0]
+    assert "github" in text and "pull request" in text and "12345" in text
+    assert "merge request" in rewrite_cues("see https://gitlab.com/a/b/-/merge_requests/7")[0]
+    # a repository's own page is only an address
+    assert "pull" not in rewrite_cues("open https://github.com/facebook/react")[0]
+    catalogue = [
+        doc_for("mcp__github__pull_request_read", "Get a pull request", schema("pullNumber")),
+        doc_for("mcp__fetch__fetch", "Fetches a URL from the internet", schema("url")),
+    ]
+    index = ToolIndex(catalogue)
+    request = "Review https://github.com/facebook/react/pull/12345"
+    assert first(index, request) == "mcp__github__pull_request_read"
+
+
+def test_work_made_from_recent_commits_reads_the_log_first() -> None:
+    from hands.tools.discovery.cues import rewrite_cues
+
+    assert "log" in rewrite_cues("Create a changelog from recent commits")[0].split()
+    assert "log" in rewrite_cues("Draft release notes based on the latest commits")[0].split()
+    assert "log" not in rewrite_cues("Create a commit")[0].split()
+    assert "directory" in rewrite_cues("give me an overview of this codebase")[0].split()

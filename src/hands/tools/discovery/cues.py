@@ -40,7 +40,7 @@ _LAT_LNG = re.compile(r"-?\b\d{1,3}\.\d+\s*,\s*-?\d{1,3}\.\d+\b")
 """A latitude and longitude ("37.7749, -122.4194"): a place to name."""
 _OUR_PAST = (
     r"learn(?:ed|t)?|saved?|cho(?:o)?se|chosen|decided?|solved?|fixed|fix|discuss(?:ed)?"
-    r"|accomplish(?:ed)?|agreed?|told|tell|mention(?:ed)?|noted|work(?:ed)? on|use|using"
+    r"|accomplish(?:ed)?|agreed?|told|tell|mention(?:ed)?|noted|work(?:ed|ing)? on|use|using"
 )
 _RECALL = re.compile(
     rf"\b(?:did|have|had)\s+(?:i|we)\s+(?:\w+\s+)?(?:{_OUR_PAST})\b"  # did we decide
@@ -56,6 +56,42 @@ _CHANGES_SINCE = re.compile(
     re.I,
 )
 """Changes over a span of time ("what changed in the last 3 days"): the commit log."""
+_FROM_COMMITS = re.compile(
+    r"\b(?:from|based on|using|of)\s+(?:the\s+|my\s+|our\s+)?"
+    r"(?:recent|latest|last(?:\s+\d+)?|new)\s+(?:commits|changes)\b",
+    re.I,
+)
+"""Something made from recent commits ("a changelog from recent commits"): read the log."""
+_THIS_CODEBASE = re.compile(
+    r"\b(?:this|the current|our)\s+(?:codebase|code base|repo|repository)\b", re.I
+)
+"""The code the agent is working in: its files are here, on this machine."""
+_FORGE_URL = re.compile(
+    r"https?://(?:www\.)?(github|gitlab)\.com/([\w.-]+)/([\w.-]+)/(?:-/)?"
+    r"(pull|pulls|issues|commit|commits|merge_requests|blob|tree|actions|releases)\b"
+    r"(?:/([\w.-]+))?\S*",
+    re.I,
+)
+"""A link to one object on GitHub or GitLab: that object, on that platform."""
+_FORGE_KINDS = {
+    "pull": "pull request",
+    "pulls": "pull requests",
+    "issues": "issue",
+    "commit": "commit",
+    "commits": "commits",
+    "merge_requests": "merge request",
+    "blob": "file contents",
+    "tree": "tree",
+    "actions": "actions workflow run",
+    "releases": "release",
+}
+
+
+def _forge_cue(match: re.Match[str]) -> str:
+    host, owner, repo, kind, key = match.groups()
+    return f" {host.lower()} {owner}/{repo} {_FORGE_KINDS[kind.lower()]} {key or ''} "
+
+
 _WHERE_IS = re.compile(r"^\s*[Ww]here(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?=[A-Z])")
 """A question where a named thing is ("Where is AUB?"): a place to find."""
 _ROUTE = re.compile(
@@ -287,6 +323,8 @@ def rewrite_cues(text: str, payload: frozenset[str] = frozenset()) -> tuple[str,
         proper.update(split_words(match.group(0)))
     # "Is Starbucks on Main St open?": a question about opening hours, not "open" a thing
     text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
+    # "https://github.com/facebook/react/pull/12345": that pull request, on GitHub
+    text = _FORGE_URL.sub(_forge_cue, text)
     text = _URL.sub(" url webpage ", text)
     text = _WEB_ROUTE.sub(lambda m: f"{m.group(1)} url webpage {m.group(2)} ", text)
     text = _CHANNEL.sub(lambda m: f" channel {m.group(1)} ", text)
@@ -298,7 +336,9 @@ def rewrite_cues(text: str, payload: frozenset[str] = frozenset()) -> tuple[str,
     text = _SPACE_KEY.sub(marked("confluence"), text)
     # "PROJ-123": an issue key in the shape Jira gives them
     text = _ISSUE_KEY.sub(marked("jira issue"), text)
-    if _CHANGES_SINCE.search(text):
+    if _THIS_CODEBASE.search(text):
+        text = f"{text} directory"
+    if _CHANGES_SINCE.search(text) or _FROM_COMMITS.search(text):
         text = f"{text} log history commits"
     if _RECALL.search(text):
         # "What database did we choose?", "What did I learn about hooks last week?"

@@ -64,6 +64,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     # what we did together is in the conversation's memory, not in a tool's records
     ("what did we", "what did we search memory"),
     ("for later", "memory later"),
+    ("near me", "nearby local place"),
+    ("api keys", "secret keys"),
     ("store this", "store memory entity"),
     ("store a summary", "store memory entity summary"),
     ("project structure", "directory structure"),
@@ -531,6 +533,9 @@ SYNONYMS: dict[str, tuple[tuple[str, float], ...]] = {
     "cve": (("advisory", 0.8), ("security", 0.7)),
     "leaked": (("secret", 0.9), ("scanning", 0.6)),
     "secret": (("secret", 1.0), ("scanning", 0.4)),
+    "credentials": (("secret", 0.8), ("scanning", 0.4)),
+    "accessibility": (("snapshot", 0.6), ("browser", 0.5), ("navigate", 0.3)),
+    "stores": (("place", 0.6), ("local", 0.6), ("business", 0.5)),
     "secrets": (("secret", 1.0), ("scanning", 0.4)),
     "password": (("secret", 0.6),),
     "token": (("secret", 0.5), ("token", 1.0)),
