@@ -93,13 +93,21 @@ def _noun_expansions(word: str) -> tuple[tuple[str, float], ...]:
     )
 
 
+_GROUPS_OF: dict[str, frozenset[str]] = {
+    verb: frozenset(g for g, verbs in ACTIONS.items() if verb in verbs)
+    for verbs in ACTIONS.values()
+    for verb in verbs
+}
+"""Each verb's groups, looked up once per word instead of scanning every group."""
+
+
 def action_groups(words: Iterable[str]) -> set[str]:
     """The verb groups (create, read, list...) the words belong to."""
     groups: set[str] = set()
     for word in words:
-        for group, verbs in ACTIONS.items():
-            if word in verbs:
-                groups.add(group)
+        found = _GROUPS_OF.get(word)
+        if found:
+            groups.update(found)
     return groups
 
 
