@@ -329,3 +329,21 @@ def test_work_made_from_recent_commits_reads_the_log_first() -> None:
     assert "log" in rewrite_cues("Draft release notes based on the latest commits")[0].split()
     assert "log" not in rewrite_cues("Create a commit")[0].split()
     assert "directory" in rewrite_cues("give me an overview of this codebase")[0].split()
+
+
+def test_more_ways_of_asking_what_happened_before() -> None:
+    from hands.tools.discovery.cues import rewrite_cues
+
+    for request in ("How did we handle auth last time?", "Remember when we set up CI?"):
+        assert "memory" in rewrite_cues(request)[0].split(), request
+    assert "memory" in parse_query("저번에 CORS 에러 어떻게 해결했지?").terms
+
+
+def test_navigating_to_a_folder_lists_it() -> None:
+    catalogue = [
+        doc_for("mcp__fs__list_directory", "List the files in a directory"),
+        doc_for("mcp__browser__navigate", "Navigate to a URL", schema("url")),
+    ]
+    index = ToolIndex(catalogue)
+    assert first(index, "Navigate to my Documents folder") == "mcp__fs__list_directory"
+    assert first(index, "Navigate to https://example.com/folder") == "mcp__browser__navigate"

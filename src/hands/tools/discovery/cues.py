@@ -45,7 +45,8 @@ _OUR_PAST = (
 _RECALL = re.compile(
     rf"\b(?:did|have|had)\s+(?:i|we)\s+(?:\w+\s+)?(?:{_OUR_PAST})\b"  # did we decide
     rf"|\b(?:i|we)\s+(?:have\s+|'ve\s+|had\s+)?(?:{_OUR_PAST})\b(?=[^.!]*\?)"  # I saved...?
-    r"|\b(?:last|previous|earlier|our last)\s+(?:session|conversation|chat)\b"
+    r"|\b(?:last|previous|earlier|our last)\s+(?:session|conversation|chat|time)\b"
+    r"|\bremember when\b|\b(?:do|did)\s+(?:i|we)\s+know\b|\b(?:we|i)\s+said\b"
     r"|\bbefore\s*\?",  # "have we solved this before?"
     re.I,
 )

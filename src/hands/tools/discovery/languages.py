@@ -55,7 +55,9 @@ _CONCEPTS: dict[str, str] = {
     "file": "文件, ファイル, 파일, archivo, arquivo, fichier, datei",
     "weather web": "天气, 天気, 날씨, clima, tiempo, météo, wetter",
     "news web": "新闻, ニュース, 뉴스, noticias, notícias, actualités, nachrichten",
-    "remember memory": "记住, 覚えて, 기억, recuerda, lembre, souviens, merke",
+    "remember memory": (
+        "记住, 覚えて, 기억, 저번에, 지난번, 上次, 前回, recuerda, lembre, souviens, merke"
+    ),
     "summarize": "总结, 摘要, 要約, まとめ, 요약, resumen, résume, zusammenfassung",
     "message": "消息, メッセージ, 메시지, mensaje, mensagem",
     "update": (

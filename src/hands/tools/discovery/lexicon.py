@@ -133,6 +133,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("as a pdf", "pdf save"),
     ("as pdf", "pdf save"),
     ("best practices", "web search"),
+    ("tell me about", "tell me about web search"),
     ("how to", "how to web documentation"),
     ("local repository", "git repository"),
     ("local repo", "git repository"),

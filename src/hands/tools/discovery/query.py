@@ -150,6 +150,7 @@ class ParsedQuery:
     """Names a thing by its title ('the page titled "Roadmap"', "the 'Design' task")."""
 
 
+_FOLDERS = frozenset("folder folders directory directories dir".split())
 _NEWEST = re.compile(r"\b(?:latest|newest|most recent|last)\b")
 """The newest of many ("the latest PR"): found by a listing, not read by its id."""
 _LIST_COMMA = re.compile(r"\s*[,;]\s+")
@@ -186,6 +187,8 @@ def parse_query(query: str) -> ParsedQuery:
     raw = [w.strip("'") for w in split_words(cued)]
     raw = [w for w in raw if w and w not in STOP_WORDS]
     place = any(w in PLACE_CUES for w in raw)
+    # "navigate to my Documents folder": a folder on this machine, not a web page
+    folder = any(w in _FOLDERS for w in raw) and not names_web_address(query)
     terms: dict[str, float] = {}
     platforms: set[str] = set()
     # Only the leading verb says what the user wants done ("show the open PRs"): later
@@ -218,6 +221,8 @@ def parse_query(query: str) -> ParsedQuery:
             # a verb that is not the request's ("the open bugs", "show and then close"):
             # the word itself, not what it would do; a plural is a noun ("my changes")
             expansions = ((stem_word(word), 1.0), *_noun_expansions(word))
+        elif word == lead and folder and action_groups([word]) & {"navigate"}:
+            expansions = (("list", LEAD_VERB_WEIGHT), ("directory", LEAD_VERB_WEIGHT))
         elif word == lead and place and action_groups([word]) & {"navigate"}:
             # "navigate to the nearest pharmacy": a route to a place, not a web page
             expansions = (("direction", LEAD_VERB_WEIGHT), ("route", 0.5 * LEAD_VERB_WEIGHT))
@@ -235,6 +240,8 @@ def parse_query(query: str) -> ParsedQuery:
     actions = action_groups([lead, stem_word(lead)]) if lead is not None else set[str]()
     if place and "navigate" in actions:
         actions = {"search", "read"}
+    elif folder and "navigate" in actions:
+        actions = {"list", "read"}
     if not actions and _QUESTION.match(text):
         actions = {"read", "list", "search"}  # "what tables are there", "which files..."
     objects = frozenset(
