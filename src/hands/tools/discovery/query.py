@@ -69,16 +69,29 @@ def text_terms(text: str) -> list[str]:
     return [stem_word(w) for w in split_words(text) if w not in STOP_WORDS]
 
 
+def _synonym_terms(key: str) -> tuple[tuple[str, float], ...]:
+    """(term, weight) of the synonyms the lexicon lists for ``key``."""
+    return tuple(
+        (term, weight)
+        for related, weight in SYNONYMS.get(key, ())
+        for term in text_terms(related) or [stem_word(related)]
+    )
+
+
+def _raise_terms(terms: dict[str, float], more: Iterable[tuple[str, float]]) -> None:
+    """Add ``more`` to ``terms``, keeping the higher weight of a term given twice."""
+    for term, weight in more:
+        if terms.get(term, 0.0) < weight:
+            terms[term] = weight
+
+
 @lru_cache(maxsize=1024)
 def _expansions(word: str) -> tuple[tuple[str, float], ...]:
     """(term, weight) for one word of a request: itself, its stem, its synonyms."""
     base = stem_word(word)
     out: dict[str, float] = {base: 1.0}
     for key in {word, base}:
-        for related, weight in SYNONYMS.get(key, ()):
-            for term in text_terms(related) or [stem_word(related)]:
-                if out.get(term, 0.0) < weight:
-                    out[term] = weight
+        _raise_terms(out, _synonym_terms(key))
     return tuple(out.items())
 
 
@@ -86,11 +99,7 @@ def _noun_expansions(word: str) -> tuple[tuple[str, float], ...]:
     """Synonyms of a verb's plural used as a noun ("changes": a diff), not of the verb."""
     if word == stem_word(word) or word in ACTIONS_WORDS:
         return ()
-    return tuple(
-        (term, weight)
-        for related, weight in SYNONYMS.get(word, ())
-        for term in text_terms(related) or [stem_word(related)]
-    )
+    return _synonym_terms(word)
 
 
 _GROUPS_OF: dict[str, frozenset[str]] = {
@@ -187,8 +196,10 @@ def parse_query(query: str) -> ParsedQuery:
     raw = [w.strip("'") for w in split_words(cued)]
     raw = [w for w in raw if w and w not in STOP_WORDS]
     place = any(w in PLACE_CUES for w in raw)
+    web_address = names_web_address(query)
+    identifier = gives_identifier(query)
     # "navigate to my Documents folder": a folder on this machine, not a web page
-    folder = any(w in _FOLDERS for w in raw) and not names_web_address(query)
+    folder = any(w in _FOLDERS for w in raw) and not web_address
     terms: dict[str, float] = {}
     platforms: set[str] = set()
     # Only the leading verb says what the user wants done ("show the open PRs"): later
@@ -234,9 +245,7 @@ def parse_query(query: str) -> ParsedQuery:
         if word in later and word not in PLATFORMS:
             # "navigate to X and take a screenshot": the first call is the navigation
             expansions = tuple((t, w * LATER_STEP) for t, w in expansions)
-        for term, weight in expansions:
-            if terms.get(term, 0.0) < weight:
-                terms[term] = weight
+        _raise_terms(terms, expansions)
     actions = action_groups([lead, stem_word(lead)]) if lead is not None else set[str]()
     if place and "navigate" in actions:
         actions = {"search", "read"}
@@ -251,21 +260,17 @@ def parse_query(query: str) -> ParsedQuery:
     )
     if lead is None and tells_about_user(query):
         # "Actually, I don't work at Acme anymore": nothing asked, a fact to keep
-        for term, weight in KEEP_FACT:
-            if terms.get(term, 0.0) < weight:
-                terms[term] = weight
+        _raise_terms(terms, KEEP_FACT)
     if actions == {"search"} and quotes_text(query) and objects:
         # "find files that mention 'EPIC framework'": the words are inside, not in a name
-        for term, weight in CONTENT_SEARCH:
-            if terms.get(term, 0.0) < weight:
-                terms[term] = weight
+        _raise_terms(terms, CONTENT_SEARCH)
     if "read" in actions and actions & {"list", "search"} and names_one_thing(query):
         # "the details for PROJ-123", "show commit abc123": that one thing, read
         actions = {"read"}
     elif "read" in actions and "list" in actions and _plural_object(raw, lead, proper):
         # "show the open pull requests", "show recent commits": many things, a listing
         actions = {"list", "search"}
-    elif "read" in actions and _NEWEST.search(text) and not gives_identifier(query):
+    elif "read" in actions and _NEWEST.search(text) and not identifier:
         # "review the latest PR": which one is latest, a listing says
         actions = actions | {"list", "search"}
     elif actions == {"read"} and "all" in tokens and _plural_object(raw, lead, proper):
@@ -285,7 +290,7 @@ def parse_query(query: str) -> ParsedQuery:
         local_files=local_path or (about_files and not repository and not platforms),
         local_path=local_path,
         repository_files=about_files and repository and not local_path,
-        web_address=names_web_address(query),
-        identifier=gives_identifier(query),
+        web_address=web_address,
+        identifier=identifier,
         titled=names_by_title(query),
     )
