@@ -204,6 +204,8 @@ class _Entry:
     takes_url: bool = False
     needs_identifier: bool = False
     """Requires an id, number or hash of one particular thing (``issue_number``)."""
+    own_key: frozenset[str] = frozenset()
+    """The object of its name, without its server's words or its verbs (see _own_key)."""
 
 
 _ARTICLES = ("a", "an", "the")
@@ -279,20 +281,20 @@ def _coverage_terms(own: list[str], server: list[str]) -> list[str]:
     return rest if any(not action_groups([t]) for t in rest) else own
 
 
-def _own_key(entry: _Entry) -> frozenset[str]:
+def _own_key(name_terms: Sequence[str], server_terms: Sequence[str]) -> frozenset[str]:
     """The object of a tool's name, without its server's words or its verbs.
 
     ``create_issue`` on GitLab and ``issue_write`` on GitHub both act on an issue.
     """
-    server = set(text_terms(entry.doc.server))
-    return frozenset(t for t in entry.name_terms if t not in server and not action_groups([t]))
+    server = set(server_terms)
+    return frozenset(t for t in name_terms if t not in server and not action_groups([t]))
 
 
 def _same_tool(one: _Entry, other: _Entry) -> bool:
     """Whether two tools on different servers do the same thing to the same object."""
     return (
         one.doc.server != other.doc.server
-        and _own_key(one) == _own_key(other)
+        and one.own_key == other.own_key
         and (bool(one.actions & other.actions) or one.actions == other.actions)
     )
 
@@ -320,9 +322,9 @@ def _set_server_priors(entries: Sequence[_Entry]) -> None:
     largest = math.log(1 + max(sizes.values(), default=1))
     by_object: dict[frozenset[str], list[_Entry]] = {}
     for entry in entries:
-        by_object.setdefault(_own_key(entry), []).append(entry)
+        by_object.setdefault(entry.own_key, []).append(entry)
     for entry in entries:
-        twins = by_object[_own_key(entry)]
+        twins = by_object[entry.own_key]
         if entry.doc.server and largest > 0 and any(_same_tool(entry, t) for t in twins):
             entry.prior = SERVER_PRIOR * math.log(1 + sizes[entry.doc.server]) / largest
 
@@ -373,6 +375,7 @@ class ToolIndex:
                     | action_groups(_statement_verbs(doc.description)),
                     platform_words=platform_words,
                     needs_repository=any(name in REPOSITORY_PARAMS for name, _ in doc.params),
+                    own_key=_own_key(own_terms, server_terms),
                 )
             )
         self._server_names = {
@@ -381,37 +384,35 @@ class ToolIndex:
             if e.doc.server
         }
         self._server_mention = _mention_pattern(self._server_names)
-        self._name_vocabulary = {t for e in self._entries for t in e.name_terms} | {
-            t for e in self._entries for t in text_terms(e.doc.server)
-        }
-        for entry in self._entries:
+        self._name_vocabulary = {t for f in fields_per_doc for t in f["name"] + f["server"]}
+        self._by_name = {e.doc.name: e for e in self._entries}
+        self._web_search: list[int] = []
+        self._openers: dict[str, list[str]] = {}
+        self._finders: dict[str, list[str]] = {}
+        topics: dict[str, list[str]] = {}
+        for index, (entry, fields) in enumerate(zip(self._entries, fields_per_doc, strict=True)):
+            doc = entry.doc
             entry.needs_identifier = any(
                 _IDENTIFIER_PARAM.search(name) and name not in REPOSITORY_PARAMS
-                for name in entry.doc.required
+                for name in doc.required
             )
-            entry.takes_url = any(name.lower() == "url" for name, _ in entry.doc.params)
+            entry.takes_url = any(name.lower() == "url" for name, _ in doc.params)
             entry.opens_pages = entry.takes_url and "navigate" in entry.actions
             entry.searches_web = "search" in entry.actions and (
                 "web" in entry.name_terms
-                or bool(_WEB_SEARCH.search(_first_sentence(entry.doc.description)))
+                or bool(_WEB_SEARCH.search(_first_sentence(doc.description)))
             )
-        _set_server_priors(self._entries)
-        self._web_search = [i for i, e in enumerate(self._entries) if e.searches_web]
-        topics: dict[str, list[str]] = {}
-        for entry, fields in zip(self._entries, fields_per_doc, strict=True):
-            topics.setdefault(_topic_key(entry.doc), []).extend(
+            if entry.searches_web:
+                self._web_search.append(index)
+            if doc.server and entry.opens_pages:
+                self._openers.setdefault(doc.server, []).append(doc.name)
+            if doc.server and "search" in entry.actions and not entry.needs_identifier:
+                self._finders.setdefault(doc.server, []).append(doc.name)
+            topics.setdefault(_topic_key(doc), []).extend(
                 fields["name"] + fields["description"] + fields["server"]
             )
+        _set_server_priors(self._entries)
         self._topics = ServerTopics(topics)
-        self._by_name = {e.doc.name: e for e in self._entries}
-        self._openers: dict[str, list[str]] = {}
-        for entry in self._entries:
-            if entry.opens_pages and entry.doc.server:
-                self._openers.setdefault(entry.doc.server, []).append(entry.doc.name)
-        self._finders: dict[str, list[str]] = {}
-        for entry in self._entries:
-            if "search" in entry.actions and not entry.needs_identifier and entry.doc.server:
-                self._finders.setdefault(entry.doc.server, []).append(entry.doc.name)
         count = max(1, len(self.docs))
         averages = {
             name: max(1.0, sum(len(f[name]) for f in fields_per_doc) / count) for name in FIELDS
@@ -523,11 +524,11 @@ class ToolIndex:
 
     def _finder(self, target: _Entry) -> Sequence[str]:
         """The search of ``target``'s server that finds what it acts on, if any."""
-        wanted = _own_key(target)
+        wanted = target.own_key
         best: tuple[int, int, str] | None = None
         for name in self._finders.get(target.doc.server, ()):
             entry = self._by_name[name]
-            key = _own_key(entry)
+            key = entry.own_key
             overlap = len(key & wanted)
             if key and not overlap:
                 continue  # searches something else ("search_users" for a page)
@@ -608,12 +609,12 @@ class ToolIndex:
         )
 
 
-_CACHE: dict[tuple[tuple[str, str, str, str, int], ...], ToolIndex] = {}
+_CACHE: dict[tuple[SearchDoc, ...], ToolIndex] = {}
 
 
 def index_for(docs: Sequence[SearchDoc]) -> ToolIndex:
     """A (cached) index for ``docs``; the same tools give back the same index."""
-    key = tuple((d.name, d.description, d.server, d.hint, len(d.params)) for d in docs)
+    key = tuple(docs)
     index = _CACHE.get(key)
     if index is None:
         if len(_CACHE) >= 16:
