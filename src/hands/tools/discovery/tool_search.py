@@ -30,6 +30,7 @@ from hands.tool import Content, Progress, Tool, ToolResult, ToolSpec
 if TYPE_CHECKING:
     from hands.context import ToolContext
     from hands.tools.discovery.deferral import DeferringSource
+    from hands.tools.discovery.ranking import SearchDoc, ToolIndex
 
 DEFAULT_MAX_RESULTS = 5
 MAX_RESULTS = 50
@@ -128,6 +129,8 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
 
     def __init__(self, source: DeferringSource) -> None:
         self.source = source
+        self._docs: dict[str, tuple[Tool[Any, Any], SearchDoc]] = {}
+        self._index: tuple[tuple[SearchDoc, ...], ToolIndex] | None = None
 
     @classmethod
     def spec_for_size(cls) -> dict[str, Any]:
@@ -156,8 +159,6 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
 
     def search(self, query: str, max_results: int = DEFAULT_MAX_RESULTS) -> ToolSearchOutput:
         """Run one query against the source's deferred tools and mark the matches found."""
-        from hands.tools.discovery.ranking import doc_for, index_for
-
         deferred = {t.name: t for t in self.source.deferred_tools()}
         kind, names, rest = parse_query(query)
         chosen: list[Tool[Any, Any]] = []
@@ -174,17 +175,7 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
                     chosen.append(tool)
                     scores.append(1.0)
         else:
-            docs = [
-                doc_for(
-                    t.name,
-                    t.description,
-                    t.input_schema,
-                    server=str(getattr(t, "server", "") or ""),
-                    hint=t.search_hint,
-                )
-                for t in deferred.values()
-            ]
-            index = index_for(docs)
+            index = self._index_of(list(deferred.values()))
             required = names if kind == "required" else []
             for ranked in index.search(" ".join(rest), max_results, required=required):
                 chosen.append(deferred[ranked.name])
@@ -199,6 +190,33 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
             waiting_servers=waiting,
             references=self.source.provider == "anthropic",
         )
+
+    def _index_of(self, tools: Sequence[Tool[Any, Any]]) -> ToolIndex:
+        """The index over ``tools``, kept from the last query while they stay the same.
+
+        A deferred tool's search document is built once and reused while the pool holds
+        the same tool object; so is the index while the deferred tools do not change.
+        """
+        from hands.tools.discovery.ranking import doc_for, index_for
+
+        docs: list[SearchDoc] = []
+        for tool in tools:
+            known = self._docs.get(tool.name)
+            if known is None or known[0] is not tool:
+                doc = doc_for(
+                    tool.name,
+                    tool.description,
+                    tool.input_schema,
+                    server=str(getattr(tool, "server", "") or ""),
+                    hint=tool.search_hint,
+                )
+                known = (tool, doc)
+                self._docs[tool.name] = known
+            docs.append(known[1])
+        key = tuple(docs)
+        if self._index is None or self._index[0] != key:
+            self._index = (key, index_for(key))
+        return self._index[1]
 
     def to_content(self, output: ToolSearchOutput) -> Content:
         if not output.matches:
