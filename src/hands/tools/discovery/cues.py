@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from hands.tools.discovery.lexicon import split_words
 
@@ -187,6 +188,12 @@ def names_one_thing(text: str) -> bool:
     return _ONE_THING.search(text) is not None
 
 
+@lru_cache(maxsize=64)
+def _without_urls(text: str) -> str:
+    """``text`` with its web addresses blanked (several checks read the rest)."""
+    return _URL.sub(" ", text)
+
+
 _LOCAL_PATH = re.compile(
     r"(?<![\w/.~:-])(?:~/|\.{1,2}/|[A-Za-z]:\\)[\w.-]"  # ~/notes, ./src, C:\\Users
     r"|(?<![\w/.~:-])/[\w.-]+/[\w.-]*"  # /etc/hosts, /home/me/
@@ -200,7 +207,7 @@ def names_local_path(text: str) -> bool:
     A path from the root needs two parts, so a web path ("navigate to /checkout") is not
     one; URLs are not paths.
     """
-    return _LOCAL_PATH.search(_URL.sub(" ", text)) is not None
+    return _LOCAL_PATH.search(_without_urls(text)) is not None
 
 
 _WEB_ROUTE = re.compile(
@@ -263,7 +270,7 @@ def gives_identifier(text: str) -> bool:
 
 def names_repository(text: str) -> bool:
     """Whether a request names a repository as ``owner/repo``."""
-    return _OWNER_REPO.search(_URL.sub(" ", text)) is not None
+    return _OWNER_REPO.search(_without_urls(text)) is not None
 
 
 PRODUCT_NAMES = frozenset(
@@ -320,7 +327,7 @@ def rewrite_cues(text: str, payload: frozenset[str] = frozenset()) -> tuple[str,
 
     proper = {m.group(1).lower() for m in _PROPER.finditer(text)} - CALENDAR_WORDS
     # the words of a file name are a name: "notes.txt" is not about notes
-    for match in _PATH.finditer(_URL.sub(" ", text)):
+    for match in _PATH.finditer(_without_urls(text)):
         proper.update(split_words(match.group(0)))
     # "Is Starbucks on Main St open?": a question about opening hours, not "open" a thing
     text = _IS_OPEN.sub(lambda m: f"is {m.group(1)} opening hours", text)
