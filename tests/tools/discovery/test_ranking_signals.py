@@ -347,3 +347,20 @@ def test_navigating_to_a_folder_lists_it() -> None:
     index = ToolIndex(catalogue)
     assert first(index, "Navigate to my Documents folder") == "mcp__fs__list_directory"
     assert first(index, "Navigate to https://example.com/folder") == "mcp__browser__navigate"
+
+
+def test_only_an_ids_parameter_makes_a_tool_need_an_id() -> None:
+    needs = {
+        name: ToolIndex([doc_for("mcp__s__t", "A tool", schema(name))])._entries[0].needs_identifier  # pyright: ignore[reportPrivateUsage]
+        for name in ("id", "page_id", "issue_number", "pullNumber", "ghsaId", "sha", "grid", "paid")
+    }
+    assert needs == {
+        "id": True,
+        "page_id": True,
+        "issue_number": True,
+        "pullNumber": True,
+        "ghsaId": True,
+        "sha": True,
+        "grid": False,
+        "paid": False,
+    }

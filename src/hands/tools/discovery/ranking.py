@@ -103,7 +103,10 @@ FIRST_CALL_DEPTH = 5
 MAX_PARAM_TEXT = 400
 """Characters of each parameter description indexed (long ones are mostly examples)."""
 
-_IDENTIFIER_PARAM = re.compile(r"(?:^|_)(?:id|number|sha)$|[a-z](?:Id|Number)$", re.I)
+_IDENTIFIER_PARAM = re.compile(r"(?:^|_)(?:id|ID|number|sha)$|[a-z](?:Id|ID|Number)$")
+"""An id's parameter: ``id``, ``page_id``, ``issue_number``, ``pullNumber``, ``ghsaId``.
+
+Case matters: ``paid``, ``grid`` or ``android`` end in "id" but name no id."""
 _WEB_SEARCH = re.compile(r"\b(?:web|internet)\b", re.I)
 _MCP_PREFIX = re.compile(r"^mcp__(.+?)__(.+)$")
 
