@@ -16,6 +16,7 @@ install: $(STAMP)
 
 lint: install
 	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/lint-imports
 
 typecheck: install
 	$(VENV)/bin/pyright

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import anyio
 
-from hands.context import ToolContext
-from hands.execution import run_tool_use
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.tools.bash.analysis import _analyze_cached, analyze
-from hands.tools.bash.tool import BashTool
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
+from hands.shell.analysis import _analyze_cached, analyze
+from hands.tools.bash.bash import BashTool
 
 RUNS = 40
 

@@ -24,15 +24,15 @@ from typing import Any
 
 import anyio
 
-from hands.context import ToolContext
-from hands.execution import run_tool_use
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.session import Session
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.core.session import Session
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
+from hands.tools.search._rg import rg_path
 from hands.tools.search.glob import GlobTool, rg_files_args
 from hands.tools.search.grep import GrepInput, GrepTool, rg_args
-from hands.tools.search.rg import rg_path
 
 PACKAGE = "Django"
 VERSION = "5.1.4"

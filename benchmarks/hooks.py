@@ -29,16 +29,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from hands.context import ToolContext
-from hands.decorator import tool
-from hands.execution import run_tool_use
+from hands.core.context import ToolContext
+from hands.core.decorator import tool
+from hands.core.messages import ToolUseBlock
+from hands.core.session import Session
 from hands.hooks.callbacks import HookCallbacks
 from hands.hooks.config import parse_hooks
 from hands.hooks.engine import HookEngine
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.session import Session
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
 
 ARGS = '{"a": 2, "b": 3}'
 GOAL_NO_HOOKS_US = 20.0

@@ -28,15 +28,15 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import anyio  # noqa: E402
 
-from hands.context import ToolContext  # noqa: E402
-from hands.execution import run_tool_use  # noqa: E402
-from hands.messages import ToolUseBlock  # noqa: E402
-from hands.permissions.decision import PermissionDecision, allow  # noqa: E402
-from hands.runtime import ToolRuntime  # noqa: E402
-from hands.session import Session  # noqa: E402
-from hands.tools.mcp.client import McpManager  # noqa: E402
-from hands.tools.mcp.config import McpSettings, parse_server  # noqa: E402
-from hands.tools.mcp.source import McpToolSource  # noqa: E402
+from hands.core.context import ToolContext  # noqa: E402
+from hands.core.decision import PermissionDecision, allow  # noqa: E402
+from hands.core.messages import ToolUseBlock  # noqa: E402
+from hands.core.session import Session  # noqa: E402
+from hands.mcp.client import McpManager  # noqa: E402
+from hands.mcp.config import McpSettings, parse_server  # noqa: E402
+from hands.mcp.source import McpToolSource  # noqa: E402
+from hands.pipeline.execution import run_tool_use  # noqa: E402
+from hands.pipeline.runtime import ToolRuntime  # noqa: E402
 
 SERVER = '''
 from mcp.server.mcpserver import MCPServer

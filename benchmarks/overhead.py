@@ -55,15 +55,15 @@ from typing import Any
 
 import anyio
 
-from hands.context import ToolContext
-from hands.decorator import tool
-from hands.execution import run_tool_use
-from hands.loop import QueryOptions, query
-from hands.messages import ToolUseBlock
+from hands.agent.loop import QueryOptions, query
+from hands.core.context import ToolContext
+from hands.core.decorator import tool
+from hands.core.messages import ToolUseBlock
+from hands.core.session import Session
 from hands.orchestration import StreamingToolExecutor, ToolResultEvent, run_tools
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.session import Session
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
 from hands.testing import ScriptedModel
 
 GOAL_CALL_US = 20.0
@@ -336,8 +336,8 @@ async def pipeline_stages(
     runtime: ToolRuntime, ctx: ToolContext, n: int
 ) -> list[tuple[float, str]]:
     """Each step of run_tool_use timed alone (µs per op, no profiler attached)."""
-    from hands.messages import ToolResultBlock
-    from hands.spill import content_chars
+    from hands.core.messages import ToolResultBlock
+    from hands.core.spill import content_chars
 
     found = runtime.tools.find("add")
     assert found is not None

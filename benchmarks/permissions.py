@@ -16,10 +16,10 @@ import anyio
 
 os.environ.setdefault("HANDS_HOME", tempfile.mkdtemp(prefix="hands-bench-"))
 
-from hands.context import ToolContext
+from hands.core.context import ToolContext
 from hands.permissions.engine import PermissionEngine
 from hands.permissions.rules import RuleOrigin, parse_rules
-from hands.tools.bash.tool import BashTool
+from hands.tools.bash.bash import BashTool
 from hands.tools.file.read import ReadTool
 
 RUNS = 3000

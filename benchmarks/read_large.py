@@ -23,8 +23,8 @@ LIMIT = 100
 CHILD = """
 import sys, time, anyio
 from pathlib import Path
-from hands.context import ToolContext
-from hands.session import Session
+from hands.core.context import ToolContext
+from hands.core.session import Session
 from hands.tools.file.read import ReadInput, ReadTool
 
 path, offset, limit, pages = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -46,8 +46,8 @@ anyio.run(main)
 EDIT_CHILD = """
 import sys, time, anyio
 from pathlib import Path
-from hands.context import ToolContext
-from hands.session import Session
+from hands.core.context import ToolContext
+from hands.core.session import Session
 from hands.tools.file.edit import EditInput, EditTool
 from hands.tools.file.read import ReadInput, ReadTool
 

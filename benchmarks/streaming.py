@@ -35,12 +35,12 @@ from typing import Any
 
 import anyio
 
-from hands.decorator import tool
-from hands.events import MessageEvent
-from hands.loop import QueryOptions, query
+from hands.agent.events import MessageEvent
+from hands.agent.loop import QueryOptions, query
+from hands.core.decorator import tool
+from hands.core.tool import Tool
 from hands.orchestration import ToolResultEvent
 from hands.testing import ScriptedModel
-from hands.tool import Tool
 
 SLACK_FACTOR = 1.02
 SLACK_S = 0.005

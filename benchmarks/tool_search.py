@@ -5,7 +5,7 @@ MCP servers, each with the repository and file it came from. The requests
 (``data/tool_search_requests.json``) are plain-language asks, each with the tool(s) that
 serve it. Rankers compared:
 
-- hands: :mod:`hands.tools.discovery.ranking` (BM25F + hand-made lexicon and intent);
+- hands: :mod:`hands.discovery.ranking.ranking` (BM25F + hand-made lexicon and intent);
 - bm25: plain Okapi BM25 (``rank-bm25``, ``pip install hands[bench]``) over the name
   words, description and parameter names of each tool;
 - keywords: the name-part / hint / description keyword scoring of the reference CLI.
@@ -36,10 +36,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from hands.tools.discovery.deferral import CHARS_PER_TOKEN, DeferredEntry, reminder_text
-from hands.tools.discovery.ranking import SearchDoc, ToolIndex, doc_for, name_parts
-from hands.tools.discovery.tool_search import ToolSearchTool
-from hands.tools.mcp.naming import tool_name
+from hands.discovery.deferral import CHARS_PER_TOKEN, DeferredEntry, reminder_text
+from hands.discovery.ranking.ranking import SearchDoc, ToolIndex, doc_for, name_parts
+from hands.discovery.tool_search import ToolSearchTool
+from hands.mcp.naming import tool_name
 
 DATA = Path(__file__).parent / "data"
 

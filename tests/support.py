@@ -9,15 +9,15 @@ from typing import Any
 import anyio
 from pydantic import Field
 
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.core.schema import ToolInput
+from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.messages import ToolUseBlock
 from hands.orchestration.events import ExecutorEvent
 from hands.orchestration.streaming import StreamingToolExecutor
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.schema import ToolInput
-from hands.tool import Progress, Tool, ToolResult
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
 
 
 class StepInput(ToolInput):

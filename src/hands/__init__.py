@@ -9,44 +9,43 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# ``tool`` is both a submodule (hands.tool) and the decorator exported here; importing
-# the decorator eagerly, after the submodule, keeps ``hands.tool`` the decorator.
-from hands.decorator import tool
+from hands.core.decorator import tool
 
 if TYPE_CHECKING:
-    from hands.context import ToolContext
+    from hands.agent.loop import Query, QueryOptions, query
+    from hands.core.context import ToolContext
+    from hands.core.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
+    from hands.core.outcome import ToolCallOutcome
+    from hands.core.schema import ToolInput
+    from hands.core.session import Session
+    from hands.core.tool import Tool, ToolResult, build_tool
     from hands.errors import HandsError, ToolError
-    from hands.execution import ToolCallOutcome, run_tool_use
-    from hands.loop import Query, QueryOptions, query
-    from hands.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
-    from hands.pool import ToolPool, all_base_tools, assemble_pool
-    from hands.runtime import ToolRuntime
-    from hands.schema import ToolInput
-    from hands.session import Session
-    from hands.tool import Tool, ToolResult, build_tool
+    from hands.pipeline.execution import run_tool_use
+    from hands.pipeline.pool import ToolPool, all_base_tools, assemble_pool
+    from hands.pipeline.runtime import ToolRuntime
 
 _HOMES = {
     "HandsError": "hands.errors",
-    "Message": "hands.messages",
-    "Query": "hands.loop",
-    "QueryOptions": "hands.loop",
-    "Session": "hands.session",
-    "TextBlock": "hands.messages",
-    "Tool": "hands.tool",
-    "ToolCallOutcome": "hands.execution",
-    "ToolContext": "hands.context",
+    "Message": "hands.core.messages",
+    "Query": "hands.agent.loop",
+    "QueryOptions": "hands.agent.loop",
+    "Session": "hands.core.session",
+    "TextBlock": "hands.core.messages",
+    "Tool": "hands.core.tool",
+    "ToolCallOutcome": "hands.core.outcome",
+    "ToolContext": "hands.core.context",
     "ToolError": "hands.errors",
-    "ToolInput": "hands.schema",
-    "ToolPool": "hands.pool",
-    "ToolResult": "hands.tool",
-    "ToolResultBlock": "hands.messages",
-    "ToolRuntime": "hands.runtime",
-    "ToolUseBlock": "hands.messages",
-    "all_base_tools": "hands.pool",
-    "assemble_pool": "hands.pool",
-    "build_tool": "hands.tool",
-    "query": "hands.loop",
-    "run_tool_use": "hands.execution",
+    "ToolInput": "hands.core.schema",
+    "ToolPool": "hands.pipeline.pool",
+    "ToolResult": "hands.core.tool",
+    "ToolResultBlock": "hands.core.messages",
+    "ToolRuntime": "hands.pipeline.runtime",
+    "ToolUseBlock": "hands.core.messages",
+    "all_base_tools": "hands.pipeline.pool",
+    "assemble_pool": "hands.pipeline.pool",
+    "build_tool": "hands.core.tool",
+    "query": "hands.agent.loop",
+    "run_tool_use": "hands.pipeline.execution",
 }
 
 __all__ = [

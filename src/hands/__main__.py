@@ -1,5 +1,5 @@
 """``python -m hands``."""
 
-from hands.entry import main
+from hands.cli.entry import main
 
 main()

@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hands.events import MessageEvent, QueryEvent, ResultEvent
+from hands.agent.events import MessageEvent, QueryEvent, ResultEvent
+from hands.agent.loop import Query, QueryOptions, query
+from hands.core.decision import AskHandler, PermissionPolicy
+from hands.core.messages import Message
 from hands.hooks.callbacks import HookCallbacks
 from hands.hooks.config import parse_hooks
 from hands.hooks.engine import HookEngine
-from hands.loop import Query, QueryOptions, query
-from hands.messages import Message
-from hands.permissions.decision import AskHandler, PermissionPolicy
 from hands.testing import ScriptedModel
-from hands.tools.bash.tool import BashTool
+from hands.tools.bash.bash import BashTool
 from hands.tools.file.read import ReadTool
 from hands.tools.file.write import WriteTool
 

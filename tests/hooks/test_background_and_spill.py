@@ -11,12 +11,12 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.execution import ToolCallOutcome
-from hands.loop import QueryOptions, query
+from hands.agent.loop import QueryOptions, query
+from hands.core.outcome import ToolCallOutcome
+from hands.core.session import Session
 from hands.orchestration.events import ToolResultEvent
-from hands.session import Session
 from hands.testing import ScriptedModel
-from hands.tools.bash.tool import BashTool
+from hands.tools.bash.bash import BashTool
 from hooks.kit import (
     cmd,
     engine_for,

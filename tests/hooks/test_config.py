@@ -8,13 +8,10 @@ from typing import Any
 
 import pytest
 
+from hands.config.settings import load_settings
 from hands.hooks.config import compile_matcher, parse_hooks
 from hands.hooks.output import HookRun, interpret
-from hands.settings import load_settings
-
-SETTINGS_FIXTURES = (
-    Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "claude-configs" / "settings"
-)
+from paths import SETTINGS_FIXTURES, needs_claude_configs
 
 
 @pytest.mark.parametrize(
@@ -147,9 +144,7 @@ def test_exit_codes_and_json_output() -> None:
     assert "not valid JSON" in bad.notice and bad.permission is None
 
 
-@pytest.mark.skipif(
-    not SETTINGS_FIXTURES.is_dir(), reason="the shared settings fixtures are absent"
-)
+@needs_claude_configs
 def test_every_hooks_block_of_the_settings_fixtures_loads() -> None:
     files = sorted(SETTINGS_FIXTURES.glob("*.json"))
     with_hooks = 0
@@ -176,9 +171,7 @@ def test_every_hooks_block_of_the_settings_fixtures_loads() -> None:
     assert with_hooks >= 30 and commands >= 200
 
 
-@pytest.mark.skipif(
-    not SETTINGS_FIXTURES.is_dir(), reason="the shared settings fixtures are absent"
-)
+@needs_claude_configs
 def test_a_real_settings_file_with_if_conditions(tmp_path: Path) -> None:
     # 016: PreToolUse Bash hooks gated by `if` rules such as Bash(*git push*)
     block = json.loads((SETTINGS_FIXTURES / "016.json").read_text())["hooks"]

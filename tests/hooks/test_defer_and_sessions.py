@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from hands.context import ToolContext
-from hands.events import ResultEvent
-from hands.hooks import turns
+from hands.agent import hook_turns as turns
+from hands.agent.events import ResultEvent
+from hands.agent.loop import QueryOptions, query
+from hands.core.context import ToolContext
+from hands.core.session import Session
 from hands.hooks.engine import HookEngine
-from hands.loop import QueryOptions, query
 from hands.orchestration.events import ToolResultEvent
-from hands.session import Session
 from hands.testing import ScriptedModel
-from hands.tools.bash.tool import BashTool
+from hands.tools.bash.bash import BashTool
 from hooks.kit import cmd, engine_for, group, rules_policy, script, session, text, tool_use
 
 pytestmark = pytest.mark.anyio

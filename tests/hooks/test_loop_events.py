@@ -13,9 +13,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.events import MessageEvent
-from hands.messages import ToolResultBlock
-from hands.output import stream_json_lines
+from hands.agent.events import MessageEvent
+from hands.cli.output import stream_json_lines
+from hands.core.messages import ToolResultBlock
 from hooks.kit import (
     answering,
     cmd,
@@ -269,8 +269,8 @@ def test_print_mode_stream_json_shows_additional_context(project: Path, tmp_path
 
 
 async def test_subagent_and_compaction_hooks_for_their_callers(project: Path) -> None:
-    from hands.context import ToolContext
-    from hands.session import Session
+    from hands.core.context import ToolContext
+    from hands.core.session import Session
 
     log = project / "events.log"
     record = python_script(

@@ -13,13 +13,13 @@ from typing import Any, ClassVar
 import anyio
 import pytest
 
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.session import Session
 from hands.hooks.callbacks import HookCallbacks
 from hands.hooks.config import parse_hooks
 from hands.hooks.engine import HookEngine
 from hands.orchestration.events import ToolResultEvent
-from hands.session import Session
-from hands.tools.bash.tool import BashTool
+from hands.tools.bash.bash import BashTool
 from hooks.kit import (
     cmd,
     engine_for,

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hands.execution import ToolCallOutcome
+from hands.core.decision import AskRequest, PermissionDecision, allow
+from hands.core.outcome import ToolCallOutcome
 from hands.orchestration.events import ToolResultEvent
-from hands.permissions.decision import AskRequest, PermissionDecision, allow
 from hooks.kit import (
     answering,
     cmd,

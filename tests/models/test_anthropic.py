@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
-from hands.messages import (
+from hands.core.messages import (
     ImageBlock,
     Message,
     TextBlock,
@@ -17,6 +16,8 @@ from hands.messages import (
     ToolUseBlock,
     user_text,
 )
+from hands.core.tool import ToolSpec
+from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
 from hands.models.anthropic import AnthropicModel
 from hands.models.base import (
     BlockComplete,
@@ -32,7 +33,6 @@ from hands.models.base import (
 )
 from hands.models.pricing import estimate_cost
 from hands.models.retry import RetryPolicy
-from hands.tool import ToolSpec
 from models.loopback import Cut, LoopbackServer, json_reply, split_every, sse, sse_reply
 from models.streams import collect, collect_until_error, completed
 from models.wire import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hands.messages import (
+from hands.core.messages import (
     ImageBlock,
     Message,
     TextBlock,
@@ -13,8 +13,8 @@ from hands.messages import (
     ToolUseBlock,
     user_text,
 )
+from hands.core.tool import ToolSpec
 from hands.models.convert_openai import messages_from_openai, messages_to_openai, tools_to_openai
-from hands.tool import ToolSpec
 
 PNG = ImageBlock(media_type="image/png", data="iVBORw0KGgo=")
 

@@ -15,8 +15,8 @@ import anyio
 import pytest
 
 from hands import QueryOptions, query, tool
-from hands.events import MessageEvent, QueryEvent, ResultEvent, StreamRetryEvent
-from hands.messages import ToolResultBlock
+from hands.agent.events import MessageEvent, QueryEvent, ResultEvent, StreamRetryEvent
+from hands.core.messages import ToolResultBlock
 from hands.models.anthropic import AnthropicModel
 from hands.models.base import Model
 from hands.models.openai import OpenAIModel

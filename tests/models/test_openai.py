@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
-from hands.messages import (
+from hands.core.messages import (
     Message,
     TextBlock,
     ThinkingBlock,
@@ -15,6 +14,8 @@ from hands.messages import (
     ToolUseBlock,
     user_text,
 )
+from hands.core.tool import ToolSpec
+from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,
@@ -29,7 +30,6 @@ from hands.models.base import (
 )
 from hands.models.openai import OpenAIModel
 from hands.models.retry import RetryPolicy
-from hands.tool import ToolSpec
 from models.loopback import Cut, LoopbackServer, json_reply, split_every, sse, sse_reply
 from models.streams import collect, collect_until_error, completed
 from models.wire import o_call, o_chunk, o_done, o_finish, o_role, o_text, o_usage

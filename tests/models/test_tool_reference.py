@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from hands import QueryOptions, build_tool, query
-from hands.events import QueryEvent, ResultEvent
+from hands.agent.events import QueryEvent, ResultEvent
+from hands.core.schema import ToolInput
+from hands.core.tool import Tool, ToolSpec
+from hands.discovery.deferral import DeferringSource
 from hands.models.anthropic import AnthropicModel, tools_to_wire
 from hands.models.retry import RetryPolicy
-from hands.schema import ToolInput
-from hands.tool import Tool, ToolSpec
-from hands.tools.discovery.deferral import DeferringSource
 from models.loopback import LoopbackServer, sse_reply
 from models.wire import a_end, a_start, a_text, a_tool
 

@@ -8,11 +8,11 @@ import anyio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hands.config import Limits
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.limits import Limits
 from hands.orchestration.events import ToolResultEvent
 from hands.orchestration.streaming import StreamingToolExecutor
-from hands.runtime import ToolRuntime
+from hands.pipeline.runtime import ToolRuntime
 from support import Timeline, make_pool, use
 
 call = st.fixed_dictionaries(

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from hands.messages import ToolUseBlock
+from hands.core.messages import ToolUseBlock
 from hands.orchestration.partition import partition
 from support import Timeline, make_pool, use
 

@@ -5,11 +5,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.config import Limits
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.limits import Limits
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.streaming import StreamingToolExecutor, ToolState
-from hands.runtime import ToolRuntime
+from hands.pipeline.runtime import ToolRuntime
 from support import Timeline, make_pool, run_all, use
 
 pytestmark = pytest.mark.anyio

@@ -10,12 +10,12 @@ from typing import Any
 import anyio
 import pytest
 
-from hands.context import PermissionMode, ToolContext
-from hands.permissions.decision import PermissionDecision
+from hands.core.context import PermissionMode, ToolContext
+from hands.core.decision import PermissionDecision
+from hands.core.session import Session
 from hands.permissions.engine import PermissionEngine
 from hands.permissions.rules import RuleOrigin, parse_rules
-from hands.pool import assemble_pool
-from hands.session import Session
+from hands.pipeline.pool import assemble_pool
 
 
 @dataclass

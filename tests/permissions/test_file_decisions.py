@@ -171,7 +171,7 @@ def test_claude_worktrees_are_not_protected(world: World) -> None:
 
 
 def test_grep_and_glob_follow_read_rules_and_fill_the_seam(world: World) -> None:
-    from hands.tools.search.deny import read_deny_seam
+    from hands.tools.search._deny import read_deny_seam
 
     (world.project / ".env").write_text("SECRET=1\n")
     (world.project / "src" / "app.py").write_text("SECRET = 2\n")

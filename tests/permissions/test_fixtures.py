@@ -12,17 +12,15 @@ from typing import Any
 import anyio
 import pytest
 
-from hands.context import ToolContext
-from hands.permissions.decision import PermissionDecision
-from hands.pool import assemble_pool
-from hands.settings import CliPermissionArgs, Settings, load_settings
+from hands.config.settings import CliPermissionArgs, Settings, load_settings
+from hands.core.context import ToolContext
+from hands.core.decision import PermissionDecision
+from hands.pipeline.pool import assemble_pool
+from paths import SETTINGS_FIXTURES, needs_claude_configs
 
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = (REPO / ".." / "shared" / "fixtures" / "claude-configs" / "settings").resolve()
+FIXTURES = SETTINGS_FIXTURES
 
-pytestmark = pytest.mark.skipif(
-    not FIXTURES.is_dir(), reason=f"shared settings fixtures not found at {FIXTURES}"
-)
+pytestmark = needs_claude_configs
 
 
 def _files() -> list[Path]:

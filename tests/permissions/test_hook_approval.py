@@ -15,19 +15,19 @@ from typing import Any
 
 import pytest
 
-from hands.context import PermissionMode, ToolContext
-from hands.decorator import tool
-from hands.execution import ToolCallOutcome
+from hands.agent.loop import QueryOptions, query
+from hands.core.context import PermissionMode, ToolContext
+from hands.core.decision import AskRequest, PermissionDecision
+from hands.core.decorator import tool
+from hands.core.outcome import ToolCallOutcome
+from hands.core.session import Session
 from hands.hooks.engine import HookEngine
-from hands.loop import QueryOptions, query
 from hands.orchestration.events import ToolResultEvent
-from hands.permissions.decision import AskRequest, PermissionDecision
 from hands.permissions.engine import PermissionEngine
 from hands.permissions.rules import PermissionRule, RuleOrigin, parse_rules
-from hands.pool import assemble_pool
-from hands.session import Session
+from hands.pipeline.pool import assemble_pool
 from hands.testing import ScriptedModel
-from hands.tools.bash.tool import BashTool
+from hands.tools.bash.bash import BashTool
 from hands.tools.file.write import WriteTool
 from hooks.kit import (
     answering,
@@ -279,7 +279,7 @@ def test_the_engine_marks_which_decisions_a_hook_may_approve(
 
 
 def test_decision_markers_default_to_not_approvable() -> None:
-    from hands.permissions.decision import ask, deny
+    from hands.core.decision import ask, deny
 
     assert ask("?").hook_can_approve is True
     assert ask("?", hook_can_approve=False).hook_can_approve is False

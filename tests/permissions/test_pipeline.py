@@ -11,16 +11,17 @@ import anyio
 import pytest
 
 from hands import build_tool
-from hands.execution import ToolCallOutcome, run_tool_use
-from hands.hooks.base import PostToolUseOutcome, PreToolUseOutcome
-from hands.messages import ToolUseBlock
+from hands.config.settings import load_settings
+from hands.core.decision import AskHandler, AskRequest, PermissionDecision
+from hands.core.hooks import PostToolUseOutcome, PreToolUseOutcome
+from hands.core.messages import ToolUseBlock
+from hands.core.outcome import ToolCallOutcome
+from hands.core.schema import ToolInput
 from hands.permissions.asking import PromptAskHandler, suggest_rules
-from hands.permissions.decision import AskHandler, AskRequest, PermissionDecision
 from hands.permissions.engine import PermissionEngine
-from hands.pool import ToolPool, assemble_pool
-from hands.runtime import ToolRuntime
-from hands.schema import ToolInput
-from hands.settings import load_settings
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool, assemble_pool
+from hands.pipeline.runtime import ToolRuntime
 from permissions.conftest import World
 
 

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import anyio
 import pytest
 
-from hands.permissions.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
+from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
 from hands.permissions.engine import PermissionEngine
-from hands.tools.bash.settings import BashSettings, SandboxSettings
-from hands.tools.bash.tool import BashTool
+from hands.tools.bash._settings import BashSettings, SandboxSettings
+from hands.tools.bash.bash import BashTool
+from paths import CLAUDE_CONFIGS, needs_claude_configs
 from permissions.conftest import World
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "claude-configs"
+FIXTURES = CLAUDE_CONFIGS
 
 
 def decide(
@@ -70,7 +70,7 @@ def test_excluded_commands_run_outside_and_are_not_auto_allowed(world: World) ->
     assert not tool.runs_sandboxed(unsandboxed, ctx)
 
 
-@pytest.mark.skipif(not FIXTURES.is_dir(), reason="the shared settings fixtures are absent")
+@needs_claude_configs
 @pytest.mark.parametrize(
     ("name", "excluded"),
     [("055", ("docker", "git", "gh", "npm", "node")), ("057", ("docker", "watchman"))],

@@ -16,9 +16,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from hands.cli.trust import trust_command
+from hands.config.settings import load_settings
 from hands.permissions.trust import is_trusted, trust, trust_file, trusted_dirs, untrust
-from hands.permissions.trust_cli import trust_command
-from hands.settings import load_settings
 
 
 def write(path: Path, data: Any) -> Path:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from hands.hooks.base import (
+from hands.core.hooks import (
     DeferringHooks,
     LoopHookOutcome,
     LoopHooks,

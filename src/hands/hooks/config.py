@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 if TYPE_CHECKING:
-    from hands.settings import Settings
+    from hands.config.settings import Settings
 
 HookEvent: TypeAlias = Literal[
     "PreToolUse",

@@ -1,8 +1,8 @@
 """``HookEngine``: runs the configured hooks at every tool and loop event.
 
-It implements :class:`~hands.hooks.base.ToolHooks` (PreToolUse, PostToolUse,
-PostToolUseFailure), :class:`~hands.hooks.base.PermissionHooks` (PermissionRequest and
-the ``permission_prompt`` Notification) and :class:`~hands.hooks.base.LoopHooks`
+It implements :class:`~hands.core.hooks.ToolHooks` (PreToolUse, PostToolUse,
+PostToolUseFailure), :class:`~hands.core.hooks.PermissionHooks` (PermissionRequest and
+the ``permission_prompt`` Notification) and :class:`~hands.core.hooks.LoopHooks`
 (SessionStart, UserPromptSubmit, PostToolBatch, Stop, SessionEnd), plus SubagentStart,
 SubagentStop and PreCompact for the code that runs sub-agents and compaction.
 
@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 
-from hands.hooks import events
-from hands.hooks.base import (
+from hands.core.hooks import (
     NO_LOOP,
     NO_POST,
     NO_PRE,
@@ -38,6 +37,7 @@ from hands.hooks.base import (
     PostToolUseOutcome,
     PreToolUseOutcome,
 )
+from hands.hooks import events
 from hands.hooks.config import (
     TOOL_EVENTS,
     HookConfig,
@@ -47,14 +47,14 @@ from hands.hooks.config import (
 from hands.hooks.output import HookResult, HookRun, interpret
 
 if TYPE_CHECKING:
-    from hands.context import ToolContext
-    from hands.execution import ToolCallOutcome
+    from hands.config.settings import Settings
+    from hands.core.context import ToolContext
+    from hands.core.decision import AskHandler, AskRequest, PermissionDecision
+    from hands.core.outcome import ToolCallOutcome
+    from hands.core.session import Session
+    from hands.core.tool import Tool
     from hands.hooks.callbacks import HookCallbacks
-    from hands.permissions.decision import AskHandler, AskRequest, PermissionDecision
     from hands.permissions.engine import PermissionEngine
-    from hands.session import Session
-    from hands.settings import Settings
-    from hands.tool import Tool
 
 RunNormally = Callable[[], Awaitable["ToolCallOutcome"]]
 
@@ -333,7 +333,7 @@ class HookEngine:
 
                 env = self.env
                 if event in ENV_FILE_EVENTS:
-                    from hands.env_file import hook_env
+                    from hands.config.env_file import hook_env
 
                     env = {**(env or {}), **hook_env(ctx.session)}
                 return await run_command(
@@ -526,7 +526,7 @@ class HookEngine:
         message: str,
     ) -> PermissionDecision | None:
         """PermissionRequest: allow or deny in the user's place (deny wins)."""
-        from hands.permissions.decision import PermissionDecision
+        from hands.core.decision import PermissionDecision
 
         results = await self._tool_event(
             "PermissionRequest",

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hands.context import ToolContext
+    from hands.core.context import ToolContext
 
 PATH_FIELDS = ("file_path", "notebook_path", "path")
 _FILE_TOOLS = frozenset(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 from hands.hooks.config import HookHandler
 
 if TYPE_CHECKING:
-    from hands.session import Session
+    from hands.core.session import Session
 
 PermissionChoice: TypeAlias = Literal["allow", "deny", "ask", "defer"]
 MAX_OUTPUT_CHARS = 10_000
@@ -104,7 +104,7 @@ def capper(session: Session | None, event: str) -> Capper:
     def keep(text: str) -> str:
         if len(text) <= MAX_OUTPUT_CHARS:
             return text
-        from hands.spill import spill
+        from hands.core.spill import spill
 
         name = f"hook-{event}-{secrets.token_hex(4)}"
         try:

@@ -24,14 +24,15 @@ from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
-from hands.messages import (
+from hands.core.messages import (
     ContentBlock,
     Message,
     TextBlock,
     ThinkingBlock,
     ToolUseBlock,
 )
+from hands.core.tool import ToolSpec
+from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,
@@ -52,7 +53,6 @@ from hands.models.retry import (
     stream_with_retries,
 )
 from hands.models.sdk_model import SdkModel
-from hands.tool import ToolSpec
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic, AsyncStream

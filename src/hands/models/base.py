@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
-from hands.messages import ContentBlock, Message, ToolUseBlock
-from hands.tool import ToolSpec
+from hands.core.messages import ContentBlock, Message, ToolUseBlock
+from hands.core.tool import ToolSpec
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -22,7 +22,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from hands.messages import (
+from hands.core.messages import (
     ContentBlock,
     ImageBlock,
     Message,
@@ -30,7 +30,7 @@ from hands.messages import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from hands.tool import ToolSpec
+from hands.core.tool import ToolSpec
 
 ERROR_PREFIX = "Error: "
 

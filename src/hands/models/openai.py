@@ -23,8 +23,8 @@ from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from hands.core.messages import TextBlock, ThinkingBlock, ToolUseBlock
 from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
-from hands.messages import TextBlock, ThinkingBlock, ToolUseBlock
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,

@@ -22,8 +22,8 @@ from typing import Annotated, Any, Literal
 import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from hands.core.messages import TextBlock, ThinkingBlock, ToolUseBlock
 from hands.errors import ConfigError, ScriptExhaustedError
-from hands.messages import TextBlock, ThinkingBlock, ToolUseBlock
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,

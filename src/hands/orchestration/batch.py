@@ -6,12 +6,12 @@ from collections.abc import AsyncIterator, Sequence
 
 import anyio
 
-from hands.context import ToolContext
-from hands.messages import ToolUseBlock
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
 from hands.orchestration.events import ExecutorEvent
 from hands.orchestration.partition import partition
 from hands.orchestration.streaming import StreamingToolExecutor
-from hands.runtime import ToolRuntime
+from hands.pipeline.runtime import ToolRuntime
 
 
 async def run_tools(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from hands.execution import ToolCallOutcome
-from hands.messages import ToolUseBlock
+from hands.core.messages import ToolUseBlock
+from hands.core.outcome import ToolCallOutcome
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

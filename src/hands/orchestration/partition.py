@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.tool import Tool
+from hands.core.messages import ToolUseBlock
+from hands.core.tool import Tool
+from hands.pipeline.pool import ToolPool
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

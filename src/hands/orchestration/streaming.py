@@ -30,13 +30,14 @@ from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from pydantic import BaseModel
 
-from hands.context import ToolContext
-from hands.execution import ToolCallOutcome, error_outcome, run_tool_use, timeout_outcome
-from hands.messages import ToolUseBlock
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.core.outcome import ToolCallOutcome, error_outcome
+from hands.core.tool import Tool
 from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
 from hands.orchestration.partition import classify_call
-from hands.runtime import ToolRuntime
-from hands.tool import Tool
+from hands.pipeline.execution import run_tool_use, timeout_outcome
+from hands.pipeline.runtime import ToolRuntime
 
 DISCARDED = (
     "Discarded: the model response that requested this call was abandoned before the call "

@@ -11,8 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hands.permissions.asking import PromptAskHandler, suggest_rules
-    from hands.permissions.decision import (
+    from hands.core.decision import (
         AskHandler,
         AskRequest,
         PermissionDecision,
@@ -22,6 +21,7 @@ if TYPE_CHECKING:
         deny,
         passthrough,
     )
+    from hands.permissions.asking import PromptAskHandler, suggest_rules
     from hands.permissions.engine import PermissionEngine, decision_record
     from hands.permissions.rules import (
         PermissionRule,

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hands.permissions.decision import AskRequest, PermissionDecision
+from hands.core.decision import AskRequest, PermissionDecision
 from hands.permissions.rules import (
     EDIT_FAMILY,
     READ_FAMILY,
@@ -24,7 +24,7 @@ from hands.permissions.rules import (
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from hands.context import ToolContext
+    from hands.core.context import ToolContext
     from hands.permissions.engine import PermissionEngine
 
 MAX_SAVED_RULES = 5
@@ -66,8 +66,8 @@ def suggest_rules(
 
 def _bash_rules(engine: PermissionEngine | None, command: str) -> tuple[str, ...]:
     from hands.permissions.bash import allow_forms
-    from hands.tools.bash.analysis import analyze
-    from hands.tools.bash.readonly import command_is_read_only
+    from hands.shell.analysis import analyze
+    from hands.shell.readonly import command_is_read_only
 
     analysis = analyze(command)
     if not analysis.understood:
@@ -155,7 +155,7 @@ class PromptAskHandler:
 
     def _remember(self, rules: tuple[str, ...], persistent: bool) -> None:
         if persistent:
-            from hands.settings import add_local_allow_rules
+            from hands.config.settings import add_local_allow_rules
 
             path = add_local_allow_rules(self._project_dir, rules)
             origin = RuleOrigin(

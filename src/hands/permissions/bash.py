@@ -7,7 +7,7 @@ approves ``safe && other``). Allow rules see a command with wrappers (``timeout`
 program's directory and letter case removed, and (for commands the analysis cannot fully
 parse) with ``$IFS`` and quotes removed. Matching more for deny is the safe direction.
 
-This module is a thin adapter over :mod:`hands.tools.bash.analysis`, which does the parsing.
+This module is a thin adapter over :mod:`hands.shell.analysis`, which does the parsing.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hands.tools.bash.analysis import Analysis, Arg, SimpleCommand
+    from hands.shell.analysis import Analysis, Arg, SimpleCommand
 
 ANY_MORE = "\uffff"
 """Stands for the arguments flag-less ``xargs`` adds: only a trailing wildcard covers it."""
@@ -199,7 +199,7 @@ def deny_forms(cmd: SimpleCommand, *, depth: int = 0) -> tuple[str, ...]:
         if depth < 3:
             inner = _inner_script(values, args)
             if inner is not None:
-                from hands.tools.bash.analysis import analyze
+                from hands.shell.analysis import analyze
 
                 analysis = analyze(inner)
                 forms.extend(line_forms(analysis, depth=depth + 1))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from hands.permissions.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
+from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
 from hands.permissions.paths import PathPattern, inside, link_and_target, protected_reason
 from hands.permissions.rules import (
     EDIT_FAMILY,
@@ -40,9 +40,9 @@ from hands.permissions.rules import (
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from hands.context import PermissionMode, ToolContext
-    from hands.tool import Tool
-    from hands.tools.bash.analysis import Analysis
+    from hands.core.context import PermissionMode, ToolContext
+    from hands.core.tool import Tool
+    from hands.shell.analysis import Analysis
 
 CallKind: TypeAlias = Literal["bash", "read", "edit", "domain", "name", "other"]
 
@@ -95,7 +95,7 @@ class _Hit:
 
 
 class PermissionEngine:
-    """A :class:`~hands.permissions.decision.PermissionPolicy` built from rules.
+    """A :class:`~hands.core.decision.PermissionPolicy` built from rules.
 
     ``additional_dirs`` are added to each context's working directories;
     ``disable_bypass`` turns ``bypassPermissions`` into ``default``.
@@ -322,7 +322,7 @@ class PermissionEngine:
         if not shell:
             return _Call(kind="other", command=command, deny_forms=(command,), display=short)
         from hands.permissions.bash import expand_path, file_operands, line_forms
-        from hands.tools.bash.analysis import analyze
+        from hands.shell.analysis import analyze
 
         analysis = analyze(command)
         forms = tuple(dict.fromkeys([command.strip(), *line_forms(analysis)]))
@@ -566,7 +566,7 @@ class PermissionEngine:
 
     def _bash(self, call: _Call, ctx: ToolContext, mode: PermissionMode) -> PermissionDecision:
         from hands.permissions.bash import accept_edits_covers, allow_forms
-        from hands.tools.bash.readonly import command_is_read_only
+        from hands.shell.readonly import command_is_read_only
 
         analysis = call.analysis
         assert analysis is not None
@@ -774,7 +774,7 @@ class PermissionEngine:
 
     def install_read_denials(self, ctx: ToolContext) -> None:
         """Fill the session's Read-deny seam, so Glob and Grep leave denied files out."""
-        from hands.tools.search.deny import read_deny_seam
+        from hands.tools.search._deny import read_deny_seam
 
         lines = self.read_deny_lines(ctx)
         seam = read_deny_seam(ctx)

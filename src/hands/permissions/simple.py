@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hands.permissions.decision import PermissionDecision, allow, ask, deny
+from hands.core.decision import PermissionDecision, allow, ask, deny
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from hands.context import ToolContext
-    from hands.tool import Tool
+    from hands.core.context import ToolContext
+    from hands.core.tool import Tool
 
 
 class SimplePolicy:

@@ -6,16 +6,17 @@ from typing import Any
 
 import pytest
 
-from hands.context import ToolContext
-from hands.execution import ToolCallOutcome, run_tool_use
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.session import Session
-from hands.tools.bash.settings import BashSettings
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.core.outcome import ToolCallOutcome
+from hands.core.session import Session
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
+from hands.tools.bash._settings import BashSettings
+from hands.tools.bash.bash import BashTool
 from hands.tools.bash.task_output import TaskOutputTool
 from hands.tools.bash.task_stop import TaskStopTool
-from hands.tools.bash.tool import BashTool
 
 
 @pytest.fixture

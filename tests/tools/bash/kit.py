@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hands.execution import ToolCallOutcome
+from hands.core.outcome import ToolCallOutcome
 
 
 def text(outcome: ToolCallOutcome) -> str:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hands.tools.bash.analysis import analyze, is_read_only, split_command
-from hands.tools.bash.readonly import sed_script_is_read_only
+from hands.shell.analysis import analyze, is_read_only, split_command
+from hands.shell.readonly import sed_script_is_read_only
 
 RO, RW = True, False
 

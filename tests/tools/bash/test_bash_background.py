@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.tools.bash.tool import BashOutput
+from hands.tools.bash.bash import BashOutput
 from tools.bash.kit import alive, text
 
 pytestmark = pytest.mark.anyio

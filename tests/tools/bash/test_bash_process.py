@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hands.tools.bash.process import MARKER_VAR, marked_pids, scan_floor
+from hands.tools.bash._process import MARKER_VAR, marked_pids, scan_floor
 
 PID_MAX = int(Path("/proc/sys/kernel/pid_max").read_text())
 

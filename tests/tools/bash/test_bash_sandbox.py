@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from hands.tools.bash.sandbox import seccomp_program
-from hands.tools.bash.settings import BashSettings, SandboxSettings
+from hands.tools.bash._settings import BashSettings, SandboxSettings
+from hands.tools.bash.sandbox.sandbox import seccomp_program
 from tools.bash.kit import text
 
 pytestmark = [
@@ -144,8 +144,7 @@ async def test_dangerously_disable_sandbox_when_allowed_asks_then_runs_outside(
 
 
 async def test_missing_bwrap_is_a_clear_error(harness, monkeypatch):
-    from hands.tools.bash import sandbox
-
+    from hands.tools.bash.sandbox import sandbox
     sandbox.check_available.cache_clear()
     monkeypatch.setattr(
         sandbox.shutil, "which", lambda name: None if name == "bwrap" else "/bin/bash"

@@ -15,7 +15,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.tools.bash.netproxy import (
+from hands.tools.bash._settings import BashSettings, SandboxSettings
+from hands.tools.bash.sandbox.netproxy import (
     DomainPolicy,
     NetworkProxies,
     NetworkProxy,
@@ -23,7 +24,6 @@ from hands.tools.bash.netproxy import (
     is_public,
     parse_request,
 )
-from hands.tools.bash.settings import BashSettings, SandboxSettings
 from http_kit import QuietHandler, serving
 from tools.bash.kit import text
 

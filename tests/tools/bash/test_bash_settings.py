@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hands.session import Session
-from hands.settings import load_settings
-from hands.tools.bash.settings import BashSettings, install, merged_sandbox
+from hands.config.settings import load_settings
+from hands.core.session import Session
+from hands.tools.bash._settings import BashSettings, install, merged_sandbox
 
 
 def test_sandbox_objects_merge_scalars_by_strength_and_join_lists() -> None:

@@ -12,13 +12,14 @@ import anyio
 import pytest
 from rich.console import Console
 
-from hands.context import ToolContext
-from hands.execution import ToolCallOutcome, run_tool_use
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.tools.bash.settings import BashSettings
-from hands.tools.bash.tool import BashInput, BashOutput, BashTool
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.core.outcome import ToolCallOutcome
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
+from hands.tools.bash._settings import BashSettings
+from hands.tools.bash.bash import BashInput, BashOutput, BashTool
 from tools.bash.kit import alive, text
 
 pytestmark = pytest.mark.anyio
@@ -324,7 +325,7 @@ async def test_default_policy_runs_read_only_commands_and_asks_for_others(tmp_pa
 
 
 async def test_dangerously_disable_sandbox_is_refused_unless_allowed(harness):
-    from hands.tools.bash.settings import SandboxSettings
+    from hands.tools.bash._settings import SandboxSettings
 
     h = harness(
         BashSettings(sandbox=SandboxSettings(enabled=True, allow_unsandboxed_commands=False))
@@ -361,7 +362,7 @@ def test_no_heavy_imports_at_module_level():
     import sys
 
     code = (
-        "import sys, hands.tools.bash.tool, hands.tools.bash.task_output, "
+        "import sys, hands.tools.bash.bash, hands.tools.bash.task_output, "
         "hands.tools.bash.task_stop; print('tree_sitter' in sys.modules)"
     )
     result = subprocess.run(
@@ -373,7 +374,7 @@ def test_no_heavy_imports_at_module_level():
 async def test_no_process_left_behind_by_the_suite_commands(harness, tmp_path, run_mark):
     # every command above ran in its own group; nothing carrying our marker may remain
     # (only this test run's processes count: another run may share the machine)
-    from hands.tools.bash.process import MARKER_VAR
+    from hands.tools.bash._process import MARKER_VAR
 
     me = os.getpid()
     ours = run_mark.encode()

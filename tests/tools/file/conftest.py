@@ -11,15 +11,16 @@ import anyio
 import pytest
 from rich.console import Console
 
-from hands.context import ToolContext
-from hands.execution import ToolCallOutcome, run_tool_use
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.session import Session
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.core.outcome import ToolCallOutcome
+from hands.core.session import Session
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
 from hands.tools.file.edit import EditTool
 from hands.tools.file.multi_edit import MultiEditTool
-from hands.tools.file.notebook import NotebookEditTool
+from hands.tools.file.notebook_edit import NotebookEditTool
 from hands.tools.file.read import ReadTool
 from hands.tools.file.write import WriteTool
 

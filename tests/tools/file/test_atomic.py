@@ -13,9 +13,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.tools.file import atomic
-from hands.tools.file.atomic import ChangedUnderneathError, write_atomic
-from hands.tools.file.state import FileStamp
+from hands.tools.file import _atomic as atomic
+from hands.tools.file._atomic import ChangedUnderneathError, write_atomic
+from hands.tools.file._state import FileStamp
 
 from .conftest import Harness
 
@@ -91,8 +91,8 @@ def test_cancel_during_an_edit_leaves_old_or_new_and_no_temp(h: Harness) -> None
 WRITER = """
 import sys, anyio
 from pathlib import Path
-from hands.context import ToolContext
-from hands.session import Session
+from hands.core.context import ToolContext
+from hands.core.session import Session
 from hands.tools.file.write import WriteTool, WriteInput
 
 path, a, b = sys.argv[1], "A" * 8_000_000 + "\\n", "B" * 8_000_000 + "\\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hands.tools.file.limits import MAX_LINE_CHARS, MAX_READ_CHARS
+from hands.tools.file._limits import MAX_LINE_CHARS, MAX_READ_CHARS
 from hands.tools.file.read import ReadInput, ReadTool
 
 from .conftest import Harness
@@ -167,8 +167,8 @@ def test_read_of_text_does_not_import_heavy_libraries(tmp_path: Path) -> None:
     script = f"""
 import sys, anyio
 from pathlib import Path
-from hands.context import ToolContext
-from hands.pool import all_base_tools
+from hands.core.context import ToolContext
+from hands.pipeline.pool import all_base_tools
 from hands.tools.file.read import ReadTool, ReadInput
 all_base_tools()
 tool = ReadTool()
@@ -193,7 +193,7 @@ def test_memory_stays_flat_deep_in_a_large_file(tmp_path: Path) -> None:
     script = f"""
 import resource, anyio
 from pathlib import Path
-from hands.context import ToolContext
+from hands.core.context import ToolContext
 from hands.tools.file.read import ReadTool, ReadInput
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 tool = ReadTool()

@@ -11,8 +11,8 @@ from PIL import Image
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
-from hands.messages import ImageBlock, TextBlock
-from hands.tools.file.limits import MAX_IMAGE_EDGE
+from hands.core.messages import ImageBlock, TextBlock
+from hands.tools.file._limits import MAX_IMAGE_EDGE
 
 from .conftest import Harness
 

@@ -6,10 +6,10 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from hands.pool import ToolPool, all_base_tools
+from hands.pipeline.pool import ToolPool, all_base_tools
+from hands.tools.file._edit_result import EditOutput
+from hands.tools.file._patch import make_patch
 from hands.tools.file.edit import EditInput, EditTool
-from hands.tools.file.edit_result import EditOutput
-from hands.tools.file.patch import make_patch
 from hands.tools.file.read import ReadInput, ReadTool
 from hands.tools.file.write import WriteTool
 

@@ -8,8 +8,8 @@ import anyio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hands.context import ToolContext
-from hands.session import Session
+from hands.core.context import ToolContext
+from hands.core.session import Session
 from hands.tools.file.edit import EditInput, EditTool
 from hands.tools.file.read import ReadInput, ReadTool
 
@@ -76,6 +76,6 @@ def test_bytes_outside_the_edit_are_unchanged(
     assert data.endswith(tail)
     middle = data[len(head) : len(data) - len(tail)].decode(codec)
     # Straight quotes may be curled to follow the file's style; nothing else changes.
-    from hands.tools.file.quotes import straighten
+    from hands.tools.file._quotes import straighten
 
     assert straighten(middle) == straighten(new_line)

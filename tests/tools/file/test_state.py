@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from hands.tools.file.state import ReadStateCache
+from hands.tools.file._state import ReadStateCache
 
 from .conftest import Harness
 
@@ -105,7 +105,7 @@ def test_write_needs_the_whole_file_not_a_range(h: Harness) -> None:
 
 
 def test_sessions_do_not_share_read_state(h: Harness, tmp_path_factory: object) -> None:
-    from hands.session import Session
+    from hands.core.session import Session
 
     f = h.root / "a.txt"
     f.write_text("x\n")

@@ -12,13 +12,14 @@ import anyio
 import pytest
 from rich.console import Console, RenderableType
 
-from hands.context import ToolContext
-from hands.execution import ToolCallOutcome, run_tool_use
-from hands.messages import ToolUseBlock
-from hands.pool import ToolPool
-from hands.runtime import ToolRuntime
-from hands.session import Session
-from hands.tools.search.deny import read_deny_seam
+from hands.core.context import ToolContext
+from hands.core.messages import ToolUseBlock
+from hands.core.outcome import ToolCallOutcome
+from hands.core.session import Session
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
+from hands.tools.search._deny import read_deny_seam
 from hands.tools.search.glob import GlobTool
 from hands.tools.search.grep import GrepTool
 

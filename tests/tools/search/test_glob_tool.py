@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import RenderableType
 
-from hands.pool import find_builtin
+from hands.pipeline.pool import find_builtin
 from hands.tools.search.glob import (
     MAX_RESULTS,
     GlobInput,

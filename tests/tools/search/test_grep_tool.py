@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import RenderableType
 
-from hands.pool import find_builtin
+from hands.pipeline.pool import find_builtin
 from hands.tools.search.grep import (
     GrepInput,
     GrepOutput,
@@ -373,7 +373,7 @@ def test_read_deny_seam_keeps_denied_files_out(search) -> None:
 
 def test_deny_patterns_become_negative_globs(search) -> None:
     search.deny("*.pem", "/config/**", "**/cache/x")
-    from hands.tools.search.deny import read_deny_seam
+    from hands.tools.search._deny import read_deny_seam
 
     seam = read_deny_seam(search.ctx)
     root = search.root
@@ -495,7 +495,7 @@ def test_rendering(render: Render) -> None:
 
 
 def test_glob_and_grep_calls_share_one_parallel_batch(search) -> None:
-    from hands.messages import ToolUseBlock
+    from hands.core.messages import ToolUseBlock
     from hands.orchestration.partition import partition
 
     calls = [

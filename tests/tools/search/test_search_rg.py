@@ -11,8 +11,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hands.tools.search import rg as rg_module
-from hands.tools.search.rg import INSTALL_HINT, locate_rg, rg_path, run_rg
+from hands.tools.search import _rg as rg_module
+from hands.tools.search._rg import INSTALL_HINT, locate_rg, rg_path, run_rg
 
 
 def fake_rg(directory: Path) -> Path:

@@ -7,14 +7,13 @@ from typing import TYPE_CHECKING
 
 from pydantic import AliasChoices, Field
 
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.schema import ToolInput
+from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
-from hands.schema import ToolInput
-from hands.tool import Progress, ToolResult
-from hands.tools.read_only import ReadOnlyTool
 
 if TYPE_CHECKING:
-    from hands.tools.bash.shells import BackgroundShells, BackgroundTask
+    from hands.tools.bash._shells import BackgroundShells, BackgroundTask
 
 DEFAULT_WAIT_MS = 30_000
 MAX_WAIT_MS = 600_000
@@ -53,7 +52,7 @@ def find_task(ctx: ToolContext, task_id: str) -> tuple[BackgroundShells, Backgro
 
     Raises ToolError, listing the running tasks, when the id names none.
     """
-    from hands.tools.bash.shells import BackgroundShells
+    from hands.tools.bash._shells import BackgroundShells
 
     shells = BackgroundShells.for_session(ctx.session)
     task = shells.get(task_id)

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from pydantic import AliasChoices, Field
 
-from hands.context import ToolContext
-from hands.schema import ToolInput
-from hands.tool import Progress, Tool, ToolResult
+from hands.core.context import ToolContext
+from hands.core.schema import ToolInput
+from hands.core.tool import Progress, Tool, ToolResult
 
 
 class TaskStopInput(ToolInput):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from hands.schema import ToolInput
-from hands.tools.file.edit_tool import PlannedEditTool
-from hands.tools.file.replace import EditSpec
+from hands.core.schema import ToolInput
+from hands.tools.file._edit_tool import PlannedEditTool
+from hands.tools.file._replace import EditSpec
 
 DESCRIPTION = """Replace an exact string in a file.
 

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 import anyio
 from pydantic import Field
 
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.messages import ImageBlock, TextBlock
+from hands.core.schema import ToolInput
+from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
-from hands.messages import ImageBlock, TextBlock
-from hands.schema import ToolInput
-from hands.tool import Progress, ToolResult
-from hands.tools.file.inspect_path import stat_regular
-from hands.tools.file.limits import (
+from hands.tools.file._inspect_path import stat_regular
+from hands.tools.file._limits import (
     DEFAULT_LINES,
     MAX_LINE_CHARS,
     MAX_NOTEBOOK_BYTES,
@@ -24,8 +24,8 @@ from hands.tools.file.limits import (
     PDF_MAX_PAGES_PER_CALL,
     PDF_PAGES_WITHOUT_RANGE,
 )
-from hands.tools.file.paths import check_path, real_path
-from hands.tools.file.read_outputs import (
+from hands.tools.file._paths import check_path, real_path
+from hands.tools.file._read_outputs import (
     EmptyRead,
     ImageRead,
     NotebookRead,
@@ -40,10 +40,9 @@ from hands.tools.file.read_outputs import (
     text_content,
     unchanged_content,
 )
-from hands.tools.file.sniff import SNIFF_BYTES, image_type, sniff
-from hands.tools.file.state import FileStamp, ReadKind, ReadRecord, ReadStateCache, digest_file
-from hands.tools.file.text_reader import LineIndex, LineIndexes, read_window
-from hands.tools.read_only import ReadOnlyTool
+from hands.tools.file._sniff import SNIFF_BYTES, image_type, sniff
+from hands.tools.file._state import FileStamp, ReadKind, ReadRecord, ReadStateCache, digest_file
+from hands.tools.file._text_reader import LineIndex, LineIndexes, read_window
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -154,7 +153,7 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
         return text
 
     def render_result(self, output: ReadOutput) -> RenderableType:
-        from hands.ui.render import dim_text
+        from hands.core.render import dim_text
 
         return dim_text(summary(output))
 
@@ -274,7 +273,7 @@ def _text(path: Path, input: ReadInput, index: LineIndex) -> tuple[ReadOutput, R
 
 
 def _image(path: Path, head: bytes) -> ReadOutput:
-    from hands.tools.file.images import prepare_image
+    from hands.tools.file._images import prepare_image
 
     media_type = image_type(head) or "image/png"
     try:
@@ -287,7 +286,7 @@ def _image(path: Path, head: bytes) -> ReadOutput:
 
 
 def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
-    from hands.tools.file.pdf import PageRangeError, extract_pages, page_count, parse_pages
+    from hands.tools.file._pdf import PageRangeError, extract_pages, page_count, parse_pages
 
     try:
         count = page_count(path)
@@ -325,7 +324,7 @@ def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
 
 
 def _notebook(path: Path, size: int) -> tuple[ReadOutput, ReadKind]:
-    from hands.tools.file.notebook_cells import (
+    from hands.tools.file._notebook_cells import (
         NotebookError,
         language_of,
         parse_notebook,

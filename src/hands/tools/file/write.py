@@ -8,21 +8,21 @@ from typing import TYPE_CHECKING, Literal
 import anyio
 from pydantic import Field
 
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.schema import ToolInput
+from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.schema import ToolInput
-from hands.tool import Progress, Tool, ToolResult
-from hands.tools.file.diffview import diff_summary, render_diff
-from hands.tools.file.encoding import UTF8, NotTextError, decode, dominant_newline, encode
-from hands.tools.file.guard import (
+from hands.tools.file._diffview import diff_summary, render_diff
+from hands.tools.file._encoding import UTF8, NotTextError, decode, dominant_newline, encode
+from hands.tools.file._guard import (
     GuardError,
     PlannedWrite,
     commit_write,
     load_target,
     remember_write,
 )
-from hands.tools.file.patch import Hunk, make_patch, snippet
-from hands.tools.file.paths import check_path
+from hands.tools.file._patch import Hunk, make_patch, snippet
+from hands.tools.file._paths import check_path
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

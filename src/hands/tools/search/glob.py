@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from hands.context import ToolContext
+from hands.core.context import ToolContext
+from hands.core.schema import ToolInput
+from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
-from hands.schema import ToolInput
-from hands.tool import Content, Progress, ToolResult
-from hands.tools.read_only import ReadOnlyTool
-from hands.tools.search.common import (
+from hands.tools.search._common import (
     MtimeSink,
     absolute_display,
     join_path,
@@ -24,8 +23,8 @@ from hands.tools.search.common import (
     optional_path,
     plural,
 )
-from hands.tools.search.deny import read_deny_seam
-from hands.tools.search.rg import VCS_DIRS, stream_rg, timeout_from_env
+from hands.tools.search._deny import read_deny_seam
+from hands.tools.search._rg import VCS_DIRS, stream_rg, timeout_from_env
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

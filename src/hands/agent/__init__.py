@@ -1,0 +1,1 @@
+"""The agent loop (``query``), its options and events, transcripts."""

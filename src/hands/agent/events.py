@@ -1,0 +1,93 @@
+"""What ``query`` yields while it runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from hands.core.messages import ContentBlock, Message, ToolUseBlock
+from hands.models.base import Usage
+from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TextDeltaEvent:
+    """A fragment of assistant text, as it streams."""
+
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BlockEvent:
+    """A complete assistant content block (text, thinking or tool_use)."""
+
+    block: ContentBlock
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MessageEvent:
+    """A message appended to the conversation.
+
+    Either the assistant's, or the user message of tool results exactly as it is sent
+    back to the model.
+    """
+
+    message: Message
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StreamRetryEvent:
+    """The model stream broke mid-way; its partial turn was dropped and the request re-sent."""
+
+    error: str
+    retries_left: int
+
+
+ResultSubtype: TypeAlias = Literal[
+    "success", "error_max_turns", "error_during_execution", "interrupted"
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ResultEvent:
+    """The end of the query."""
+
+    subtype: ResultSubtype
+    result: str
+    num_turns: int
+    duration_ms: float
+    session_id: str
+    usage: Usage = field(default_factory=Usage)
+    error: str = ""
+    stop_reason: str | None = None
+    """``"tool_deferred"`` when a PreToolUse hook deferred the last turn's only call;
+    ``None`` otherwise."""
+    deferred_tool_use: ToolUseBlock | None = None
+    """The call a PreToolUse hook deferred (resume the session to run it)."""
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the query ended in failure."""
+        return self.subtype != "success"
+
+
+QueryEvent: TypeAlias = (
+    TextDeltaEvent
+    | BlockEvent
+    | MessageEvent
+    | ToolProgressEvent
+    | ToolResultEvent
+    | StreamRetryEvent
+    | ResultEvent
+)
+
+__all__ = [
+    "BlockEvent",
+    "MessageEvent",
+    "QueryEvent",
+    "ResultEvent",
+    "StreamRetryEvent",
+    "TextDeltaEvent",
+    "ToolProgressEvent",
+    "ToolResultEvent",
+]

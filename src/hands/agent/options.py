@@ -1,0 +1,71 @@
+"""What a query needs: the model, the tools and how to run them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from hands.core.context import PermissionMode
+from hands.core.decision import AskHandler, PermissionPolicy
+from hands.core.hooks import SessionEndReason, SessionStartSource, ToolHooks
+from hands.core.limits import Limits
+from hands.core.messages import Message
+from hands.core.session import Session
+from hands.core.tool import Tool
+from hands.models.base import Model
+from hands.pipeline.pool import ToolPool
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a coding agent working in the user's project through tools. Use the tools to "
+    "inspect and change files and run commands; call independent read-only tools together "
+    "in one message so they run in parallel."
+)
+
+
+@runtime_checkable
+class ToolSource(Protocol):
+    """A pool that can change between turns (MCP servers connecting, tools found)."""
+
+    def current_pool(self) -> ToolPool:
+        """The pool for the next model request."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class QueryOptions:
+    """How to run a query. Only ``model`` is required."""
+
+    model: Model
+    tools: ToolPool | Sequence[Tool[Any, Any]] | ToolSource | None = None
+    """The tools; a ToolSource is asked again before every model request."""
+    cwd: Path | None = None
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    max_turns: int | None = None
+    permission_mode: PermissionMode = "default"
+    additional_dirs: Sequence[Path] = ()
+    policy: PermissionPolicy | None = None
+    ask: AskHandler | None = None
+    hooks: ToolHooks | None = None
+    limits: Limits | None = None
+    session: Session | None = None
+    history: Sequence[Message] = field(default_factory=lambda: list[Message]())
+    streaming: bool = True
+    """False: wait for the whole assistant message, then run its tools batch by batch."""
+    stream_retries: int = 2
+    """How often a request whose stream broke mid-way (and may succeed again) is re-sent."""
+    stream_retry_delay_s: float = 1.0
+    session_start: SessionStartSource | Literal["auto"] | None = "auto"
+    """SessionStart hooks before the prompt, with this source (``startup``, ``resume``
+    for ``--resume``/``--continue``, ``clear``, ``compact``); ``"auto"``: ``resume`` when
+    ``history`` is given, else ``startup``; ``None``: not fired (a caller that keeps one
+    session over several queries fires it once, see
+    :func:`hands.agent.hook_turns.start_session`)."""
+    session_end: SessionEndReason | None = "other"
+    """SessionEnd hooks when the query ends, with this reason; ``None``: not fired (the
+    caller fires it when the session really ends, see
+    :func:`hands.agent.hook_turns.end_session`)."""
+
+
+__all__ = ["DEFAULT_SYSTEM_PROMPT", "QueryOptions", "ToolSource"]

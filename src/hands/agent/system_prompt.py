@@ -1,0 +1,88 @@
+"""The system prompt: who the agent is, where it runs, and the project's own instructions."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+from hands.agent.options import DEFAULT_SYSTEM_PROMPT
+
+INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "HANDS.md")
+MAX_INSTRUCTION_CHARS = 40_000
+GIT_TIMEOUT_S = 2.0
+
+
+def git_summary(cwd: Path) -> str:
+    """``git status --short --branch`` (first 30 lines), or "" outside a repository."""
+    try:
+        proc = subprocess.run(
+            ["git", "status", "--short", "--branch"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    if proc.returncode != 0:
+        return ""
+    lines = proc.stdout.splitlines()
+    more = f"\n… {len(lines) - 30} more" if len(lines) > 30 else ""
+    return "\n".join(lines[:30]) + more
+
+
+def instruction_files(cwd: Path, home: Path | None = None) -> list[tuple[Path, str]]:
+    """User-level then project-level instruction files, each read once."""
+    seen: set[Path] = set()
+    found: list[tuple[Path, str]] = []
+    candidates: list[Path] = []
+    user_home = home if home is not None else Path.home()
+    candidates += [user_home / ".claude" / "CLAUDE.md", user_home / ".hands" / "HANDS.md"]
+    for directory in (*reversed(cwd.parents), cwd):
+        candidates += [directory / name for name in INSTRUCTION_FILES]
+        candidates.append(directory / ".claude" / "CLAUDE.md")
+    for path in candidates:
+        try:
+            real = path.resolve()
+            if real in seen or not path.is_file():
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        seen.add(real)
+        found.append((path, text[:MAX_INSTRUCTION_CHARS]))
+    return found
+
+
+def build_system_prompt(
+    *,
+    cwd: Path,
+    additional_dirs: Sequence[Path] = (),
+    append: str = "",
+    base: str = DEFAULT_SYSTEM_PROMPT,
+    home: Path | None = None,
+    today: date | None = None,
+) -> str:
+    """The whole system prompt for a session started in ``cwd``."""
+    env = [
+        f"Working directory: {cwd}",
+        *(f"Additional working directory: {d}" for d in additional_dirs),
+        f"Platform: {platform.system().lower()} {platform.release()}",
+        f"Today's date: {(today or date.today()).isoformat()}",
+    ]
+    parts = [base, "<env>\n" + "\n".join(env) + "\n</env>"]
+    status = git_summary(cwd)
+    if status:
+        parts.append(f"<git-status>\n{status}\n</git-status>")
+    for path, text in instruction_files(cwd, home):
+        parts.append(
+            f'<instructions source="{path}">\n{text.strip()}\n</instructions>\n'
+            "These instructions come from the user's files and override defaults."
+        )
+    if append.strip():
+        parts.append(append.strip())
+    return "\n\n".join(parts)

@@ -1,0 +1,111 @@
+"""Transcripts: one JSONL file per session under the hands home, for --continue/--resume."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hands.core.messages import Message, message_from_wire
+from hands.errors import ConfigError
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def project_dir(home: Path, cwd: Path) -> Path:
+    """Where the transcripts of sessions started in ``cwd`` live."""
+    return home / "projects" / (_UNSAFE.sub("-", str(cwd.resolve())).strip("-") or "root")
+
+
+class TranscriptWriter:
+    """Appends each message (and state snapshots) as it happens; a crash loses nothing."""
+
+    def __init__(self, path: Path, *, session_id: str, cwd: Path) -> None:
+        self.path = path
+        self.session_id = session_id
+        self.cwd = cwd
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def message(self, message: Message) -> None:
+        """Record one conversation message."""
+        self._append({"type": message.role, "message": message.to_wire()})
+
+    def state(self, kind: str, data: Any) -> None:
+        """Record a state snapshot (the read-state cache...) restored on resume."""
+        self._append({"type": "state", "kind": kind, "data": data})
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        entry.update(session_id=self.session_id, cwd=str(self.cwd), timestamp=time.time())
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Transcript:
+    """A session read back: its messages and its latest state snapshots."""
+
+    session_id: str
+    path: Path
+    messages: tuple[Message, ...]
+    states: Mapping[str, Any]
+
+
+def load(path: Path) -> Transcript:
+    """Read a transcript; lines that cannot be read are skipped, a missing file is an error."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"cannot read transcript {path}: {exc.strerror}") from exc
+    messages: list[Message] = []
+    states: dict[str, Any] = {}
+    for line in lines:
+        try:
+            entry = json.loads(line)
+            if entry.get("type") in ("user", "assistant"):
+                messages.append(message_from_wire(entry["message"]))
+            elif entry.get("type") == "state":
+                states[str(entry["kind"])] = entry["data"]
+        except (ValueError, KeyError, TypeError):
+            continue  # a torn last line after a crash
+    return Transcript(session_id=path.stem, path=path, messages=_settled(messages), states=states)
+
+
+def _settled(messages: list[Message]) -> tuple[Message, ...]:
+    # A transcript cut mid-turn may end with an assistant message whose tool_use blocks
+    # never got results; the API refuses that, so such a tail is dropped.
+    while messages and messages[-1].role == "assistant" and messages[-1].tool_uses:
+        messages.pop()
+    return tuple(messages)
+
+
+def sessions(home: Path, cwd: Path) -> list[Path]:
+    """The transcripts of sessions started in ``cwd``, newest first."""
+    directory = project_dir(home, cwd)
+    if not directory.is_dir():
+        return []
+    return sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def find(home: Path, cwd: Path, *, session_id: str | None) -> Path:
+    """The transcript to resume: by id (in any project), or this project's newest."""
+    if session_id is None:
+        found = sessions(home, cwd)
+        if not found:
+            raise ConfigError(
+                f"no earlier session to continue in {cwd}; start one with `hands` or `hands -p`"
+            )
+        return found[0]
+    matches = list((home / "projects").glob(f"*/{_UNSAFE.sub('-', session_id)}.jsonl"))
+    if not matches:
+        raise ConfigError(f"no session with id {session_id!r}; `hands sessions` lists them")
+    return matches[0]
+
+
+def write_all(writer: TranscriptWriter, messages: Iterable[Message]) -> None:
+    """Record messages carried over from an earlier session."""
+    for message in messages:
+        writer.message(message)

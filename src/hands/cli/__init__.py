@@ -1,0 +1,1 @@
+"""Everything behind the ``hands`` command; nothing else imports it."""

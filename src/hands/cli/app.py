@@ -1,0 +1,288 @@
+"""The ``hands`` command: run one tool, list tools, run a prompt, or the offline demo."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from hands.cli.options import (
+    AddDirOption,
+    AllowedToolsOption,
+    CwdOption,
+    DisallowedToolsOption,
+    ModeOption,
+    SettingsOption,
+    SimpleOption,
+    announce_warnings,
+)
+from hands.cli.options import cwd_of as _cwd
+from hands.cli.options import load_cli_settings as _settings
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=False,
+    invoke_without_command=True,
+    help="The agent's hands: Claude-Code-compatible tools, permissions and an agent loop.",
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def main_command(
+    ctx: typer.Context,
+    prompt: Annotated[
+        str | None,
+        typer.Option("-p", "--print", help="Run this prompt non-interactively ('-': stdin)."),
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="anthropic:NAME, openai:NAME or scripted:FILE.")
+    ] = None,
+    cwd: CwdOption = None,
+    permission_mode: ModeOption = None,
+    output_format: Annotated[
+        str, typer.Option("--output-format", help="text, json or stream-json.")
+    ] = "text",
+    max_turns: Annotated[int | None, typer.Option("--max-turns")] = None,
+    simple: SimpleOption = False,
+    allowed_tools: AllowedToolsOption = None,
+    disallowed_tools: DisallowedToolsOption = None,
+    settings: SettingsOption = None,
+    add_dir: AddDirOption = None,
+    append_system_prompt: Annotated[
+        str, typer.Option("--append-system-prompt", help="Text added to the system prompt.")
+    ] = "",
+    continue_last: Annotated[
+        bool, typer.Option("--continue", "-c", help="Continue this project's latest session.")
+    ] = False,
+    resume: Annotated[
+        str | None, typer.Option("--resume", "-r", help="Resume the session with this id.")
+    ] = None,
+) -> None:
+    """Start an interactive session, run a prompt with -p, or one of the commands below."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if output_format not in ("text", "json", "stream-json"):
+        raise typer.BadParameter("--output-format must be text, json or stream-json")
+    interactive = prompt is None and sys.stdin.isatty()
+    if prompt == "-" or (prompt is None and not interactive):
+        piped = sys.stdin.read()
+        if not piped.strip():
+            raise typer.BadParameter("the prompt read from standard input is empty")
+        prompt = piped
+    from hands.cli.session_setup import prepare
+
+    where = _cwd(cwd)
+    rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
+    loaded = _settings(where, *rules, announce=not interactive)
+    if interactive:
+        if loaded.untrusted_files and _ask_to_trust(where, loaded.untrusted_files):
+            from hands.permissions.trust import trust
+
+            trust(where)
+            loaded = _settings(where, *rules, announce=False)
+        announce_warnings(loaded)
+    setup = prepare(
+        model_spec=model,
+        cwd=where,
+        settings=loaded,
+        simple=simple,
+        append_system_prompt=append_system_prompt,
+        resume=resume,
+        continue_last=continue_last,
+        interactive=prompt is None,
+    )
+    for warning in setup.mcp_warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    if prompt is None:
+        import anyio
+        from rich.console import Console
+
+        from hands.cli.repl import Repl, prompt_reader
+
+        repl = Repl(
+            setup, console=Console(), read=prompt_reader(setup), permission_mode=loaded.default_mode
+        )
+        raise typer.Exit(anyio.run(repl.run))
+    from hands.cli.print_mode import run_print
+
+    code = run_print(
+        prompt=prompt,
+        setup=setup,
+        permission_mode=loaded.default_mode,
+        output_format=output_format,
+        max_turns=max_turns,
+    )
+    raise typer.Exit(code)
+
+
+def _ask_to_trust(where: Path, files: tuple[str, ...]) -> bool:
+    """Ask once whether the project's committed settings may grant permissions."""
+    listed = "\n".join(f"  {f}" for f in files)
+    typer.echo(
+        f"This project's settings grant permissions (allow rules, directories or a mode):\n"
+        f"{listed}\nOnly trust a project whose files you know."
+    )
+    return typer.confirm(f"Trust {where} and use them?", default=False)
+
+
+@app.command("sessions")
+def sessions_command(cwd: CwdOption = None) -> None:
+    """List this project's sessions, newest first (ids for --resume)."""
+    import datetime
+
+    from hands.agent.transcript import sessions
+    from hands.core.limits import hands_home
+
+    for path in sessions(hands_home(), _cwd(cwd)):
+        when = datetime.datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
+        typer.echo(f"{path.stem}  {when}")
+
+
+tools_app = typer.Typer(help="The tool pool.", invoke_without_command=True, no_args_is_help=False)
+app.add_typer(tools_app, name="tools")
+
+
+@tools_app.callback()
+def tools_command(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    simple: SimpleOption = False,
+) -> None:
+    """List the tool pool: name, flags and input schema."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from hands.cli.tool_info import describe_tool
+    from hands.core.limits import Limits
+    from hands.pipeline.pool import assemble_pool
+
+    pool = assemble_pool(simple=simple or Limits.from_env().simple)
+    infos = [describe_tool(t) for t in pool]
+    if as_json:
+        typer.echo(json.dumps(infos, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("name", "read-only", "concurrency-safe", "aliases", "parameters")
+    for info in infos:
+        table.add_row(
+            info["name"],
+            str(info["flags"]["read_only"]),
+            str(info["flags"]["concurrency_safe"]),
+            ", ".join(info["aliases"]),
+            ", ".join(info["input_schema"].get("properties", {})),
+        )
+    Console().print(table)
+
+
+@app.command(
+    "tool",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+def tool_command(ctx: typer.Context) -> None:
+    """Run one tool call through the whole pipeline and print its result."""
+    from hands.cli.tool_command import main as tool_main
+
+    raise typer.Exit(tool_main(ctx.args))
+
+
+from hands.cli.mcp import mcp_app  # noqa: E402 - light: the SDK loads per command
+
+app.add_typer(mcp_app, name="mcp")
+
+from hands.cli.search import search_command  # noqa: E402 - light imports only
+
+tools_app.command("search")(search_command)
+
+from hands.cli.trust import trust_command  # noqa: E402 - light imports only
+
+app.command("trust")(trust_command)
+
+permissions_app = typer.Typer(help="Inspect permission decisions.", no_args_is_help=True)
+app.add_typer(permissions_app, name="permissions")
+
+
+@permissions_app.command("check")
+def permissions_check_command(
+    tool_name: Annotated[str | None, typer.Argument(metavar="TOOL")] = None,
+    input_json: Annotated[str | None, typer.Argument(metavar="JSON")] = None,
+    allow: Annotated[list[str] | None, typer.Option("--allow", help="Extra allow rule.")] = None,
+    ask: Annotated[list[str] | None, typer.Option("--ask", help="Extra ask rule.")] = None,
+    deny: Annotated[list[str] | None, typer.Option("--deny", help="Extra deny rule.")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", help="Permission mode.")] = None,
+    cwd: CwdOption = None,
+    settings: SettingsOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    batch: Annotated[
+        bool, typer.Option("--batch", help="Read JSON lines from stdin, one decision each.")
+    ] = False,
+) -> None:
+    """Print the decision for a tool call, and why, without running it."""
+    import anyio
+
+    from hands.cli.permissions import (
+        CheckError,
+        CheckRequest,
+        check_call,
+        format_decision,
+        run_batch,
+    )
+
+    where = _cwd(cwd)
+    if batch:
+        if tool_name is not None or input_json is not None:
+            raise typer.BadParameter("--batch reads the calls from stdin; give no TOOL or JSON")
+        lines = sys.stdin.read().splitlines()
+
+        async def go_batch() -> list[str]:
+            return list(await run_batch(lines, default_cwd=where))
+
+        for line in anyio.run(go_batch):
+            print(line)
+        return
+    if tool_name is None:
+        raise typer.BadParameter("give TOOL and JSON, or --batch")
+    try:
+        data: Any = json.loads(input_json or "{}")
+    except json.JSONDecodeError as exc:
+        raise typer.BadParameter(f"the input is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise typer.BadParameter("the input must be a JSON object")
+    request = CheckRequest(
+        tool=tool_name,
+        input=data,  # type: ignore[arg-type]
+        cwd=where,
+        allow=tuple(allow or ()),
+        ask=tuple(ask or ()),
+        deny=tuple(deny or ()),
+        mode=mode,
+        settings=settings,
+    )
+
+    async def go() -> Any:
+        return await check_call(request)
+
+    try:
+        decision, warnings = anyio.run(go)
+    except CheckError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    for warning in warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    print(format_decision(decision, as_json=as_json))
+
+
+@app.command("demo")
+def demo_command(
+    keep: Annotated[
+        bool, typer.Option("--keep", help="Keep the sample project afterwards.")
+    ] = False,
+) -> None:
+    """Run a scripted session over a bundled sample project, offline and without keys."""
+    from hands.cli.demo.run import run_demo
+
+    raise typer.Exit(run_demo(keep=keep))

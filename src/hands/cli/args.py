@@ -1,0 +1,74 @@
+"""Settings and working directory from command-line values, without any CLI framework.
+
+``hands tool`` parses its arguments with :mod:`argparse` to start fast; the other
+commands use typer (:mod:`hands.cli.options`). Both load settings through here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hands.core.context import PERMISSION_MODES, PermissionMode
+
+if TYPE_CHECKING:
+    from hands.config.settings import Settings
+
+
+class UsageError(ValueError):
+    """A command-line value that cannot be used; the message says which and why."""
+
+
+def checked_mode(value: str | None) -> PermissionMode | None:
+    """The permission mode named on the command line, or a :class:`UsageError`."""
+    if value is None:
+        return None
+    if value not in PERMISSION_MODES:
+        raise UsageError(
+            f"unknown permission mode {value!r}; choose one of {', '.join(PERMISSION_MODES)}"
+        )
+    return value  # type: ignore[return-value]
+
+
+def resolve_cwd(value: Path | None) -> Path:
+    """``--cwd`` resolved (default: the current directory), or a :class:`UsageError`."""
+    path = (value or Path.cwd()).expanduser().resolve()
+    if not path.is_dir():
+        raise UsageError(f"--cwd {path} is not a directory")
+    return path
+
+
+def settings_for(
+    cwd: Path,
+    mode: str | None,
+    allowed: Sequence[str] | None,
+    disallowed: Sequence[str] | None,
+    settings: str | None,
+    add_dir: Sequence[Path] | None,
+    *,
+    announce: bool = True,
+) -> Settings:
+    """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
+    from hands.config.settings import CliPermissionArgs, load_settings
+
+    loaded = load_settings(
+        cwd,
+        cli=CliPermissionArgs(
+            allowed_tools=tuple(allowed or ()),
+            disallowed_tools=tuple(disallowed or ()),
+            permission_mode=checked_mode(mode),
+            settings=settings,
+            add_dirs=tuple(add_dir or ()),
+        ),
+    )
+    if announce:
+        announce_warnings(loaded)
+    return loaded
+
+
+def announce_warnings(loaded: Settings) -> None:
+    """Print the settings' warnings (bad rules, untrusted files) to stderr."""
+    for warning in loaded.warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)

@@ -1,0 +1,97 @@
+"""``hands demo``: copy the sample project to a temp dir and run the scripted session."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+import anyio
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from hands.agent.events import ResultEvent
+from hands.agent.loop import QueryOptions, query
+from hands.cli import startup
+from hands.cli.session_view import SessionView
+from hands.core.decision import AskRequest, PermissionDecision, allow
+from hands.core.session import Session
+from hands.models.scripted import ScriptedModel
+from hands.pipeline.pool import assemble_pool
+
+PROMPT = "The stock total in the inventory sample looks wrong. Find the bug, fix it and prove it."
+
+
+def _copy_sample(target: Path) -> None:
+    sample = resources.files("hands.cli.demo") / "sample"
+    with resources.as_file(sample) as source:
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _script(project: Path) -> dict[str, object]:
+    text = (resources.files("hands.cli.demo") / "script.json").read_text(encoding="utf-8")
+    placeholder = json.dumps(str(project))[1:-1]
+    return json.loads(text.replace("$PROJECT", placeholder))
+
+
+def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
+    """Run the demo; return 0 when the session ended successfully."""
+    console = console or Console()
+    workdir = Path(tempfile.mkdtemp(prefix="hands-demo-"))
+    project = workdir / "inventory"
+    _copy_sample(project)
+    model = ScriptedModel(_script(project), name="scripted:demo")
+    pool = assemble_pool()
+    startup.done()  # every model is built: the demo's commands see the user's environment
+    view = SessionView(console, pool)
+
+    async def approve(request: AskRequest) -> PermissionDecision:
+        console.print(Text(f"  ? {request.message} → approved by the demo", style="yellow"))
+        return allow("approved by the demo")
+
+    console.print(
+        Panel(
+            Text.assemble(
+                ("hands demo", "bold"),
+                " · scripted model, real tools, offline\n",
+                f"project: {project}\n",
+                "mode: acceptEdits (edits run, shell commands are asked for)\n\n",
+                ("> ", "bold cyan"),
+                PROMPT,
+            ),
+            expand=False,
+        )
+    )
+    session = Session()
+    ok = False
+
+    async def go() -> None:
+        nonlocal ok
+        q = query(
+            PROMPT,
+            QueryOptions(
+                model=model,
+                tools=pool,
+                cwd=project,
+                permission_mode="acceptEdits",
+                ask=approve,
+                session=session,
+            ),
+        )
+        try:
+            async for event in q:
+                view.show(event)
+                if isinstance(event, ResultEvent):
+                    ok = not event.is_error
+        finally:
+            await session.aclose()
+
+    anyio.run(go)
+    if keep:
+        console.print(Text(f"sample project kept at {project}", style="dim"))
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0 if ok else 1

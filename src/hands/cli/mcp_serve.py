@@ -1,0 +1,266 @@
+"""``hands mcp serve``: hands' built-in tools as an MCP server, for any MCP host.
+
+Every ``tools/call`` runs through :func:`hands.pipeline.execution.run_tool_use`: input validation,
+PreToolUse/PostToolUse hooks, the permission engine (the project's settings and the
+chosen mode), the tool, result capping. Nobody can answer a permission prompt over
+stdio, so a call that would need one is refused with a message saying which rule or
+mode allows it. A Bash ``cd`` carries over to later calls, as in a conversation.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import anyio
+
+from hands.core.context import PermissionMode, ToolContext
+from hands.core.limits import Limits
+from hands.core.messages import ImageBlock, TextBlock, ToolUseBlock
+from hands.core.session import Session
+from hands.core.tool import Tool
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel.server import Server
+
+    from hands.config.settings import Settings
+    from hands.core.decision import AskHandler, PermissionPolicy
+    from hands.core.hooks import ToolHooks
+    from hands.core.outcome import ToolCallOutcome
+    from hands.pipeline.runtime import ToolRuntime
+
+SERVER_NAME = "hands"
+INSTRUCTIONS = (
+    "hands' file, search and shell tools (Read, Write, Edit, Glob, Grep, Bash, ...) with "
+    "Claude Code's names and schemas. Every call passes the project's permission rules "
+    "and hooks; a call that needs approval is refused with the reason."
+)
+
+
+@dataclass(kw_only=True)
+class HandsMcpBridge:
+    """The state one ``hands mcp serve`` keeps: the runtime, the context, the session."""
+
+    runtime: ToolRuntime
+    context: ToolContext
+    session: Session
+    calls: int = 0
+    _tools: dict[str, Tool[Any, Any]] = field(default_factory=lambda: dict[str, Tool[Any, Any]]())
+
+    def tool_list(self) -> list[Any]:
+        """``tools/list``: every tool with its schema and annotations."""
+        from mcp_types import Tool as McpToolSpec
+        from mcp_types import ToolAnnotations
+
+        out: list[Any] = []
+        for tool in self.runtime.tools:
+            read_only = _static_flag(tool, "is_read_only")
+            destructive = _static_flag(tool, "is_destructive")
+            out.append(
+                McpToolSpec(
+                    name=tool.name,
+                    description=tool.description,
+                    input_schema=dict(tool.input_schema),
+                    annotations=ToolAnnotations(
+                        title=tool.name,
+                        read_only_hint=read_only,
+                        destructive_hint=None if read_only else destructive or None,
+                        open_world_hint=tool.name in ("WebFetch", "WebSearch") or None,
+                    ),
+                )
+            )
+        return out
+
+    async def call(
+        self, name: str, arguments: dict[str, Any], report: Any = None
+    ) -> tuple[list[TextBlock | ImageBlock], bool]:
+        """Run one call through the pipeline; the result blocks and whether it failed."""
+        from hands.pipeline.execution import run_tool_use
+
+        self.calls += 1
+        block = ToolUseBlock(
+            id=f"toolu_mcp_{self.calls}_{secrets.token_hex(4)}", name=name, input=arguments
+        )
+        send, receive = anyio.create_memory_object_stream[Any](100)
+
+        def progress(data: Any) -> None:
+            try:
+                send.send_nowait(data)
+            except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                pass  # progress is best effort
+
+        async def forward() -> None:
+            count = 0
+            async with receive:
+                async for data in receive:
+                    count += 1
+                    if report is not None:
+                        try:
+                            await report(float(count), None, str(data)[:500])
+                        except Exception:
+                            return
+
+        outcome: ToolCallOutcome | None = None
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(forward)
+            try:
+                outcome = await run_tool_use(block, self.context, self.runtime, progress)
+            finally:
+                send.close()
+        assert outcome is not None
+        if outcome.context_modifier is not None:
+            self.context = outcome.context_modifier(self.context)
+        content = outcome.block.content
+        blocks: list[TextBlock | ImageBlock] = (
+            [TextBlock(text=content)]
+            if isinstance(content, str)
+            else [b for b in content if isinstance(b, TextBlock | ImageBlock)]
+        )
+        blocks.extend(TextBlock(text=text) for text in outcome.extra_context)
+        return blocks, outcome.is_error
+
+
+def _static_flag(tool: Tool[Any, Any], method: str) -> bool:
+    """A flag for ``tools/list``: computed on an empty input; unknown means False."""
+    try:
+        return bool(getattr(tool, method)(tool.input_model.model_construct()))
+    except Exception:
+        return False
+
+
+def build_bridge(
+    *,
+    cwd: Path,
+    permission_mode: PermissionMode | None = None,
+    tools: Sequence[Tool[Any, Any]] | None = None,
+    policy: PermissionPolicy | None = None,
+    hooks: ToolHooks | None = None,
+    ask: AskHandler | None = None,
+    session: Session | None = None,
+    settings: Settings | None = None,
+) -> HandsMcpBridge:
+    """The runtime ``hands mcp serve`` uses: project settings, mode, hooks, built-ins.
+
+    ``settings``: already loaded (with the command line's rules); else the project's.
+    """
+    from hands.pipeline.pool import assemble_pool
+    from hands.pipeline.runtime import ToolRuntime
+
+    additional: tuple[Path, ...] = ()
+    mode: PermissionMode = permission_mode or "default"
+    if policy is None:
+        from hands.config.settings import load_settings
+
+        settings = settings if settings is not None else load_settings(cwd)
+        settings.apply_env()
+        policy = settings.permission_engine()
+        additional = settings.additional_directories
+        if permission_mode is None:
+            mode = settings.default_mode
+        if hooks is None:
+            hooks = _settings_hooks(settings)
+    limits = Limits.from_env()
+    base = list(tools) if tools is not None else None
+    pool = assemble_pool(base=base, simple=limits.simple, denied=[])
+    pool_tools = [t for t in pool if not policy.denies_tool(t.name)]
+    from hands.cli import startup
+    from hands.pipeline.pool import ToolPool
+
+    startup.done()  # every model is built: tools run in the user's own environment
+
+    runtime = ToolRuntime(
+        tools=ToolPool(pool_tools), policy=policy, ask=ask, hooks=hooks, limits=limits
+    )
+    session = session or Session()
+    if settings is not None:
+        from hands.tools.bash._settings import install
+
+        install(session, settings)
+    context = ToolContext(
+        cwd=cwd,
+        session=session,
+        project_dir=cwd,
+        additional_dirs=additional,
+        permission_mode=mode,
+    )
+    return HandsMcpBridge(runtime=runtime, context=context, session=session)
+
+
+def _settings_hooks(settings: Any) -> ToolHooks | None:
+    """The project's hooks (command and HTTP hooks from the settings files), if any."""
+    try:
+        from hands.hooks.engine import build_hooks
+    except ImportError:  # no hooks engine in this build
+        return None
+
+    def notice(text: str) -> None:
+        print(f"hands mcp serve: {text}", file=sys.stderr)  # stdout carries the protocol
+
+    return cast("ToolHooks | None", build_hooks(settings, on_notice=notice))
+
+
+def build_server(bridge: HandsMcpBridge) -> Server[Any]:
+    """An MCP low-level server answering ``tools/list`` and ``tools/call`` from ``bridge``."""
+    from mcp.server.lowlevel.server import Server
+    from mcp_types import CallToolResult, ImageContent, ListToolsResult, TextContent
+
+    async def on_list_tools(ctx: Any, params: Any) -> ListToolsResult:
+        return ListToolsResult(tools=bridge.tool_list())
+
+    async def on_call_tool(ctx: Any, params: Any) -> CallToolResult:
+        session = getattr(ctx, "session", None)
+        report = getattr(session, "report_progress", None)
+        blocks, failed = await bridge.call(params.name, dict(params.arguments or {}), report)
+        content: list[Any] = []
+        for b in blocks:
+            if isinstance(b, TextBlock):
+                content.append(TextContent(type="text", text=b.text))
+            else:
+                content.append(ImageContent(type="image", data=b.data, mime_type=b.media_type))
+        return CallToolResult(content=content, is_error=failed)
+
+    return Server(
+        SERVER_NAME,
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("hands")
+    except Exception:
+        return "0"
+
+
+async def serve_stdio(bridge: HandsMcpBridge) -> None:
+    """Serve over stdin/stdout until the host closes the connection."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(bridge)
+    try:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+    finally:
+        await bridge.session.aclose()
+
+
+async def serve_http(bridge: HandsMcpBridge, port: int, host: str = "127.0.0.1") -> None:
+    """Serve streamable HTTP at ``http://host:port/mcp`` (loopback by default)."""
+    import uvicorn
+
+    server = build_server(bridge)
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        await bridge.session.aclose()

@@ -1,0 +1,75 @@
+"""Options every command that runs tools shares: working directory, mode, rules, settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from hands.cli.args import UsageError, resolve_cwd, settings_for
+from hands.cli.args import announce_warnings as announce_warnings
+
+if TYPE_CHECKING:
+    from hands.config.settings import Settings
+
+CwdOption = Annotated[
+    Path | None,
+    typer.Option("--cwd", help="Working directory for the tools (default: current directory)."),
+]
+ModeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--permission-mode", help="default, acceptEdits, plan, bypassPermissions, dontAsk."
+    ),
+]
+AllowedToolsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowedTools",
+        "--allowed-tools",
+        help="Allow rules, e.g. 'Bash(git log:*)' (repeatable; commas or spaces also separate).",
+    ),
+]
+DisallowedToolsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--disallowedTools",
+        "--disallowed-tools",
+        help="Deny rules; a bare tool name removes the tool from the pool.",
+    ),
+]
+SettingsOption = Annotated[
+    str | None, typer.Option("--settings", help="A settings file, or a JSON object.")
+]
+AddDirOption = Annotated[
+    list[Path] | None, typer.Option("--add-dir", help="Another working directory (repeatable).")
+]
+SimpleOption = Annotated[
+    bool, typer.Option("--simple", help="Offer only Bash, Read and Edit (also HANDS_SIMPLE=1).")
+]
+
+
+def load_cli_settings(
+    cwd: Path,
+    mode: str | None,
+    allowed: list[str] | None,
+    disallowed: list[str] | None,
+    settings: str | None,
+    add_dir: list[Path] | None,
+    *,
+    announce: bool = True,
+) -> Settings:
+    """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
+    try:
+        return settings_for(cwd, mode, allowed, disallowed, settings, add_dir, announce=announce)
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def cwd_of(value: Path | None) -> Path:
+    """``--cwd`` resolved (default: the current directory), or a usage error."""
+    try:
+        return resolve_cwd(value)
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc)) from None

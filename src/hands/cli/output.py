@@ -1,0 +1,92 @@
+"""Machine-readable output of ``hands -p``: Claude Code's json and stream-json shapes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hands.agent.events import BlockEvent, MessageEvent, QueryEvent, ResultEvent
+from hands.core.messages import ToolResultBlock
+
+
+def init_message(
+    *, session_id: str, cwd: Path, tools: Sequence[str], model: str, permission_mode: str
+) -> dict[str, Any]:
+    """The ``system``/``init`` line that opens a stream-json transcript."""
+    return {
+        "type": "system",
+        "subtype": "init",
+        "session_id": session_id,
+        "cwd": str(cwd),
+        "tools": list(tools),
+        "mcp_servers": [],
+        "model": model,
+        "permissionMode": permission_mode,
+        "apiKeySource": "none",
+    }
+
+
+def result_message(event: ResultEvent) -> dict[str, Any]:
+    """The ``result`` object (the whole output of ``--output-format json``).
+
+    A run a PreToolUse hook deferred carries ``"stop_reason": "tool_deferred"`` and the
+    call as ``deferred_tool_use: {id, name, input}``.
+    """
+    out: dict[str, Any] = {
+        "type": "result",
+        "subtype": event.subtype,
+        "is_error": event.is_error,
+        "duration_ms": round(event.duration_ms),
+        "num_turns": event.num_turns,
+        "result": event.result if not event.is_error else (event.error or event.result),
+        "stop_reason": event.stop_reason,
+        "session_id": event.session_id,
+        "total_cost_usd": 0,
+        "usage": event.usage.to_wire(),
+    }
+    deferred = event.deferred_tool_use
+    if deferred is not None:
+        out["deferred_tool_use"] = {
+            "id": deferred.id,
+            "name": deferred.name,
+            "input": dict(deferred.input),
+        }
+    return out
+
+
+def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list[dict[str, Any]]:
+    """The stream-json objects for one event (none for deltas and progress)."""
+    if isinstance(event, BlockEvent):
+        return [
+            {
+                "type": "assistant",
+                "message": {
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [event.block.to_wire()],
+                },
+                "parent_tool_use_id": None,
+                "session_id": session_id,
+            }
+        ]
+    if isinstance(event, MessageEvent) and event.message.role == "user":
+        if any(isinstance(b, ToolResultBlock) for b in event.message.content):
+            return [
+                {
+                    "type": "user",
+                    "message": event.message.to_wire(),
+                    "parent_tool_use_id": None,
+                    "session_id": session_id,
+                }
+            ]
+    if isinstance(event, ResultEvent):
+        return [result_message(event)]
+    return []
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    """One compact JSON line."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))

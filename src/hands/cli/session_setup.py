@@ -1,0 +1,248 @@
+"""Everything a CLI session needs, built once from the command line and settings."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from hands.agent.events import MessageEvent, QueryEvent
+from hands.agent.loop import QueryOptions
+from hands.agent.system_prompt import build_system_prompt
+from hands.agent.transcript import TranscriptWriter, find, load, project_dir
+from hands.cli import startup
+from hands.config.settings import Settings
+from hands.core.context import PermissionMode
+from hands.core.limits import Limits
+from hands.core.messages import Message
+from hands.core.session import Session
+from hands.models.base import Model
+from hands.models.resolve import resolve_model
+from hands.pipeline.pool import ToolPool, all_base_tools, assemble_pool
+
+if TYPE_CHECKING:
+    from hands.core.decision import AskHandler
+    from hands.core.hooks import SessionEndReason, SessionStartSource
+    from hands.discovery.deferral import DeferringSource
+    from hands.hooks.engine import HookEngine
+    from hands.mcp.client import McpManager
+    from hands.mcp.config import McpConfigSet, McpServerConfig
+    from hands.permissions.engine import PermissionEngine
+
+READ_STATE = "read_state"
+
+
+@dataclass(kw_only=True)
+class AgentSetup:
+    """Model, tools, policy, session, system prompt, history and transcript of a session."""
+
+    model: Model
+    settings: Settings
+    engine: PermissionEngine
+    pool: ToolPool
+    session: Session
+    cwd: Path
+    system_prompt: str
+    limits: Limits
+    writer: TranscriptWriter
+    mcp: McpManager
+    source: DeferringSource
+    """Built-ins and MCP tools, with large tool sets deferred behind ToolSearch."""
+    mcp_warnings: tuple[str, ...] = ()
+    resumed: bool = False
+    """The conversation continues an earlier session (--continue / --resume)."""
+    mcp_pending: tuple[McpServerConfig, ...] = ()
+    """Project servers nobody approved yet (the interactive session asks about them)."""
+    hooks: HookEngine | None = None
+    history: list[Message] = field(default_factory=lambda: list[Message]())
+
+    def approve_mcp(self, answers: dict[str, bool]) -> None:
+        """Rebuild the MCP manager with the user's answers about project servers."""
+        from hands.mcp.config import approval_from_settings
+
+        decided = approval_from_settings(self.settings.value)
+
+        def approve(server: McpServerConfig) -> bool | None:
+            return answers.get(server.name, decided(server))
+
+        self.mcp, self.source, config = _mcp(
+            cwd=self.cwd,
+            pool=self.pool,
+            engine=self.engine,
+            model=self.model,
+            approve=approve,
+            settings=self.settings,
+        )
+        self.mcp_pending = tuple(config.needs_approval)
+
+    def start_background(self) -> None:
+        """Connect MCP servers in the background; they close with the session.
+
+        Call it inside the running event loop, before the first query.
+        """
+        self.mcp.start(lazy=self.source.active).attach(self.session)
+
+    def options(
+        self,
+        *,
+        permission_mode: PermissionMode,
+        max_turns: int | None = None,
+        ask: AskHandler | None = None,
+        session_start: SessionStartSource | Literal["auto"] | None = "auto",
+        session_end: SessionEndReason | None = "other",
+    ) -> QueryOptions:
+        """Options for the next query, continuing the conversation so far."""
+        return QueryOptions(
+            model=self.model,
+            tools=self.source,
+            cwd=self.cwd,
+            system_prompt=self.system_prompt,
+            permission_mode=permission_mode,
+            additional_dirs=self.settings.additional_directories,
+            policy=self.engine,
+            ask=ask,
+            hooks=self.hooks,
+            max_turns=max_turns,
+            limits=self.limits,
+            session=self.session,
+            history=list(self.history),
+            session_start=session_start,
+            session_end=session_end,
+        )
+
+    def record(self, event: QueryEvent) -> None:
+        """Write messages to the transcript as they are appended, with state after results."""
+        if not isinstance(event, MessageEvent):
+            return
+        self.writer.message(event.message)
+        if event.message.role == "user":
+            self._save_read_state()
+
+    def record_prompt(self, message: Message) -> None:
+        """The user's prompt opens each turn in the transcript."""
+        self.writer.message(message)
+
+    def _save_read_state(self) -> None:
+        from hands.tools.file._state import ReadStateCache
+
+        self.writer.state(READ_STATE, self.session.service(ReadStateCache).snapshot())
+
+
+def prepare(
+    *,
+    model_spec: str | None,
+    cwd: Path,
+    settings: Settings,
+    simple: bool = False,
+    append_system_prompt: str = "",
+    resume: str | None = None,
+    continue_last: bool = False,
+    interactive: bool = False,
+) -> AgentSetup:
+    """Build the session; ``resume``/``continue_last`` restore an earlier one.
+
+    Project MCP servers connect without asking in print mode; interactively they need
+    the approval the settings give (``enabledMcpjsonServers`` and friends).
+    """
+    from hands.mcp.config import approval_from_settings
+
+    settings.apply_env()  # the settings' env block, before anything reads the environment
+    from hands.models.resolve import settings_model_note
+
+    configured = settings.value("model")
+    named = configured if isinstance(configured, str) else None
+    model = resolve_model(model_spec, settings_model=named)
+    note = settings_model_note(configured) if model_spec is None else None
+    if note is not None and model.name.startswith("anthropic:"):
+        print(f"hands: {note}", file=sys.stderr)
+    limits = Limits.from_env()
+    engine = settings.permission_engine()
+    base = all_base_tools()
+    denied = [t.name for t in base if engine.denies_tool(t.name)]
+    pool = assemble_pool(base=base, simple=simple or limits.simple, denied=denied)
+    history: list[Message] = []
+    session_id: str | None = None
+    states: dict[str, Any] = {}
+    probe = Session()
+    if resume is not None or continue_last:
+        earlier = load(find(probe.home, cwd, session_id=resume))
+        history, session_id, states = (
+            list(earlier.messages),
+            earlier.session_id,
+            dict(earlier.states),
+        )
+    session = Session(session_id=session_id, home=probe.home)
+    from hands.tools.bash._settings import install
+
+    install(session, settings)
+    if READ_STATE in states:
+        from hands.tools.file._state import ReadStateCache
+
+        session.service(ReadStateCache).restore(states[READ_STATE])
+    writer = TranscriptWriter(
+        project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
+    )
+    prompt = build_system_prompt(
+        cwd=cwd, additional_dirs=settings.additional_directories, append=append_system_prompt
+    )
+    from hands.hooks.engine import build_hooks
+
+    hooks = build_hooks(
+        settings,
+        on_notice=lambda text: print(f"hands: {text}", file=sys.stderr),
+        allow_defer=not interactive,
+    )
+    if hooks is not None:
+        hooks.transcript_path = str(writer.path)
+    manager, source, mcp_config = _mcp(
+        cwd=cwd,
+        pool=pool,
+        engine=engine,
+        model=model,
+        approve=approval_from_settings(settings.value) if interactive else True,
+        settings=settings,
+    )
+    startup.done()  # every model is built: tools run in the user's own environment
+    return AgentSetup(
+        hooks=hooks,
+        mcp=manager,
+        source=source,
+        mcp_warnings=tuple(mcp_config.warnings),
+        mcp_pending=tuple(mcp_config.needs_approval),
+        model=model,
+        settings=settings,
+        engine=engine,
+        pool=pool,
+        session=session,
+        cwd=cwd,
+        system_prompt=prompt,
+        limits=limits,
+        writer=writer,
+        history=history,
+        resumed=resume is not None or continue_last,
+    )
+
+
+def _mcp(
+    *,
+    cwd: Path,
+    pool: ToolPool,
+    engine: PermissionEngine,
+    model: Model,
+    approve: Any,
+    settings: Settings,
+) -> tuple[McpManager, DeferringSource, McpConfigSet]:
+    """The project's MCP servers (not started) behind a deferring tool source."""
+    from hands.mcp.lazy import build_deferred_mcp
+    from hands.mcp.server_policy import ServerPolicy
+
+    return build_deferred_mcp(
+        cwd,
+        base=pool,
+        policy=engine,
+        model=model.name,
+        provider=model.name.partition(":")[0],
+        approve_project=approve,
+        blocked=ServerPolicy.from_settings(settings.value).blocked,
+    )

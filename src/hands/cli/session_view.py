@@ -1,0 +1,189 @@
+"""Shows a running query in the terminal the way a user expects to see it.
+
+On a terminal, text streams live as Markdown and each running tool shows a spinner with
+its elapsed time and latest progress, replaced by its result when it finishes. Elsewhere
+(pipes, tests) only the final text, tool uses and results are printed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.markdown import Markdown
+from rich.spinner import Spinner
+from rich.text import Text
+
+from hands.agent.events import BlockEvent, QueryEvent, ResultEvent, StreamRetryEvent, TextDeltaEvent
+from hands.core.messages import TextBlock, ToolUseBlock
+from hands.core.tool import Tool
+from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
+from hands.pipeline.pool import ToolPool
+
+
+class _Running:
+    __slots__ = ("label", "progress", "spinner", "started")
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.started = time.monotonic()
+        self.progress: RenderableType | None = None
+        self.spinner = Spinner("dots")
+
+    def __rich__(self) -> RenderableType:
+        # Rendered on every refresh, so the elapsed time keeps counting.
+        elapsed = time.monotonic() - self.started
+        self.spinner.update(text=Text(f"{self.label} · {elapsed:.0f}s"))
+        return self.spinner
+
+
+class SessionView:
+    """Renders query events: text, each tool use, live progress, results in order."""
+
+    def __init__(self, console: Console, tools: ToolPool) -> None:
+        self.console = console
+        self.tools = tools
+        self._live: Live | None = None
+        self._running: dict[str, _Running] = {}
+        self._text = ""
+        self._pending_uses: list[ToolUseBlock] = []
+
+    # -- public -------------------------------------------------------------------
+
+    def show(self, event: QueryEvent) -> None:
+        """Render one event."""
+        if isinstance(event, TextDeltaEvent):
+            self._text += event.text
+            self._refresh()
+            return
+        if isinstance(event, BlockEvent) and isinstance(event.block, ToolUseBlock):
+            self._queue_use(event.block)
+            return
+        self._flush_uses()
+        if isinstance(event, BlockEvent):
+            block = event.block
+            self._text = ""
+            if isinstance(block, TextBlock) and block.text.strip():
+                self._print(Text("● ", style="white"), end="")
+                self._print(Markdown(block.text))
+        elif isinstance(event, ToolProgressEvent):
+            running = self._running.get(event.tool_use.id)
+            tool = self.tools.find(event.tool_use.name)
+            if running is not None and tool is not None:
+                running.progress = tool.render_progress(event.data)
+                self._refresh()
+        elif isinstance(event, ToolResultEvent):
+            self._running.pop(event.tool_use.id, None)
+            self._show_result(event)
+        elif isinstance(event, StreamRetryEvent):
+            self._running.clear()
+            self._print(
+                Text(f"  model stream broke ({event.error}); asking again…", style="yellow")
+            )
+        elif isinstance(event, ResultEvent):
+            self._running.clear()
+            self.pause()
+            style = "red" if event.is_error else "dim"
+            tail = f" — {event.error}" if event.error else ""
+            self.console.print(
+                Text(
+                    f"\n{event.subtype} · {event.num_turns} turns · "
+                    f"{event.duration_ms / 1000:.1f} s{tail}",
+                    style=style,
+                )
+            )
+
+    def pause(self) -> None:
+        """Take the live region off the screen (before a prompt)."""
+        self._flush_uses()
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    # -- tool uses: consecutive calls of one tool are shown as a group ---------------
+
+    def _queue_use(self, block: ToolUseBlock) -> None:
+        if self._pending_uses and self._pending_uses[-1].name != block.name:
+            self._flush_uses()
+        self._pending_uses.append(block)
+        self._running[block.id] = _Running(block.name)
+        self._refresh()
+
+    def _flush_uses(self) -> None:
+        uses, self._pending_uses = self._pending_uses, []
+        if not uses:
+            return
+        tool = self.tools.find(uses[0].name)
+        parsed = [_parse(tool, b) for b in uses]
+        if tool is None or any(p is None for p in parsed):
+            for block in uses:
+                self._print(Text(f"● {block.name}({dict(block.input)})", style="bold"))
+            return
+        if len(uses) == 1:
+            self._print(tool.render_use(parsed[0]))
+        else:
+            self._print(tool.render_group(parsed))
+        for block, inp in zip(uses, parsed, strict=True):
+            running = self._running.get(block.id)
+            if running is not None:
+                running.label = f"{tool.user_facing_name(inp)}({tool.describe_input(inp)})"
+
+    def _show_result(self, event: ToolResultEvent) -> None:
+        outcome = event.outcome
+        tool = outcome.tool
+        if tool is None:
+            self._print(Text("  ⎿ " + outcome.block.text, style="red"))
+        elif outcome.status == "rejected" and outcome.input is not None:
+            self._print(tool.render_rejected(outcome.input, outcome.block.text))
+        elif outcome.is_error:
+            self._print(tool.render_error(outcome.block.text))
+        else:
+            self._print(tool.render_result(outcome.output))
+
+    # -- the live region (terminals only) -------------------------------------------
+
+    def _print(self, renderable: RenderableType, **kwargs: Any) -> None:
+        if self._live is not None:
+            self._live.console.print(renderable, **kwargs)
+        else:
+            self.console.print(renderable, **kwargs)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        # Only make sure the live region is up: it renders __rich__ on its own refresh
+        # (8 times a second), so a text delta costs an append, not a Markdown parse.
+        if not self.console.is_terminal:
+            return
+        if not self._text and not self._running:
+            self.pause()
+            return
+        if self._live is None:
+            self._live = Live(
+                self,
+                console=self.console,
+                transient=True,
+                refresh_per_second=8,
+                auto_refresh=True,
+            )
+            self._live.start()
+
+    def __rich__(self) -> RenderableType:
+        parts: list[RenderableType] = []
+        if self._text:
+            parts.append(Markdown(self._text))
+        for running in list(self._running.values()):
+            parts.append(running)
+            if running.progress is not None:
+                parts.append(running.progress)
+        return Group(*parts)
+
+
+def _parse(tool: Tool[Any, Any] | None, block: ToolUseBlock) -> Any:
+    if tool is None:
+        return None
+    try:
+        return tool.parse_input(block.input)
+    except Exception:
+        return None

@@ -1,0 +1,77 @@
+"""``hands tool NAME JSON``: one call through the whole pipeline, from the shell.
+
+Parsed with :mod:`argparse` rather than typer: building the whole typer command tree
+costs more than the rest of a Read, and this command is the one scripts call in loops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from hands.cli.args import UsageError, resolve_cwd, settings_for
+from hands.core.context import PERMISSION_MODES
+
+DESCRIPTION = "Run one tool call through the whole pipeline and print its result."
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``hands tool``."""
+    p = argparse.ArgumentParser(prog="hands tool", description=DESCRIPTION)
+    p.add_argument("name", help="Tool name, e.g. Read.")
+    p.add_argument("input_json", metavar="JSON", nargs="?", default="{}", help="The input.")
+    p.add_argument("--cwd", type=Path, help="Working directory (default: current directory).")
+    p.add_argument("--json", action="store_true", dest="as_json", help="Print the block as JSON.")
+    modes = ", ".join(PERMISSION_MODES)
+    p.add_argument("--permission-mode", metavar="MODE", help=f"One of {modes}.")
+    p.add_argument("--simple", action="store_true", help="Offer only Bash, Read and Edit.")
+    for flag, alias, what in (
+        ("--allowedTools", "--allowed-tools", "Allow rules, e.g. 'Bash(git log:*)'"),
+        ("--disallowedTools", "--disallowed-tools", "Deny rules; a bare name removes the tool"),
+    ):
+        p.add_argument(flag, alias, action="append", metavar="RULES", help=f"{what} (repeatable).")
+    p.add_argument("--settings", help="A settings file, or a JSON object.")
+    p.add_argument("--add-dir", action="append", type=Path, help="Another working directory.")
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run ``hands tool`` with ``argv`` (the words after ``tool``); the exit status."""
+    p = parser()
+    args = p.parse_args(list(argv))
+    try:
+        data = json.loads(args.input_json)
+    except json.JSONDecodeError as exc:
+        p.error(f"the input is not valid JSON: {exc}")
+    if not isinstance(data, dict):
+        p.error('the input must be a JSON object, e.g. \'{"file_path": "a.py"}\'')
+    try:
+        where = resolve_cwd(args.cwd)
+        loaded = settings_for(
+            where,
+            args.permission_mode,
+            args.allowedTools,
+            args.disallowedTools,
+            args.settings,
+            args.add_dir,
+        )
+    except UsageError as exc:
+        p.error(str(exc))
+    from hands.cli.one_call import run_one
+
+    block = run_one(
+        name=args.name,
+        data=data,  # pyright: ignore[reportUnknownArgumentType]
+        cwd=where,
+        permission_mode=loaded.default_mode,
+        simple=args.simple,
+        settings=loaded,
+    )
+    if args.as_json:
+        print(json.dumps(block.to_wire(), ensure_ascii=False))
+    else:
+        print(block.text, file=sys.stderr if block.is_error else sys.stdout)
+    return 1 if block.is_error else 0

@@ -1,0 +1,1 @@
+"""Claude Code configuration on disk: settings files, env file, JSON helpers."""

@@ -1,0 +1,642 @@
+"""Settings files, their precedence, and the permission engine built from them.
+
+Sources, strongest first (each level reads ``.hands/`` and then ``.claude/``; the
+``.hands`` file is the stronger of the two):
+
+1. managed policy (``$HANDS_MANAGED_SETTINGS``, else ``/etc/hands/managed-settings.json``,
+   ``/etc/claude-code/managed-settings.json`` or the macOS equivalent);
+2. the command line: ``--settings FILE_OR_JSON``, ``--allowedTools``,
+   ``--disallowedTools``, ``--permission-mode``, ``--add-dir``;
+3. ``.claude/settings.local.json`` (at the git repository root, and in the start directory);
+4. ``.claude/settings.json`` in the start directory;
+5. ``~/.claude/settings.json`` (``$HOME`` from the environment) and ``~/.hands/settings.json``.
+
+List keys (``permissions.allow|ask|deny``, ``additionalDirectories``) merge across every
+source; scalar keys (``defaultMode``) come from the strongest source that sets them; a
+deny anywhere beats an allow anywhere (the engine checks every deny rule first);
+``disableBypassPermissionsMode: "disable"`` holds wherever it is set. A bad file or rule
+becomes a warning that names the file and the rule; loading never raises.
+
+Workspace trust (:mod:`hands.permissions.trust`): the project files of level 4 come with
+the repository, so their allow rules, ``additionalDirectories`` and a loosening
+``defaultMode`` (``acceptEdits``, ``bypassPermissions``) count only in a trusted
+workspace; otherwise they are ignored with one warning that names the files and says
+how to trust. Their deny and ask rules always apply; ``settings.local.json`` always
+counts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from hands.config.jsonfile import object_field, string_list, update_json_object
+from hands.core.context import PERMISSION_MODES, PermissionMode
+from hands.permissions.rules import (
+    BEHAVIORS,
+    PermissionRule,
+    RuleOrigin,
+    Scope,
+    parse_rules,
+    split_rule_list,
+)
+
+if TYPE_CHECKING:
+    from hands.core.context import ToolContext
+    from hands.core.session import Session
+    from hands.permissions.engine import PermissionEngine
+
+SCOPES_STRONGEST_FIRST: tuple[Scope, ...] = (
+    "managed",
+    "cliArg",
+    "localSettings",
+    "projectSettings",
+    "userSettings",
+)
+CONFIG_DIRS = (".hands", ".claude")
+"""Per-level configuration directories, the stronger first."""
+CLI_LIST_FLAGS = frozenset({"--allowedTools", "--disallowedTools", "--ask"})
+"""Rule lists given on the command line, where commas and spaces also separate rules."""
+MODE_ALIASES: dict[str, PermissionMode] = {"manual": "default"}
+LOOSENING_MODES = frozenset({"acceptEdits", "bypassPermissions"})
+"""Default modes an untrusted project file may not set."""
+
+
+class PermissionsBlock(BaseModel):
+    """The ``permissions`` object of a settings file."""
+
+    model_config = ConfigDict(extra="allow")
+
+    allow: list[Any] = []
+    ask: list[Any] = []
+    deny: list[Any] = []
+    additionalDirectories: list[str] = []
+    defaultMode: str | None = None
+    disableBypassPermissionsMode: str | None = None
+    disableAutoMode: str | None = None
+    allowManagedPermissionRulesOnly: bool | None = None
+
+
+class SettingsFile(BaseModel):
+    """The parts of a settings file hands reads; everything else is kept as it is."""
+
+    model_config = ConfigDict(extra="allow")
+
+    permissions: PermissionsBlock = PermissionsBlock()
+    hooks: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CliPermissionArgs:
+    """The permission-related command-line flags."""
+
+    allowed_tools: Sequence[str] = ()
+    disallowed_tools: Sequence[str] = ()
+    ask_tools: Sequence[str] = ()
+    """Ask rules (``hands permissions check --ask``); Claude Code has no such flag."""
+    permission_mode: str | None = None
+    settings: str | None = None
+    """``--settings``: a file path or a JSON object."""
+    add_dirs: Sequence[str | Path] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SettingsSource:
+    """One loaded source."""
+
+    scope: Scope
+    label: str
+    """The file path, or the flag it came from."""
+    root: Path
+    """What a ``/path`` rule from this source is relative to."""
+    base: Path
+    """What a relative ``additionalDirectories`` entry is relative to."""
+    path: Path | None = None
+    data: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    permissions: PermissionsBlock = field(default_factory=PermissionsBlock)
+    hooks: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Settings:
+    """Every source merged, plus the rules parsed from them."""
+
+    cwd: Path
+    home: Path
+    sources: tuple[SettingsSource, ...]
+    """Strongest first."""
+    rules: tuple[PermissionRule, ...]
+    default_mode: PermissionMode = "default"
+    mode_source: str = ""
+    additional_directories: tuple[Path, ...] = ()
+    disable_bypass: bool = False
+    warnings: tuple[str, ...] = ()
+    untrusted_files: tuple[str, ...] = ()
+    """Project files whose allow rules, directories and loosening mode were ignored
+    because the workspace is not trusted (``hands trust`` trusts it)."""
+
+    @property
+    def hooks(self) -> tuple[tuple[SettingsSource, Mapping[str, Any]], ...]:
+        """Each source's raw ``hooks`` object, strongest first (for the hooks engine)."""
+        return tuple((s, s.hooks) for s in self.sources if s.hooks)
+
+    def value(self, key: str) -> Any:
+        """A top-level scalar key from the strongest source that sets it."""
+        for source in self.sources:
+            if key in source.data:
+                return source.data[key]
+        return None
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The ``env`` objects of every source, merged (the stronger file wins a name).
+
+        Values are taken as written (``$HOME`` is not expanded, as in Claude Code). A
+        project file of an untrusted workspace contributes nothing.
+        """
+        merged: dict[str, str] = {}
+        for source in reversed(self.sources):
+            if source.label not in self.untrusted_files:
+                merged.update(_env_of(source))
+        return merged
+
+    def apply_env(self) -> dict[str, str]:
+        """Put :attr:`env` into this process's environment; return what was set.
+
+        The tools, hooks and MCP servers it starts inherit it, and limits read from the
+        environment (``BASH_*``, ``MCP_*``, ``HANDS_*``) see it.
+        """
+        merged = self.env
+        os.environ.update(merged)
+        return merged
+
+    def permission_engine(self) -> PermissionEngine:
+        """The permission policy these settings describe."""
+        from hands.permissions.engine import PermissionEngine
+
+        return PermissionEngine(
+            self.rules,
+            additional_dirs=self.additional_directories,
+            disable_bypass=self.disable_bypass,
+            home=self.home,
+            warnings=self.warnings,
+        )
+
+    def denied_tools(self, names: Iterable[str]) -> list[str]:
+        """The names a bare deny rule removes from the pool."""
+        engine = self.permission_engine()
+        return [n for n in names if engine.denies_tool(n)]
+
+    def context(self, *, session: Session | None = None) -> ToolContext:
+        """A tool context at the start directory with these settings' mode and directories."""
+        from hands.core.context import ToolContext
+        from hands.core.session import Session
+
+        return ToolContext(
+            cwd=self.cwd,
+            session=session if session is not None else Session(),
+            project_dir=self.cwd,
+            additional_dirs=self.additional_directories,
+            permission_mode=self.default_mode,
+        )
+
+
+def load_settings(
+    cwd: Path | str,
+    *,
+    cli: CliPermissionArgs | None = None,
+    env: Mapping[str, str] | None = None,
+    trusted: bool | None = None,
+) -> Settings:
+    """Load and merge every settings source for a session started in ``cwd``.
+
+    ``trusted``: whether the workspace is trusted; ``None`` looks it up in the trusted
+    workspaces file (see :mod:`hands.permissions.trust`).
+    """
+    env = os.environ if env is None else env
+    start = Path(os.path.normpath(Path(cwd).absolute()))
+    home = _home(env)
+    warnings: list[str] = []
+    sources: list[SettingsSource] = []
+
+    for path in _managed_paths(env):
+        sources.extend(_file_source("managed", path, root=start, base=start, warnings=warnings))
+    if cli is not None:
+        sources.extend(_cli_sources(cli, start, warnings))
+    for local_dir in _local_dirs(start):
+        for d in CONFIG_DIRS:
+            sources.extend(
+                _file_source(
+                    "localSettings",
+                    local_dir / d / "settings.local.json",
+                    root=start,
+                    base=start,
+                    warnings=warnings,
+                )
+            )
+    for d in CONFIG_DIRS:
+        sources.extend(
+            _file_source(
+                "projectSettings",
+                start / d / "settings.json",
+                root=start,
+                base=start,
+                warnings=warnings,
+            )
+        )
+    for user_dir in _user_dirs(home, env):
+        sources.extend(
+            _file_source(
+                "userSettings",
+                user_dir / "settings.json",
+                root=user_dir,
+                base=home,
+                warnings=warnings,
+            )
+        )
+
+    untrusted = _untrusted_project(sources, start, env, trusted, warnings)
+    managed_only = any(
+        s.scope == "managed" and s.permissions.allowManagedPermissionRulesOnly for s in sources
+    )
+    rules: list[PermissionRule] = []
+    for source in sources:
+        if managed_only and source.scope != "managed":
+            if source.permissions.allow or source.permissions.ask or source.permissions.deny:
+                warnings.append(
+                    f"{source.label}: permission rules ignored "
+                    "(managed settings set allowManagedPermissionRulesOnly)"
+                )
+            continue
+        origin = RuleOrigin(
+            scope=source.scope, label=source.label, root=source.root, path=source.path
+        )
+        for behavior in BEHAVIORS:
+            if behavior == "allow" and source.label in untrusted:
+                continue
+            items = cast(list[object], getattr(source.permissions, behavior))
+            if source.label in CLI_LIST_FLAGS:
+                items = _flatten_cli(items)
+            parsed, problems = parse_rules(items, behavior, origin)
+            rules.extend(parsed)
+            warnings.extend(str(p) for p in problems)
+
+    mode, mode_source = _default_mode(
+        [s for s in sources if not _loosening_mode(s) or s.label not in untrusted], cli, warnings
+    )
+    disable_bypass = any(s.permissions.disableBypassPermissionsMode == "disable" for s in sources)
+    if mode == "bypassPermissions" and disable_bypass:
+        warnings.append(
+            f"{mode_source}: bypassPermissions is disabled by disableBypassPermissionsMode; "
+            "using default"
+        )
+        mode = "default"
+    dirs: list[Path] = []
+    for source in sources:
+        if source.label in untrusted:
+            continue
+        for raw in source.permissions.additionalDirectories:
+            dirs.append(_directory(raw, source.base, home))
+    if cli is not None:
+        dirs.extend(_directory(str(d), start, home) for d in cli.add_dirs)
+    for d in dirs:
+        if not d.is_dir():
+            warnings.append(f"additional directory {d} does not exist; it grants nothing yet")
+
+    return Settings(
+        cwd=start,
+        home=home,
+        sources=tuple(sources),
+        rules=tuple(rules),
+        default_mode=mode,
+        mode_source=mode_source,
+        additional_directories=tuple(dict.fromkeys(dirs)),
+        disable_bypass=disable_bypass,
+        warnings=tuple(warnings),
+        untrusted_files=untrusted,
+    )
+
+
+def _env_of(source: SettingsSource) -> dict[str, str]:
+    """A source's ``env`` object as strings (numbers and booleans written out)."""
+    raw = source.data.get("env")
+    if not isinstance(raw, Mapping):
+        return {}
+    out: dict[str, str] = {}
+    for key, value in cast(Mapping[Any, Any], raw).items():
+        if not isinstance(key, str):
+            continue
+        if isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        elif isinstance(value, str | int | float):
+            out[key] = str(value)
+    return out
+
+
+def _loosening_mode(source: SettingsSource) -> bool:
+    mode = source.permissions.defaultMode
+    return mode is not None and MODE_ALIASES.get(mode, mode) in LOOSENING_MODES
+
+
+def _untrusted_project(
+    sources: Sequence[SettingsSource],
+    start: Path,
+    env: Mapping[str, str],
+    trusted: bool | None,
+    warnings: list[str],
+) -> tuple[str, ...]:
+    """The project files whose loosening entries do not count (workspace not trusted).
+
+    Adds one warning naming them and saying how to trust the workspace.
+    """
+    gated = [
+        s
+        for s in sources
+        if s.scope == "projectSettings"
+        and (
+            s.permissions.allow
+            or s.permissions.additionalDirectories
+            or _loosening_mode(s)
+            or _env_of(s)
+        )
+    ]
+    if not gated or trusted is True:
+        return ()
+    from hands.permissions.trust import how_to_trust, is_trusted, workspace_of
+
+    if trusted is None and is_trusted(start, env):
+        return ()
+    parts: list[str] = []
+    allows = sum(len(s.permissions.allow) for s in gated)
+    dirs = sum(len(s.permissions.additionalDirectories) for s in gated)
+    if allows:
+        parts.append(f"{allows} permissions.allow rule{'s' if allows != 1 else ''}")
+    if dirs:
+        parts.append(f"{dirs} additionalDirectories entr{'ies' if dirs != 1 else 'y'}")
+    modes = [s.permissions.defaultMode for s in gated if _loosening_mode(s)]
+    if modes:
+        parts.append(f"defaultMode {modes[0]}")
+    variables = sum(len(_env_of(s)) for s in gated)
+    if variables:
+        parts.append(f"{variables} env variable{'s' if variables != 1 else ''}")
+    workspace = workspace_of(start)
+    warnings.append(
+        f"{' and '.join(s.label for s in gated)}: ignoring {', '.join(parts)} because this "
+        f"workspace ({workspace}) is not trusted; deny and ask rules still apply. Review "
+        f"the file, then run `{how_to_trust(workspace)}` to trust it."
+    )
+    return tuple(s.label for s in gated)
+
+
+def build_policy(
+    cwd: Path | str,
+    *,
+    cli: CliPermissionArgs | None = None,
+    env: Mapping[str, str] | None = None,
+    trusted: bool | None = None,
+) -> PermissionEngine:
+    """The permission engine for a session started in ``cwd``."""
+    return load_settings(cwd, cli=cli, env=env, trusted=trusted).permission_engine()
+
+
+def parse_settings_text(
+    text: str, *, label: str, warnings: list[str]
+) -> tuple[Mapping[str, Any], SettingsFile] | None:
+    """Parse one settings document; problems become warnings naming ``label``."""
+    try:
+        raw: object = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        warnings.append(
+            f"{label}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "the file is ignored"
+        )
+        return None
+    if not isinstance(raw, dict):
+        warnings.append(f"{label}: a settings file must hold a JSON object; the file is ignored")
+        return None
+    data = cast(dict[str, Any], raw)
+    return data, _lenient_file(data, label, warnings)
+
+
+def add_local_allow_rules(project_dir: Path, rules: Iterable[str]) -> Path:
+    """Append allow rules to ``.claude/settings.local.json`` ("allow always"); returns it."""
+    path = project_dir / ".claude" / "settings.local.json"
+
+    def change(data: dict[str, Any]) -> None:
+        permissions = object_field(data, "permissions", path)
+        entries = string_list(permissions, "allow", path, name="permissions.allow")
+        for rule in rules:
+            if rule not in entries:
+                entries.append(rule)
+
+    return update_json_object(path, change)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    home = env.get("HOME") or env.get("USERPROFILE")
+    return Path(home) if home else Path.home()
+
+
+def _user_dirs(home: Path, env: Mapping[str, str]) -> list[Path]:
+    hands_dir = env.get("HANDS_HOME")
+    hands = Path(hands_dir).expanduser() if hands_dir else home / ".hands"
+    claude_dir = env.get("CLAUDE_CONFIG_DIR")
+    claude = Path(claude_dir).expanduser() if claude_dir else home / ".claude"
+    return [hands, claude]
+
+
+def _managed_paths(env: Mapping[str, str]) -> list[Path]:
+    explicit = env.get("HANDS_MANAGED_SETTINGS")
+    if explicit is not None:
+        return [Path(explicit)] if explicit else []
+    if sys.platform == "darwin":
+        return [
+            Path("/Library/Application Support/Hands/managed-settings.json"),
+            Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
+        ]
+    if os.name == "nt":
+        return [Path(r"C:\Program Files\ClaudeCode\managed-settings.json")]
+    return [
+        Path("/etc/hands/managed-settings.json"),
+        Path("/etc/claude-code/managed-settings.json"),
+    ]
+
+
+def _local_dirs(start: Path) -> list[Path]:
+    """Where settings.local.json is read: the start directory, then the git root."""
+    out = [start]
+    for parent in (start, *start.parents):
+        if (parent / ".git").exists():
+            if parent != start:
+                out.append(parent)
+            break
+    return out
+
+
+def _file_source(
+    scope: Scope, path: Path, *, root: Path, base: Path, warnings: list[str]
+) -> list[SettingsSource]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        if isinstance(exc, IsADirectoryError | NotADirectoryError):
+            return []
+        warnings.append(f"{path}: cannot be read ({exc}); the file is ignored")
+        return []
+    parsed = parse_settings_text(text, label=str(path), warnings=warnings)
+    if parsed is None:
+        return []
+    data, model = parsed
+    return [
+        SettingsSource(
+            scope=scope,
+            label=str(path),
+            root=root,
+            base=base,
+            path=path,
+            data=data,
+            permissions=model.permissions,
+            hooks=model.hooks,
+        )
+    ]
+
+
+def _cli_sources(cli: CliPermissionArgs, start: Path, warnings: list[str]) -> list[SettingsSource]:
+    out: list[SettingsSource] = []
+    for flag, block in (
+        ("--disallowedTools", PermissionsBlock(deny=list(cli.disallowed_tools))),
+        ("--ask", PermissionsBlock(ask=list(cli.ask_tools))),
+        ("--allowedTools", PermissionsBlock(allow=list(cli.allowed_tools))),
+    ):
+        if block.allow or block.ask or block.deny:
+            out.append(
+                SettingsSource(
+                    scope="cliArg", label=flag, root=start, base=start, permissions=block
+                )
+            )
+    value = cli.settings
+    if value is not None and value.strip():
+        if value.lstrip().startswith("{"):
+            parsed = parse_settings_text(value, label="--settings", warnings=warnings)
+            if parsed is not None:
+                data, model = parsed
+                out.append(
+                    SettingsSource(
+                        scope="cliArg",
+                        label="--settings",
+                        root=start,
+                        base=start,
+                        path=None,
+                        data=data,
+                        permissions=model.permissions,
+                        hooks=model.hooks,
+                    )
+                )
+        else:
+            path = Path(value).expanduser()
+            path = path if path.is_absolute() else start / path
+            if not path.is_file():
+                warnings.append(f"--settings {value}: no such file; ignored")
+            found = _file_source("cliArg", path, root=start, base=start, warnings=warnings)
+            out.extend(found)
+    return out
+
+
+def _flatten_cli(items: list[object]) -> list[object]:
+    out: list[object] = []
+    for item in items:
+        if isinstance(item, str):
+            out.extend(split_rule_list(item))
+        else:
+            out.append(item)
+    return out
+
+
+def _default_mode(
+    sources: Sequence[SettingsSource], cli: CliPermissionArgs | None, warnings: list[str]
+) -> tuple[PermissionMode, str]:
+    candidates: list[tuple[str, str]] = []
+    for source in sources:
+        if source.scope == "managed" and source.permissions.defaultMode:
+            candidates.append((source.permissions.defaultMode, source.label))
+    if cli is not None and cli.permission_mode:
+        candidates.append((cli.permission_mode, "--permission-mode"))
+    for source in sources:
+        if source.scope != "managed" and source.permissions.defaultMode:
+            candidates.append((source.permissions.defaultMode, source.label))
+    for value, label in candidates:
+        mode = MODE_ALIASES.get(value, value)
+        if mode in PERMISSION_MODES:
+            return mode, label
+        warnings.append(
+            f"{label}: defaultMode {value!r} is not supported (use one of "
+            f"{', '.join(PERMISSION_MODES)}); ignored"
+        )
+    return "default", ""
+
+
+def _directory(raw: str, base: Path, home: Path) -> Path:
+    text = raw.strip()
+    if text == "~" or text.startswith("~/"):
+        text = str(home) + text[1:]
+    path = Path(text)
+    if not path.is_absolute():
+        path = base / path
+    return Path(os.path.normpath(path))
+
+
+def _lenient_file(data: dict[str, Any], label: str, warnings: list[str]) -> SettingsFile:
+    """Validate, dropping (with a warning) each field that has the wrong shape."""
+    perms_raw = data.get("permissions", {})
+    if not isinstance(perms_raw, dict):
+        warnings.append(f"{label}: 'permissions' must be an object; ignored")
+        perms_raw = {}
+    perms = dict(cast(dict[str, Any], perms_raw))
+    for key in ("allow", "ask", "deny", "additionalDirectories"):
+        value = perms.get(key)
+        if value is not None and not isinstance(value, list):
+            warnings.append(f"{label}: permissions.{key} must be a list; ignored")
+            perms.pop(key)
+    if "additionalDirectories" in perms:
+        entries = cast(list[Any], perms["additionalDirectories"])
+        good = [d for d in entries if isinstance(d, str) and d.strip()]
+        if len(good) != len(entries):
+            warnings.append(f"{label}: permissions.additionalDirectories entries must be paths")
+        perms["additionalDirectories"] = good
+    block = _validate_dropping(PermissionsBlock, perms, f"{label}: permissions", warnings)
+    hooks_raw = data.get("hooks")
+    hooks: dict[str, Any] | None = None
+    if isinstance(hooks_raw, dict):
+        hooks = cast(dict[str, Any], hooks_raw)
+    elif hooks_raw is not None:
+        warnings.append(f"{label}: 'hooks' must be an object; ignored")
+    return SettingsFile(permissions=block, hooks=hooks)
+
+
+def _validate_dropping(
+    model: type[PermissionsBlock], data: dict[str, Any], label: str, warnings: list[str]
+) -> PermissionsBlock:
+    current = dict(data)
+    for _ in range(len(current) + 1):
+        try:
+            return model.model_validate(current)
+        except ValidationError as exc:
+            bad = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
+            if not bad:
+                break
+            for key in bad:
+                warnings.append(f"{label}.{key} has the wrong type; ignored")
+                current.pop(key, None)
+    return model()

@@ -1,0 +1,1 @@
+"""The tool protocol: what a tool author imports. Imports nothing above it."""

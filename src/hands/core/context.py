@@ -1,0 +1,69 @@
+"""What a tool call sees of the world: cwd, directories, mode and the session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal, TypeAlias
+
+from hands.core.session import Session
+
+PermissionMode: TypeAlias = Literal[
+    "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"
+]
+PERMISSION_MODES: tuple[PermissionMode, ...] = (
+    "default",
+    "acceptEdits",
+    "plan",
+    "bypassPermissions",
+    "dontAsk",
+)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolContext:
+    """Immutable per-call context; tools change it only through a context modifier."""
+
+    cwd: Path
+    session: Session = field(default_factory=Session)
+    project_dir: Path | None = None
+    additional_dirs: tuple[Path, ...] = ()
+    permission_mode: PermissionMode = "default"
+    tool_use_id: str = ""
+    agent_id: str | None = None
+
+    @property
+    def root(self) -> Path:
+        """The project directory: where the session started."""
+        return self.project_dir if self.project_dir is not None else self.cwd
+
+    @property
+    def working_dirs(self) -> tuple[Path, ...]:
+        """The project directory and every additional directory."""
+        return (self.root, *self.additional_dirs)
+
+    def is_inside_working_dirs(self, path: Path) -> bool:
+        """Whether ``path`` (resolved) lies inside one of the working directories."""
+        resolved = path.resolve()
+        return any(resolved.is_relative_to(d.resolve()) for d in self.working_dirs)
+
+    def resolve(self, path: str | Path) -> Path:
+        """An absolute path: ``path`` taken relative to the cwd, ``~`` expanded."""
+        p = Path(path).expanduser()
+        return p if p.is_absolute() else self.cwd / p
+
+    def for_call(self, tool_use_id: str) -> ToolContext:
+        """A copy for one call (the hot path: cheaper than ``dataclasses.replace``)."""
+        return ToolContext(
+            cwd=self.cwd,
+            session=self.session,
+            project_dir=self.project_dir,
+            additional_dirs=self.additional_dirs,
+            permission_mode=self.permission_mode,
+            tool_use_id=tool_use_id,
+            agent_id=self.agent_id,
+        )
+
+    def with_changes(self, **changes: object) -> ToolContext:
+        """A copy with some fields replaced."""
+        return replace(self, **changes)  # type: ignore[arg-type]

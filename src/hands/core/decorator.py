@@ -1,0 +1,146 @@
+"""``@tool``: a tool from a typed function; schema from the signature and docstring."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, cast, get_type_hints, overload
+
+from hands.core.context import ToolContext
+from hands.core.tool import Flag, Progress, Tool, ToolResult, build_tool
+from hands.errors import ToolDefinitionError
+
+_RESERVED = frozenset({"ctx", "progress"})
+
+
+@overload
+def tool(fn: Callable[..., Any], /) -> Tool[Any, Any]: ...
+
+
+@overload
+def tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    aliases: tuple[str, ...] = (),
+    read_only: Flag = False,
+    concurrency_safe: Flag | None = None,
+    destructive: Flag = False,
+    max_result_chars: int | None = 100_000,
+) -> Callable[[Callable[..., Any]], Tool[Any, Any]]: ...
+
+
+def tool(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    aliases: tuple[str, ...] = (),
+    read_only: Flag = False,
+    concurrency_safe: Flag | None = None,
+    destructive: Flag = False,
+    max_result_chars: int | None = 100_000,
+) -> Tool[Any, Any] | Callable[[Callable[..., Any]], Tool[Any, Any]]:
+    """Turn a typed function (sync or async) into a :class:`Tool`.
+
+    Parameters become the input schema; the docstring's summary becomes the description
+    and its ``Args:`` section the field descriptions. A parameter annotated
+    ``ToolContext`` receives the call context; one named ``progress`` receives the
+    progress callback. ``concurrency_safe`` defaults to ``read_only``. Sync functions
+    run on the event loop: make blocking work ``async`` or hand it to a thread.
+    """
+
+    def wrap(func: Callable[..., Any]) -> Tool[Any, Any]:
+        return _from_function(
+            func,
+            name=name,
+            description=description,
+            aliases=aliases,
+            read_only=read_only,
+            concurrency_safe=read_only if concurrency_safe is None else concurrency_safe,
+            destructive=destructive,
+            max_result_chars=max_result_chars,
+        )
+
+    return wrap if fn is None else wrap(fn)
+
+
+def _from_function(
+    func: Callable[..., Any],
+    *,
+    name: str | None,
+    description: str | None,
+    aliases: tuple[str, ...],
+    read_only: Flag,
+    concurrency_safe: Flag,
+    destructive: Flag,
+    max_result_chars: int | None,
+) -> Tool[Any, Any]:
+    import docstring_parser
+    from pydantic import Field, create_model
+
+    from hands.core.schema import ToolInput
+
+    tool_name = name or func.__name__
+    doc = docstring_parser.parse(inspect.getdoc(func) or "")
+    param_docs = {p.arg_name: (p.description or "") for p in doc.params}
+    summary = "\n\n".join(part for part in (doc.short_description, doc.long_description) if part)
+    try:
+        hints = get_type_hints(func)
+    except Exception as exc:
+        raise ToolDefinitionError(f"cannot read the type hints of {tool_name!r}: {exc}") from exc
+
+    fields: dict[str, Any] = {}
+    ctx_param: str | None = None
+    progress_param: str | None = None
+    for param in inspect.signature(func).parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise ToolDefinitionError(f"{tool_name}: *args/**kwargs cannot become a schema")
+        annotation = hints.get(param.name, Any)
+        if annotation is ToolContext:
+            ctx_param = param.name
+            continue
+        if param.name == "progress":
+            progress_param = param.name
+            continue
+        if param.name in _RESERVED:
+            raise ToolDefinitionError(f"{tool_name}: parameter name {param.name!r} is reserved")
+        if param.name not in hints:
+            raise ToolDefinitionError(
+                f"{tool_name}: parameter {param.name!r} needs a type annotation"
+            )
+        default = ... if param.default is param.empty else param.default
+        fields[param.name] = (
+            annotation,
+            Field(default, description=param_docs.get(param.name) or None),
+        )
+
+    model = create_model(f"{tool_name}_input", __base__=ToolInput, **fields)
+    field_names = tuple(fields)
+    is_async = inspect.iscoroutinefunction(func)
+
+    async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+        kwargs = {key: getattr(input, key) for key in field_names}
+        if ctx_param is not None:
+            kwargs[ctx_param] = ctx
+        if progress_param is not None:
+            kwargs[progress_param] = progress
+        result = await func(**kwargs) if is_async else func(**kwargs)
+        if isinstance(result, ToolResult):
+            return cast(ToolResult[Any], result)
+        return ToolResult(output=result)
+
+    built = build_tool(
+        name=tool_name,
+        description=description if description is not None else summary,
+        input_model=model,
+        call=call,
+        aliases=aliases,
+        is_read_only=read_only,
+        is_concurrency_safe=concurrency_safe,
+        is_destructive=destructive,
+        max_result_chars=max_result_chars,
+    )
+    built.__doc__ = func.__doc__
+    return built

@@ -1,0 +1,73 @@
+"""What one tool call came to: the result block and what the loop and the screen need.
+
+Below the pipeline, so hooks, tools and the executor can name an outcome without
+importing the pipeline that makes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+from hands.core.messages import ToolResultBlock, ToolUseBlock
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from hands.core.tool import ContextModifier, Tool
+
+Status: TypeAlias = Literal["ok", "error", "rejected", "cancelled"]
+
+MAX_ERROR_CHARS = 10_000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolCallOutcome:
+    """The result block plus what the UI and the loop need to know about the call."""
+
+    block: ToolResultBlock
+    status: Status
+    tool: Tool[Any, Any] | None = None
+    input: BaseModel | None = None
+    output: Any = None
+    context_modifier: ContextModifier | None = None
+    extra_context: tuple[str, ...] = ()
+    spillable: bool = True
+    duration_ms: float = 0.0
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the model sees this result as an error."""
+        return self.block.is_error
+
+
+def tool_use_error(message: str) -> str:
+    """Wrap a message in the ``<tool_use_error>`` tag models are trained on."""
+    return f"<tool_use_error>{message}</tool_use_error>"
+
+
+def error_outcome(
+    block: ToolUseBlock,
+    text: str,
+    *,
+    status: Status = "error",
+    tool: Tool[Any, Any] | None = None,
+    input: BaseModel | None = None,
+    extra_context: tuple[str, ...] = (),
+) -> ToolCallOutcome:
+    """An ``is_error`` outcome with ``text`` as its content."""
+    return ToolCallOutcome(
+        block=ToolResultBlock(tool_use_id=block.id, content=text, is_error=True),
+        status=status,
+        tool=tool,
+        input=input,
+        extra_context=extra_context,
+    )
+
+
+def truncate_middle(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """Keep the head and tail of an over-long error message."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n\n... [{len(text) - limit} characters truncated] ...\n\n{text[-half:]}"

@@ -1,0 +1,57 @@
+"""A session: its id, its directory under the hands home, and per-session tool state."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from hands.core.limits import hands_home
+
+T = TypeVar("T")
+
+Cleanup = Callable[[], Awaitable[None]]
+
+
+class Session:
+    """Mutable state shared by every tool call of one conversation.
+
+    Tools keep their own per-session state (the read-state cache, background shells)
+    through :meth:`service`, so the core never needs to know about them.
+    """
+
+    def __init__(self, *, session_id: str | None = None, home: Path | None = None) -> None:
+        self.id = session_id or secrets.token_hex(8)
+        self.home = home if home is not None else hands_home()
+        self._services: dict[type[Any], Any] = {}
+        self._cleanups: list[Cleanup] = []
+
+    @property
+    def directory(self) -> Path:
+        """Where this session's files (spilled results, transcripts) live; made on demand."""
+        return self.home / "sessions" / self.id
+
+    def service(self, kind: type[T], factory: Callable[[], T] | None = None) -> T:
+        """The session's single instance of ``kind``, created on first use."""
+        found = self._services.get(kind)
+        if found is None:
+            found = factory() if factory is not None else kind()
+            self._services[kind] = found
+        return cast(T, found)
+
+    def add_cleanup(self, cleanup: Cleanup) -> None:
+        """Run ``cleanup`` when the session closes (e.g. kill background tasks)."""
+        self._cleanups.append(cleanup)
+
+    async def aclose(self) -> None:
+        """Run every cleanup, newest first; one failing does not stop the others."""
+        errors: list[BaseException] = []
+        while self._cleanups:
+            cleanup = self._cleanups.pop()
+            try:
+                await cleanup()
+            except Exception as exc:
+                errors.append(exc)
+        if errors:
+            raise ExceptionGroup("session cleanup failed", errors)  # type: ignore[type-var]

@@ -1,0 +1,383 @@
+"""The tool protocol: the five elements of a tool, with fail-closed defaults.
+
+A tool has a name (and aliases), an input schema (a pydantic model), permission checks
+(``validate_input`` and ``check_permissions``), execution (``call``) and rendering
+(``to_content`` for the model, ``render_*`` for people). Built-ins subclass :class:`Tool`;
+:func:`build_tool` and the ``@tool`` decorator produce the same type.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeGuard, TypeVar, cast
+
+from hands.core.context import ToolContext
+from hands.core.decision import PermissionDecision, passthrough
+from hands.core.messages import ImageBlock, ResultPart, TextBlock, ToolReferenceBlock
+from hands.errors import ToolDefinitionError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from rich.console import RenderableType
+
+InputT = TypeVar("InputT", bound="BaseModel")
+OutputT = TypeVar("OutputT")
+
+Progress: TypeAlias = Callable[[Any], None]
+"""Called by a tool any number of times with progress data its ``render_progress`` shows."""
+
+ContextModifier: TypeAlias = Callable[[ToolContext], ToolContext]
+Content: TypeAlias = "str | Sequence[ResultPart]"
+
+MAX_NAME_LENGTH = 64
+_ENCODER = json.JSONEncoder(default=str, ensure_ascii=False)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolResult(Generic[OutputT]):
+    """What ``call`` returns: the output, and optionally a change to the context.
+
+    ``is_error`` marks a result the model should read as a failure without the tool
+    raising (Bash's non-zero exit, for instance).
+    """
+
+    output: OutputT
+    context_modifier: ContextModifier | None = None
+    is_error: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolSpec:
+    """The definition sent to the model API."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+    defer_loading: bool = False
+    """Sent but not shown to the model until a ``tool_reference`` names it (Anthropic)."""
+
+    def to_wire(self) -> dict[str, Any]:
+        """Anthropic's tool definition shape."""
+        wire: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "input_schema": dict(self.input_schema),
+        }
+        if self.defer_loading:
+            wire["defer_loading"] = True
+        return wire
+
+
+class Tool(Generic[InputT, OutputT]):
+    """Base of every tool. Defaults fail closed: not read-only, not concurrency-safe.
+
+    Subclasses set ``name``, ``description`` and ``input_model`` and implement ``call``.
+    """
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    input_model: type[InputT]
+    max_result_chars: int | None = 100_000
+    """Output above min(this, the session limit) is spilled to a file; None: never."""
+    handles_own_timeout: bool = False
+    """True when the tool enforces its own time limit (Bash); the pipeline's is skipped."""
+    cascades_errors: bool = False
+    """True when a failure should cancel the running sibling calls (Bash)."""
+    edits_files: bool = False
+    """True for tools that change files (Edit, Write...): ``acceptEdits`` allows them."""
+    should_defer: bool = False
+    always_load: bool = False
+    search_hint: str = ""
+
+    # -- schema ---------------------------------------------------------------------
+
+    @cached_property
+    def input_schema(self) -> dict[str, Any]:
+        """JSON Schema of the input, as sent to the API."""
+        from hands.core.schema import input_json_schema
+
+        return input_json_schema(self.input_model)
+
+    def spec(self) -> ToolSpec:
+        """The API definition of this tool."""
+        return ToolSpec(
+            name=self.name, description=self.description, input_schema=self.input_schema
+        )
+
+    def parse_input(self, data: Mapping[str, Any]) -> InputT:
+        """Validate the model's JSON; raises ``pydantic.ValidationError``."""
+        return self.input_model.model_validate(data)
+
+    # -- flags (fail closed) ----------------------------------------------------------
+
+    def is_enabled(self) -> bool:
+        """Whether the tool is offered at all."""
+        return True
+
+    def is_read_only(self, input: InputT) -> bool:
+        """Whether this call changes nothing. Default: no."""
+        return False
+
+    def is_concurrency_safe(self, input: InputT) -> bool:
+        """Whether this call may run alongside others. Default: no."""
+        return False
+
+    def is_destructive(self, input: InputT) -> bool:
+        """Whether this call deletes or overwrites irreversibly. Default: no."""
+        return False
+
+    def user_facing_name(self, input: InputT | None = None) -> str:
+        """The label people see; permission rules and hooks use ``name``."""
+        return self.name
+
+    # -- permissions ------------------------------------------------------------------
+
+    async def validate_input(self, input: InputT, ctx: ToolContext) -> str | None:
+        """Return an error message if the call is meaningless (file missing...), else None."""
+        return None
+
+    async def check_permissions(self, input: InputT, ctx: ToolContext) -> PermissionDecision:
+        """Tool-specific permission opinion; default: none (the policy decides)."""
+        return passthrough()
+
+    # -- execution --------------------------------------------------------------------
+
+    async def call(
+        self, input: InputT, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[OutputT]:
+        """Run the tool."""
+        raise NotImplementedError(f"{type(self).__name__}.call is not implemented")
+
+    # -- rendering --------------------------------------------------------------------
+
+    def to_content(self, output: OutputT) -> Content:
+        """The blocks the model sees for ``output``."""
+        return default_content(output)
+
+    def describe_input(self, input: InputT) -> str:
+        """A one-line summary of the input, shown as ``Name(summary)``."""
+        data = input.model_dump(by_alias=True, exclude_defaults=True)
+        if len(data) == 1:
+            (value,) = data.values()
+            text = value if isinstance(value, str) else json.dumps(value, default=str)
+        else:
+            text = ", ".join(f"{k}: {json.dumps(v, default=str)}" for k, v in data.items())
+        return text if len(text) <= 80 else text[:79] + "…"
+
+    def render_use(self, input: InputT) -> RenderableType:
+        """How a request to run this tool is shown."""
+        from hands.core.render import use_line
+
+        return use_line(self.user_facing_name(input), self.describe_input(input))
+
+    def render_progress(self, data: Any) -> RenderableType:
+        """How one progress update is shown."""
+        from hands.core.render import dim_text
+
+        return dim_text(str(data))
+
+    def render_result(self, output: OutputT) -> RenderableType:
+        """How a successful result is shown."""
+        from hands.core.render import result_text
+
+        return result_text(self.to_content(output))
+
+    def render_rejected(self, input: InputT, reason: str) -> RenderableType:
+        """How a call refused by permissions or a hook is shown."""
+        from hands.core.render import rejected_text
+
+        return rejected_text(self.user_facing_name(input), reason)
+
+    def render_error(self, message: str) -> RenderableType:
+        """How a failed call is shown."""
+        from hands.core.render import error_text
+
+        return error_text(message)
+
+    def render_group(self, inputs: Sequence[InputT]) -> RenderableType:
+        """How several calls of this tool running in parallel are shown together."""
+        from hands.core.render import group
+
+        return group(self.user_facing_name(), [self.describe_input(i) for i in inputs])
+
+    def __repr__(self) -> str:
+        return f"<Tool {self.name}>"
+
+
+def default_content(output: object) -> Content:
+    """Text for an output: strings as they are, models and containers as JSON."""
+    if isinstance(output, str):
+        return output
+    kind = type(output)
+    if kind is int or kind is float:
+        return repr(output)
+    if _is_model(output):
+        return output.model_dump_json(by_alias=True)
+    if isinstance(output, list | tuple):
+        items = cast(Sequence[object], output)
+        if all(isinstance(item, TextBlock | ImageBlock | ToolReferenceBlock) for item in items):
+            return tuple(cast(Sequence[ResultPart], items))
+    if output is None:
+        return ""
+    try:
+        return _ENCODER.encode(output)
+    except (TypeError, ValueError):
+        return repr(cast(Any, output))
+
+
+def _is_model(output: object) -> TypeGuard[BaseModel]:
+    # pydantic is imported by whoever built a model; never import it here for the check
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(output, pydantic.BaseModel)
+
+
+def check_tool_name(name: str) -> str:
+    """Return ``name`` if the model APIs accept it, else raise ToolDefinitionError."""
+    if (
+        not name
+        or len(name) > MAX_NAME_LENGTH
+        or not all(c.isascii() and (c.isalnum() or c in "_-") for c in name)
+    ):
+        raise ToolDefinitionError(
+            f"tool name {name!r} must be 1-{MAX_NAME_LENGTH} characters of [A-Za-z0-9_-]"
+        )
+    return name
+
+
+Flag: TypeAlias = "bool | Callable[[Any], bool]"
+CallFn: TypeAlias = Callable[[Any, ToolContext, Progress], Awaitable[Any]]
+
+
+class _BuiltTool(Tool[Any, Any]):
+    """A tool assembled by :func:`build_tool` from plain values and callables."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        description: str,
+        input_model: type[BaseModel],
+        call: CallFn,
+        aliases: tuple[str, ...],
+        read_only: Flag,
+        concurrency_safe: Flag,
+        destructive: Flag,
+        enabled: Callable[[], bool] | None,
+        validate_input: Callable[[Any, ToolContext], Awaitable[str | None]] | None,
+        check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]] | None,
+        to_content: Callable[[Any], Content] | None,
+        max_result_chars: int | None,
+        edits_files: bool,
+        should_defer: bool,
+        search_hint: str,
+    ) -> None:
+        self.name = check_tool_name(name)
+        self.description = description
+        self.input_model = input_model
+        self.aliases = aliases
+        self._call = call
+        self._read_only = read_only
+        self._concurrency_safe = concurrency_safe
+        self._destructive = destructive
+        self._enabled = enabled
+        self._validate = validate_input
+        self._check = check_permissions
+        self._to_content = to_content
+        self.max_result_chars = max_result_chars
+        self.edits_files = edits_files
+        self.should_defer = should_defer
+        self.search_hint = search_hint
+
+    def is_enabled(self) -> bool:
+        return True if self._enabled is None else self._enabled()
+
+    def is_read_only(self, input: Any) -> bool:
+        return _flag(self._read_only, input)
+
+    def is_concurrency_safe(self, input: Any) -> bool:
+        return _flag(self._concurrency_safe, input)
+
+    def is_destructive(self, input: Any) -> bool:
+        return _flag(self._destructive, input)
+
+    async def validate_input(self, input: Any, ctx: ToolContext) -> str | None:
+        return None if self._validate is None else await self._validate(input, ctx)
+
+    async def check_permissions(self, input: Any, ctx: ToolContext) -> PermissionDecision:
+        return passthrough() if self._check is None else await self._check(input, ctx)
+
+    async def call(self, input: Any, ctx: ToolContext, progress: Progress) -> ToolResult[Any]:
+        result = await self._call(input, ctx, progress)
+        if isinstance(result, ToolResult):
+            return cast(ToolResult[Any], result)
+        return ToolResult(output=result)
+
+    def to_content(self, output: Any) -> Content:
+        return default_content(output) if self._to_content is None else self._to_content(output)
+
+
+def _flag(flag: Flag, input: Any) -> bool:
+    return flag(input) if callable(flag) else bool(flag)
+
+
+def build_tool(
+    *,
+    name: str,
+    input_model: type[BaseModel],
+    call: CallFn,
+    description: str = "",
+    aliases: Sequence[str] = (),
+    is_read_only: Flag = False,
+    is_concurrency_safe: Flag = False,
+    is_destructive: Flag = False,
+    is_enabled: Callable[[], bool] | None = None,
+    validate_input: Callable[[Any, ToolContext], Awaitable[str | None]] | None = None,
+    check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]] | None = None,
+    to_content: Callable[[Any], Content] | None = None,
+    max_result_chars: int | None = 100_000,
+    edits_files: bool = False,
+    should_defer: bool = False,
+    search_hint: str = "",
+) -> Tool[Any, Any]:
+    """Build a :class:`Tool` from parts; anything not given takes the fail-closed default.
+
+    ``call(input, ctx, progress)`` may return a :class:`ToolResult` or a bare output.
+    Flags are booleans or functions of the parsed input.
+    """
+    from pydantic import BaseModel
+
+    if not (isinstance(input_model, type) and issubclass(input_model, BaseModel)):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ToolDefinitionError(f"input_model of {name!r} must be a pydantic BaseModel class")
+    return _BuiltTool(
+        name=name,
+        description=description,
+        input_model=input_model,
+        call=call,
+        aliases=tuple(aliases),
+        read_only=is_read_only,
+        concurrency_safe=is_concurrency_safe,
+        destructive=is_destructive,
+        enabled=is_enabled,
+        validate_input=validate_input,
+        check_permissions=check_permissions,
+        to_content=to_content,
+        max_result_chars=max_result_chars,
+        edits_files=edits_files,
+        should_defer=should_defer,
+        search_hint=search_hint,
+    )
+
+
+class ReadOnlyTool(Tool[InputT, OutputT]):
+    """A tool whose every call is read-only and concurrency-safe: calls run side by side."""
+
+    def is_read_only(self, input: InputT) -> bool:  # noqa: D102
+        return True
+
+    def is_concurrency_safe(self, input: InputT) -> bool:  # noqa: D102
+        return True

@@ -1,0 +1,1 @@
+"""Ranking tools for a plain-language request."""

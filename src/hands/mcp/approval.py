@@ -1,0 +1,66 @@
+"""Asking once about project MCP servers (from a committed ``.mcp.json``).
+
+A project's ``.mcp.json`` can start programs on the user's machine, so in an interactive
+session each project server runs only after the user said yes. The answer is kept in
+``.claude/settings.local.json`` (``enabledMcpjsonServers`` / ``disabledMcpjsonServers``),
+the same keys Claude Code uses, so it is asked once per project.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from hands.config.jsonfile import string_list, update_json_object
+from hands.mcp.config import McpServerConfig
+
+Ask = Callable[[str], Awaitable[str]]
+
+
+def describe(server: McpServerConfig) -> str:
+    """What the server would run or reach."""
+    if server.transport == "stdio":
+        return " ".join([server.command, *server.args]).strip()
+    return f"{server.transport} {server.url}"
+
+
+def record(project_dir: Path, name: str, *, approved: bool) -> Path:
+    """Save one answer in ``.claude/settings.local.json``."""
+    path = project_dir / ".claude" / "settings.local.json"
+
+    def change(data: dict[str, Any]) -> None:
+        keep = "enabledMcpjsonServers" if approved else "disabledMcpjsonServers"
+        drop = "disabledMcpjsonServers" if approved else "enabledMcpjsonServers"
+        kept = string_list(data, keep, path)
+        if name not in kept:
+            kept.append(name)
+        if drop in data:
+            data[drop] = [n for n in string_list(data, drop, path) if n != name]
+
+    return update_json_object(path, change)
+
+
+async def ask_about(
+    servers: Sequence[McpServerConfig], *, project_dir: Path, ask: Ask
+) -> dict[str, bool]:
+    """Ask about each pending server; returns name → approved (and saves each answer)."""
+    answers: dict[str, bool] = {}
+    approve_rest: bool | None = None
+    for server in servers:
+        if approve_rest is not None:
+            approved = approve_rest
+        else:
+            reply = await ask(
+                f"This project's .mcp.json wants to start the MCP server {server.name!r}:\n"
+                f"  {describe(server)}\n"
+                "  1. Use this server\n  2. Use all of this project's servers\n"
+                "  3. Don't use it\n> "
+            )
+            choice = reply.strip().lower()
+            approved = choice in ("1", "2", "y", "yes")
+            if choice == "2":
+                approve_rest = True
+        record(project_dir, server.name, approved=approved)
+        answers[server.name] = approved
+    return answers

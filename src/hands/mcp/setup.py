@@ -1,0 +1,94 @@
+"""One call to go from a project directory to running MCP servers and a tool source."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from hands.mcp.config import (
+    McpConfigSet,
+    McpServerConfig,
+    McpSettings,
+    ProjectApproval,
+    load_mcp_config,
+)
+
+if TYPE_CHECKING:
+    from hands.core.decision import PermissionPolicy
+    from hands.core.session import Session
+    from hands.core.tool import Tool
+    from hands.mcp.client import McpManager
+    from hands.mcp.lazy import ToolListCache
+    from hands.mcp.source import McpToolSource
+    from hands.pipeline.pool import ToolPool
+
+
+def build_manager(
+    cwd: Path | str,
+    *,
+    env: Mapping[str, str] | None = None,
+    extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
+    approve_project: ProjectApproval = True,
+    settings: McpSettings | None = None,
+    tool_cache: ToolListCache | None = None,
+    blocked: Callable[[McpServerConfig], str | None] | None = None,
+) -> tuple[McpManager, McpConfigSet]:
+    """A manager (not started) for every server of the project, and the config it read.
+
+    ``tool_cache`` keeps tool lists between sessions (see :mod:`hands.mcp.lazy`).
+    """
+    from hands.mcp.client import McpManager, ServerStatus
+
+    config = load_mcp_config(
+        cwd, env=env, extra=extra, approve_project=approve_project, blocked=blocked
+    )
+    unapproved = (
+        "project server not approved yet: add it to enabledMcpjsonServers "
+        "(or set enableAllProjectMcpServers) in .claude/settings.json"
+    )
+    idle: list[tuple[McpServerConfig, Literal["needs-approval", "disabled"], str]] = [
+        *((server, "needs-approval", unapproved) for server in config.needs_approval),
+        *((server, "disabled", "listed in disabledMcpjsonServers") for server in config.disabled),
+        *((server, "disabled", why) for server, why in config.blocked),
+    ]
+    extra_status = [
+        ServerStatus(
+            name=server.name,
+            scope=server.scope,
+            transport=server.transport,
+            target=server.target,
+            state=state,
+            error=error,
+        )
+        for server, state, error in idle
+    ]
+    manager = McpManager(
+        config.servers,
+        settings=settings or McpSettings.from_env(env),
+        extra_status=extra_status,
+        tool_cache=tool_cache,
+    )
+    return manager, config
+
+
+def start_mcp(
+    cwd: Path | str,
+    *,
+    session: Session,
+    base: ToolPool | Sequence[Tool[Any, Any]] | None = None,
+    policy: PermissionPolicy | None = None,
+    env: Mapping[str, str] | None = None,
+    extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
+    approve_project: ProjectApproval = True,
+) -> McpToolSource:
+    """Start every server in the background and return the ToolSource for ``query``.
+
+    Call it inside the running event loop; the connections close when ``session``
+    closes (``await session.aclose()``).
+    """
+    from hands.mcp.source import McpToolSource
+
+    manager, _ = build_manager(cwd, env=env, extra=extra, approve_project=approve_project)
+    manager.start().attach(session)
+    return McpToolSource(manager, base=base, policy=policy)

@@ -1,0 +1,420 @@
+"""``run_tool_use``: one tool_use block in, exactly one tool_result out.
+
+    find tool → parse input → validate_input → PreToolUse hooks → permission decision →
+    call (with progress, under a timeout) → PostToolUse hooks → to_content → spill
+
+Every failure becomes an ``is_error`` result the model can act on; only cancellation
+escapes (the executor turns it into a result).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import anyio
+from pydantic import BaseModel, ValidationError
+
+from hands.core.context import ToolContext
+from hands.core.decision import AskRequest, PermissionDecision
+from hands.core.hooks import DeferringHooks, PermissionHooks
+from hands.core.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseBlock
+from hands.core.outcome import (
+    ToolCallOutcome,
+    error_outcome,
+    tool_use_error,
+    truncate_middle,
+)
+from hands.core.spill import content_chars, spill
+from hands.core.tool import ContextModifier, Progress, Tool
+from hands.errors import ToolError
+from hands.pipeline.deadline import DeadlineExceeded, within
+from hands.pipeline.runtime import ToolRuntime
+
+
+class CallTimer(Protocol):
+    """A per-call time limit kept by the caller; firing cancels the call."""
+
+    def arm(self, seconds: float) -> None:
+        """Start counting."""
+        ...
+
+    def disarm(self) -> None:
+        """Stop counting."""
+        ...
+
+
+def describe_validation_error(tool_name: str, exc: ValidationError) -> str:
+    """Each bad field and why, for the model."""
+    lines = [f"InputValidationError: {tool_name} failed due to the following issues:"]
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"]) or "(input)"
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = "An unexpected parameter was provided"
+        elif err["type"] != "missing" and "input" in err:
+            got = repr(err["input"])
+            message += f" (got {got[:60] + '…' if len(got) > 60 else got})"
+        lines.append(f"- {where}: {message}")
+    return "\n".join(lines)
+
+
+def parse_for(tool: Tool[Any, Any], data: Mapping[str, Any]) -> BaseModel | str:
+    """The parsed input, or a model-facing error message."""
+    try:
+        return tool.parse_input(data)
+    except ValidationError as exc:
+        return tool_use_error(describe_validation_error(tool.name, exc))
+
+
+async def run_tool_use(
+    block: ToolUseBlock,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    progress: Progress,
+    *,
+    parsed: BaseModel | None = None,
+    timer: CallTimer | None = None,
+) -> ToolCallOutcome:
+    """Run one call through the whole pipeline. Never raises except on cancellation.
+
+    With ``timer`` (the caller's per-call time limit, which cancels the call when it
+    fires), the limit is armed around ``tool.call`` instead of opening a scope here; the
+    caller then builds the result with :func:`timeout_outcome`.
+    """
+    tool = runtime.tools.find(block.name)
+    if tool is None:
+        names = ", ".join(runtime.tools.names) or "(none)"
+        return error_outcome(
+            block,
+            tool_use_error(
+                f"Error: No such tool available: {block.name}. Available tools: {names}"
+            ),
+        )
+    try:
+        return await _run_found(block, tool, ctx, runtime, progress, parsed, timer)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except Exception as exc:  # a bug in validation, hooks or rendering
+        return error_outcome(
+            block, truncate_middle(f"Error: {type(exc).__name__}: {exc}"), tool=tool
+        )
+
+
+async def _run_found(
+    block: ToolUseBlock,
+    tool: Tool[Any, Any],
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    progress: Progress,
+    parsed: BaseModel | None,
+    timer: CallTimer | None,
+) -> ToolCallOutcome:
+    if ctx.tool_use_id != block.id:
+        ctx = ctx.for_call(block.id)
+    if parsed is None:
+        result = parse_for(tool, block.input)
+        if isinstance(result, str):
+            return error_outcome(block, result, tool=tool)
+        parsed = result
+    message = await tool.validate_input(parsed, ctx)
+    if message:
+        return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
+
+    hooks = runtime.hooks
+    raw_input: Mapping[str, Any] = block.input
+    extra: list[str] = []
+    hook_decision: str | None = None
+    hook_reason = ""
+    hook_input = False
+    if hooks is not None:
+        pre = await hooks.pre_tool_use(tool=tool, tool_input=raw_input, ctx=ctx)
+        if pre.additional_context:
+            extra.append(pre.additional_context)
+        if pre.decision == "deny":
+            reason = pre.reason or "blocked by a PreToolUse hook"
+            return error_outcome(
+                block,
+                f"PreToolUse hook blocked {tool.name}: {reason}",
+                status="rejected",
+                tool=tool,
+                input=parsed,
+                extra_context=tuple(extra),
+            )
+        if pre.decision == "defer":
+            return _deferred(block, tool, parsed, ctx, runtime, tuple(extra))
+        if pre.updated_input is not None:
+            reparsed = parse_for(tool, pre.updated_input)
+            if isinstance(reparsed, str):
+                return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
+            parsed, raw_input = reparsed, pre.updated_input
+        hook_decision, hook_reason = pre.decision, pre.reason
+        hook_input = pre.updated_input is not None
+
+    decision = await _decide(
+        tool, parsed, raw_input, ctx, runtime, hook_decision, hook_reason, hook_input
+    )
+    if decision.behavior != "allow":
+        text = decision.message or f"Permission to use {tool.name} was denied."
+        return error_outcome(
+            block, text, status="rejected", tool=tool, input=parsed, extra_context=tuple(extra)
+        )
+    if decision.updated_input is not None:
+        reparsed = parse_for(tool, decision.updated_input)
+        if isinstance(reparsed, str):
+            return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
+        parsed, raw_input = reparsed, decision.updated_input
+
+    started = time.perf_counter()
+    failure: str | None = None
+    output: Any = None
+    modifier: ContextModifier | None = None
+    content: str | Sequence[ResultPart] = ""
+    try:
+        if tool.handles_own_timeout:
+            result = await tool.call(parsed, ctx, progress)
+        elif timer is not None:
+            timer.arm(runtime.limits.tool_timeout_s)
+            try:
+                result = await tool.call(parsed, ctx, progress)
+            finally:
+                timer.disarm()
+        else:
+            try:
+                result = await within(
+                    runtime.limits.tool_timeout_s, tool.call(parsed, ctx, progress)
+                )
+            except DeadlineExceeded:
+                raise ToolError(timeout_text(tool.name, runtime.limits.tool_timeout_s)) from None
+        output, modifier = result.output, result.context_modifier
+        content = tool.to_content(output)
+        if result.is_error:
+            failure = content if isinstance(content, str) else _text_of(content)
+    except anyio.get_cancelled_exc_class():
+        raise
+    except ToolError as exc:
+        failure = truncate_middle(str(exc))
+    except Exception as exc:
+        failure = truncate_middle(f"Error: {type(exc).__name__}: {exc}")
+    duration_ms = (time.perf_counter() - started) * 1000
+
+    if hooks is not None:
+        if failure is None:
+            post = await hooks.post_tool_use(
+                tool=tool, tool_input=raw_input, response=output, ctx=ctx, duration_ms=duration_ms
+            )
+        else:
+            post = await hooks.post_tool_use_failure(
+                tool=tool, tool_input=raw_input, error=failure, ctx=ctx, duration_ms=duration_ms
+            )
+        if post.additional_context:
+            extra.append(post.additional_context)
+        if post.block_reason:
+            extra.append(f"PostToolUse hook feedback on {tool.name}: {post.block_reason}")
+        if post.replaces_output and failure is None:
+            from hands.hooks.output import replace_output
+
+            output, content = replace_output(tool, output, content, post.updated_output)
+
+    if failure is not None:
+        text = failure or f"{tool.name} failed"
+        return ToolCallOutcome(
+            block=ToolResultBlock(tool_use_id=block.id, content=text, is_error=True),
+            status="error",
+            tool=tool,
+            input=parsed,
+            output=output,
+            context_modifier=modifier,  # `cd x && false` still moved the shell
+            extra_context=tuple(extra),
+            duration_ms=duration_ms,
+        )
+
+    if _is_empty(content):
+        content = f"({tool.name} completed with no output)"
+    limit = tool.max_result_chars
+    if limit is not None and content_chars(content) > min(limit, runtime.limits.result_chars):
+        content = spill(content, session=ctx.session, tool_use_id=block.id)
+    if not isinstance(content, str):
+        content = tuple(content)
+    return ToolCallOutcome(
+        block=ToolResultBlock(tool_use_id=block.id, content=content),
+        status="ok",
+        tool=tool,
+        input=parsed,
+        output=output,
+        context_modifier=modifier,
+        extra_context=tuple(extra),
+        spillable=limit is not None,
+        duration_ms=duration_ms,
+    )
+
+
+def timeout_text(name: str, seconds: float) -> str:
+    """What the model reads when a call ran out of time."""
+    return (
+        f"{name} timed out after {seconds:g} s and was stopped; nothing more from this call "
+        "will arrive. Try a smaller request."
+    )
+
+
+async def timeout_outcome(
+    block: ToolUseBlock,
+    tool: Tool[Any, Any],
+    parsed: BaseModel | None,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+) -> ToolCallOutcome:
+    """The result of a call whose time limit fired in the caller's scope."""
+    text = timeout_text(tool.name, runtime.limits.tool_timeout_s)
+    extra: tuple[str, ...] = ()
+    if runtime.hooks is not None:
+        post = await runtime.hooks.post_tool_use_failure(
+            tool=tool,
+            tool_input=block.input,
+            error=text,
+            ctx=ctx.for_call(block.id),
+            duration_ms=runtime.limits.tool_timeout_s * 1000,
+        )
+        extra = tuple(t for t in (post.additional_context, post.block_reason) if t)
+    return error_outcome(block, text, tool=tool, input=parsed, extra_context=extra)
+
+
+def _deferred(
+    block: ToolUseBlock,
+    tool: Tool[Any, Any],
+    parsed: BaseModel,
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    extra: tuple[str, ...],
+) -> ToolCallOutcome:
+    """A PreToolUse hook deferred the call: it does not run now.
+
+    Deferral is honoured only when the call is its turn's only one; the hooks keep a way
+    to run it through the normal flow, which the loop uses when the turn had several.
+    """
+    hooks = runtime.hooks
+    if isinstance(hooks, DeferringHooks):
+
+        async def run_normally() -> ToolCallOutcome:
+            return await run_tool_use(block, ctx, runtime, _no_progress)
+
+        hooks.hold_deferred(block.id, run_normally)
+    return error_outcome(
+        block,
+        f"{tool.name} was deferred by a PreToolUse hook and was not run; it can be resumed later.",
+        status="rejected",
+        tool=tool,
+        input=parsed,
+        extra_context=extra,
+    )
+
+
+def _no_progress(data: Any) -> None:
+    return None
+
+
+def _hook_approves(decision: PermissionDecision, hook_input: bool) -> bool:
+    """Whether a PreToolUse hook's ``allow`` lets a call run that was not allowed."""
+    return decision.hook_can_approve and (hook_input or not decision.hook_needs_input)
+
+
+async def _decide(
+    tool: Tool[Any, Any],
+    parsed: BaseModel,
+    raw_input: Mapping[str, Any],
+    ctx: ToolContext,
+    runtime: ToolRuntime,
+    hook_decision: str | None,
+    hook_reason: str = "",
+    hook_input: bool = False,
+) -> PermissionDecision:
+    """The policy's decision, combined with the PreToolUse hooks' and the ask handler's.
+
+    A hook ``allow`` lets through what would only have been asked (also in ``dontAsk``,
+    where the ask became a denial), never what a deny or ask rule, a critical-path
+    removal or a protected path decided (``hook_can_approve``). A hook ``ask`` turns an
+    allow into a prompt (a denial in ``dontAsk``).
+    """
+    decision = await runtime.policy.decide(tool, parsed, ctx)
+    if decision.behavior == "allow":
+        if hook_decision != "ask":
+            return decision
+        decision = PermissionDecision(
+            behavior="ask",
+            message=f"A hook asks to confirm {tool.name}"
+            + (f": {hook_reason}" if hook_reason else "."),
+            reason="hook",
+        )
+    elif hook_decision == "allow" and _hook_approves(decision, hook_input):
+        return PermissionDecision(behavior="allow", reason="allowed by a PreToolUse hook")
+    if decision.behavior != "ask":
+        return decision
+    if ctx.permission_mode == "dontAsk":
+        return PermissionDecision(
+            behavior="deny",
+            message=(
+                f"{decision.message or f'{tool.name} needs permission.'} This session does not "
+                "ask for permission (mode dontAsk), so the call was not run. Use a tool or "
+                "command that is already allowed, or tell the user which permission is needed."
+            ),
+            reason=f"{decision.reason or 'ask'} (dontAsk)",
+            rule=decision.rule,
+            source=decision.source,
+        )
+    gate = runtime.hooks if isinstance(runtime.hooks, PermissionHooks) else None
+    if gate is not None:
+        verdict = await gate.permission_request(
+            tool=tool, tool_input=raw_input, ctx=ctx, message=decision.message
+        )
+        if verdict is not None:
+            return await _recheck(tool, verdict, ctx, runtime)
+    if runtime.ask is None:
+        return PermissionDecision(
+            behavior="deny",
+            message=(
+                f"Permission to use {tool.name} is required "
+                f"({decision.message or 'no rule allows it'}), and nobody is available to "
+                "approve it in this session. Do not retry this call; use an allowed tool "
+                "or tell the user which permission is needed."
+            ),
+            reason="no ask handler",
+        )
+    request = AskRequest(tool=tool, input=parsed, context=ctx, message=decision.message)
+    answer = await (gate.ask_user(runtime.ask, request) if gate else runtime.ask(request))
+    if answer.behavior == "allow":
+        return answer
+    return PermissionDecision(
+        behavior="deny",
+        message=answer.message
+        or (
+            f"The user doesn't want to proceed with this {tool.name} call; it was not run"
+            " (nothing was written). Stop and wait for the user to say how to go on."
+        ),
+        reason=answer.reason or "user",
+    )
+
+
+async def _recheck(
+    tool: Tool[Any, Any], verdict: PermissionDecision, ctx: ToolContext, runtime: ToolRuntime
+) -> PermissionDecision:
+    """A hook's allow with a new input: the new input must pass the deny rules too."""
+    if verdict.behavior != "allow" or verdict.updated_input is None:
+        return verdict
+    reparsed = parse_for(tool, verdict.updated_input)
+    if isinstance(reparsed, str):
+        return PermissionDecision(behavior="deny", message=reparsed, reason="hook input invalid")
+    again = await runtime.policy.decide(tool, reparsed, ctx)
+    return again if again.behavior == "deny" else verdict
+
+
+def _text_of(content: Sequence[ResultPart]) -> str:
+    return "\n".join(b.text for b in content if isinstance(b, TextBlock))
+
+
+def _is_empty(content: str | Sequence[ResultPart]) -> bool:
+    # an empty tool_result makes some models end the turn; anything but text (an image, a
+    # tool reference) is output even without text
+    if isinstance(content, str):
+        return not content.strip()
+    return content_chars(content) == 0 and all(isinstance(b, TextBlock) for b in content)

@@ -1,0 +1,142 @@
+"""The tool pool: built-ins and extra tools, filtered, de-duplicated and sorted by name."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hands.core.tool import Tool, ToolSpec
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Builtin:
+    """Where a built-in tool lives, so one tool can be loaded without the others."""
+
+    name: str
+    module: str
+    cls: str
+    aliases: tuple[str, ...] = ()
+
+    def load(self) -> Tool[Any, Any]:
+        """Import the module and make the tool."""
+        return getattr(importlib.import_module(self.module), self.cls)()
+
+
+# Every built-in tool, imported only when the pool (or that one tool) is built.
+BUILTIN_TOOLS: tuple[Builtin, ...] = (
+    Builtin(name="Read", module="hands.tools.file.read", cls="ReadTool", aliases=("View",)),
+    Builtin(name="Write", module="hands.tools.file.write", cls="WriteTool"),
+    Builtin(name="Edit", module="hands.tools.file.edit", cls="EditTool"),
+    Builtin(name="MultiEdit", module="hands.tools.file.multi_edit", cls="MultiEditTool"),
+    Builtin(name="NotebookEdit", module="hands.tools.file.notebook_edit", cls="NotebookEditTool"),
+    Builtin(name="Glob", module="hands.tools.search.glob", cls="GlobTool"),
+    Builtin(name="Grep", module="hands.tools.search.grep", cls="GrepTool"),
+    Builtin(name="Bash", module="hands.tools.bash.bash", cls="BashTool"),
+    Builtin(
+        name="TaskOutput",
+        module="hands.tools.bash.task_output",
+        cls="TaskOutputTool",
+        aliases=("BashOutput",),
+    ),
+    Builtin(
+        name="TaskStop",
+        module="hands.tools.bash.task_stop",
+        cls="TaskStopTool",
+        aliases=("KillShell",),
+    ),
+)
+
+SIMPLE_MODE_TOOLS = frozenset({"Bash", "Read", "Edit"})
+
+
+class ToolPool:
+    """An immutable, name-sorted set of tools with lookup by name or alias."""
+
+    def __init__(self, tools: Iterable[Tool[Any, Any]] = ()) -> None:
+        ordered = sorted(tools, key=lambda t: t.name)
+        self._tools: tuple[Tool[Any, Any], ...] = tuple(ordered)
+        self._by_name: dict[str, Tool[Any, Any]] = {}
+        for tool in ordered:
+            for alias in tool.aliases:
+                self._by_name.setdefault(alias, tool)
+        for tool in ordered:
+            self._by_name[tool.name] = tool
+
+    def find(self, name: str) -> Tool[Any, Any] | None:
+        """The tool called ``name`` (or with that alias), if any."""
+        return self._by_name.get(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every tool's canonical name, sorted."""
+        return tuple(t.name for t in self._tools)
+
+    def __iter__(self) -> Iterator[Tool[Any, Any]]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def specs(self) -> list[ToolSpec]:
+        """The tool definitions of a model request, in request order."""
+        return [tool.spec() for tool in self._tools]
+
+    def with_tools(self, extra: Iterable[Tool[Any, Any]]) -> ToolPool:
+        """A pool with ``extra`` added; tools already here keep their names."""
+        return ToolPool(merge(self._tools, extra))
+
+
+def all_base_tools() -> list[Tool[Any, Any]]:
+    """A fresh instance of every built-in tool."""
+    return [entry.load() for entry in BUILTIN_TOOLS]
+
+
+def find_builtin(name: str) -> Builtin | None:
+    """The registry entry of the built-in called ``name`` (or with that alias)."""
+    for entry in BUILTIN_TOOLS:
+        if name == entry.name or name in entry.aliases:
+            return entry
+    return None
+
+
+def merge(first: Iterable[Tool[Any, Any]], then: Iterable[Tool[Any, Any]]) -> list[Tool[Any, Any]]:
+    """``first`` plus those of ``then`` whose name is not taken (built-ins win)."""
+    merged = list(first)
+    taken = {t.name for t in merged}
+    for tool in then:
+        if tool.name not in taken:
+            taken.add(tool.name)
+            merged.append(tool)
+    return merged
+
+
+def assemble_pool(
+    *,
+    base: Sequence[Tool[Any, Any]] | None = None,
+    extra: Iterable[Tool[Any, Any]] = (),
+    simple: bool = False,
+    denied: Iterable[str] = (),
+    only: Iterable[str] | None = None,
+) -> ToolPool:
+    """Build the pool: base → simple-mode filter → deny filter → enabled → + extra, sorted.
+
+    ``denied`` names tools a blanket deny rule removes (the permission engine supplies
+    them); ``only`` keeps just the named tools (a sub-agent's allowlist).
+    """
+    tools = list(all_base_tools() if base is None else base)
+    if simple:
+        tools = [t for t in tools if t.name in SIMPLE_MODE_TOOLS]
+    blocked = set(denied)
+    keep = None if only is None else set(only)
+    merged = merge(tools, extra)
+    selected = [
+        t
+        for t in merged
+        if t.name not in blocked and (keep is None or t.name in keep) and t.is_enabled()
+    ]
+    return ToolPool(selected)

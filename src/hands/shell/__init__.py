@@ -1,0 +1,1 @@
+"""Shell-command analysis shared by the Bash tool and the permission engine."""

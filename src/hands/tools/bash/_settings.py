@@ -1,0 +1,177 @@
+"""Settings of the shell tool, in the shape of the ``sandbox`` settings key."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from hands.config.settings import Settings
+    from hands.core.session import Session
+
+DEFAULT_TIMEOUT_MS = 120_000
+MAX_TIMEOUT_MS = 600_000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SandboxSettings:
+    """``sandbox.*``: whether commands run inside bubblewrap, and what they may reach."""
+
+    enabled: bool = False
+    allowed_domains: tuple[str, ...] = ()
+    """``sandbox.network.allowedDomains``: reachable through a filtering proxy."""
+    denied_domains: tuple[str, ...] = ()
+    """``sandbox.network.deniedDomains``: never reachable, even when an allowed entry matches."""
+    allow_unsandboxed_commands: bool = True
+    """``sandbox.allowUnsandboxedCommands``: whether ``dangerouslyDisableSandbox`` works."""
+    allow_write: tuple[str, ...] = ()
+    """``sandbox.filesystem.allowWrite``: writable paths besides the working directories."""
+    auto_allow: bool = True
+    """``sandbox.autoAllowBashIfSandboxed``: a sandboxed command needs no approval."""
+    excluded_commands: tuple[str, ...] = ()
+    """``sandbox.excludedCommands``: programs that run outside the sandbox (``docker``)."""
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> SandboxSettings:
+        """Read the ``sandbox`` key of a settings file."""
+        raw = settings.get("sandbox")
+        if not isinstance(raw, Mapping):
+            return cls()
+        sandbox = cast(Mapping[str, Any], raw)
+        network = sandbox.get("network")
+        empty: Mapping[str, Any] = {}
+        net = cast(Mapping[str, Any], network) if isinstance(network, Mapping) else empty
+        filesystem = sandbox.get("filesystem")
+        fs = cast(Mapping[str, Any], filesystem) if isinstance(filesystem, Mapping) else empty
+        return cls(
+            enabled=bool(sandbox.get("enabled", False)),
+            allowed_domains=_strings(net.get("allowedDomains")),
+            denied_domains=_strings(net.get("deniedDomains")),
+            allow_unsandboxed_commands=bool(sandbox.get("allowUnsandboxedCommands", True)),
+            allow_write=_strings(fs.get("allowWrite")),
+            auto_allow=sandbox.get("autoAllowBashIfSandboxed", True) is not False,
+            excluded_commands=_strings(sandbox.get("excludedCommands")),
+        )
+
+    def excludes(self, command: str) -> bool:
+        """Whether ``command`` starts a program of ``excludedCommands`` (runs unsandboxed).
+
+        An entry is a program name (``docker``) or a program with its first arguments
+        (``npm run``); every simple command of a compound line is checked.
+        """
+        if not self.excluded_commands:
+            return False
+        from hands.shell.analysis import analyze
+
+        entries = [tuple(e.split()) for e in self.excluded_commands if e.strip()]
+        for cmd in analyze(command).commands:
+            argv = cmd.argv
+            if any(argv[: len(entry)] == entry for entry in entries):
+                return True
+        return False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BashSettings:
+    """How the shell tool behaves in one session."""
+
+    sandbox: SandboxSettings = field(default_factory=SandboxSettings)
+    default_timeout_ms: int = DEFAULT_TIMEOUT_MS
+    max_timeout_ms: int = MAX_TIMEOUT_MS
+    background_on_timeout: bool = False
+    """Move a timed-out command to the background instead of killing it."""
+    maintain_project_dir: bool = False
+    """Never carry the working directory over between calls."""
+    background_tasks: bool = True
+
+    @classmethod
+    def from_settings(
+        cls, settings: Mapping[str, Any], env: Mapping[str, str] | None = None
+    ) -> BashSettings:
+        """Settings-file keys plus the ``BASH_*`` environment variables."""
+        env = os.environ if env is None else env
+        default = _int(env.get("BASH_DEFAULT_TIMEOUT_MS"), DEFAULT_TIMEOUT_MS)
+        maximum = max(_int(env.get("BASH_MAX_TIMEOUT_MS"), MAX_TIMEOUT_MS), default)
+        return cls(
+            sandbox=SandboxSettings.from_settings(settings),
+            default_timeout_ms=default,
+            max_timeout_ms=maximum,
+            background_on_timeout=bool(settings.get("bashBackgroundOnTimeout", False)),
+            maintain_project_dir=env.get("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR") == "1",
+            background_tasks=env.get("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS") != "1",
+        )
+
+
+def merged_sandbox(layers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``sandbox`` objects of several settings files, weakest first, merged.
+
+    A stronger file's scalar wins; lists (``allowedDomains``, ``excludedCommands``...)
+    are joined.
+    """
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        raw = layer.get("sandbox")
+        if isinstance(raw, Mapping):
+            _merge_into(merged, cast(Mapping[str, Any], raw))
+    return merged
+
+
+def _merge_into(target: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    for key, value in layer.items():
+        old = target.get(key)
+        if isinstance(value, Mapping) and isinstance(old, dict):
+            _merge_into(cast(dict[str, Any], old), cast(Mapping[str, Any], value))
+        elif isinstance(value, Mapping):
+            fresh: dict[str, Any] = {}
+            _merge_into(fresh, cast(Mapping[str, Any], value))
+            target[key] = fresh
+        elif isinstance(value, list) and isinstance(old, list):
+            joined = [*cast(list[Any], old), *cast(list[Any], value)]
+            target[key] = [v for i, v in enumerate(joined) if v not in joined[:i]]
+        else:
+            target[key] = value
+
+
+def install(session: Session, settings: Settings) -> BashSettings:
+    """Give ``session`` the Bash settings of every settings file (and the environment).
+
+    The ``sandbox`` objects are merged across files, and ``WebFetch(domain:...)`` allow
+    and deny rules join the sandbox's allowed and denied domains, as in Claude Code.
+    """
+    from hands.permissions.rules import DomainPattern
+
+    sandbox = merged_sandbox(source.data for source in reversed(settings.sources))
+    if not isinstance(sandbox.get("network"), dict):
+        sandbox["network"] = {}  # absent, or not an object (ignored as from_settings does)
+    network = cast(dict[str, Any], sandbox["network"])
+    for rule in settings.rules:
+        if rule.tool != "WebFetch" or not isinstance(rule.matcher, DomainPattern):
+            continue
+        host = rule.matcher.text.removeprefix("domain:")
+        key = {"allow": "allowedDomains", "deny": "deniedDomains"}.get(rule.behavior)
+        if key is not None and host and host != "*":
+            hosts = cast(list[Any], network.setdefault(key, []))
+            if host not in hosts:
+                hosts.append(host)
+    background = settings.value("bashBackgroundOnTimeout")
+    bash = BashSettings.from_settings(
+        {"sandbox": sandbox, "bashBackgroundOnTimeout": background is True}
+    )
+    session.service(BashSettings, lambda: bash)
+    return bash
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(v for v in cast(list[object], value) if isinstance(v, str))
+
+
+def _int(raw: str | None, default: int) -> int:
+    try:
+        value = int(raw) if raw else default
+    except ValueError:
+        return default
+    return value if value > 0 else default

@@ -1,0 +1,1 @@
+"""The bubblewrap sandbox and its network proxy."""

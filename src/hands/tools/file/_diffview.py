@@ -1,0 +1,58 @@
+"""Coloured unified diffs for people: the render of Write, Edit, MultiEdit and NotebookEdit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from hands.tools.file._patch import Hunk, count_changes
+
+MAX_DIFF_LINES = 40
+
+
+def diff_summary(verb: str, path: str, hunks: Sequence[Hunk]) -> str:
+    """``Updated path with 2 additions and 1 removal``."""
+    added, removed = count_changes(hunks)
+    parts: list[str] = []
+    if added:
+        parts.append(f"{added} addition{'s' if added != 1 else ''}")
+    if removed:
+        parts.append(f"{removed} removal{'s' if removed != 1 else ''}")
+    return f"{verb} {path}" + (f" with {' and '.join(parts)}" if parts else "")
+
+
+def render_diff(
+    title: str, hunks: Sequence[Hunk], *, max_lines: int = MAX_DIFF_LINES
+) -> RenderableType:
+    """A title line, then each hunk with line numbers, removals red, additions green."""
+    rows: list[RenderableType] = [Text.assemble(("  ⎿ ", "dim"), (title, "bold"))]
+    shown = 0
+    total = sum(len(h.lines) for h in hunks)
+    width = len(str(max((h.old_start + h.old_lines for h in hunks), default=1)))
+    width = max(width, len(str(max((h.new_start + h.new_lines for h in hunks), default=1))))
+    for index, hunk in enumerate(hunks):
+        if index:
+            rows.append(Text("    ⋮", style="dim"))
+        old_no, new_no = hunk.old_start, hunk.new_start
+        for line in hunk.lines:
+            if shown == max_lines:
+                rows.append(Text(f"    … +{total - shown} lines", style="dim"))
+                return Group(*rows)
+            sign, body = line[:1], line[1:]
+            if sign == "-":
+                number, style = old_no, "red"
+                old_no += 1
+            elif sign == "+":
+                number, style = new_no, "green"
+                new_no += 1
+            else:
+                number, style = new_no, ""
+                old_no += 1
+                new_no += 1
+            row = Text(f"    {number:>{width}} ", style="dim")
+            row.append(f"{sign or ' '} {body}", style=style)
+            rows.append(row)
+            shown += 1
+    return Group(*rows)

@@ -1,0 +1,75 @@
+"""What Edit and MultiEdit share: plan in validate_input, write that plan in call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+import anyio
+
+from hands.core.context import ToolContext
+from hands.core.schema import ToolInput
+from hands.core.tool import Progress, Tool, ToolResult
+from hands.errors import ToolError
+from hands.tools.file._diffview import diff_summary, render_diff
+from hands.tools.file._edit_plan import EditPlan, PlanCache, plan_edits
+from hands.tools.file._edit_result import EditOutput, edit_content, write_plan
+from hands.tools.file._paths import check_path
+from hands.tools.file._replace import EditError, EditSpec
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+EditInputT = TypeVar("EditInputT", bound=ToolInput)
+
+
+class PlannedEditTool(Tool[EditInputT, EditOutput]):
+    """A tool that applies ``edit_specs`` of its input to ``file_path``, all or nothing."""
+
+    edits_files = True
+
+    def file_path(self, input: EditInputT) -> str:
+        """The file the input changes."""
+        raise NotImplementedError
+
+    def edit_specs(self, input: EditInputT) -> Sequence[EditSpec]:
+        """The replacements the input asks for, in order."""
+        raise NotImplementedError
+
+    async def validate_input(self, input: EditInputT, ctx: ToolContext) -> str | None:
+        try:
+            plan = await self._plan(input, ctx)
+        except EditError as exc:
+            return str(exc)
+        ctx.session.service(PlanCache).put(self._key(input, ctx), plan)
+        return None
+
+    async def call(
+        self, input: EditInputT, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[EditOutput]:
+        plan = ctx.session.service(PlanCache).take(self._key(input, ctx))
+        if plan is None:
+            try:
+                plan = await self._plan(input, ctx)
+            except EditError as exc:
+                raise ToolError(str(exc)) from exc
+        return ToolResult(output=await write_plan(plan, ctx))
+
+    def to_content(self, output: EditOutput) -> str:
+        return edit_content(output)
+
+    def render_result(self, output: EditOutput) -> RenderableType:
+        verb = "Created" if output.created else "Updated"
+        return render_diff(
+            diff_summary(verb, output.file_path, output.structured_patch), output.structured_patch
+        )
+
+    def _key(self, input: EditInputT, ctx: ToolContext) -> tuple[str, str]:
+        return (f"{self.name}:{ctx.tool_use_id}", input.model_dump_json())
+
+    async def _plan(self, input: EditInputT, ctx: ToolContext) -> EditPlan:
+        path = check_path(self.file_path(input), ctx)
+        if isinstance(path, str):
+            raise EditError(path)
+        specs = self.edit_specs(input)
+        return await anyio.to_thread.run_sync(lambda: plan_edits(path, ctx, specs, tool=self.name))

@@ -1,1 +1,0 @@
-"""Terminal rendering helpers; rich is imported only when something is rendered."""

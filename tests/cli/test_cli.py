@@ -1,0 +1,238 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = (
+    "anthropic",
+    "openai",
+    "mcp",
+    "tree_sitter",
+    "tree_sitter_bash",
+    "pypdf",
+    "PIL",
+    "playwright",
+    "nbformat",
+)
+
+
+def hands(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hands", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def write_script(path: Path, turns: list) -> Path:
+    path.write_text(json.dumps({"turns": turns}))
+    return path
+
+
+def test_tools_json_is_sorted_and_complete() -> None:
+    proc = hands("tools", "--json")
+    assert proc.returncode == 0, proc.stderr
+    tools = json.loads(proc.stdout)
+    names = [t["name"] for t in tools]
+    assert names == sorted(names)
+    for t in tools:
+        assert set(t) >= {"name", "aliases", "description", "flags", "input_schema"}
+        assert t["input_schema"]["type"] == "object"
+
+
+def test_tool_unknown_name_is_an_error_result(tmp_path: Path) -> None:
+    proc = hands("tool", "NoSuchTool", "{}", "--cwd", str(tmp_path), "--json")
+    assert proc.returncode == 1
+    block = json.loads(proc.stdout)
+    assert block["type"] == "tool_result" and block["is_error"] is True
+    assert "No such tool available: NoSuchTool" in block["content"]
+    assert set(block) == {"type", "tool_use_id", "content", "is_error"}
+
+
+def test_tool_rejects_invalid_json() -> None:
+    proc = hands("tool", "Read", "{not json")
+    assert proc.returncode == 2
+    assert "not valid JSON" in proc.stderr
+
+
+def test_print_mode_stream_json(tmp_path: Path) -> None:
+    script = write_script(
+        tmp_path / "s.json",
+        [
+            {
+                "blocks": [
+                    {"type": "text", "text": "Trying."},
+                    {"type": "tool_use", "name": "Ghost", "input": {}},
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "No ghost here."}]},
+        ],
+    )
+    proc = hands(
+        "-p",
+        "find the ghost",
+        "--model",
+        f"scripted:{script}",
+        "--cwd",
+        str(tmp_path),
+        "--output-format",
+        "stream-json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    kinds = [(o["type"], o.get("subtype")) for o in lines]
+    assert kinds == [
+        ("system", "init"),
+        ("assistant", None),
+        ("assistant", None),
+        ("user", None),
+        ("assistant", None),
+        ("result", "success"),
+    ]
+    assert lines[0]["cwd"] == str(tmp_path)
+    assert lines[2]["message"]["content"][0]["type"] == "tool_use"
+    user = lines[3]["message"]
+    assert user["role"] == "user"
+    assert user["content"][0]["tool_use_id"] == lines[2]["message"]["content"][0]["id"]
+    assert user["content"][0]["is_error"] is True
+    assert lines[-1]["result"] == "No ghost here." and lines[-1]["num_turns"] == 2
+
+
+def test_print_mode_text_and_json(tmp_path: Path) -> None:
+    script = write_script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "Hello."}]}])
+    text = hands("-p", "hi", "--model", f"scripted:{script}")
+    assert text.returncode == 0 and text.stdout == "Hello.\n"
+    as_json = hands("-p", "hi", "--model", f"scripted:{script}", "--output-format", "json")
+    result = json.loads(as_json.stdout)
+    assert (
+        result["type"] == "result" and result["result"] == "Hello." and result["is_error"] is False
+    )
+
+
+def test_missing_or_bad_model_is_a_clear_error(tmp_path: Path) -> None:
+    proc = hands("-p", "hi")
+    assert proc.returncode == 2 and "No model is configured" in proc.stderr
+    proc = hands("-p", "hi", "--model", f"scripted:{tmp_path / 'missing.json'}")
+    assert proc.returncode == 2 and "cannot read model script" in proc.stderr
+    proc = hands("-p", "hi", "--model", "llama:7b")
+    assert proc.returncode == 2 and "unknown model" in proc.stderr
+
+
+def test_bad_permission_mode_is_refused(tmp_path: Path) -> None:
+    proc = hands("tool", "Read", "{}", "--permission-mode", "yolo")
+    assert proc.returncode == 2 and "unknown permission mode" in proc.stderr
+
+
+def test_import_has_no_side_effects_and_loads_nothing_heavy(tmp_path: Path) -> None:
+    code = (
+        "import sys, hands; from hands import tool, query, ToolContext; "
+        f"print([m for m in {HEAVY!r} if m in sys.modules])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"HANDS_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+    assert proc.stderr == ""
+    assert list(tmp_path.iterdir()) == []  # nothing created, not even HANDS_HOME
+
+
+def test_permission_flags_and_settings_are_honoured(tmp_path: Path) -> None:
+    (tmp_path / "secret.txt").write_text("s3cret\n")
+    (tmp_path / "open.txt").write_text("hello\n")
+    settings = json.dumps({"permissions": {"deny": ["Read(./secret.txt)"]}})
+    denied = hands(
+        "tool",
+        "Read",
+        json.dumps({"file_path": str(tmp_path / "secret.txt")}),
+        "--cwd",
+        str(tmp_path),
+        "--settings",
+        settings,
+        "--json",
+    )
+    assert denied.returncode == 1
+    block = json.loads(denied.stdout)
+    assert block["is_error"] and "Read(./secret.txt)" in block["content"]
+    assert "s3cret" not in block["content"]
+    ok = hands(
+        "tool",
+        "Read",
+        json.dumps({"file_path": str(tmp_path / "open.txt")}),
+        "--cwd",
+        str(tmp_path),
+        "--settings",
+        settings,
+    )
+    assert ok.returncode == 0 and "hello" in ok.stdout
+    gone = hands(
+        "tool",
+        "Write",
+        json.dumps({"file_path": str(tmp_path / "x"), "content": "x"}),
+        "--cwd",
+        str(tmp_path),
+        "--disallowedTools",
+        "Write",
+        "--json",
+    )
+    assert (
+        gone.returncode == 1
+        and "No such tool available: Write" in json.loads(gone.stdout)["content"]
+    )
+    assert not (tmp_path / "x").exists()
+
+
+def test_project_settings_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Bash(rm:*)"]}})
+    )
+    proc = hands(
+        "permissions",
+        "check",
+        "Bash",
+        json.dumps({"command": "rm -rf build"}),
+        "--cwd",
+        str(tmp_path),
+        "--json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    decision = json.loads(proc.stdout)
+    assert decision["behavior"] == "deny"
+    assert "Bash(rm:*)" in json.dumps(decision)
+
+
+def test_tool_command_starts_without_the_cli_framework(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello\n")
+    data = json.dumps({"file_path": str(tmp_path / "a.txt")})
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hands", "tool", "Read", data],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and proc.stdout == "1\thello\n"
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines()}
+    assert "hands.cli.one_call" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("typer", "rich", *HEAVY)}
+
+
+def test_tool_help_and_the_full_cli_agree(tmp_path: Path) -> None:
+    fast = hands("tool", "--help")
+    assert fast.returncode == 0 and "--allowedTools" in fast.stdout
+    listed = hands("--help")
+    assert "Run one tool call through the whole pipeline" in listed.stdout
+    (tmp_path / "a.txt").write_text("x\n")
+    data = json.dumps({"file_path": str(tmp_path / "a.txt")})
+    argv = ["hands", "tool", "Read", data]
+    code = f"import sys; from hands.cli.app import app; sys.argv = {argv!r}; app()"
+    via_app = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert via_app.returncode == 0 and via_app.stdout == "1\tx\n"

@@ -1,0 +1,90 @@
+"""``hands permissions check``: one decision, and a batch of JSON lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+
+from hands.cli.permissions import (
+    CheckError,
+    CheckRequest,
+    check_call,
+    format_decision,
+    run_batch,
+)
+
+
+def env_for(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "home").mkdir(exist_ok=True)
+    return {"HOME": str(tmp_path / "home"), "HANDS_MANAGED_SETTINGS": ""}
+
+
+def test_check_one_call_as_json(tmp_path: Path) -> None:
+    request = CheckRequest(
+        tool="Bash",
+        input={"command": "git push origin main"},
+        cwd=tmp_path,
+        ask=["Bash(git push:*)"],
+    )
+    decision, warnings = anyio.run(lambda: check_call(request, env=env_for(tmp_path)))
+    record = json.loads(format_decision(decision, as_json=True))
+    assert record == {
+        "behavior": "ask",
+        "reason": "ask rule Bash(git push:*)",
+        "rule": "Bash(git push:*)",
+        "source": "--ask",
+    }
+    assert warnings == ()
+    text = format_decision(decision, as_json=False)
+    assert text.startswith("ask: ask rule") and "rule: Bash(git push:*) (--ask)" in text
+
+
+def test_check_uses_the_directory_settings(tmp_path: Path) -> None:
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"permissions": {"deny": ["WebFetch(domain:evil.com)"]}}))
+    request = CheckRequest(tool="WebFetch", input={"url": "https://evil.com/x"}, cwd=tmp_path)
+    decision, _ = anyio.run(lambda: check_call(request, env=env_for(tmp_path)))
+    assert decision.behavior == "deny" and decision.source == str(settings)
+
+
+def test_check_rejects_bad_mode(tmp_path: Path) -> None:
+    request = CheckRequest(tool="Bash", input={"command": "ls"}, cwd=tmp_path, mode="yolo")
+    with pytest.raises(CheckError, match="unknown mode"):
+        anyio.run(lambda: check_call(request, env=env_for(tmp_path)))
+
+
+def test_batch_in_order(tmp_path: Path) -> None:
+    lines = [
+        json.dumps({"tool": "Bash", "input": {"command": "ls"}}),
+        json.dumps({"tool": "Bash", "input": {"command": "rm -rf x"}, "deny": ["Bash(rm:*)"]}),
+        "",
+        json.dumps(
+            {
+                "tool": "Write",
+                "input": {"file_path": str(tmp_path / "a"), "content": ""},
+                "mode": "acceptEdits",
+            }
+        ),
+        json.dumps({"tool": "Bash", "input": {"command": "make"}, "mode": "dontAsk"}),
+        "not json",
+        json.dumps(
+            {
+                "tool": "Bash",
+                "input": {"command": "make"},
+                "allow": "Bash(make)",
+                "cwd": str(tmp_path),
+            }
+        ),
+    ]
+
+    async def go() -> list[str]:
+        return list(await run_batch(lines, default_cwd=tmp_path, env=env_for(tmp_path)))
+
+    out = [json.loads(line) for line in anyio.run(go)]
+    assert [o["behavior"] for o in out] == ["allow", "deny", "allow", "deny", "error", "allow"]
+    assert out[1]["rule"] == "Bash(rm:*)" and out[1]["source"] == "--disallowedTools"
+    assert out[5]["rule"] == "Bash(make)"

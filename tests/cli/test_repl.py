@@ -1,0 +1,299 @@
+"""The interactive session, driven through a real terminal (tmux) with a scripted model."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Terminal:
+    def __init__(self, socket: Path) -> None:
+        self.socket = socket
+        self.target = "main"
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, check=False
+        ).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.target)
+
+    def send(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.target, *keys)
+
+    def wait_for_prompt(self, timeout: float = 15) -> None:
+        """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            lines = self.screen().rstrip().splitlines()
+            if lines and lines[-1].strip() == ">":
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no prompt; the screen was:\n{self.screen()}")
+
+    def wait_for(self, text: str, timeout: float = 15) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path, hands_home: Path) -> Iterator[Terminal]:
+    # a socket of its own, not one in tmux's per-user directory: names there repeat from
+    # one pytest run to the next, and two runs on one machine would share a tmux server
+    term = Terminal(tmp_path / "tmux.sock")
+    yield term
+    term.tmux("kill-server")
+
+
+def launch(
+    term: Terminal,
+    cwd: Path,
+    home: Path,
+    script: Path,
+    *extra: str,
+    user_home: Path | None = None,
+    session: str = "main",
+) -> None:
+    """Start hands in a new tmux session."""
+    command = " ".join(
+        [
+            f"cd {cwd} &&",
+            "env -u COLUMNS -u LINES",
+            f"HANDS_HOME={home}",
+            *([f"HOME={user_home}"] if user_home is not None else []),
+            sys.executable, "-m", "hands", "--model", f"scripted:{script}",
+            *extra,
+            "; echo HANDS-EXITED-$?; sleep 60",
+        ]
+    )  # fmt: skip
+    term.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+
+
+def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
+    launch(term, cwd, home, script, *extra)
+    term.wait_for("(/help")
+    term.wait_for_prompt()
+
+
+def call_then_reply(path: Path, name: str, tool_input: dict, reply: str) -> Path:
+    """A script: one tool call, then a text answer."""
+    return script(
+        path,
+        [
+            {"blocks": [{"type": "tool_use", "name": name, "input": tool_input}]},
+            {"blocks": [{"type": "text", "text": reply}]},
+        ],
+    )
+
+
+def script(path: Path, turns: list) -> Path:
+    path.write_text(json.dumps({"turns": turns}))
+    return path
+
+
+def test_prompt_permission_answer_and_rendered_result(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    notes = project / "notes.txt"
+    notes.write_text("hello world\n")
+    s = script(
+        tmp_path / "s.json",
+        [
+            {
+                "blocks": [
+                    {"type": "text", "text": "Reading first."},
+                    {"type": "tool_use", "name": "Read", "input": {"file_path": str(notes)}},
+                ]
+            },
+            {
+                "blocks": [
+                    {
+                        "type": "tool_use",
+                        "name": "Edit",
+                        "input": {
+                            "file_path": str(notes),
+                            "old_string": "hello",
+                            "new_string": "goodbye",
+                        },
+                    }
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "The notes now say goodbye."}]},
+        ],
+    )
+    start(terminal, project, hands_home, s)
+    terminal.send("update the notes", "Enter")
+    screen = terminal.wait_for("1. Yes")
+    assert "● Read(" in screen and "Reading first." in screen
+    assert "changes a file" in screen or "needs permission" in screen
+    assert notes.read_text() == "hello world\n"  # nothing written before the answer
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("success · 3 turns")
+    assert "● Edit(" in screen
+    assert "- hello world" in screen and "+ goodbye world" in screen
+    assert "The notes now say goodbye." in screen
+    assert notes.read_text() == "goodbye world\n"
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+
+
+def test_denying_with_a_comment_reaches_the_model(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = tmp_path / "new.txt"
+    s = call_then_reply(
+        tmp_path / "s.json", "Write", {"file_path": str(target), "content": "x"}, "Understood."
+    )
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("write it", "Enter")
+    terminal.wait_for("3. No")
+    terminal.send("use the docs folder instead", "Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    assert "The user says: use the docs folder instead" in screen
+    assert not target.exists()
+
+
+def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    marker = tmp_path / "never.txt"
+    s = call_then_reply(
+        tmp_path / "s.json",
+        "Bash",
+        {"command": f"echo started; sleep 30; touch {marker}"},
+        "not reached",
+    )
+    start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
+    terminal.send("run it", "Enter")
+    terminal.wait_for("started")
+    terminal.send("C-c")
+    screen = terminal.wait_for("interrupted · 1 turns")
+    assert "Interrupted by the user" in screen
+    assert "not reached" not in screen
+    time.sleep(0.5)
+    assert not marker.exists()
+    # the session goes on: a slash command still works, then two Ctrl-C leave
+    terminal.send("/tools", "Enter")
+    terminal.wait_for("┃ tool")
+    terminal.wait_for_prompt()
+    terminal.send("C-c")
+    terminal.wait_for("Ctrl-C again to leave")
+    terminal.send("C-c")
+    terminal.wait_for("HANDS-EXITED-0")
+
+
+def test_project_mcp_servers_are_asked_about_once(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    demo = Path(__file__).parents[1] / "mcp" / "servers" / "demo.py"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"demo": {"command": sys.executable, "args": [str(demo)]}}})
+    )
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    launch(terminal, project, hands_home, s, user_home=tmp_path)
+    screen = terminal.wait_for("1. Use this server")
+    assert "wants to start the MCP server 'demo'" in screen
+    terminal.send("1", "Enter")
+    saved = project / ".claude" / "settings.local.json"
+    deadline = time.monotonic() + 10
+    while not saved.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    local = json.loads(saved.read_text())
+    assert local["enabledMcpjsonServers"] == ["demo"]
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        terminal.send("/mcp", "Enter")
+        time.sleep(0.5)
+        if "connected" in terminal.screen():
+            break
+    assert "connected" in terminal.screen()
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+    # the next session does not ask again
+    terminal.target = "again"
+    launch(terminal, project, hands_home, s, user_home=tmp_path, session="again")
+    screen = terminal.wait_for("(/help")
+    assert "Use this server" not in screen
+
+
+def test_session_hooks_fire_once_around_the_session(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    log = tmp_path / "events.log"
+    recorder = tmp_path / "record.py"
+    recorder.write_text(
+        "import json, sys\n"
+        "d = json.load(sys.stdin)\n"
+        f"with open({str(log)!r}, 'a') as f:\n"
+        "    what = d.get('source') or d.get('reason')\n"
+        "    f.write(d['hook_event_name'] + ':' + str(what) + '\\n')\n"
+    )
+    record = f"{sys.executable} {recorder}"
+    hooks = {
+        event: [{"hooks": [{"type": "command", "command": record}]}]
+        for event in ("SessionStart", "SessionEnd")
+    }
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "one"}]},
+                                     {"blocks": [{"type": "text", "text": "two"}]}])  # fmt: skip
+    start(terminal, project, hands_home, s)
+    terminal.send("first", "Enter")
+    terminal.wait_for("success · 1 turns")
+    terminal.send("/clear", "Enter")
+    terminal.wait_for("Conversation cleared.")
+    terminal.send("second", "Enter")
+    terminal.wait_for("two")
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+    assert log.read_text().splitlines() == [
+        "SessionStart:startup",
+        "SessionEnd:clear",
+        "SessionStart:clear",
+        "SessionEnd:prompt_input_exit",
+    ]
+
+
+def test_untrusted_project_asks_to_trust_before_its_allow_rules_count(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": ["Write"]}})
+    )
+    target = project / "made.txt"
+    s = call_then_reply(
+        tmp_path / "s.json", "Write", {"file_path": str(target), "content": "x"}, "Written."
+    )
+    launch(terminal, project, hands_home, s, user_home=tmp_path)
+    screen = terminal.wait_for("[y/N]")
+    assert ".claude/settings.json" in screen
+    terminal.send("y", "Enter")
+    terminal.wait_for("(/help")
+    terminal.wait_for_prompt()
+    terminal.send("write it", "Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    assert "1. Yes" not in screen  # the trusted allow rule approved the write
+    assert target.read_text() == "x"
+    assert str(project) in (hands_home / "trusted.json").read_text()

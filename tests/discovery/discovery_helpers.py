@@ -1,0 +1,33 @@
+"""Small tools for the discovery tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from hands.core.tool import Tool, build_tool
+
+
+class Args(BaseModel):
+    text: str = ""
+
+
+async def _echo(input: Args, ctx: Any, progress: Any) -> str:
+    return f"ran {input.text}"
+
+
+def make(
+    name: str, description: str = "", *, defer: bool = True, hint: str = "", padding: int = 0
+) -> Tool[Any, Any]:
+    """A tool (deferrable unless ``defer=False``) whose description can be padded."""
+    return build_tool(
+        name=name,
+        description=description + (" x" * padding),
+        input_model=Args,
+        call=_echo,
+        is_read_only=True,
+        is_concurrency_safe=True,
+        should_defer=defer,
+        search_hint=hint,
+    )
