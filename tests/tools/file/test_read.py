@@ -209,3 +209,19 @@ print((peak - base) // 1024)
     assert done.returncode == 0, done.stderr
     grown_mb = int(done.stdout.strip())
     assert grown_mb < 40, f"peak RSS grew by {grown_mb} MB reading a 200 MB file"
+
+
+def test_pseudo_files_that_report_size_zero_are_read_as_text(h: Harness) -> None:
+    status = Path("/proc/self/status")
+    assert status.stat().st_size == 0  # what makes it a pseudo-file
+    text = h.ok("Read", file_path=str(status), limit=2).block.text
+    assert "1\tName:" in text
+    assert "Continue with offset=3" in text
+    cpuinfo = h.ok("Read", file_path="/proc/cpuinfo").block.text
+    assert "processor" in cpuinfo
+
+
+def test_a_real_empty_file_is_still_reported_empty(h: Harness) -> None:
+    (h.root / "empty.txt").write_text("")
+    text = h.ok("Read", file_path=str(h.root / "empty.txt")).block.text
+    assert "empty" in text.lower()

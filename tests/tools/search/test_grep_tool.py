@@ -13,6 +13,7 @@ from hands.tools.search.grep import (
     GrepInput,
     GrepOutput,
     GrepTool,
+    format_output,
     parse_heading,
     rg_args,
     split_globs,
@@ -433,7 +434,7 @@ def test_schema_uses_claude_code_keys() -> None:
 
 def test_rg_args() -> None:
     args = rg_args(GrepInput(pattern="-x", glob="*.py"), target=".")
-    assert args[:5] == ["--no-config", "--hidden", "--null", "--max-columns", "500"]
+    assert args[:6] == ["--no-config", "--no-mmap", "--hidden", "--null", "--max-columns", "500"]
     assert args[-4:] == ["--regexp", "-x", "--", "."]
     assert "--files-with-matches" in args
     for vcs in (".git", ".svn", ".hg", ".bzr", ".jj", ".sl"):
@@ -506,3 +507,19 @@ def test_glob_and_grep_calls_share_one_parallel_batch(search) -> None:
     batches = partition(calls, search.runtime.tools)
     assert len(batches) == 1 and batches[0].concurrent
     assert [c.id for c in batches[0].calls] == ["1", "2", "3"]
+
+
+def test_unreadable_files_are_a_note_beside_the_results() -> None:
+    errors = tuple(f"/p/f{i}: Permission denied (os error 13)" for i in range(7))
+    output = GrepOutput(
+        mode="files_with_matches",
+        filenames=("/p/a.py",),
+        num_files=1,
+        total_entries=1,
+        unreadable=errors,
+    )
+    text = format_output(output)
+    assert text.startswith("Found 1 file\n/p/a.py")
+    assert "7 files could not be read and were not searched" in text
+    assert "/p/f4: Permission denied" in text and "/p/f5" not in text
+    assert "… and 2 more" in text

@@ -90,14 +90,63 @@ def test_cancellation_kills_rg(tmp_path: Path) -> None:
     assert _rg_processes_mentioning(str(fifo)) == []
 
 
+def test_grep_time_limit_stops_the_search_and_says_so(
+    search, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    search.write({f"d{i}/f{j}.txt": "x\n" * 50 for i in range(20) for j in range(20)})
+    monkeypatch.setenv("HANDS_GREP_TIMEOUT_SECONDS", "0.000001")  # over before rg is done
+    text = search.ok("Grep", pattern="x", output_mode="content")
+    assert "stopped after 1e-06 s" in text
+    assert "incomplete" in text
+    assert _rg_processes_mentioning(str(search.root)) == []
+
+
 @needs_fifo
-def test_grep_time_limit_stops_a_blocked_search(search, monkeypatch: pytest.MonkeyPatch) -> None:
-    search.write({"a.txt": "x\n"})
+def test_grep_refuses_a_fifo_or_device_at_once(search) -> None:
     os.mkfifo(search.root / "pipe")
-    monkeypatch.setenv("HANDS_GREP_TIMEOUT_SECONDS", "0.5")
     started = time.monotonic()
-    text = search.ok("Grep", pattern="x", path="pipe", output_mode="content")
+    text = search.err("Grep", pattern="x", path="pipe")
     assert time.monotonic() - started < 5
-    assert text.startswith("No matches found")
-    assert "stopped after 0.5 s" in text
+    assert "named pipe (FIFO)" in text and "not a file or directory" in text
+    assert "character device" in search.err("Grep", pattern="x", path="/dev/zero")
     assert _rg_processes_mentioning(str(search.root / "pipe")) == []
+
+
+def test_files_rg_cannot_read_are_not_a_failed_search(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("needle\n")
+
+    async def go() -> object:
+        args = ["--no-config", "nothing-matches-this", ".", "missing.txt"]
+        return await run_rg(args, cwd=tmp_path, time_limit=30)
+
+    run = anyio.run(go)
+    assert run.returncode == 2
+    assert len(run.unreadable) == 1 and "missing.txt" in run.unreadable[0]
+    assert not run.failed  # a.txt was searched; the answer is "no match", not an error
+
+
+def test_a_bad_pattern_still_fails(tmp_path: Path) -> None:
+    async def go() -> object:
+        return await run_rg(["--no-config", "(", "."], cwd=tmp_path, time_limit=30)
+
+    run = anyio.run(go)
+    assert run.failed
+    assert run.unreadable == ()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_grep_notes_unreadable_files_beside_the_results(search) -> None:
+    search.write({"a.txt": "needle\n", "locked.txt": "needle\n"})
+    (search.root / "locked.txt").chmod(0)
+    text = search.ok("Grep", pattern="needle", output_mode="content")
+    assert "a.txt" in text
+    assert "1 file could not be read" in text and "locked.txt" in text
+
+
+def test_multiline_refuses_a_file_too_large_to_hold(search) -> None:
+    big = search.root / "big.log"
+    with big.open("wb") as f:
+        f.truncate(65 << 20)  # sparse: costs no disk
+    text = search.err("Grep", pattern="a\\nb", path="big.log", multiline=True)
+    assert "multiline" in text and "64 MB" in text
+    assert search.ok("Grep", pattern="a", path="big.log").startswith("No files found")

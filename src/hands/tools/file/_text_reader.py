@@ -20,6 +20,9 @@ from hands.tools.file._state import FileStamp
 CHUNK_BYTES = 1 << 20
 COUNT_REST_LIMIT = 64 << 20
 """After the window, the rest of the file is counted only when at most this large."""
+PSEUDO_FILE_LIMIT = 16 << 20
+"""How much of a file that reports size 0 (``/proc``, ``/sys``) is read: such files
+cannot seek to their end, so their text is read into memory, up to this much."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -82,11 +85,16 @@ def read_window(
     path: Path, *, start: int, limit: int, max_chars: int, index: LineIndex | None = None
 ) -> TextWindow:
     """Lines ``start`` .. ``start + limit - 1`` (1-based) of ``path``, within ``max_chars``."""
-    with path.open("rb", buffering=CHUNK_BYTES) as f:
+    with path.open("rb", buffering=CHUNK_BYTES) as raw:
+        f: BinaryIO = raw
+        if path.stat().st_size == 0:
+            # a pseudo-file generates its text as it is read and says it is empty
+            f = io.BytesIO(raw.read(PSEUDO_FILE_LIMIT))
         head = f.read(4)
         encoding = sniff_encoding(head)
         if encoding.codec.startswith("utf-16"):
             return _read_utf16(path, encoding.codec, start=start, limit=limit, max_chars=max_chars)
+        f.seek(0)
         return _read_bytes(
             f,
             bom=len(encoding.bom),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -120,3 +121,16 @@ def display_root(target: Path, cwd: Path) -> str:
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 file`` / ``3 files``, with thousands separators."""
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def special_kind(mode: int) -> str:
+    """What a path that is neither a file nor a directory is, in words."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"

@@ -9,6 +9,7 @@ has a time limit after which the output gathered so far is returned, marked as c
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -98,6 +99,10 @@ def timeout_from_env(keys: Sequence[str], default: float = DEFAULT_TIMEOUT_S) ->
     return default
 
 
+_FILE_ERROR = re.compile(r"\(os error \d+\)$")
+"""How ripgrep ends a message about one file it could not open or read."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RgRun:
     """What one ripgrep run produced."""
@@ -116,13 +121,23 @@ class RgRun:
         return "\n".join(line for line in text.splitlines() if line.strip())
 
     @property
+    def unreadable(self) -> tuple[str, ...]:
+        """Ripgrep's messages about files it could not open or read (``... (os error N)``)."""
+        return tuple(line for line in self.diagnostic.splitlines() if _FILE_ERROR.search(line))
+
+    @property
     def failed(self) -> bool:
-        """Exit status 2 with nothing found: a bad pattern, glob, type or flag."""
+        """Exit status 2 with nothing found: a bad pattern, glob, type or flag.
+
+        Files that could not be read do not make a search fail: the others were searched.
+        """
+        lines = self.diagnostic.splitlines()
         return (
             self.returncode == 2
             and not self.found_output
             and not self.stdout.strip()
             and not self.timed_out
+            and (not lines or len(self.unreadable) < len(lines))
         )
 
 

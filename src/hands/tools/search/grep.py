@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from hands.tools.search._common import (
     nul_error,
     optional_path,
     plural,
+    special_kind,
 )
 from hands.tools.search._deny import ReadDenySeam, read_deny_seam
 from hands.tools.search._rg import VCS_DIRS, run_rg, stream_rg, timeout_from_env
@@ -35,6 +37,9 @@ OutputMode: TypeAlias = Literal["content", "files_with_matches", "count"]
 
 DEFAULT_HEAD_LIMIT = 250
 MAX_COLUMNS = 500
+MULTILINE_MAX_BYTES = 64 << 20
+"""Multiline search holds a whole file in memory, so larger files are skipped."""
+MAX_UNREADABLE_SHOWN = 5
 TIMEOUT_ENV = ("HANDS_GREP_TIMEOUT_SECONDS",)
 
 DESCRIPTION = """\
@@ -53,7 +58,8 @@ first; `content` shows the matching lines (`-n` line numbers on by default; `-A`
 pattern span lines (e.g. `struct \\{[\\s\\S]*?field`).
 - Results are paged: `head_limit` (default 250, 0 for no limit) entries from `offset`.
 - Hidden files are searched, version-control directories and `.gitignore`d files are \
-not, and lines over 500 characters are replaced by a short notice.
+not, and lines over 500 characters are replaced by a short notice. Multiline search \
+skips files over 64 MB.
 - For an open-ended search that needs several rounds, consider delegating to an agent.\
 """
 
@@ -176,6 +182,8 @@ class GrepOutput:
     duration_ms: float = 0.0
     timed_out: bool = False
     timeout_s: float = 0.0
+    unreadable: tuple[str, ...] = ()
+    """ripgrep's messages about files it could not read; the rest was searched."""
 
     @property
     def shown(self) -> int:
@@ -212,7 +220,9 @@ def _target(input: GrepInput, ctx: ToolContext) -> _Target:
 
 def rg_args(input: GrepInput, *, target: str, seam_globs: list[str] | None = None) -> list[str]:
     """The ripgrep command line (without ``rg``) for ``input``."""
-    args = ["--no-config", "--hidden", "--null", "--max-columns", str(MAX_COLUMNS)]
+    # --no-mmap: a mapped file counts in full against memory (a 2 GB file costs 2 GB);
+    # read in buffers, memory stays flat whatever the file
+    args = ["--no-config", "--no-mmap", "--hidden", "--null", "--max-columns", str(MAX_COLUMNS)]
     mode = input.output_mode
     if mode == "files_with_matches":
         args.append("--files-with-matches")
@@ -235,7 +245,7 @@ def rg_args(input: GrepInput, *, target: str, seam_globs: list[str] | None = Non
     if input.case_insensitive:
         args.append("--ignore-case")
     if input.multiline:
-        args += ["--multiline", "--multiline-dotall"]
+        args += ["--multiline", "--multiline-dotall", "--max-filesize", str(MULTILINE_MAX_BYTES)]
     if input.type:
         args += ["--type", input.type]
     if input.glob:
@@ -330,8 +340,21 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
             return problem
         if optional_path(input.path) is not None:
             target = _target(input, ctx).path
-            if not target.exists():
+            try:
+                st = target.stat()
+            except OSError:
                 return f"Path does not exist: {target}. Current working directory: {ctx.cwd}"
+            if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+                return (
+                    f"{target} is {special_kind(st.st_mode)}, not a file or directory: it has "
+                    "no contents to search. Give a regular file or a directory as path."
+                )
+            if input.multiline and stat.S_ISREG(st.st_mode) and st.st_size > MULTILINE_MAX_BYTES:
+                return (
+                    f"{target} is {st.st_size:,} bytes; multiline search holds a whole file in "
+                    f"memory and is limited to {MULTILINE_MAX_BYTES >> 20} MB files. Search it "
+                    "line by line (multiline false), or narrow it first."
+                )
         return None
 
     async def call(
@@ -367,7 +390,13 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
                 _complete(run.stdout, b"\n", run.timed_out),
                 numbered=input.line_numbers is not False,
             )
-        output = _finish(output, started=started, timed_out=run.timed_out, timeout_s=timeout)
+        output = _finish(
+            output,
+            started=started,
+            timed_out=run.timed_out,
+            timeout_s=timeout,
+            unreadable=run.unreadable,
+        )
         return ToolResult(output=output)
 
     def to_content(self, output: GrepOutput) -> Content:
@@ -409,7 +438,14 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
         return text
 
 
-def _finish(output: GrepOutput, *, started: float, timed_out: bool, timeout_s: float) -> GrepOutput:
+def _finish(
+    output: GrepOutput,
+    *,
+    started: float,
+    timed_out: bool,
+    timeout_s: float,
+    unreadable: tuple[str, ...],
+) -> GrepOutput:
     return GrepOutput(
         mode=output.mode,
         filenames=output.filenames,
@@ -424,6 +460,7 @@ def _finish(output: GrepOutput, *, started: float, timed_out: bool, timeout_s: f
         duration_ms=(time.perf_counter() - started) * 1000,
         timed_out=timed_out,
         timeout_s=timeout_s,
+        unreadable=unreadable,
     )
 
 
@@ -576,4 +613,12 @@ def format_output(output: GrepOutput) -> str:
             f"\n(The search was stopped after {output.timeout_s:g} s, so these results are "
             "incomplete. Narrow the path, glob, type or pattern.)"
         )
+    if output.unreadable:
+        shown = output.unreadable[:MAX_UNREADABLE_SHOWN]
+        more = len(output.unreadable) - len(shown)
+        lines = [f"\n({plural(len(output.unreadable), 'file')} could not be read and "
+                 "were not searched:", *(f"  {line}" for line in shown)]
+        if more:
+            lines.append(f"  … and {more:,} more")
+        parts.append("\n".join(lines) + ")")
     return "\n".join(parts)
