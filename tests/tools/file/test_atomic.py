@@ -130,3 +130,53 @@ def test_sigkill_during_writes_leaves_a_whole_file(tmp_path: Path) -> None:
         assert f.read_text() in wholes
         for tmp in temp_files(tmp_path):
             tmp.unlink()  # a killed writer may leave its temp file, never a torn target
+
+
+def backups(directory: Path) -> list[Path]:
+    return [p for p in directory.iterdir() if p.name.startswith(atomic.BACKUP_PREFIX)]
+
+
+def test_edit_and_write_keep_hard_links(h: Harness) -> None:
+    f = h.root / "a.txt"
+    f.write_text("one\ntwo\n")
+    twin = h.root / "twin.txt"
+    os.link(f, twin)
+    inode = f.stat().st_ino
+    h.read(f)
+    h.ok("Edit", file_path=str(f), old_string="two", new_string="three")
+    assert twin.read_text() == "one\nthree\n"
+    h.ok("Write", file_path=str(f), content="short\n")
+    assert twin.read_text() == "short\n"  # truncated, not left with the old tail
+    assert f.stat().st_ino == inode and f.stat().st_nlink == 2
+    assert temp_files(h.root) == [] and backups(h.root) == []
+
+
+def test_a_failed_in_place_write_restores_the_old_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f = tmp_path / "a.txt"
+    f.write_bytes(b"old content\n")
+    os.link(f, tmp_path / "twin.txt")
+    real = os.ftruncate
+    calls: list[int] = []
+
+    def failing_once(fd: int, length: int) -> None:
+        calls.append(length)
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device")
+        real(fd, length)
+
+    monkeypatch.setattr(atomic.os, "ftruncate", failing_once)
+    with pytest.raises(OSError):
+        write_atomic(f, b"new\n")
+    assert (tmp_path / "twin.txt").read_bytes() == b"old content\n"
+    assert backups(tmp_path) == [] and calls == [4, 12]
+
+
+def test_a_stale_hard_linked_file_is_not_written(tmp_path: Path) -> None:
+    f = tmp_path / "a.txt"
+    f.write_text("old\n")
+    os.link(f, tmp_path / "twin.txt")
+    with pytest.raises(ChangedUnderneathError):
+        write_atomic(f, b"new\n", expect=FileStamp(size=999, mtime_ns=1))
+    assert f.read_text() == "old\n" and backups(tmp_path) == []

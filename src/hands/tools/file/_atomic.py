@@ -3,6 +3,11 @@
 The bytes go to a temporary file in the same directory, are flushed and fsynced, take
 the original's permissions, and are renamed over the target; the directory is fsynced
 so the rename itself survives a crash. A symlinked target is written through the link.
+
+A file with other hard links cannot be renamed over without cutting it off from them, so
+it is written in place instead: its old bytes are first saved (and fsynced) beside it in
+a ``.hands-backup-*`` file, restored if the write fails, and removed once the new bytes
+are on disk. After a crash mid-write that backup is left for recovery.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import anyio
 from hands.tools.file._state import FileStamp
 
 TEMP_PREFIX = ".hands-tmp-"
+BACKUP_PREFIX = ".hands-backup-"
 
 
 class ChangedUnderneathError(RuntimeError):
@@ -36,16 +42,15 @@ def write_atomic(path: Path, data: bytes, *, expect: FileStamp | None = None) ->
         old = target.stat()
     except FileNotFoundError:
         old = None
+    if old is not None and old.st_nlink > 1 and stat.S_ISREG(old.st_mode):
+        return _write_in_place(target, data, expect=expect)
     tmp = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{target.name}"
     # New files get 0o666 less the umask, as any editor would create them.
     mode = 0o600 if old is not None else 0o666
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            _write_all(fd, data)
             if old is not None:
                 os.fchmod(fd, stat.S_IMODE(old.st_mode))
                 _keep_owner(fd, old)
@@ -63,6 +68,60 @@ def write_atomic(path: Path, data: bytes, *, expect: FileStamp | None = None) ->
         raise
     _fsync_dir(target.parent)
     return target.stat()
+
+
+def _write_in_place(target: Path, data: bytes, *, expect: FileStamp | None) -> os.stat_result:
+    """Overwrite a hard-linked file in place, keeping its inode, with a backup meanwhile."""
+    backup = target.parent / f"{BACKUP_PREFIX}{secrets.token_hex(6)}-{target.name}"
+    fd = os.open(target, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if expect is not None and FileStamp.of(os.fstat(fd)) != expect:
+            raise ChangedUnderneathError(str(target))
+        old_bytes = _read_fd(fd)
+        _write_new(backup, old_bytes)
+        _fsync_dir(target.parent)
+        try:
+            _overwrite(fd, data)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                _overwrite(fd, old_bytes)
+                backup.unlink()
+            raise
+        backup.unlink()
+    finally:
+        os.close(fd)
+    return target.stat()
+
+
+def _read_fd(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks: list[bytes] = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _overwrite(fd: int, data: bytes) -> None:
+    os.lseek(fd, 0, os.SEEK_SET)
+    _write_all(fd, data)
+    os.ftruncate(fd, len(data))
+    os.fsync(fd)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
 
 
 async def write_atomic_async(
