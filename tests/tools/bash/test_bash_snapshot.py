@@ -66,3 +66,28 @@ async def test_a_bashrc_that_hangs_is_given_up_with_a_note(harness, user_home, m
     assert "runs anyway" in text(out)
     assert "took over 0.5 s to load; its aliases are not used" in text(out)
     assert "took over" not in text(await h.bash("echo again"))  # said once
+
+
+async def test_errors_name_the_commands_own_line_numbers(harness, user_home, monkeypatch):
+    h = harness()
+    assert text(await h.bash("gs")) == "git-status-alias"  # the setup really runs first
+    out = await h.bash("echo one\necho two; (; echo")
+    assert out.is_error
+    assert "line 2: syntax error" in text(out)
+    out = await h.bash("true\nfalse\necho ${LINENO}")
+    assert text(out) == "3"
+
+
+async def test_the_setup_does_not_reach_the_commands_own_scripts(harness, user_home):
+    out = await harness().bash(
+        "echo \"[${BASH_ENV-}]\"; bash -c 'type gs >/dev/null 2>&1 || echo child-plain'"
+    )
+    assert text(out) == "[]\nchild-plain"
+
+
+async def test_a_bash_env_the_user_set_still_runs(harness, user_home, tmp_path, monkeypatch):
+    own = tmp_path / "own_env.sh"
+    own.write_text("export FROM_USER_BASH_ENV=yes\n")
+    monkeypatch.setenv("BASH_ENV", str(own))
+    out = await harness().bash("echo $FROM_USER_BASH_ENV; gs")
+    assert text(out) == "yes\ngit-status-alias"

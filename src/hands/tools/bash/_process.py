@@ -3,6 +3,12 @@
 Every command runs as ``bash -c`` in a new session (so a new process group). Each gets a
 marker in its environment; processes that left the group (``setsid``, daemons) still
 carry it, so :func:`kill_tree` finds them through ``/proc`` as well.
+
+What runs before the command (the session's shell setup, ``CLAUDE_ENV_FILE`` exports, the
+trap that reports the final directory) is bash's startup file (``BASH_ENV``), held in a
+memory file passed as an inherited fd: the ``-c`` string is the command alone, so bash's
+messages name the command's own line numbers, and the file unsets ``BASH_ENV`` and closes
+its fd, so the command's own scripts start clean.
 """
 
 from __future__ import annotations
@@ -10,10 +16,11 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,19 +69,31 @@ class ShellProcess:
         self.output_fd = self.cwd_fd = None
 
 
-CWD_FD_PLACEHOLDER = "@CWD_FD@"
+def startup_text(setup: str, *, cwd_fd: int | None, own_fd: int, user_env: str | None) -> str:
+    """The ``BASH_ENV`` file: the caller's setup, the cwd trap, then cleaning up after itself."""
+    lines: list[str] = []
+    if user_env:
+        # a BASH_ENV the user set still runs, first, as it would without hands
+        lines.append(f"[ -r {shlex.quote(user_env)} ] && . {shlex.quote(user_env)}")
+    if cwd_fd is not None:
+        lines.append(f"trap 'pwd -P >&{cwd_fd} 2>/dev/null' EXIT")
+    body = "\n".join(lines) + ("\n" if lines else "") + setup
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return body + f"unset BASH_ENV\nexec {own_fd}<&-\n"
 
 
-def shell_script(command: str, *, report_cwd: bool, prelude: str = "") -> str:
-    """The script ``bash -c`` runs: the command, with its final cwd reported on a pipe.
-
-    ``prelude`` (the session's environment file) runs first. The fd number is filled in
-    by :func:`spawn`.
-    """
-    body = prelude + command
-    if not report_cwd:
-        return body
-    return f"trap 'pwd -P >&{CWD_FD_PLACEHOLDER} 2>/dev/null' EXIT\n" + body
+def _startup_fd(text_of: Callable[[int], str]) -> int:
+    fd = os.memfd_create("hands-bash-startup", 0)
+    try:
+        data = text_of(fd).encode("utf-8", "surrogateescape")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def spawn(
@@ -85,14 +104,19 @@ def spawn(
     output_file: Path | None = None,
     report_cwd: bool = True,
     extra_fds: tuple[int, ...] = (),
+    setup: str = "",
 ) -> ShellProcess:
-    """Start ``argv`` in a new session with stdin from /dev/null and stdout+stderr merged."""
+    """Start ``argv`` in a new session with stdin from /dev/null and stdout+stderr merged.
+
+    ``setup`` is shell code bash runs before the command, from its startup file.
+    """
     marker = secrets.token_hex(12)
     full_env = {**env, MARKER_VAR: marker}
     read_fd: int | None = None
     write_fd: int | None = None
     cwd_r: int | None = None
     cwd_w: int | None = None
+    startup: int | None = None
     try:
         if output_file is None:
             read_fd, write_fd = os.pipe()
@@ -100,7 +124,14 @@ def spawn(
         if report_cwd:
             cwd_r, cwd_w = os.pipe()
             os.set_blocking(cwd_r, False)
-        fds = ((cwd_w,) if cwd_w is not None else ()) + extra_fds
+        if setup or cwd_w is not None:
+            cwd_fd = cwd_w
+            user_env = env.get("BASH_ENV")
+            startup = _startup_fd(
+                lambda own: startup_text(setup, cwd_fd=cwd_fd, own_fd=own, user_env=user_env)
+            )
+            full_env["BASH_ENV"] = f"/dev/fd/{startup}"
+        fds = tuple(fd for fd in (cwd_w, startup) if fd is not None) + extra_fds
         with contextlib.ExitStack() as stack:
             out: int
             if output_file is not None:
@@ -108,9 +139,8 @@ def spawn(
             else:
                 assert write_fd is not None
                 out = write_fd
-            args = [a.replace(CWD_FD_PLACEHOLDER, str(cwd_w), 1) for a in argv]
             popen = subprocess.Popen(
-                args,
+                argv,
                 cwd=cwd,
                 env=full_env,
                 stdin=subprocess.DEVNULL,
@@ -126,7 +156,7 @@ def spawn(
                 os.close(fd)
         raise
     finally:
-        for fd in (write_fd, cwd_w):
+        for fd in (write_fd, cwd_w, startup):
             if fd is not None:
                 os.close(fd)
     return ShellProcess(popen=popen, marker=marker, output_fd=read_fd, cwd_fd=cwd_r)

@@ -119,7 +119,7 @@ class BackgroundShells:
         task_id = self._new_id()
         path = self.directory / f"{task_id}.output"
         path.touch()
-        launch = sb.prepare(prelude + command, cwd=cwd, ctx=ctx, settings=sandbox)
+        launch = sb.prepare(command, cwd=cwd, ctx=ctx, settings=sandbox)
         try:
             proc = spawn(
                 launch.argv,
@@ -128,6 +128,7 @@ class BackgroundShells:
                 output_file=path,
                 report_cwd=False,
                 extra_fds=launch.fds,
+                setup=prelude,
             )
         finally:
             launch.close()

@@ -190,7 +190,7 @@ class BashTool(Tool[BashInput, BashOutput]):
         self, input: BashInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[BashOutput]:
         from hands.config import env_file
-        from hands.tools.bash._process import read_cwd, shell_script, spawn
+        from hands.tools.bash._process import read_cwd, spawn
         from hands.tools.bash._runner import run_foreground
         from hands.tools.bash._snapshot import ShellSnapshot
         from hands.tools.bash.sandbox import sandbox as sb
@@ -235,9 +235,8 @@ class BashTool(Tool[BashInput, BashOutput]):
             )
 
         report_cwd = not settings.maintain_project_dir
-        script = shell_script(input.command, report_cwd=report_cwd, prelude=prelude)
         launch = sb.prepare(
-            script, cwd=cwd, ctx=ctx, settings=settings.sandbox if use_sandbox else None
+            input.command, cwd=cwd, ctx=ctx, settings=settings.sandbox if use_sandbox else None
         )
         try:
             proc = spawn(
@@ -246,6 +245,7 @@ class BashTool(Tool[BashInput, BashOutput]):
                 env=launch.env,
                 report_cwd=report_cwd,
                 extra_fds=launch.fds,
+                setup=prelude,
             )
         finally:
             launch.close()
