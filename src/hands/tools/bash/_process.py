@@ -27,6 +27,9 @@ from pathlib import Path
 import anyio
 
 MARKER_VAR = "HANDS_SHELL_TASK"
+SANDBOX_RELAY_NAME = "hands-relay"
+"""The sandbox's network relay (``sandbox/forwarder.py``): stopped with a command, never
+reported as something the command left running."""
 TERM_GRACE_S = 1.0
 
 
@@ -318,11 +321,40 @@ def kill_tree_now(proc: ShellProcess) -> None:
     _reap(proc)
 
 
-async def cleanup_after_exit(proc: ShellProcess) -> None:
-    """After the shell exited: stop anything it left running (background jobs, daemons)."""
+async def cleanup_after_exit(proc: ShellProcess) -> tuple[str, ...]:
+    """After the shell exited: stop anything it left running (background jobs, daemons).
+
+    Returns the program names of what was stopped, for the command's result.
+    """
     _reap(proc)
-    if group_alive(proc.pid) and _group_has_live_members(proc.pid):
+    left = _leftovers(proc)
+    if left:
+        names = tuple(n for n in map(_program_name, left) if n != SANDBOX_RELAY_NAME)
         await kill_tree(proc)
-        return
-    if _live(marked_pids(proc.marker, since_pid=proc.pid)):
-        await kill_tree(proc)
+        return names
+    return ()
+
+
+def _leftovers(proc: ShellProcess) -> list[int]:
+    """Live processes of the group, and strays that left it, once the shell is gone."""
+    marked = _live(marked_pids(proc.marker, since_pid=proc.pid))
+    if not (group_alive(proc.pid) and _group_has_live_members(proc.pid)):
+        return marked
+    floor = scan_floor(proc.pid)
+    members: list[int] = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):  # noqa: PTH208  (cheaper than Path objects)
+            if not name.isdigit() or int(name) < floor:
+                continue
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[-1].split()
+                if len(fields) > 2 and fields[2] == str(proc.pid) and fields[0] != "Z":
+                    members.append(int(name))
+    return list(dict.fromkeys(members + marked)) or [proc.pid]
+
+
+def _program_name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip() or str(pid)
+    except OSError:
+        return str(pid)

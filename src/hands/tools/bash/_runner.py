@@ -74,6 +74,8 @@ class RunOutcome:
     too_much_output: bool = False
     detached: bool = False
     """True when the process was handed over (to the background) rather than ended."""
+    stopped: tuple[str, ...] = ()
+    """Programs the command left running when it exited, which were stopped."""
 
 
 async def run_foreground(
@@ -124,9 +126,10 @@ async def run_foreground(
                 exit_code=proc.popen.returncode, capture=capture, too_much_output=True
             )
         _drain(proc, capture)
+        stopped: tuple[str, ...] = ()
         with anyio.CancelScope(shield=True):
-            await cleanup_after_exit(proc)
-        return RunOutcome(exit_code=proc.popen.returncode, capture=capture)
+            stopped = await cleanup_after_exit(proc)
+        return RunOutcome(exit_code=proc.popen.returncode, capture=capture, stopped=stopped)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await kill_tree(proc)

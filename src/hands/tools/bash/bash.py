@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -301,6 +302,8 @@ class BashTool(Tool[BashInput, BashOutput]):
 
         text = outcome.capture.text().rstrip("\n")
         code = outcome.exit_code
+        if outcome.stopped:
+            notes.append(_stopped_note(outcome.stopped))
         if outcome.too_much_output:
             from hands.tools.bash._runner import MAX_OUTPUT_BYTES
 
@@ -446,3 +449,17 @@ def _duration(ms: int) -> str:
 def _code(code: int) -> int:
     # a negative return code means "killed by signal N"; shells report 128+N
     return 128 - code if code < 0 else code
+
+
+def _stopped_note(programs: tuple[str, ...]) -> str:
+    counts = Counter(programs)
+    named = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.most_common(5))
+    if len(counts) > 5:
+        named += ", …"
+    n = len(programs)
+    return (
+        f"Stopped {n} process{'es' if n != 1 else ''} the command left running ({named}): "
+        "what a command starts in the background (&, nohup, setsid) ends when the command "
+        "does. To keep a program running, start it with run_in_background: true and check "
+        "on it with TaskOutput."
+    )

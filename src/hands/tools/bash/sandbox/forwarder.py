@@ -50,8 +50,17 @@ def main(argv: list[str]) -> None:
         os._exit(127)
 
 
+RELAY_NAME = "hands-relay"
+"""The relay's process name, so a command's leftovers are told from the sandbox's own."""
+
+
 def _relay_forever(listener: socket.socket, socket_path: str) -> None:
     try:
+        try:
+            with open("/proc/self/comm", "w") as comm:  # noqa: PTH123  (runs with -I -S)
+                comm.write(RELAY_NAME)
+        except OSError:
+            pass
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
