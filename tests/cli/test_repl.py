@@ -297,3 +297,85 @@ def test_untrusted_project_asks_to_trust_before_its_allow_rules_count(
     assert "1. Yes" not in screen  # the trusted allow rule approved the write
     assert target.read_text() == "x"
     assert str(project) in (hands_home / "trusted.json").read_text()
+
+
+def test_permission_prompt_pauses_the_live_region_and_keeps_what_was_said(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    made = tmp_path / "made.txt"
+    s = script(
+        tmp_path / "s.json",
+        [
+            {
+                "blocks": [
+                    {"type": "text", "text": "I will create the file now."},
+                    {"type": "tool_use", "name": "Bash", "input": {"command": f"touch {made}"}},
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "Created."}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("make it", "Enter")
+    screen = terminal.wait_for("3. No")
+    lines = screen.rstrip().splitlines()
+    assert lines[-1].strip() == ">"  # the prompt is the last line: no spinner under it
+    said = screen.index("● I will create the file now.")
+    assert said < screen.index("● Bash(touch") < screen.index("needs approval")
+    terminal.send("1")
+    terminal.wait_for("\n> 1")  # the answer is visible while it is typed
+    terminal.send("Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    assert screen.count("needs approval") == 1  # the question is not drawn twice
+    assert "I will create the file now." in screen and "Created." in screen
+    assert made.exists()
+
+
+def test_ctrl_c_at_a_permission_prompt_denies_and_interrupts(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    made = tmp_path / "made.txt"
+    s = call_then_reply(tmp_path / "s.json", "Bash", {"command": f"touch {made}"}, "not reached")
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("make it", "Enter")
+    terminal.wait_for("3. No")
+    terminal.send("C-c")
+    screen = terminal.wait_for("interrupted · 1 turn")
+    assert "The user says" not in screen and "not reached" not in screen
+    assert not made.exists()
+    terminal.wait_for_prompt()
+    assert "HANDS-EXITED" not in terminal.screen()  # one Ctrl-C there does not leave
+
+
+def test_esc_interrupts_a_turn_and_keys_typed_meanwhile_are_kept(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = call_then_reply(
+        tmp_path / "s.json", "Bash", {"command": "echo started; sleep 30"}, "not reached"
+    )
+    start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
+    terminal.send("run it", "Enter")
+    terminal.wait_for("started")
+    terminal.send("-l", "next")
+    terminal.send("Escape")
+    screen = terminal.wait_for("interrupted · 1 turn")
+    assert "not reached" not in screen
+    terminal.wait_for("> next")
+
+
+def test_ctrl_c_clears_typed_text_before_it_counts_towards_leaving(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    start(terminal, tmp_path, hands_home, s)
+    for _ in range(2):  # twice: text typed and cleared never counts
+        terminal.send("-l", "half a thought")
+        terminal.wait_for("> half a thought")
+        terminal.send("C-c")
+        terminal.wait_for_prompt()
+    screen = terminal.screen()
+    assert "half a thought" not in screen and "again to leave" not in screen
+    terminal.send("C-c")
+    terminal.wait_for("Ctrl-C again to leave")
+    terminal.send("C-c")
+    terminal.wait_for("HANDS-EXITED-0")

@@ -101,10 +101,13 @@ def main_command(
         import anyio
         from rich.console import Console
 
-        from hands.cli.repl import Repl, prompt_reader
+        from hands.cli.repl import Repl, terminal_input
 
         repl = Repl(
-            setup, console=Console(), read=prompt_reader(setup), permission_mode=loaded.default_mode
+            setup,
+            console=Console(),
+            keys=terminal_input(setup),
+            permission_mode=loaded.default_mode,
         )
         raise typer.Exit(anyio.run(repl.run))
     from hands.cli.print_mode import run_print

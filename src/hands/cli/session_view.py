@@ -14,6 +14,7 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.markdown import Markdown
 from rich.spinner import Spinner
+from rich.table import Table
 from rich.text import Text
 
 from hands.agent.events import BlockEvent, QueryEvent, ResultEvent, StreamRetryEvent, TextDeltaEvent
@@ -49,6 +50,7 @@ class SessionView:
         self._running: dict[str, _Running] = {}
         self._text = ""
         self._pending_uses: list[ToolUseBlock] = []
+        self._held: list[tuple[RenderableType, dict[str, Any]]] | None = None
 
     # -- public -------------------------------------------------------------------
 
@@ -66,8 +68,7 @@ class SessionView:
             block = event.block
             self._text = ""
             if isinstance(block, TextBlock) and block.text.strip():
-                self._print(Text("● ", style="white"), end="")
-                self._print(Markdown(block.text))
+                self._print(bulleted(Markdown(block.text)))
         elif isinstance(event, ToolProgressEvent):
             running = self._running.get(event.tool_use.id)
             tool = self.tools.find(event.tool_use.name)
@@ -101,6 +102,19 @@ class SessionView:
         if self._live is not None:
             self._live.stop()
             self._live = None
+
+    def hold(self) -> None:
+        """Stop drawing while the user answers a prompt: output waits for :meth:`release`."""
+        self.pause()
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Print what arrived during the prompt and bring the live region back."""
+        held, self._held = self._held or [], None
+        for renderable, kwargs in held:
+            self.console.print(renderable, **kwargs)
+        self._refresh()
 
     # -- tool uses: consecutive calls of one tool are shown as a group ---------------
 
@@ -145,6 +159,9 @@ class SessionView:
     # -- the live region (terminals only) -------------------------------------------
 
     def _print(self, renderable: RenderableType, **kwargs: Any) -> None:
+        if self._held is not None:
+            self._held.append((renderable, kwargs))
+            return
         if self._live is not None:
             self._live.console.print(renderable, **kwargs)
         else:
@@ -154,7 +171,7 @@ class SessionView:
     def _refresh(self) -> None:
         # Only make sure the live region is up: it renders __rich__ on its own refresh
         # (8 times a second), so a text delta costs an append, not a Markdown parse.
-        if not self.console.is_terminal:
+        if not self.console.is_terminal or self._held is not None:
             return
         if not self._text and not self._running:
             self.pause()
@@ -178,6 +195,15 @@ class SessionView:
             if running.progress is not None:
                 parts.append(running.progress)
         return Group(*parts)
+
+
+def bulleted(body: RenderableType) -> RenderableType:
+    """``● `` then ``body``, its wrapped lines indented under the first."""
+    grid = Table.grid()
+    grid.add_column(width=2)
+    grid.add_column()
+    grid.add_row(Text("● "), body)
+    return grid
 
 
 def _parse(tool: Tool[Any, Any] | None, block: ToolUseBlock) -> Any:
