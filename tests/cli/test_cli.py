@@ -236,3 +236,23 @@ def test_tool_help_and_the_full_cli_agree(tmp_path: Path) -> None:
     code = f"import sys; from hands.cli.app import app; sys.argv = {argv!r}; app()"
     via_app = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert via_app.returncode == 0 and via_app.stdout == "1\tx\n"
+
+
+def test_a_damaged_pdf_reads_without_library_noise_on_stderr(tmp_path: Path) -> None:
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(100, 100)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    data = buffer.getvalue()
+    damaged = data[: data.rfind(b"startxref")] + b"startxref\n12\n%%EOF\n"  # a wrong offset
+    (tmp_path / "bad.pdf").write_bytes(damaged)
+    proc = hands(
+        "tool", "Read", json.dumps({"file_path": str(tmp_path / "bad.pdf")}), "--cwd", str(tmp_path)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "1 page;" in proc.stdout
+    assert proc.stderr == ""

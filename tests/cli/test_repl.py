@@ -184,7 +184,7 @@ def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
     terminal.send("run it", "Enter")
     terminal.wait_for("started")
     terminal.send("C-c")
-    screen = terminal.wait_for("interrupted · 1 turns")
+    screen = terminal.wait_for("interrupted · 1 turn ·")
     assert "Interrupted by the user" in screen
     assert "not reached" not in screen
     time.sleep(0.5)
@@ -259,7 +259,7 @@ def test_session_hooks_fire_once_around_the_session(
                                      {"blocks": [{"type": "text", "text": "two"}]}])  # fmt: skip
     start(terminal, project, hands_home, s)
     terminal.send("first", "Enter")
-    terminal.wait_for("success · 1 turns")
+    terminal.wait_for("success · 1 turn ·")
     terminal.send("/clear", "Enter")
     terminal.wait_for("Conversation cleared.")
     terminal.send("second", "Enter")
@@ -379,3 +379,37 @@ def test_ctrl_c_clears_typed_text_before_it_counts_towards_leaving(
     terminal.wait_for("Ctrl-C again to leave")
     terminal.send("C-c")
     terminal.wait_for("HANDS-EXITED-0")
+
+
+def test_results_render_for_people(terminal: Terminal, tmp_path: Path, hands_home: Path) -> None:
+    one_line = tmp_path / "one.txt"
+    one_line.write_text("just one\n")
+    missing = tmp_path / "missing.txt"
+    long_line = " ".join(f"w{i:03d}" for i in range(60))
+    s = script(
+        tmp_path / "s.json",
+        [
+            {
+                "blocks": [
+                    {"type": "tool_use", "name": "Ghost", "input": {"a": 1}},
+                    {"type": "tool_use", "name": "Read", "input": {"file_path": str(one_line)}},
+                    {"type": "tool_use", "name": "Read", "input": {"file_path": str(missing)}},
+                    {"type": "tool_use", "name": "Bash", "input": {"command": f"echo {long_line}"}},
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "Looked."}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
+    terminal.send("look", "Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    # an unknown tool: its call line (input as JSON) before its result
+    assert screen.index('● Ghost({"a": 1})') < screen.index("No such tool available: Ghost")
+    assert "{'a': 1}" not in screen
+    assert "tool_use_error" not in screen, screen
+    assert "does not exist" in screen
+    assert "Read 1 line\n" in screen.replace(" \n", "\n")
+    # the echoed line wraps under its own text
+    lines = screen.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("  ⎿ w000"))
+    assert lines[first + 1].startswith("    w0")

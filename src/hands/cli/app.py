@@ -167,8 +167,9 @@ def tools_command(
     if as_json:
         typer.echo(json.dumps(infos, indent=2))
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from hands.cli.console import console_for
 
     table = Table("name", "read-only", "concurrency-safe", "aliases", "parameters")
     for info in infos:
@@ -179,7 +180,7 @@ def tools_command(
             ", ".join(info["aliases"]),
             ", ".join(info["input_schema"].get("properties", {})),
         )
-    Console().print(table)
+    console_for().print(table)
 
 
 @app.command(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import sys
 
@@ -9,6 +10,8 @@ import sys
 def main() -> None:
     """Entry point of the ``hands`` script."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # a library's log warnings (pypdf on a damaged PDF) are not the user's output
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     from hands.cli import startup
     from hands.errors import HandsError
 

@@ -7,6 +7,7 @@ its elapsed time and latest progress, replaced by its result when it finishes. E
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -18,8 +19,11 @@ from rich.table import Table
 from rich.text import Text
 
 from hands.agent.events import BlockEvent, QueryEvent, ResultEvent, StreamRetryEvent, TextDeltaEvent
+from hands.cli.indent import hanging
 from hands.core.messages import TextBlock, ToolUseBlock
+from hands.core.outcome import error_message
 from hands.core.tool import Tool
+from hands.core.words import plural
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.pipeline.pool import ToolPool
 
@@ -51,6 +55,8 @@ class SessionView:
         self._text = ""
         self._pending_uses: list[ToolUseBlock] = []
         self._held: list[tuple[RenderableType, dict[str, Any]]] | None = None
+        self._shown_uses: set[str] = set()
+        self._early: dict[str, ToolResultEvent] = {}
 
     # -- public -------------------------------------------------------------------
 
@@ -76,6 +82,11 @@ class SessionView:
                 running.progress = tool.render_progress(event.data)
                 self._refresh()
         elif isinstance(event, ToolResultEvent):
+            if event.tool_use.id not in self._shown_uses:
+                # settled before its call reached the screen (an unknown tool): the call
+                # line comes first
+                self._early[event.tool_use.id] = event
+                return
             self._running.pop(event.tool_use.id, None)
             self._show_result(event)
         elif isinstance(event, StreamRetryEvent):
@@ -90,7 +101,7 @@ class SessionView:
             tail = f" — {event.error}" if event.error else ""
             self.console.print(
                 Text(
-                    f"\n{event.subtype} · {event.num_turns} turns · "
+                    f"\n{event.subtype} · {plural(event.num_turns, 'turn')} · "
                     f"{event.duration_ms / 1000:.1f} s{tail}",
                     style=style,
                 )
@@ -119,10 +130,15 @@ class SessionView:
     # -- tool uses: consecutive calls of one tool are shown as a group ---------------
 
     def _queue_use(self, block: ToolUseBlock) -> None:
+        self._shown_uses.add(block.id)
         if self._pending_uses and self._pending_uses[-1].name != block.name:
             self._flush_uses()
         self._pending_uses.append(block)
         self._running[block.id] = _Running(block.name)
+        early = self._early.pop(block.id, None)
+        if early is not None:
+            self.show(early)
+            return
         self._refresh()
 
     def _flush_uses(self) -> None:
@@ -133,12 +149,13 @@ class SessionView:
         parsed = [_parse(tool, b) for b in uses]
         if tool is None or any(p is None for p in parsed):
             for block in uses:
-                self._print(Text(f"● {block.name}({dict(block.input)})", style="bold"))
+                shown = json.dumps(dict(block.input), ensure_ascii=False, default=str)
+                self._print(Text(f"● {block.name}({shown})", style="bold"))
             return
         if len(uses) == 1:
-            self._print(tool.render_use(parsed[0]))
+            self._print(hanging(tool.render_use(parsed[0])))
         else:
-            self._print(tool.render_group(parsed))
+            self._print(hanging(tool.render_group(parsed)))
         for block, inp in zip(uses, parsed, strict=True):
             running = self._running.get(block.id)
             if running is not None:
@@ -147,14 +164,16 @@ class SessionView:
     def _show_result(self, event: ToolResultEvent) -> None:
         outcome = event.outcome
         tool = outcome.tool
+        message = error_message(outcome.block.text) if outcome.is_error else ""
         if tool is None:
-            self._print(Text("  ⎿ " + outcome.block.text, style="red"))
+            rendered: RenderableType = Text("  ⎿ " + message, style="red")
         elif outcome.status == "rejected" and outcome.input is not None:
-            self._print(tool.render_rejected(outcome.input, outcome.block.text))
+            rendered = tool.render_rejected(outcome.input, message)
         elif outcome.is_error:
-            self._print(tool.render_error(outcome.block.text))
+            rendered = tool.render_error(message)
         else:
-            self._print(tool.render_result(outcome.output))
+            rendered = tool.render_result(outcome.output)
+        self._print(hanging(rendered))
 
     # -- the live region (terminals only) -------------------------------------------
 
