@@ -16,6 +16,7 @@ def main() -> None:
     from hands.errors import HandsError
 
     startup.begin()
+    sys.argv[1:] = flag_values(sys.argv[1:])
     try:
         if sys.argv[1:2] == ["tool"]:
             from hands.cli.tool_command import main as tool_main
@@ -27,3 +28,28 @@ def main() -> None:
     except HandsError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+_ON = ("true", "1", "yes", "on")
+_OFF = ("false", "0", "no", "off")
+
+
+def flag_values(argv: list[str]) -> list[str]:
+    """``--simple true`` / ``--simple=false`` read as the flag being there or not."""
+    out: list[str] = []
+    skip = False
+    for i, arg in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if arg == "--":
+            return out + argv[i:]
+        name, eq, value = arg.partition("=")
+        if name != "--simple":
+            out.append(arg)
+            continue
+        if not eq and i + 1 < len(argv) and argv[i + 1].lower() in _ON + _OFF:
+            value, skip = argv[i + 1], True
+        if value.lower() not in _OFF:
+            out.append("--simple")
+    return out
