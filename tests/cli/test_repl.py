@@ -413,3 +413,27 @@ def test_results_render_for_people(terminal: Terminal, tmp_path: Path, hands_hom
     lines = screen.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("  ⎿ w000"))
     assert lines[first + 1].startswith("    w0")
+
+
+def test_resume_picker_and_the_resumed_conversation_on_screen(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = script(
+        tmp_path / "s.json",
+        [{"blocks": [{"type": "text", "text": "The answer is 42."}]}],
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "what is the answer", "--model", f"scripted:{s}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    launch(terminal, tmp_path, hands_home, s, "-r")
+    screen = terminal.wait_for("Resume which session")
+    assert "what is the answer" in screen and "1 turn" in screen
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("(resumed)")
+    assert "> what is the answer" in screen and "● The answer is 42." in screen
+    terminal.wait_for_prompt()
+    terminal.send("and now", "Enter")  # a new process: its script starts again
+    screen = terminal.wait_for("success · 1 turn")
+    assert screen.count("● The answer is 42.") == 2

@@ -115,7 +115,12 @@ def main_command(
         bool, typer.Option("--continue", "-c", help="Continue this project's latest session.")
     ] = False,
     resume: Annotated[
-        str | None, typer.Option("--resume", "-r", help="Resume the session with this id.")
+        str | None,
+        typer.Option(
+            "--resume",
+            "-r",
+            help="Resume the session with this id (no id: pick one).",
+        ),
     ] = None,
 ) -> None:
     """Start an interactive session, run a prompt with -p, or one of the commands below."""
@@ -151,6 +156,8 @@ def main_command(
     from hands.cli.session_setup import prepare
 
     where = _cwd(cwd)
+    if resume == "":
+        resume = _pick_session(where, interactive=interactive)
     rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
     loaded = _settings(where, *rules, announce=not interactive)
     if interactive:
@@ -240,17 +247,33 @@ def _ask_to_trust(where: Path, files: tuple[str, ...]) -> bool:
     return typer.confirm(f"Trust {where} and use them?", default=False)
 
 
-@app.command("sessions")
-def sessions_command(cwd: CwdOption = None) -> None:
-    """List this project's sessions, newest first (ids for --resume)."""
-    import datetime
-
-    from hands.agent.transcript import sessions
+def _pick_session(where: Path, *, interactive: bool) -> str:
+    """The id of the session the user picks for a bare ``--resume``."""
+    from hands.cli.sessions_list import pick, summaries
     from hands.core.limits import hands_home
 
-    for path in sessions(hands_home(), _cwd(cwd)):
-        when = datetime.datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
-        typer.echo(f"{path.stem}  {when}")
+    if not interactive:
+        raise typer.BadParameter("--resume without an id needs a terminal; give the id")
+    found = summaries(hands_home(), where)[:20]
+    if not found:
+        raise typer.BadParameter(f"no earlier session in {where} to resume")
+    chosen = pick(found)
+    if chosen is None:
+        raise typer.Exit(0)
+    return chosen
+
+
+@app.command("sessions")
+def sessions_command(cwd: CwdOption = None) -> None:
+    """List this project's sessions, newest first: id, time, turns, size, first prompt."""
+    from hands.cli.sessions_list import describe, summaries
+    from hands.core.limits import hands_home
+
+    found = summaries(hands_home(), _cwd(cwd))
+    if not found:
+        typer.echo("No sessions in this project yet.")
+    for summary in found:
+        typer.echo(describe(summary))
 
 
 tools_app = typer.Typer(help="The tool pool.", invoke_without_command=True, no_args_is_help=False)

@@ -35,7 +35,11 @@ _OFF = ("false", "0", "no", "off")
 
 
 def flag_values(argv: list[str]) -> list[str]:
-    """``--simple true`` / ``--simple=false`` read as the flag being there or not."""
+    """Flags as people write them: ``--simple true``, and ``-r`` with no id.
+
+    ``--simple true`` / ``--simple=false`` mean the flag is there or not; a ``--resume``
+    (``-r``) followed by another option, or by nothing, has no id.
+    """
     out: list[str] = []
     skip = False
     for i, arg in enumerate(argv):
@@ -44,6 +48,9 @@ def flag_values(argv: list[str]) -> list[str]:
             continue
         if arg == "--":
             return out + argv[i:]
+        if arg in ("-r", "--resume") and (i + 1 == len(argv) or argv[i + 1].startswith("-")):
+            out.append("--resume=")
+            continue
         name, eq, value = arg.partition("=")
         if name != "--simple":
             out.append(arg)

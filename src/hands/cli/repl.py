@@ -105,6 +105,10 @@ class Repl:
             )
         )
         code = 1
+        if self.setup.resumed:
+            from hands.cli.sessions_list import replay
+
+            replay(self.console, self.setup.history)
         if self.setup.mcp_pending:
             from hands.mcp.approval import ask_about
 
