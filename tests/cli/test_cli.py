@@ -236,3 +236,49 @@ def test_tool_help_and_the_full_cli_agree(tmp_path: Path) -> None:
     code = f"import sys; from hands.cli.app import app; sys.argv = {argv!r}; app()"
     via_app = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert via_app.returncode == 0 and via_app.stdout == "1\tx\n"
+
+
+def test_a_damaged_pdf_reads_without_library_noise_on_stderr(tmp_path: Path) -> None:
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(100, 100)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    data = buffer.getvalue()
+    damaged = data[: data.rfind(b"startxref")] + b"startxref\n12\n%%EOF\n"  # a wrong offset
+    (tmp_path / "bad.pdf").write_bytes(damaged)
+    proc = hands(
+        "tool", "Read", json.dumps({"file_path": str(tmp_path / "bad.pdf")}), "--cwd", str(tmp_path)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "1 page;" in proc.stdout
+    assert proc.stderr == ""
+
+
+def test_sessions_list_time_first_prompt_turns_and_size(tmp_path: Path, hands_home: Path) -> None:
+    script = write_script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "text", "text": "one"}]},
+            {"blocks": [{"type": "text", "text": "two"}]},
+        ],
+    )
+    first = hands("-p", "a first question", "--model", f"scripted:{script}", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    listed = hands("sessions", cwd=tmp_path).stdout.splitlines()
+    assert len(listed) == 1 and "a first question" in listed[0] and "1 turn" in listed[0]
+    session_id = listed[0].split()[0]
+    # a crashed run's empty transcript is not listed
+    directory = next((hands_home / "projects").iterdir())
+    (directory / "0000dead.jsonl").write_bytes(b"")
+    assert len(hands("sessions", cwd=tmp_path).stdout.splitlines()) == 1
+    # -r followed by another option has no id: -p is not taken for one
+    bare = hands("-r", "-p", "again", "--model", f"scripted:{script}", cwd=tmp_path)
+    assert bare.returncode == 2 and "--resume without an id" in bare.stderr
+    again = hands("-r", session_id, "-p", "again", "--model", f"scripted:{script}", cwd=tmp_path)
+    assert again.returncode == 0 and again.stdout.strip() == "one", again.stderr
+    listed = hands("sessions", cwd=tmp_path).stdout.splitlines()
+    assert "2 turns" in listed[0] and "a first question" in listed[0]

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 
 from rich.console import Console
 
@@ -19,3 +21,15 @@ def test_demo_runs_the_whole_session_offline() -> None:
     assert "FAILED (failures=1)" in text
     assert text.rstrip().splitlines()[-1].startswith("success · 5 turns")
     assert any(line.strip() == "OK" for line in text.splitlines())
+
+
+def test_demo_piped_to_a_file_has_no_padded_lines() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "demo"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) > 20
+    assert [line for line in lines if line != line.rstrip()] == []
+    # a wrapped line goes on under its text, not at column 0
+    assert not any(line.startswith('"*.py"') for line in lines)

@@ -184,7 +184,7 @@ def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
     terminal.send("run it", "Enter")
     terminal.wait_for("started")
     terminal.send("C-c")
-    screen = terminal.wait_for("interrupted · 1 turns")
+    screen = terminal.wait_for("interrupted · 1 turn ·")
     assert "Interrupted by the user" in screen
     assert "not reached" not in screen
     time.sleep(0.5)
@@ -259,7 +259,7 @@ def test_session_hooks_fire_once_around_the_session(
                                      {"blocks": [{"type": "text", "text": "two"}]}])  # fmt: skip
     start(terminal, project, hands_home, s)
     terminal.send("first", "Enter")
-    terminal.wait_for("success · 1 turns")
+    terminal.wait_for("success · 1 turn ·")
     terminal.send("/clear", "Enter")
     terminal.wait_for("Conversation cleared.")
     terminal.send("second", "Enter")
@@ -297,3 +297,143 @@ def test_untrusted_project_asks_to_trust_before_its_allow_rules_count(
     assert "1. Yes" not in screen  # the trusted allow rule approved the write
     assert target.read_text() == "x"
     assert str(project) in (hands_home / "trusted.json").read_text()
+
+
+def test_permission_prompt_pauses_the_live_region_and_keeps_what_was_said(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    made = tmp_path / "made.txt"
+    s = script(
+        tmp_path / "s.json",
+        [
+            {
+                "blocks": [
+                    {"type": "text", "text": "I will create the file now."},
+                    {"type": "tool_use", "name": "Bash", "input": {"command": f"touch {made}"}},
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "Created."}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("make it", "Enter")
+    screen = terminal.wait_for("3. No")
+    lines = screen.rstrip().splitlines()
+    assert lines[-1].strip() == ">"  # the prompt is the last line: no spinner under it
+    said = screen.index("● I will create the file now.")
+    assert said < screen.index("● Bash(touch") < screen.index("needs approval")
+    terminal.send("1")
+    terminal.wait_for("\n> 1")  # the answer is visible while it is typed
+    terminal.send("Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    assert screen.count("needs approval") == 1  # the question is not drawn twice
+    assert "I will create the file now." in screen and "Created." in screen
+    assert made.exists()
+
+
+def test_ctrl_c_at_a_permission_prompt_denies_and_interrupts(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    made = tmp_path / "made.txt"
+    s = call_then_reply(tmp_path / "s.json", "Bash", {"command": f"touch {made}"}, "not reached")
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("make it", "Enter")
+    terminal.wait_for("3. No")
+    terminal.send("C-c")
+    screen = terminal.wait_for("interrupted · 1 turn")
+    assert "The user says" not in screen and "not reached" not in screen
+    assert not made.exists()
+    terminal.wait_for_prompt()
+    assert "HANDS-EXITED" not in terminal.screen()  # one Ctrl-C there does not leave
+
+
+def test_esc_interrupts_a_turn_and_keys_typed_meanwhile_are_kept(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = call_then_reply(
+        tmp_path / "s.json", "Bash", {"command": "echo started; sleep 30"}, "not reached"
+    )
+    start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
+    terminal.send("run it", "Enter")
+    terminal.wait_for("started")
+    terminal.send("-l", "next")
+    terminal.send("Escape")
+    screen = terminal.wait_for("interrupted · 1 turn")
+    assert "not reached" not in screen
+    terminal.wait_for("> next")
+
+
+def test_ctrl_c_clears_typed_text_before_it_counts_towards_leaving(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    start(terminal, tmp_path, hands_home, s)
+    for _ in range(2):  # twice: text typed and cleared never counts
+        terminal.send("-l", "half a thought")
+        terminal.wait_for("> half a thought")
+        terminal.send("C-c")
+        terminal.wait_for_prompt()
+    screen = terminal.screen()
+    assert "half a thought" not in screen and "again to leave" not in screen
+    terminal.send("C-c")
+    terminal.wait_for("Ctrl-C again to leave")
+    terminal.send("C-c")
+    terminal.wait_for("HANDS-EXITED-0")
+
+
+def test_results_render_for_people(terminal: Terminal, tmp_path: Path, hands_home: Path) -> None:
+    one_line = tmp_path / "one.txt"
+    one_line.write_text("just one\n")
+    missing = tmp_path / "missing.txt"
+    long_line = " ".join(f"w{i:03d}" for i in range(60))
+    s = script(
+        tmp_path / "s.json",
+        [
+            {
+                "blocks": [
+                    {"type": "tool_use", "name": "Ghost", "input": {"a": 1}},
+                    {"type": "tool_use", "name": "Read", "input": {"file_path": str(one_line)}},
+                    {"type": "tool_use", "name": "Read", "input": {"file_path": str(missing)}},
+                    {"type": "tool_use", "name": "Bash", "input": {"command": f"echo {long_line}"}},
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "Looked."}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
+    terminal.send("look", "Enter")
+    screen = terminal.wait_for("success · 2 turns")
+    # an unknown tool: its call line (input as JSON) before its result
+    assert screen.index('● Ghost({"a": 1})') < screen.index("No such tool available: Ghost")
+    assert "{'a': 1}" not in screen
+    assert "tool_use_error" not in screen, screen
+    assert "does not exist" in screen
+    assert "Read 1 line\n" in screen.replace(" \n", "\n")
+    # the echoed line wraps under its own text
+    lines = screen.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("  ⎿ w000"))
+    assert lines[first + 1].startswith("    w0")
+
+
+def test_resume_picker_and_the_resumed_conversation_on_screen(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = script(
+        tmp_path / "s.json",
+        [{"blocks": [{"type": "text", "text": "The answer is 42."}]}],
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "what is the answer", "--model", f"scripted:{s}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    launch(terminal, tmp_path, hands_home, s, "-r")
+    screen = terminal.wait_for("Resume which session")
+    assert "what is the answer" in screen and "1 turn" in screen
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("(resumed)")
+    assert "> what is the answer" in screen and "● The answer is 42." in screen
+    terminal.wait_for_prompt()
+    terminal.send("and now", "Enter")  # a new process: its script starts again
+    screen = terminal.wait_for("success · 1 turn")
+    assert screen.count("● The answer is 42.") == 2

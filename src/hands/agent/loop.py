@@ -41,6 +41,7 @@ from hands.core.messages import (
 from hands.core.session import Session
 from hands.core.spill import fit_message_budget
 from hands.core.tool import Tool
+from hands.core.words import plural
 from hands.errors import StreamInterruptedError
 from hands.models.base import BlockComplete, MessageStop, ModelRequest, TextDelta, Usage
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
@@ -133,7 +134,10 @@ class Query:
         retries_left = opts.stream_retries
         while not error:
             if opts.max_turns is not None and turns >= opts.max_turns:
-                subtype, error = "error_max_turns", f"reached the limit of {opts.max_turns} turns"
+                subtype, error = (
+                    "error_max_turns",
+                    f"reached the limit of {plural(opts.max_turns, 'turn')}",
+                )
                 break
             turns += 1
             if source is not None and turns > 1:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hands.core.messages import Message, message_from_wire
+from hands.core.messages import Message, ToolResultBlock, message_from_wire
 from hands.errors import ConfigError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -83,16 +83,56 @@ def _settled(messages: list[Message]) -> tuple[Message, ...]:
 
 
 def sessions(home: Path, cwd: Path) -> list[Path]:
-    """The transcripts of sessions started in ``cwd``, newest first."""
+    """The transcripts of sessions started in ``cwd``, newest first; empty ones left out."""
     directory = project_dir(home, cwd)
     if not directory.is_dir():
         return []
-    return sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    found = [p for p in directory.glob("*.jsonl") if p.stat().st_size > 0]
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def prompts(messages: Iterable[Message]) -> list[Message]:
+    """The user's own prompts among ``messages`` (not tool results or reminders)."""
+    return [
+        m
+        for m in messages
+        if m.role == "user"
+        and m.text.strip()
+        and not any(isinstance(b, ToolResultBlock) for b in m.content)
+        and not m.text.lstrip().startswith("<system-reminder>")
+    ]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionSummary:
+    """What a list of sessions shows about one: when, what it began with, how long it is."""
+
+    session_id: str
+    path: Path
+    modified: float
+    first_prompt: str
+    turns: int
+    size: int
+
+
+def summarize(path: Path) -> SessionSummary:
+    """The summary of one transcript."""
+    said = prompts(load(path).messages)
+    first = " ".join(said[0].text.split()) if said else ""
+    stat = path.stat()
+    return SessionSummary(
+        session_id=path.stem,
+        path=path,
+        modified=stat.st_mtime,
+        first_prompt=first,
+        turns=len(said),
+        size=stat.st_size,
+    )
 
 
 def find(home: Path, cwd: Path, *, session_id: str | None) -> Path:
     """The transcript to resume: by id (in any project), or this project's newest."""
-    if session_id is None:
+    if not session_id:
         found = sessions(home, cwd)
         if not found:
             raise ConfigError(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -28,7 +29,29 @@ app = typer.Typer(
     invoke_without_command=True,
     help="The agent's hands: Claude-Code-compatible tools, permissions and an agent loop.",
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"hands {version('hands')}")
+        raise typer.Exit
+
+
+def _logging(*, verbose: bool, debug: bool) -> None:
+    if not (verbose or debug):
+        return
+    import logging
+
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.INFO,
+        format="hands: %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    logging.getLogger("pypdf").setLevel(logging.DEBUG if debug else logging.WARNING)
 
 
 @app.callback()
@@ -46,20 +69,58 @@ def main_command(
     output_format: Annotated[
         str, typer.Option("--output-format", help="text, json or stream-json.")
     ] = "text",
-    max_turns: Annotated[int | None, typer.Option("--max-turns")] = None,
+    input_format: Annotated[
+        str,
+        typer.Option(
+            "--input-format", help="text, or stream-json: user messages as JSON lines on stdin."
+        ),
+    ] = "text",
+    max_turns: Annotated[
+        int | None, typer.Option("--max-turns", min=1, help="Stop after this many model turns.")
+    ] = None,
     simple: SimpleOption = False,
     allowed_tools: AllowedToolsOption = None,
     disallowed_tools: DisallowedToolsOption = None,
     settings: SettingsOption = None,
     add_dir: AddDirOption = None,
+    system_prompt: Annotated[
+        str | None,
+        typer.Option("--system-prompt", help="Use this instead of hands' own system prompt."),
+    ] = None,
     append_system_prompt: Annotated[
         str, typer.Option("--append-system-prompt", help="Text added to the system prompt.")
     ] = "",
+    mcp_config: Annotated[
+        list[str] | None,
+        typer.Option("--mcp-config", help="MCP servers from a JSON file or string (repeatable)."),
+    ] = None,
+    skip_permissions: Annotated[
+        bool,
+        typer.Option(
+            "--dangerously-skip-permissions",
+            help="Run every call without asking (the bypassPermissions mode).",
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="Log what hands and its libraries report to stderr.")
+    ] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Debug logging to stderr.")] = False,
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_show_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
     continue_last: Annotated[
         bool, typer.Option("--continue", "-c", help="Continue this project's latest session.")
     ] = False,
     resume: Annotated[
-        str | None, typer.Option("--resume", "-r", help="Resume the session with this id.")
+        str | None,
+        typer.Option(
+            "--resume",
+            "-r",
+            help="Resume the session with this id (no id: pick one).",
+        ),
     ] = None,
 ) -> None:
     """Start an interactive session, run a prompt with -p, or one of the commands below."""
@@ -67,8 +128,27 @@ def main_command(
         return
     if output_format not in ("text", "json", "stream-json"):
         raise typer.BadParameter("--output-format must be text, json or stream-json")
-    interactive = prompt is None and sys.stdin.isatty()
-    if prompt == "-" or (prompt is None and not interactive):
+    if input_format not in ("text", "stream-json"):
+        raise typer.BadParameter("--input-format must be text or stream-json")
+    if input_format == "stream-json" and output_format != "stream-json":
+        raise typer.BadParameter("--input-format stream-json needs --output-format stream-json")
+    if skip_permissions:
+        if permission_mode not in (None, "bypassPermissions"):
+            raise typer.BadParameter(
+                "--dangerously-skip-permissions is the bypassPermissions mode; "
+                f"it cannot go with --permission-mode {permission_mode}"
+            )
+        permission_mode = "bypassPermissions"
+    _logging(verbose=verbose, debug=debug)
+    from hands.cli.env_check import env_warnings
+
+    for warning in env_warnings():
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    streamed = input_format == "stream-json"
+    interactive = prompt is None and sys.stdin.isatty() and not streamed
+    if streamed:
+        prompt = prompt or ""
+    elif prompt == "-" or (prompt is None and not interactive):
         piped = sys.stdin.read()
         if not piped.strip():
             raise typer.BadParameter("the prompt read from standard input is empty")
@@ -76,6 +156,8 @@ def main_command(
     from hands.cli.session_setup import prepare
 
     where = _cwd(cwd)
+    if resume == "":
+        resume = _pick_session(where, interactive=interactive)
     rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
     loaded = _settings(where, *rules, announce=not interactive)
     if interactive:
@@ -90,7 +172,9 @@ def main_command(
         cwd=where,
         settings=loaded,
         simple=simple,
+        system_prompt=system_prompt,
         append_system_prompt=append_system_prompt,
+        mcp_servers=_mcp_servers(mcp_config or ()),
         resume=resume,
         continue_last=continue_last,
         interactive=prompt is None,
@@ -101,10 +185,13 @@ def main_command(
         import anyio
         from rich.console import Console
 
-        from hands.cli.repl import Repl, prompt_reader
+        from hands.cli.repl import Repl, terminal_input
 
         repl = Repl(
-            setup, console=Console(), read=prompt_reader(setup), permission_mode=loaded.default_mode
+            setup,
+            console=Console(),
+            keys=terminal_input(setup),
+            permission_mode=loaded.default_mode,
         )
         raise typer.Exit(anyio.run(repl.run))
     from hands.cli.print_mode import run_print
@@ -115,8 +202,39 @@ def main_command(
         permission_mode=loaded.default_mode,
         output_format=output_format,
         max_turns=max_turns,
+        streamed_input=sys.stdin if streamed else None,
     )
     raise typer.Exit(code)
+
+
+def _mcp_servers(values: Sequence[str]) -> dict[str, object]:
+    """The ``mcpServers`` of each ``--mcp-config`` file or JSON string, merged."""
+    servers: dict[str, object] = {}
+    for value in values:
+        text = value
+        if not value.lstrip().startswith("{"):
+            try:
+                text = Path(value).expanduser().read_text(encoding="utf-8")
+            except OSError as exc:
+                raise typer.BadParameter(f"--mcp-config {value}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise typer.BadParameter(f"--mcp-config {value} is not valid JSON: {exc}") from None
+        entries: object = (
+            cast(dict[str, object], data).get("mcpServers") if isinstance(data, dict) else None
+        )
+        if not isinstance(entries, dict):
+            raise typer.BadParameter(f'--mcp-config {value} has no "mcpServers" object')
+        servers.update({str(k): v for k, v in cast(dict[object, object], entries).items()})
+    return servers
+
+
+@app.command("help")
+def help_command(ctx: typer.Context) -> None:
+    """Show this help."""
+    parent = ctx.parent
+    typer.echo((parent or ctx).get_help())
 
 
 def _ask_to_trust(where: Path, files: tuple[str, ...]) -> bool:
@@ -129,17 +247,33 @@ def _ask_to_trust(where: Path, files: tuple[str, ...]) -> bool:
     return typer.confirm(f"Trust {where} and use them?", default=False)
 
 
-@app.command("sessions")
-def sessions_command(cwd: CwdOption = None) -> None:
-    """List this project's sessions, newest first (ids for --resume)."""
-    import datetime
-
-    from hands.agent.transcript import sessions
+def _pick_session(where: Path, *, interactive: bool) -> str:
+    """The id of the session the user picks for a bare ``--resume``."""
+    from hands.cli.sessions_list import pick, summaries
     from hands.core.limits import hands_home
 
-    for path in sessions(hands_home(), _cwd(cwd)):
-        when = datetime.datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
-        typer.echo(f"{path.stem}  {when}")
+    if not interactive:
+        raise typer.BadParameter("--resume without an id needs a terminal; give the id")
+    found = summaries(hands_home(), where)[:20]
+    if not found:
+        raise typer.BadParameter(f"no earlier session in {where} to resume")
+    chosen = pick(found)
+    if chosen is None:
+        raise typer.Exit(0)
+    return chosen
+
+
+@app.command("sessions")
+def sessions_command(cwd: CwdOption = None) -> None:
+    """List this project's sessions, newest first: id, time, turns, size, first prompt."""
+    from hands.cli.sessions_list import describe, summaries
+    from hands.core.limits import hands_home
+
+    found = summaries(hands_home(), _cwd(cwd))
+    if not found:
+        typer.echo("No sessions in this project yet.")
+    for summary in found:
+        typer.echo(describe(summary))
 
 
 tools_app = typer.Typer(help="The tool pool.", invoke_without_command=True, no_args_is_help=False)
@@ -164,8 +298,9 @@ def tools_command(
     if as_json:
         typer.echo(json.dumps(infos, indent=2))
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from hands.cli.console import console_for
 
     table = Table("name", "read-only", "concurrency-safe", "aliases", "parameters")
     for info in infos:
@@ -176,7 +311,7 @@ def tools_command(
             ", ".join(info["aliases"]),
             ", ".join(info["input_schema"].get("properties", {})),
         )
-    Console().print(table)
+    console_for().print(table)
 
 
 @app.command(

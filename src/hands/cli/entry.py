@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import sys
 
@@ -9,10 +10,13 @@ import sys
 def main() -> None:
     """Entry point of the ``hands`` script."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # a library's log warnings (pypdf on a damaged PDF) are not the user's output
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     from hands.cli import startup
     from hands.errors import HandsError
 
     startup.begin()
+    sys.argv[1:] = flag_values(sys.argv[1:])
     try:
         if sys.argv[1:2] == ["tool"]:
             from hands.cli.tool_command import main as tool_main
@@ -24,3 +28,35 @@ def main() -> None:
     except HandsError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+_ON = ("true", "1", "yes", "on")
+_OFF = ("false", "0", "no", "off")
+
+
+def flag_values(argv: list[str]) -> list[str]:
+    """Flags as people write them: ``--simple true``, and ``-r`` with no id.
+
+    ``--simple true`` / ``--simple=false`` mean the flag is there or not; a ``--resume``
+    (``-r``) followed by another option, or by nothing, has no id.
+    """
+    out: list[str] = []
+    skip = False
+    for i, arg in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if arg == "--":
+            return out + argv[i:]
+        if arg in ("-r", "--resume") and (i + 1 == len(argv) or argv[i + 1].startswith("-")):
+            out.append("--resume=")
+            continue
+        name, eq, value = arg.partition("=")
+        if name != "--simple":
+            out.append(arg)
+            continue
+        if not eq and i + 1 < len(argv) and argv[i + 1].lower() in _ON + _OFF:
+            value, skip = argv[i + 1], True
+        if value.lower() not in _OFF:
+            out.append("--simple")
+    return out

@@ -21,6 +21,7 @@ from hands.cli.options import (
     SettingsOption,
 )
 from hands.cli.options import cwd_of as _cwd
+from hands.core.words import plural
 
 mcp_app = typer.Typer(
     add_completion=False,
@@ -75,7 +76,7 @@ def list_command(
     for s in statuses:
         if s.state == "connected":
             extra = " + resources" if s.resources else ""
-            mark = f"✓ connected ({len(s.tools)} tools{extra})"
+            mark = f"✓ connected ({plural(len(s.tools), 'tool')}{extra})"
         elif s.state in ("pending", "reconnecting"):
             mark = "… still connecting"
         else:

@@ -1,18 +1,51 @@
-"""``hands -p``: run a prompt to the end and print text, json or stream-json."""
+"""``hands -p``: run a prompt to the end and print text, json or stream-json.
+
+With ``--input-format stream-json`` the prompts are JSON lines on stdin
+(``{"type": "user", "message": {"role": "user", "content": ...}}``), each run as the next
+turn of one conversation.
+"""
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
+from collections.abc import Iterator
+from typing import IO, Any, cast
 
 import anyio
 
 from hands.agent.events import ResultEvent
-from hands.agent.loop import query
+from hands.agent.loop import Query, query
 from hands.cli.output import dumps, init_message, result_message, stream_json_lines
 from hands.cli.session_setup import AgentSetup
 from hands.core.context import PermissionMode
-from hands.core.messages import user_text
+from hands.core.messages import Message, message_from_wire, user_text
+
+
+class InputError(ValueError):
+    """A line of ``--input-format stream-json`` input that is not a user message."""
+
+
+def user_messages(lines: IO[str]) -> Iterator[Message]:
+    """The user messages of stream-json input, one per non-empty line."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"input line {number} is not valid JSON: {exc.msg}") from None
+        entry = cast(dict[str, Any], data) if isinstance(data, dict) else {}
+        if entry.get("type") != "user":
+            raise InputError(f'input line {number} is not a {{"type": "user", ...}} message')
+        try:
+            message = message_from_wire(entry["message"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"input line {number} has no usable message: {exc}") from None
+        if message.role != "user":
+            raise InputError(f"input line {number}: the message's role must be user")
+        yield message
 
 
 def run_print(
@@ -22,13 +55,14 @@ def run_print(
     permission_mode: PermissionMode,
     output_format: str,
     max_turns: int | None,
+    streamed_input: IO[str] | None = None,
 ) -> int:
-    """Run the prompt; return the process exit code."""
-    message = user_text(prompt)
-    q = query(message, setup.options(permission_mode=permission_mode, max_turns=max_turns))
+    """Run the prompt (or each streamed user message); return the process exit code."""
     session, model = setup.session, setup.model
     final: list[ResultEvent] = []
     signalled: list[int] = []
+    current: list[Query] = []
+    failed: list[str] = []
 
     def emit(line: str) -> None:
         sys.stdout.write(line + "\n")
@@ -38,8 +72,22 @@ def run_print(
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async for signum in signals:
                 signalled.append(signum)
-                q.interrupt()
+                if current:
+                    current[-1].interrupt()
                 return
+
+    async def one(message: Message) -> None:
+        q = query(message, setup.options(permission_mode=permission_mode, max_turns=max_turns))
+        current.append(q)
+        setup.record_prompt(message)
+        async for event in q:
+            setup.record(event)
+            if output_format == "stream-json":
+                for obj in stream_json_lines(event, session_id=session.id, model=model.name):
+                    emit(dumps(obj))
+            if isinstance(event, ResultEvent):
+                final.append(event)
+        setup.history = list(q.messages)
 
     async def go() -> None:
         setup.start_background()
@@ -55,27 +103,30 @@ def run_print(
                     )
                 )
             )
-        setup.record_prompt(message)
         async with anyio.create_task_group() as tg:
             tg.start_soon(watch_signals)
             try:
-                async for event in q:
-                    setup.record(event)
-                    if output_format == "stream-json":
-                        for obj in stream_json_lines(
-                            event, session_id=session.id, model=model.name
-                        ):
-                            emit(dumps(obj))
-                    if isinstance(event, ResultEvent):
-                        final.append(event)
+                if streamed_input is None:
+                    await one(user_text(prompt))
+                else:
+                    try:
+                        for message in user_messages(streamed_input):
+                            await one(message)
+                            if signalled:
+                                break
+                    except InputError as exc:
+                        failed.append(str(exc))
             finally:
                 await session.aclose()
                 tg.cancel_scope.cancel()
 
     anyio.run(go)
+    if failed:
+        print(f"hands: {failed[0]}", file=sys.stderr)
+        return 2
     if not final:
         return 1
-    result = final[0]
+    result = final[-1]
     if output_format == "json":
         emit(dumps(result_message(result)))
     elif output_format == "text":

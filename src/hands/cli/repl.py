@@ -1,15 +1,14 @@
 """``hands``: the interactive session. A prompt, the model's work rendered live, repeat.
 
-Ctrl-C during a turn interrupts it (tools cancelled, every call settled); a second
-Ctrl-C in the same turn, or two on an empty prompt, leaves. Esc then Enter inserts a
-newline.
+Esc or Ctrl-C during a turn interrupts it (tools cancelled, every call settled); Ctrl-C at
+a permission prompt denies the call and interrupts the turn; a second Ctrl-C in the same
+turn, or two on an empty prompt, leave. Esc then Enter inserts a newline.
 """
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import anyio
 from rich.console import Console
@@ -17,14 +16,20 @@ from rich.table import Table
 from rich.text import Text
 
 from hands.agent import hook_turns
+from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
 from hands.cli.session_setup import AgentSetup
 from hands.cli.session_view import SessionView
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import SessionEndReason
-from hands.core.messages import user_text
+from hands.core.messages import ToolUseBlock, user_text
 
-Reader = Callable[[str], Awaitable[str]]
+if TYPE_CHECKING:
+    from hands.cli.repl_input import TerminalInput
+    from hands.core.decision import AskRequest, PermissionDecision
+
+_SHOWN_WAIT_S = 2.0
+"""A permission prompt waits at most this long for its call to be on screen first."""
 
 HELP = """\
 /help          this help
@@ -33,38 +38,18 @@ HELP = """\
 /permissions   the permission rules in force and where they come from
 /mcp           MCP servers and their state
 /exit          leave (Ctrl-D works too)
-Ctrl-C interrupts a turn; Esc then Enter inserts a newline."""
+Esc or Ctrl-C interrupts a turn; Esc then Enter inserts a newline."""
 
 
 class Exit(Exception):
     """The user asked to leave."""
 
 
-def prompt_reader(setup: AgentSetup) -> Reader:
-    """A prompt_toolkit reader with history under the hands home."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory
-    from prompt_toolkit.key_binding import KeyBindings
+def terminal_input(setup: AgentSetup) -> TerminalInput:
+    """The prompt_toolkit keyboard, with history under the hands home."""
+    from hands.cli.repl_input import TerminalInput
 
-    setup.session.home.mkdir(parents=True, exist_ok=True)
-    bindings = KeyBindings()
-
-    # Esc then Enter inserts a newline. Ctrl-J is left alone: keys typed before the prompt
-    # is drawn arrive with Enter turned into Ctrl-J by the terminal, and must still submit.
-    @bindings.add("escape", "enter")
-    def _newline(event: Any) -> None:
-        event.current_buffer.insert_text("\n")
-
-    session: PromptSession[str] = PromptSession(
-        history=FileHistory(str(setup.session.home / "history")),
-        key_bindings=bindings,
-        multiline=False,
-    )
-
-    async def read(text: str) -> str:
-        return await session.prompt_async(text, handle_sigint=False)
-
-    return read
+    return TerminalInput(setup.session.home / "history")
 
 
 class Repl:
@@ -75,31 +60,40 @@ class Repl:
         setup: AgentSetup,
         *,
         console: Console,
-        read: Reader,
+        keys: TerminalInput,
         permission_mode: PermissionMode,
     ) -> None:
         self.setup = setup
         self.console = console
-        self.read = read
+        self.keys = keys
         self.mode: PermissionMode = permission_mode
         self.view = SessionView(console, setup.pool)
         self._ask_lock = anyio.Lock()
         self._turn: Query | None = None
         self._leave = False
+        self._shown: dict[str, anyio.Event] = {}
 
     async def _watch_interrupts(self) -> None:
-        # One handler for the whole session: during a turn Ctrl-C interrupts it (twice:
-        # leave after it settles); between turns the prompt reads Ctrl-C as a key.
+        # A SIGINT from outside the terminal acts as Ctrl-C; the keys themselves are read
+        # by the prompt (between turns) and by the turn's key watcher.
         with anyio.open_signal_receiver(signal.SIGINT) as signals:
             async for _ in signals:
-                turn = self._turn
-                if turn is None:
-                    continue
-                if turn.interrupted:
-                    self._leave = True
-                else:
-                    self.console.print(Text("Interrupting…", style="yellow"))
-                    turn.interrupt()
+                self._ctrl_c()
+
+    def _ctrl_c(self) -> None:
+        turn = self._turn
+        if turn is None:
+            return
+        if turn.interrupted:
+            self._leave = True
+        else:
+            self._interrupt()
+
+    def _interrupt(self) -> None:
+        turn = self._turn
+        if turn is not None and not turn.interrupted:
+            self.console.print(Text("Interrupting…", style="yellow"))
+            turn.interrupt()
 
     async def run(self) -> int:
         """Read prompts until the user leaves."""
@@ -111,6 +105,10 @@ class Repl:
             )
         )
         code = 1
+        if self.setup.resumed:
+            from hands.cli.sessions_list import replay
+
+            replay(self.console, self.setup.history)
         if self.setup.mcp_pending:
             from hands.mcp.approval import ask_about
 
@@ -145,7 +143,7 @@ class Repl:
         empty_interrupts = 0
         while True:
             try:
-                line = await self.read("> ")
+                line = await self.keys.line("> ")
             except KeyboardInterrupt:
                 empty_interrupts += 1
                 if empty_interrupts >= 2:
@@ -219,9 +217,16 @@ class Repl:
         from hands.permissions.asking import PromptAskHandler
 
         message = user_text(text)
-        ask = PromptAskHandler(
+        handler = PromptAskHandler(
             prompt=self._ask, project_dir=self.setup.cwd, engine=self.setup.engine
         )
+
+        async def ask(request: AskRequest) -> PermissionDecision:
+            # the call (and whatever the model said before it) is on screen before the
+            # question about it
+            await self._until_shown(request.context.tool_use_id)
+            return await handler(request)
+
         # the session's own start and end hooks fire once, around the whole session
         options = self.setup.options(
             permission_mode=self.mode, ask=ask, session_start=None, session_end=None
@@ -229,10 +234,16 @@ class Repl:
         q = query(message, options)
         self.setup.record_prompt(message)
         self._turn = q
+        self._shown.clear()
         try:
-            async for event in q:
-                self.setup.record(event)
-                self.view.show(event)
+            async with anyio.create_task_group() as keys:
+                keys.start_soon(self._watch_keys)
+                async for event in q:
+                    self.setup.record(event)
+                    self.view.show(event)
+                    if isinstance(event, BlockEvent) and isinstance(event.block, ToolUseBlock):
+                        self._shown.setdefault(event.block.id, anyio.Event()).set()
+                keys.cancel_scope.cancel()
         finally:
             self._turn = None
             self.view.pause()
@@ -240,10 +251,26 @@ class Repl:
         if self._leave:
             raise Exit
 
+    async def _watch_keys(self) -> None:
+        await self.keys.watch_turn(on_escape=self._interrupt, on_ctrl_c=self._ctrl_c)
+
+    async def _until_shown(self, tool_use_id: str) -> None:
+        if not tool_use_id:
+            return
+        with anyio.move_on_after(_SHOWN_WAIT_S):
+            await self._shown.setdefault(tool_use_id, anyio.Event()).wait()
+
     async def _ask(self, text: str) -> str:
         async with self._ask_lock:
-            self.view.pause()
+            turn = self._turn
+            if turn is not None and turn.interrupted:
+                return ""  # the turn is ending: every further question is a silent no
+            self.view.hold()
             try:
-                return await self.read(text)
+                return await self.keys.answer(text)
             except (KeyboardInterrupt, EOFError):
+                if turn is not None:
+                    self._interrupt()
                 return "3"
+            finally:
+                self.view.release()

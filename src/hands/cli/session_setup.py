@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from hands.agent.events import MessageEvent, QueryEvent
 from hands.agent.loop import QueryOptions
-from hands.agent.system_prompt import build_system_prompt
+from hands.agent.system_prompt import DEFAULT_SYSTEM_PROMPT, build_system_prompt
 from hands.agent.transcript import TranscriptWriter, find, load, project_dir
 from hands.cli import startup
 from hands.config.settings import Settings
@@ -56,6 +56,8 @@ class AgentSetup:
     """Project servers nobody approved yet (the interactive session asks about them)."""
     hooks: HookEngine | None = None
     history: list[Message] = field(default_factory=lambda: list[Message]())
+    mcp_extra: dict[str, object] = field(default_factory=lambda: dict[str, object]())
+    """Servers from ``--mcp-config``."""
 
     def approve_mcp(self, answers: dict[str, bool]) -> None:
         """Rebuild the MCP manager with the user's answers about project servers."""
@@ -73,6 +75,7 @@ class AgentSetup:
             model=self.model,
             approve=approve,
             settings=self.settings,
+            extra=self.mcp_extra,
         )
         self.mcp_pending = tuple(config.needs_approval)
 
@@ -135,12 +138,17 @@ def prepare(
     cwd: Path,
     settings: Settings,
     simple: bool = False,
+    system_prompt: str | None = None,
     append_system_prompt: str = "",
+    mcp_servers: dict[str, object] | None = None,
     resume: str | None = None,
     continue_last: bool = False,
     interactive: bool = False,
 ) -> AgentSetup:
     """Build the session; ``resume``/``continue_last`` restore an earlier one.
+
+    ``system_prompt`` replaces hands' own prompt (memory files and the environment are
+    still added); ``mcp_servers`` adds servers (``name → entry``) that need no approval.
 
     Project MCP servers connect without asking in print mode; interactively they need
     the approval the settings give (``enabledMcpjsonServers`` and friends).
@@ -184,7 +192,10 @@ def prepare(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )
     prompt = build_system_prompt(
-        cwd=cwd, additional_dirs=settings.additional_directories, append=append_system_prompt
+        cwd=cwd,
+        additional_dirs=settings.additional_directories,
+        append=append_system_prompt,
+        base=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
     )
     from hands.hooks.engine import build_hooks
 
@@ -202,6 +213,7 @@ def prepare(
         model=model,
         approve=approval_from_settings(settings.value) if interactive else True,
         settings=settings,
+        extra=mcp_servers or {},
     )
     startup.done()  # every model is built: tools run in the user's own environment
     return AgentSetup(
@@ -220,6 +232,7 @@ def prepare(
         limits=limits,
         writer=writer,
         history=history,
+        mcp_extra=mcp_servers or {},
         resumed=resume is not None or continue_last,
     )
 
@@ -232,6 +245,7 @@ def _mcp(
     model: Model,
     approve: Any,
     settings: Settings,
+    extra: dict[str, object],
 ) -> tuple[McpManager, DeferringSource, McpConfigSet]:
     """The project's MCP servers (not started) behind a deferring tool source."""
     from hands.mcp.lazy import build_deferred_mcp
@@ -245,4 +259,5 @@ def _mcp(
         provider=model.name.partition(":")[0],
         approve_project=approve,
         blocked=ServerPolicy.from_settings(settings.value).blocked,
+        extra=extra,
     )

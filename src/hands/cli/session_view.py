@@ -7,6 +7,7 @@ its elapsed time and latest progress, replaced by its result when it finishes. E
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -14,11 +15,15 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.markdown import Markdown
 from rich.spinner import Spinner
+from rich.table import Table
 from rich.text import Text
 
 from hands.agent.events import BlockEvent, QueryEvent, ResultEvent, StreamRetryEvent, TextDeltaEvent
+from hands.cli.indent import hanging
 from hands.core.messages import TextBlock, ToolUseBlock
+from hands.core.outcome import error_message
 from hands.core.tool import Tool
+from hands.core.words import plural
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.pipeline.pool import ToolPool
 
@@ -49,6 +54,9 @@ class SessionView:
         self._running: dict[str, _Running] = {}
         self._text = ""
         self._pending_uses: list[ToolUseBlock] = []
+        self._held: list[tuple[RenderableType, dict[str, Any]]] | None = None
+        self._shown_uses: set[str] = set()
+        self._early: dict[str, ToolResultEvent] = {}
 
     # -- public -------------------------------------------------------------------
 
@@ -66,8 +74,7 @@ class SessionView:
             block = event.block
             self._text = ""
             if isinstance(block, TextBlock) and block.text.strip():
-                self._print(Text("● ", style="white"), end="")
-                self._print(Markdown(block.text))
+                self._print(bulleted(Markdown(block.text)))
         elif isinstance(event, ToolProgressEvent):
             running = self._running.get(event.tool_use.id)
             tool = self.tools.find(event.tool_use.name)
@@ -75,6 +82,11 @@ class SessionView:
                 running.progress = tool.render_progress(event.data)
                 self._refresh()
         elif isinstance(event, ToolResultEvent):
+            if event.tool_use.id not in self._shown_uses:
+                # settled before its call reached the screen (an unknown tool): the call
+                # line comes first
+                self._early[event.tool_use.id] = event
+                return
             self._running.pop(event.tool_use.id, None)
             self._show_result(event)
         elif isinstance(event, StreamRetryEvent):
@@ -89,7 +101,7 @@ class SessionView:
             tail = f" — {event.error}" if event.error else ""
             self.console.print(
                 Text(
-                    f"\n{event.subtype} · {event.num_turns} turns · "
+                    f"\n{event.subtype} · {plural(event.num_turns, 'turn')} · "
                     f"{event.duration_ms / 1000:.1f} s{tail}",
                     style=style,
                 )
@@ -102,13 +114,31 @@ class SessionView:
             self._live.stop()
             self._live = None
 
+    def hold(self) -> None:
+        """Stop drawing while the user answers a prompt: output waits for :meth:`release`."""
+        self.pause()
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Print what arrived during the prompt and bring the live region back."""
+        held, self._held = self._held or [], None
+        for renderable, kwargs in held:
+            self.console.print(renderable, **kwargs)
+        self._refresh()
+
     # -- tool uses: consecutive calls of one tool are shown as a group ---------------
 
     def _queue_use(self, block: ToolUseBlock) -> None:
+        self._shown_uses.add(block.id)
         if self._pending_uses and self._pending_uses[-1].name != block.name:
             self._flush_uses()
         self._pending_uses.append(block)
         self._running[block.id] = _Running(block.name)
+        early = self._early.pop(block.id, None)
+        if early is not None:
+            self.show(early)
+            return
         self._refresh()
 
     def _flush_uses(self) -> None:
@@ -119,12 +149,13 @@ class SessionView:
         parsed = [_parse(tool, b) for b in uses]
         if tool is None or any(p is None for p in parsed):
             for block in uses:
-                self._print(Text(f"● {block.name}({dict(block.input)})", style="bold"))
+                shown = json.dumps(dict(block.input), ensure_ascii=False, default=str)
+                self._print(Text(f"● {block.name}({shown})", style="bold"))
             return
         if len(uses) == 1:
-            self._print(tool.render_use(parsed[0]))
+            self._print(hanging(tool.render_use(parsed[0])))
         else:
-            self._print(tool.render_group(parsed))
+            self._print(hanging(tool.render_group(parsed)))
         for block, inp in zip(uses, parsed, strict=True):
             running = self._running.get(block.id)
             if running is not None:
@@ -133,18 +164,23 @@ class SessionView:
     def _show_result(self, event: ToolResultEvent) -> None:
         outcome = event.outcome
         tool = outcome.tool
+        message = error_message(outcome.block.text) if outcome.is_error else ""
         if tool is None:
-            self._print(Text("  ⎿ " + outcome.block.text, style="red"))
+            rendered: RenderableType = Text("  ⎿ " + message, style="red")
         elif outcome.status == "rejected" and outcome.input is not None:
-            self._print(tool.render_rejected(outcome.input, outcome.block.text))
+            rendered = tool.render_rejected(outcome.input, message)
         elif outcome.is_error:
-            self._print(tool.render_error(outcome.block.text))
+            rendered = tool.render_error(message)
         else:
-            self._print(tool.render_result(outcome.output))
+            rendered = tool.render_result(outcome.output)
+        self._print(hanging(rendered))
 
     # -- the live region (terminals only) -------------------------------------------
 
     def _print(self, renderable: RenderableType, **kwargs: Any) -> None:
+        if self._held is not None:
+            self._held.append((renderable, kwargs))
+            return
         if self._live is not None:
             self._live.console.print(renderable, **kwargs)
         else:
@@ -154,7 +190,7 @@ class SessionView:
     def _refresh(self) -> None:
         # Only make sure the live region is up: it renders __rich__ on its own refresh
         # (8 times a second), so a text delta costs an append, not a Markdown parse.
-        if not self.console.is_terminal:
+        if not self.console.is_terminal or self._held is not None:
             return
         if not self._text and not self._running:
             self.pause()
@@ -178,6 +214,15 @@ class SessionView:
             if running.progress is not None:
                 parts.append(running.progress)
         return Group(*parts)
+
+
+def bulleted(body: RenderableType) -> RenderableType:
+    """``● `` then ``body``, its wrapped lines indented under the first."""
+    grid = Table.grid()
+    grid.add_column(width=2)
+    grid.add_column()
+    grid.add_row(Text("● "), body)
+    return grid
 
 
 def _parse(tool: Tool[Any, Any] | None, block: ToolUseBlock) -> Any:

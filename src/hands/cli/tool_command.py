@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hands.cli.args import UsageError, resolve_cwd, settings_for
 from hands.core.context import PERMISSION_MODES
+from hands.core.outcome import error_message
 
 DESCRIPTION = "Run one tool call through the whole pipeline and print its result."
 
@@ -48,6 +49,10 @@ def main(argv: Sequence[str]) -> int:
         p.error(f"the input is not valid JSON: {exc}")
     if not isinstance(data, dict):
         p.error('the input must be a JSON object, e.g. \'{"file_path": "a.py"}\'')
+    from hands.cli.env_check import env_warnings
+
+    for warning in env_warnings():
+        print(f"hands: warning: {warning}", file=sys.stderr)
     try:
         where = resolve_cwd(args.cwd)
         loaded = settings_for(
@@ -73,5 +78,8 @@ def main(argv: Sequence[str]) -> int:
     if args.as_json:
         print(json.dumps(block.to_wire(), ensure_ascii=False))
     else:
-        print(block.text, file=sys.stderr if block.is_error else sys.stdout)
+        if block.is_error:
+            print(error_message(block.text), file=sys.stderr)
+        else:
+            print(block.text)
     return 1 if block.is_error else 0

@@ -46,6 +46,11 @@ def tool_use_error(message: str) -> str:
     return f"<tool_use_error>{message}</tool_use_error>"
 
 
+def error_message(text: str) -> str:
+    """A tool error as people read it: the message without the tags meant for the model."""
+    return text.replace("<tool_use_error>", "").replace("</tool_use_error>", "").strip()
+
+
 def error_outcome(
     block: ToolUseBlock,
     text: str,

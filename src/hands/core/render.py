@@ -8,6 +8,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from hands.core.messages import ImageBlock, ResultPart, TextBlock
+from hands.core.words import plural
 
 MAX_RESULT_LINES = 12
 
@@ -64,7 +65,7 @@ def _capped(lines: list[str], *, style: str) -> Text:
     for i, line in enumerate(lines[:MAX_RESULT_LINES]):
         text.append(("  ⎿ " if i == 0 else "    ") + line + "\n", style=style)
     if len(lines) > MAX_RESULT_LINES:
-        text.append(f"    … +{len(lines) - MAX_RESULT_LINES} lines\n", style="dim")
+        text.append(f"    … +{plural(len(lines) - MAX_RESULT_LINES, 'line')}\n", style="dim")
     text.rstrip()
     return text
 

@@ -16,6 +16,7 @@ from rich.text import Text
 from hands.agent.events import ResultEvent
 from hands.agent.loop import QueryOptions, query
 from hands.cli import startup
+from hands.cli.console import console_for
 from hands.cli.session_view import SessionView
 from hands.core.decision import AskRequest, PermissionDecision, allow
 from hands.core.session import Session
@@ -39,7 +40,7 @@ def _script(project: Path) -> dict[str, object]:
 
 def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
     """Run the demo; return 0 when the session ended successfully."""
-    console = console or Console()
+    console = console or console_for()
     workdir = Path(tempfile.mkdtemp(prefix="hands-demo-"))
     project = workdir / "inventory"
     _copy_sample(project)

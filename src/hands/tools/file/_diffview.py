@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from hands.core.words import plural
 from hands.tools.file._patch import Hunk, count_changes
 
 MAX_DIFF_LINES = 40
@@ -38,7 +39,7 @@ def render_diff(
         old_no, new_no = hunk.old_start, hunk.new_start
         for line in hunk.lines:
             if shown == max_lines:
-                rows.append(Text(f"    … +{total - shown} lines", style="dim"))
+                rows.append(Text(f"    … +{plural(total - shown, 'line')}", style="dim"))
                 return Group(*rows)
             sign, body = line[:1], line[1:]
             if sign == "-":

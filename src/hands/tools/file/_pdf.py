@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hands.core.words import plural
 from hands.tools.file._limits import PDF_MAX_PAGES_PER_CALL
 
 if TYPE_CHECKING:
@@ -58,8 +59,8 @@ def parse_pages(spec: str, page_count: int) -> tuple[int, ...]:
 
 def _bad(spec: str, page_count: int, why: str) -> str:
     return (
-        f"Invalid pages value {spec!r}: {why}. The PDF has {page_count} pages; use a page, "
-        f"a range or a comma list such as {RANGE_EXAMPLES} (at most "
+        f"Invalid pages value {spec!r}: {why}. The PDF has {plural(page_count, 'page')}; "
+        f"use a page, a range or a comma list such as {RANGE_EXAMPLES} (at most "
         f"{PDF_MAX_PAGES_PER_CALL} pages per call)."
     )
 

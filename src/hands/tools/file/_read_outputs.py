@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from hands.core.messages import ImageBlock, TextBlock
+from hands.core.words import plural
 from hands.tools.file._images import PreparedImage
 from hands.tools.file._limits import MAX_LINE_CHARS, MAX_READ_CHARS
 from hands.tools.file._notebook_cells import CellView
@@ -140,7 +141,8 @@ def empty_content(out: EmptyRead) -> str:
     else:
         body = (
             f"Warning: the file exists but is shorter than the offset ({out.offset}): it has "
-            f"{out.total_lines:,} lines. Read again with an offset of at most {out.total_lines}."
+            f"{plural(out.total_lines, 'line')}. Read again with an offset of at most "
+            f"{out.total_lines}."
         )
     return f"<system-reminder>{body}</system-reminder>"
 
@@ -160,7 +162,9 @@ def image_content(out: ImageRead) -> Sequence[TextBlock | ImageBlock]:
 def pdf_content(out: PdfRead) -> str:
     """Each page's text under a page heading."""
     numbers = [p.number for p in out.pages]
-    parts = [f"PDF {out.file_path}: {out.page_count} pages; pages shown: {_ranges(numbers)}."]
+    parts = [
+        f"PDF {out.file_path}: {plural(out.page_count, 'page')}; pages shown: {_ranges(numbers)}."
+    ]
     for page in out.pages:
         text = page.text.strip() or "[no extractable text on this page; it may be a scan]"
         parts.append(f"--- Page {page.number} ---\n{text}")
@@ -194,8 +198,9 @@ def notebook_content(out: NotebookRead) -> Sequence[TextBlock | ImageBlock] | st
         )
     if not out.cells:
         parts.append("<system-reminder>Warning: the notebook has no cells.</system-reminder>")
-    text = f"Notebook {out.file_path} ({out.language}, {len(out.cells)} cells)\n\n" + "\n".join(
-        parts
+    text = (
+        f"Notebook {out.file_path} ({out.language}, {plural(len(out.cells), 'cell')})\n\n"
+        + "\n".join(parts)
     )
     if not images:
         return text
@@ -215,7 +220,7 @@ def _size(n: int) -> str:
     for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
         if n >= scale:
             return f"{n / scale:.1f} {unit}"
-    return f"{n} bytes"
+    return plural(n, "byte")
 
 
 def _ranges(numbers: Sequence[int]) -> str:

@@ -14,6 +14,7 @@ from hands.core.context import ToolContext
 from hands.core.messages import ImageBlock, TextBlock
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
+from hands.core.words import plural
 from hands.errors import ToolError
 from hands.tools.file._inspect_path import stat_regular
 from hands.tools.file._limits import (
@@ -163,7 +164,7 @@ def summary(output: ReadOutput) -> str:
     match output:
         case TextRead():
             more = " (partial view)" if output.capped else ""
-            return f"Read {output.num_lines} lines{more}"
+            return f"Read {plural(output.num_lines, 'line')}{more}"
         case EmptyRead():
             return "Empty file" if output.total_lines == 0 else "Offset past the end of the file"
         case ImageRead():

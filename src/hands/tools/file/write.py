@@ -11,6 +11,7 @@ from pydantic import Field
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
+from hands.core.words import plural
 from hands.errors import ToolError
 from hands.tools.file._diffview import diff_summary, render_diff
 from hands.tools.file._encoding import UTF8, NotTextError, decode, dominant_newline, encode
@@ -132,7 +133,8 @@ def render_created(output: WriteOutput) -> RenderableType:
 
     rows: list[RenderableType] = [
         Text.assemble(
-            ("  ⎿ ", "dim"), (f"Wrote {output.bytes_written:,} bytes to {output.file_path}", "bold")
+            ("  ⎿ ", "dim"),
+            (f"Wrote {plural(output.bytes_written, 'byte')} to {output.file_path}", "bold"),
         )
     ]
     for number, line in enumerate(output.preview, start=1):

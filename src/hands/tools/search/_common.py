@@ -7,6 +7,7 @@ import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from hands.core.words import plural as plural
 from hands.tools.search._rg import RecordSink
 
 _NULLISH = frozenset({"", "undefined", "null", "none"})
@@ -116,11 +117,6 @@ def display_root(target: Path, cwd: Path) -> str:
         return str(target)
     text = relative.as_posix()
     return "." if text in ("", ".") else text
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 file`` / ``3 files``, with thousands separators."""
-    return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
 def special_kind(mode: int) -> str:

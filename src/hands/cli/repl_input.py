@@ -1,0 +1,93 @@
+"""The REPL's keyboard: the input prompt, permission answers, and keys pressed during a turn.
+
+At the input prompt Ctrl-C clears typed text (on an empty line it raises
+``KeyboardInterrupt``: the REPL counts two to leave). At a permission prompt Ctrl-C always
+raises. While a turn runs the terminal stays in raw mode: Esc and Ctrl-C interrupt the
+turn, anything else typed is kept and lands in the next prompt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+from prompt_toolkit import PromptSession
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.input.typeahead import store_typeahead
+from prompt_toolkit.key_binding import KeyBindings, KeyPress
+from prompt_toolkit.keys import Keys
+
+_ESC_WAIT_S = 0.05
+"""How long a lone Esc byte waits for the rest of an escape sequence."""
+
+
+class TerminalInput:
+    """Reads the user's lines and answers, and watches the keys pressed during a turn."""
+
+    def __init__(self, history: Path) -> None:
+        history.parent.mkdir(parents=True, exist_ok=True)
+        self._answering = False
+        bindings = KeyBindings()
+
+        # Esc then Enter inserts a newline. Ctrl-J is left alone: keys typed before the
+        # prompt is drawn arrive with Enter turned into Ctrl-J, and must still submit.
+        @bindings.add("escape", "enter")
+        def _newline(event: Any) -> None:
+            event.current_buffer.insert_text("\n")
+
+        @bindings.add("c-c")
+        def _ctrl_c(event: Any) -> None:
+            buffer = event.current_buffer
+            if buffer.text and not self._answering:
+                buffer.reset()
+            else:
+                event.app.exit(exception=KeyboardInterrupt())
+
+        self.bindings = bindings
+        self.session: PromptSession[str] = PromptSession(
+            history=FileHistory(str(history)), key_bindings=bindings, multiline=False
+        )
+        self._answers: PromptSession[str] = PromptSession(key_bindings=bindings)
+
+    async def line(self, text: str) -> str:
+        """The next input line (``KeyboardInterrupt`` on Ctrl-C at an empty line)."""
+        self._answering = False
+        return await self.session.prompt_async(text, handle_sigint=False)
+
+    async def answer(self, text: str) -> str:
+        """An answer to a question (``KeyboardInterrupt`` on any Ctrl-C); not kept in history."""
+        self._answering = True
+        try:
+            return await self._answers.prompt_async(text, handle_sigint=False)
+        finally:
+            self._answering = False
+
+    async def watch_turn(
+        self, *, on_escape: Callable[[], None], on_ctrl_c: Callable[[], None]
+    ) -> None:
+        """Until cancelled: Esc and Ctrl-C call back, other keys wait for the next prompt."""
+        terminal = self.session.input
+        loop = asyncio.get_running_loop()
+        kept: list[KeyPress] = []
+
+        def handle(keys: list[KeyPress]) -> None:
+            for key in keys:
+                if key.key == Keys.Escape:
+                    on_escape()
+                elif key.key == Keys.ControlC:
+                    on_ctrl_c()
+                else:
+                    kept.append(key)
+
+        def ready() -> None:
+            handle(terminal.read_keys())
+            loop.call_later(_ESC_WAIT_S, lambda: handle(terminal.flush_keys()))
+
+        try:
+            with terminal.raw_mode(), terminal.attach(ready):
+                await anyio.sleep_forever()
+        finally:
+            store_typeahead(terminal, kept)
