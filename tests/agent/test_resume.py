@@ -119,3 +119,48 @@ def test_prompt_from_stdin(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["result"] == "Got it."
     (path,) = sessions(home, tmp_path)
     assert load(path).messages[0].text == "summarise this\n"
+
+
+def test_text_that_is_not_valid_unicode_never_ends_the_session(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    odd = "caf\udcff.txt"  # a lone surrogate: what undecodable file-name bytes become
+    model = script(tmp_path / "s.json", [
+        {"blocks": [{"type": "tool_use", "name": "Read",
+                     "input": {"file_path": str(project / odd)}}]},
+        {"blocks": [{"type": "text", "text": "No such file: " + odd}]},
+    ])  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "-", "--model", model, "--cwd", str(project)],
+        capture_output=True, timeout=60, input=b"read caf\xff.txt please\n",
+        env={"HANDS_HOME": str(home), "PATH": "/usr/bin:/bin", "HOME": str(home)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert b"Traceback" not in proc.stderr
+    assert proc.stdout.startswith(b"No such file: caf")
+    (path,) = sessions(home, project)
+    transcript = load(path)
+    assert transcript.skipped == 0
+    assert transcript.messages[0].text == "read caf\ufffd.txt please\n"  # stdin: replaced
+    (use,) = [b for m in transcript.messages for b in m.tool_uses]
+    assert use.input["file_path"].endswith(odd)  # stored and read back exactly
+    again = script(tmp_path / "t.json", [{"blocks": [{"type": "text", "text": "Still here."}]}])
+    proc2 = run(project, home, "-p", "and now?", "--model", again, "--continue")
+    assert proc2.returncode == 0, proc2.stderr
+    assert proc2.stdout == "Still here.\n"
+
+
+def test_unreadable_transcript_lines_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    hello = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "Hi."}]}])
+    assert run(project, home, "-p", "hello", "--model", hello).returncode == 0
+    (path,) = sessions(home, project)
+    with path.open("ab") as f:
+        f.write(b'{"type": "user", "message": "\xff\xfe"}\n[1, 2, 3]\n"just a string"\n')
+    again = script(tmp_path / "t.json", [{"blocks": [{"type": "text", "text": "Again."}]}])
+    proc = run(project, home, "-p", "once more", "--model", again, "--continue")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "3 lines of" in proc.stderr and "left out of the resumed conversation" in proc.stderr
+    assert [m.text for m in load(path).messages] == ["hello", "Hi.", "once more", "Again."]

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from hands.core.messages import Message, ToolResultBlock, message_from_wire
 from hands.errors import ConfigError
@@ -41,7 +41,22 @@ class TranscriptWriter:
     def _append(self, entry: dict[str, Any]) -> None:
         entry.update(session_id=self.session_id, cwd=str(self.cwd), timestamp=time.time())
         with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            f.write(encode_line(entry))
+
+
+def encode_line(entry: Mapping[str, Any]) -> str:
+    """One JSONL line for ``entry``, whatever text it holds.
+
+    Text is written as UTF-8 where it can be; a line holding text that is not valid
+    Unicode (a lone surrogate from undecodable bytes) is written with JSON escapes
+    instead, which JSON reads back to the very same string: nothing is lost.
+    """
+    try:
+        line = json.dumps(entry, ensure_ascii=False)
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(entry)
+    return line + "\n"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -52,26 +67,44 @@ class Transcript:
     path: Path
     messages: tuple[Message, ...]
     states: Mapping[str, Any]
+    skipped: int = 0
+    """Lines that could not be read (torn, not UTF-8, not an entry) and were left out."""
 
 
 def load(path: Path) -> Transcript:
-    """Read a transcript; lines that cannot be read are skipped, a missing file is an error."""
+    """Read a transcript; a missing file is an error, lines that cannot be read are skipped.
+
+    A torn last line after a crash, a line that is not UTF-8 or not a JSON object, or an
+    entry of the wrong shape is left out and counted in :attr:`Transcript.skipped`.
+    """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read transcript {path}: {exc.strerror}") from exc
     messages: list[Message] = []
     states: dict[str, Any] = {}
-    for line in lines:
+    skipped = 0
+    for raw in data.splitlines():
+        if not raw.strip():
+            continue
         try:
-            entry = json.loads(line)
-            if entry.get("type") in ("user", "assistant"):
-                messages.append(message_from_wire(entry["message"]))
-            elif entry.get("type") == "state":
-                states[str(entry["kind"])] = entry["data"]
-        except (ValueError, KeyError, TypeError):
-            continue  # a torn last line after a crash
-    return Transcript(session_id=path.stem, path=path, messages=_settled(messages), states=states)
+            entry = json.loads(raw.decode("utf-8"))
+            if not isinstance(entry, dict):
+                raise TypeError("not an object")
+            fields = cast(dict[str, Any], entry)
+            if fields.get("type") in ("user", "assistant"):
+                messages.append(message_from_wire(fields["message"]))
+            elif fields.get("type") == "state":
+                states[str(fields["kind"])] = fields["data"]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            skipped += 1
+    return Transcript(
+        session_id=path.stem,
+        path=path,
+        messages=_settled(messages),
+        states=states,
+        skipped=skipped,
+    )
 
 
 def _settled(messages: list[Message]) -> tuple[Message, ...]:

@@ -149,7 +149,7 @@ def main_command(
     if streamed:
         prompt = prompt or ""
     elif prompt == "-" or (prompt is None and not interactive):
-        piped = sys.stdin.read()
+        piped = read_stdin()
         if not piped.strip():
             raise typer.BadParameter("the prompt read from standard input is empty")
         prompt = piped
@@ -372,7 +372,7 @@ def permissions_check_command(
     if batch:
         if tool_name is not None or input_json is not None:
             raise typer.BadParameter("--batch reads the calls from stdin; give no TOOL or JSON")
-        lines = sys.stdin.read().splitlines()
+        lines = read_stdin().splitlines()
 
         async def go_batch() -> list[str]:
             return list(await run_batch(lines, default_cwd=where))
@@ -421,3 +421,8 @@ def demo_command(
     from hands.cli.demo.run import run_demo
 
     raise typer.Exit(run_demo(keep=keep))
+
+
+def read_stdin() -> str:
+    """Standard input as text; bytes that are not UTF-8 become U+FFFD, never a crash."""
+    return sys.stdin.buffer.read().decode("utf-8", errors="replace")

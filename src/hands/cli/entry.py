@@ -10,6 +10,12 @@ import sys
 def main() -> None:
     """Entry point of the ``hands`` script."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # text that is not valid Unicode (a lone surrogate in a model's output) is shown
+    # escaped rather than ending the session with an encoding error
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     # a library's log warnings (pypdf on a damaged PDF) are not the user's output
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     from hands.cli import startup

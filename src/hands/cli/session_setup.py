@@ -17,6 +17,7 @@ from hands.core.context import PermissionMode
 from hands.core.limits import Limits
 from hands.core.messages import Message
 from hands.core.session import Session
+from hands.core.words import plural
 from hands.models.base import Model
 from hands.models.resolve import resolve_model
 from hands.pipeline.pool import ToolPool, all_base_tools, assemble_pool
@@ -175,6 +176,12 @@ def prepare(
     probe = Session()
     if resume is not None or continue_last:
         earlier = load(find(probe.home, cwd, session_id=resume))
+        if earlier.skipped:
+            print(
+                f"hands: warning: {plural(earlier.skipped, 'line')} of {earlier.path} could "
+                "not be read and were left out of the resumed conversation",
+                file=sys.stderr,
+            )
         history, session_id, states = (
             list(earlier.messages),
             earlier.session_id,
