@@ -56,7 +56,7 @@ class AllowAll:
     async def decide(self, tool: Any, input: Any, ctx: Any) -> PermissionDecision:
         return allow("benchmark")
 
-    def denies_tool(self, name: str) -> bool:
+    def denies_tool(self, tool: object) -> bool:
         return False
 
 

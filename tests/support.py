@@ -130,3 +130,27 @@ async def run_all(
         async for event in ex.events():
             events.append(event)
     return events, ex
+
+
+def rules_of(settings: Any) -> tuple[Any, ...]:
+    """The settings' permission rules, parsed by the built-ins' declarations."""
+    from hands.permissions.policy import settings_rules
+    from hands.pipeline.pool import BuiltinGrammar
+
+    return settings_rules(settings, grammar=BuiltinGrammar())[0]
+
+
+def warnings_of(settings: Any) -> tuple[str, ...]:
+    """Every warning the user is told about the settings (files and rules)."""
+    from hands.permissions.policy import settings_warnings
+    from hands.pipeline.pool import BuiltinGrammar
+
+    return settings_warnings(settings, grammar=BuiltinGrammar())
+
+
+def engine_of(settings: Any) -> Any:
+    """The permission engine of the settings, as a session builds it."""
+    from hands.permissions.policy import engine_for
+    from hands.pipeline.pool import BuiltinGrammar
+
+    return engine_for(settings, grammar=BuiltinGrammar())

@@ -10,9 +10,10 @@ import anyio
 import pytest
 
 from hands.config.settings import CliPermissionArgs, Settings, add_local_allow_rules, load_settings
+from hands.config.trust import trust
 from hands.core.decision import PermissionDecision
-from hands.permissions.trust import trust
 from hands.pipeline.pool import assemble_pool
+from support import engine_of, rules_of, warnings_of
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def decide(s: Settings, tool: str, data: dict[str, Any], mode: Any = None) -> Pe
     ctx = s.context()
     if mode is not None:
         ctx = ctx.with_changes(permission_mode=mode)
-    engine = s.permission_engine()
+    engine = engine_of(s)
 
     async def go() -> PermissionDecision:
         return await engine.decide(found, found.parse_input(data), ctx)
@@ -76,7 +77,7 @@ def test_every_source_is_read_and_lists_merge(dirs: tuple[Path, Path, dict[str, 
         "userSettings",
         "userSettings",
     ]
-    texts = {r.text: r.origin.label for r in s.rules}
+    texts = {r.text: r.origin.label for r in rules_of(s)}
     for rule in ("Bash(make:*)", "Bash(npm test)", "Bash(cargo test)", "Bash(go test)",
                  "Bash(uv run:*)", "Read", "Bash(tox)", "WebFetch", "Bash(shutdown:*)",
                  "Bash(git push:*)"):  # fmt: skip
@@ -84,12 +85,12 @@ def test_every_source_is_read_and_lists_merge(dirs: tuple[Path, Path, dict[str, 
     assert texts["WebFetch"] == "--disallowedTools"
     assert texts["Bash(tox)"] == "--settings"
     json_cli = CliPermissionArgs(settings='{"permissions": {"allow": ["npm run *"]}}')
-    warned = load_settings(project, cli=json_cli, env=env).warnings
+    warned = warnings_of(load_settings(project, cli=json_cli, env=env))
     assert any("--settings: permission rule 'npm run *'" in w for w in warned)
-    assert s.warnings == ()
+    assert warnings_of(s) == ()
     assert decide(s, "Bash", {"command": "go test"}).behavior == "allow"
     assert decide(s, "Bash", {"command": "git push"}).behavior == "ask"
-    assert s.permission_engine().denies_tool("WebFetch")
+    assert engine_of(s).denies_tool("WebFetch")
 
 
 def test_deny_anywhere_beats_allow_anywhere(dirs: tuple[Path, Path, dict[str, str]]) -> None:
@@ -136,7 +137,9 @@ def test_mode_alias_and_unknown_mode(dirs: tuple[Path, Path, dict[str, str]]) ->
     assert load_settings(project, env=env).default_mode == "default"
     write(project / ".claude" / "settings.json", perms(defaultMode="auto"))
     s = load_settings(project, env=env)
-    assert s.default_mode == "default" and any("'auto' is not supported" in w for w in s.warnings)
+    assert s.default_mode == "default" and any(
+        "'auto' is not supported" in w for w in warnings_of(s)
+    )
 
 
 def test_disable_bypass_holds_from_a_weaker_source(dirs: tuple[Path, Path, dict[str, str]]) -> None:
@@ -156,8 +159,8 @@ def test_managed_only_rules(dirs: tuple[Path, Path, dict[str, str]]) -> None:
     )
     write(project / ".claude" / "settings.json", perms(allow=["Bash(make:*)"]))
     s = load_settings(project, env=env)
-    assert [r.text for r in s.rules] == ["Bash(ls:*)"]
-    assert any("allowManagedPermissionRulesOnly" in w for w in s.warnings)
+    assert [r.text for r in rules_of(s)] == ["Bash(ls:*)"]
+    assert any("allowManagedPermissionRulesOnly" in w for w in warnings_of(s))
 
 
 def test_additional_directories_and_add_dir(dirs: tuple[Path, Path, dict[str, str]]) -> None:
@@ -172,7 +175,7 @@ def test_additional_directories_and_add_dir(dirs: tuple[Path, Path, dict[str, st
         home / "notes",
         Path("/opt/nowhere"),
     )
-    assert any("/opt/nowhere does not exist" in w for w in s.warnings)
+    assert any("/opt/nowhere does not exist" in w for w in warnings_of(s))
     assert decide(s, "Read", {"file_path": str(home / "notes" / "a.md")}).behavior == "allow"
     assert s.context().additional_dirs == s.additional_directories
 
@@ -196,7 +199,7 @@ def test_local_settings_at_the_git_root(dirs: tuple[Path, Path, dict[str, str]])
     write(project / ".claude" / "settings.local.json", perms(allow=["Bash(make:*)"]))
     write(sub / ".claude" / "settings.json", perms(allow=["Bash(go build)"]))
     s = load_settings(sub, env=env)
-    assert {r.text for r in s.rules} == {"Bash(make:*)", "Bash(go build)"}
+    assert {r.text for r in rules_of(s)} == {"Bash(make:*)", "Bash(go build)"}
 
 
 @pytest.mark.parametrize(
@@ -218,7 +221,7 @@ def test_bad_files_warn_never_crash(
     project, _, env = dirs
     path = write(project / ".claude" / "settings.json", content)
     s = load_settings(project, env=env)
-    assert any(fragment in w and str(path) in w for w in s.warnings), s.warnings
+    assert any(fragment in w and str(path) in w for w in warnings_of(s)), warnings_of(s)
 
 
 def test_settings_file_flag_and_hooks_kept(dirs: tuple[Path, Path, dict[str, str]]) -> None:
@@ -226,10 +229,10 @@ def test_settings_file_flag_and_hooks_kept(dirs: tuple[Path, Path, dict[str, str
     hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}
     path = write(project / "team.json", {"hooks": hooks, "permissions": {"deny": ["Bash(rm:*)"]}})
     s = load_settings(project, cli=CliPermissionArgs(settings="team.json"), env=env)
-    assert s.rules[0].origin.label == str(path)
+    assert rules_of(s)[0].origin.label == str(path)
     assert [(src.label, h) for src, h in s.hooks] == [(str(path), hooks)]
     s = load_settings(project, cli=CliPermissionArgs(settings="missing.json"), env=env)
-    assert any("no such file" in w for w in s.warnings)
+    assert any("no such file" in w for w in warnings_of(s))
 
 
 def test_home_comes_from_the_environment(
@@ -239,7 +242,7 @@ def test_home_comes_from_the_environment(
     other = tmp_path / "other-home"
     write(other / ".claude" / "settings.json", perms(allow=["Bash(other)"]))
     s = load_settings(project, env={**env, "HOME": str(other)})
-    assert [r.text for r in s.rules] == ["Bash(other)"]
+    assert [r.text for r in rules_of(s)] == ["Bash(other)"]
 
 
 def test_add_local_allow_rules_keeps_other_keys(dirs: tuple[Path, Path, dict[str, str]]) -> None:

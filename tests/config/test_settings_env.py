@@ -12,6 +12,7 @@ import pytest
 
 from hands.config.settings import CliPermissionArgs, load_settings
 from paths import SETTINGS_FIXTURES, needs_claude_configs
+from support import warnings_of
 
 FIXTURES = SETTINGS_FIXTURES
 
@@ -42,7 +43,7 @@ def test_an_untrusted_projects_committed_env_is_ignored_with_a_warning(tmp_path:
     project, env = project_with_env(tmp_path)
     settings = load_settings(project, env=env, trusted=False)
     assert settings.env == {"A": "local", "D": "user"}  # local and user files still count
-    assert any("3 env variables" in w and "not trusted" in w for w in settings.warnings)
+    assert any("3 env variables" in w and "not trusted" in w for w in warnings_of(settings))
 
 
 def test_apply_env_sets_the_process_environment(

@@ -16,6 +16,7 @@ from hands.discovery.deferral import (
     schema_tokens,
     should_defer,
 )
+from hands.discovery.tool_search import ToolSearchTool
 from hands.permissions.simple import SimplePolicy
 
 
@@ -29,8 +30,14 @@ def test_mode_parsing() -> None:
 
 
 def test_core_tools_are_never_deferrable() -> None:
-    assert not is_deferrable(make("Bash"))
-    assert not is_deferrable(make("ToolSearch"))
+    from hands.tools.bash.bash import BashTool
+
+    assert not is_deferrable(BashTool())
+    assert not is_deferrable(ToolSearchTool(DeferringSource([make("mcp__s__t")], mode="true")))
+    core = make("Core")
+    core.always_load = True  # a tool says it is core; its name does not
+    assert not is_deferrable(core)
+    assert is_deferrable(make("Bash"))  # a look-alike that does not say so
     assert is_deferrable(make("mcp__x__y"))
     assert not is_deferrable(make("Thing", defer=False))
 
@@ -55,7 +62,9 @@ def test_auto_threshold_is_ten_percent_of_the_window() -> None:
     assert should_defer(tools, mode=DeferralMode(kind="on"), window=10**9)
     assert not should_defer(tools, mode=DeferralMode(kind="off"), window=1)
     assert not should_defer(tools, mode=DeferralMode(kind="on"), tool_search_denied=True)
-    assert not should_defer([make("Bash")], mode=DeferralMode(kind="on"))
+    from hands.tools.bash.bash import BashTool
+
+    assert not should_defer([BashTool()], mode=DeferralMode(kind="on"))
 
 
 def test_only_deferrable_schemas_count() -> None:

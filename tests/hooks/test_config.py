@@ -180,3 +180,32 @@ def test_a_real_settings_file_with_if_conditions(tmp_path: Path) -> None:
     rules = [h.if_rule for h in config.handlers_for("PreToolUse", "Bash")]
     assert rules == ["Bash(*git *commit*)", "Bash(*git push*)", "Bash(*gh pr create*)"]
     assert config.handlers_for("PreToolUse", "Write") == []
+
+
+def test_a_legacy_name_matches_the_tool_that_declares_it_as_a_permission_rule_does() -> None:
+    from hands.permissions.policy import engine_for
+    from hands.pipeline.pool import BuiltinGrammar, pool_for
+
+    h = {"type": "command", "command": "c"}
+    regex = {"matcher": "Kill.*", "hooks": [{**h, "command": "d"}]}
+    config = parse_hooks(
+        [
+            ("a", {"PreToolUse": [{"matcher": "KillShell", "hooks": [h]}]}),
+            ("b", {"PreToolUse": [regex]}),
+        ]
+    )
+    stop = pool_for().find("TaskStop")
+    assert stop is not None and "KillShell" in stop.aliases
+    fired = config.handlers_for("PreToolUse", stop.name, aliases=stop.aliases)
+    assert [x.command for x in fired] == ["c"]  # a plain name, not a regex, follows aliases
+    assert config.handlers_for("PreToolUse", stop.name) == []  # the name alone does not
+    # the permission engine reads the same declaration: a KillShell rule is about TaskStop
+    settings = load_settings(Path("/"), env={"HOME": "/nonexistent", "HANDS_MANAGED_SETTINGS": ""})
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    from hands.permissions.rules import PermissionRule, RuleOrigin, parse_rule
+
+    origin = RuleOrigin(scope="session", label="session", root=Path("/"))
+    rule = parse_rule("KillShell", "deny", origin)
+    assert isinstance(rule, PermissionRule)
+    engine.add_rules([rule])
+    assert engine.denies_tool(stop) and not engine.denies_tool("TaskStop")

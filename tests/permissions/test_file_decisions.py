@@ -170,15 +170,15 @@ def test_claude_worktrees_are_not_protected(world: World) -> None:
     assert protected_reason(str(world.project / ".claude" / "worktrees" / "wt" / ".git" / "x"))
 
 
-def test_grep_and_glob_follow_read_rules_and_fill_the_seam(world: World) -> None:
-    from hands.tools.search._deny import read_deny_seam
+def test_grep_and_glob_pull_read_denials_from_the_policy(world: World) -> None:
+    from hands.tools.search._deny import ReadDenySeam, read_deny_seam
+    from hands.tools.search.glob import GlobTool
+    from hands.tools.search.grep import GrepTool
 
     (world.project / ".env").write_text("SECRET=1\n")
     (world.project / "src" / "app.py").write_text("SECRET = 2\n")
     engine = world.engine(deny=["Read(.env)", "Read(./secrets/**)"])
     ctx = world.ctx()
-    from hands.tools.search.grep import GrepTool
-
     grep = GrepTool()
 
     async def go() -> None:
@@ -186,16 +186,18 @@ def test_grep_and_glob_follow_read_rules_and_fill_the_seam(world: World) -> None
         assert d.behavior == "allow"
 
     anyio.run(go)
-    seam = read_deny_seam(ctx)
+    # deciding has no side effect: the session holds no patterns of its own
+    assert not ctx.session.service(ReadDenySeam)
+    assert not read_deny_seam(ctx)  # a call without the engine as its policy sees none
+    seam = read_deny_seam(ctx.for_call("t1", policy=engine))
     assert seam.is_denied(str(world.project / ".env"), default_root=world.project)
     assert seam.is_denied(str(world.project / "secrets" / "k"), default_root=world.project)
     assert not seam.is_denied(str(world.project / "src" / "app.py"), default_root=world.project)
     d = world.decide(engine, "Grep", {"pattern": "x", "path": "/etc"})
     assert d.behavior == "ask"
     blanket = world.engine(deny=["Read"])
-    assert (
-        blanket.denies_tool("Read") and blanket.denies_tool("Grep") and blanket.denies_tool("Glob")
-    )
+    assert blanket.denies_tool(grep) and blanket.denies_tool(GlobTool())
+    assert blanket.denies_tool("Read") and not blanket.denies_tool("Grep")  # a name alone
 
 
 def test_bad_path_patterns_warn() -> None:

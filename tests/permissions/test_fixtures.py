@@ -17,6 +17,7 @@ from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision
 from hands.pipeline.pool import assemble_pool
 from paths import SETTINGS_FIXTURES, needs_claude_configs
+from support import engine_of, rules_of, warnings_of
 
 FIXTURES = SETTINGS_FIXTURES
 
@@ -39,7 +40,7 @@ def load(name: str, tmp_path: Path, **extra: Any) -> Settings:
 def decide(settings: Settings, tool: str, data: dict[str, Any], **ctx: Any) -> PermissionDecision:
     found = assemble_pool().find(tool)
     assert found is not None
-    engine = settings.permission_engine()
+    engine = engine_of(settings)
     context = ToolContext(
         cwd=settings.cwd,
         project_dir=settings.cwd,
@@ -60,16 +61,16 @@ def test_every_file_loads_and_every_rule_is_accounted_for(path: Path, tmp_path: 
     perms = raw.get("permissions", {})
     written = sum(len(perms.get(k, [])) for k in ("allow", "ask", "deny"))
     rule_warnings = [
-        w for w in settings.warnings if "permission rule" in w and "unknown tool" not in w
+        w for w in warnings_of(settings) if "permission rule" in w and "unknown tool" not in w
     ]
-    assert len(settings.rules) + len(rule_warnings) == written
-    for w in settings.warnings:
+    assert len(rules_of(settings)) + len(rule_warnings) == written
+    for w in warnings_of(settings):
         assert str(path) in w or "additional directory" in w
     if "hooks" in raw:
         assert any(source.hooks == raw["hooks"] for source, _ in settings.hooks)
     # every rule can be checked against a call without raising
-    engine = settings.permission_engine()
-    for rule in settings.rules:
+    engine = engine_of(settings)
+    for rule in rules_of(settings):
         engine.denies_tool(rule.tool)
 
 
@@ -78,9 +79,9 @@ def test_total_rule_count_matches_the_survey(tmp_path: Path) -> None:
     warned = 0
     for path in _files():
         settings = load(path.name, tmp_path)
-        total += len(settings.rules)
+        total += len(rules_of(settings))
         warned += sum(
-            1 for w in settings.warnings if "permission rule" in w and "unknown tool" not in w
+            1 for w in warnings_of(settings) if "permission rule" in w and "unknown tool" not in w
         )
     assert total + warned == 1547
     assert warned == 4  # the three unwrapped rules of 020 and the allow glob mcp__* of 050
@@ -128,7 +129,7 @@ def test_045_bypass_mode_from_a_local_file(tmp_path: Path) -> None:
 def test_057_disables_bypass(tmp_path: Path) -> None:
     s = load("057.json", tmp_path, permission_mode="bypassPermissions")
     assert s.disable_bypass and s.default_mode == "default"
-    assert any("disableBypassPermissionsMode" in w for w in s.warnings)
+    assert any("disableBypassPermissionsMode" in w for w in warnings_of(s))
     d = decide(s, "Bash", {"command": "./deploy.sh"}, mode="bypassPermissions")
     assert d.behavior == "ask"
     assert decide(s, "Read", {"file_path": str(s.cwd / "a" / "secrets" / "x")}).behavior == "deny"

@@ -60,6 +60,10 @@ async def ask_user_question(question: str, answer: str = "") -> str:
     return f"{question} -> {answer or '(no answer)'}"
 
 
+ask_user_question.always_asks = True
+ask_user_question.hook_allow_needs_input = True
+
+
 def engine(project: Path, **lists: Sequence[str]) -> PermissionEngine:
     """A real engine with rules from the project's settings file."""
     path = project / ".claude" / "settings.json"

@@ -17,10 +17,12 @@ from hands.core.hooks import PostToolUseOutcome, PreToolUseOutcome
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome
 from hands.core.schema import ToolInput
+from hands.core.subject import fetches_url
+from hands.core.tool import Tool
 from hands.permissions.asking import PromptAskHandler, suggest_rules
 from hands.permissions.engine import PermissionEngine
 from hands.pipeline.execution import run_tool_use
-from hands.pipeline.pool import ToolPool, assemble_pool
+from hands.pipeline.pool import ToolPool, assemble_pool, pool_for
 from hands.pipeline.runtime import ToolRuntime
 from permissions.conftest import World
 
@@ -149,7 +151,7 @@ def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
     fresh = load_settings(
         world.project, env={"HOME": str(world.home), "HANDS_MANAGED_SETTINGS": ""}
     )
-    assert "Bash(mkdir always)" in [r.text for r in fresh.rules]
+    assert "Bash(mkdir always)" in [r.text for r in fresh.rule_texts]
 
     answers[:] = ["3", "use a temp dir instead"]
     out = run(world, engine, "Bash", {"command": "mkdir never"}, ask=handler)
@@ -163,7 +165,7 @@ def test_file_approvals_are_session_only(world: World) -> None:
     tool = assemble_pool().find("Write")
     assert tool is not None
     rules, persistent = suggest_rules(
-        engine, "Write", tool.parse_input({"file_path": str(target), "content": ""}), world.ctx()
+        engine, tool, tool.parse_input({"file_path": str(target), "content": ""}), world.ctx()
     )
     escaped = str(target).replace("[", "\\[").replace("]", "\\]")
     assert not persistent and rules == (f"Edit(/{escaped})",)
@@ -193,12 +195,27 @@ async def _nothing(input: Any, ctx: Any, progress: Any) -> str:
     return "ok"
 
 
+def _asks_though_read_only(tool: Tool[Any, Any]) -> Tool[Any, Any]:
+    tool.asks_when_read_only = True
+    return tool
+
+
 def _pool() -> ToolPool:
     return ToolPool(
         [
-            build_tool(name="WebFetch", input_model=_FetchInput, call=_nothing, is_read_only=True),
-            build_tool(
-                name="WebSearch", input_model=_SearchInput, call=_nothing, is_read_only=True
+            _asks_though_read_only(
+                build_tool(
+                    name="WebFetch",
+                    input_model=_FetchInput,
+                    call=_nothing,
+                    is_read_only=True,
+                    subject=fetches_url(),
+                )
+            ),
+            _asks_though_read_only(
+                build_tool(
+                    name="WebSearch", input_model=_SearchInput, call=_nothing, is_read_only=True
+                )
             ),
             build_tool(name="mcp__github__create_issue", input_model=_SearchInput, call=_nothing),
             build_tool(
@@ -285,10 +302,10 @@ def test_other_tools(
 
 def test_pool_deny_filter(world: World) -> None:
     engine = world.engine(deny=["WebFetch", "mcp__github", "Bash(rm:*)"])
-    denied = [t.name for t in _pool() if engine.denies_tool(t.name)]
+    denied = [t.name for t in _pool() if engine.denies_tool(t)]
     assert denied == ["WebFetch", "mcp__github__create_issue", "mcp__github__get_issue"]
-    pool = assemble_pool(denied=[n for n in ("Bash", "Read", "Edit") if engine.denies_tool(n)])
-    assert "Bash" in pool
+    pool = pool_for(engine, extra=_pool())
+    assert "Bash" in pool and "lookup" in pool and "WebFetch" not in pool
 
 
 def test_plan_mode_blocks_changes(world: World) -> None:

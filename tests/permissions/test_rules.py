@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hands.core.tool import Tool
 from hands.permissions.bash import compile_command_pattern
 from hands.permissions.rules import (
     PermissionRule,
@@ -17,18 +18,20 @@ from hands.permissions.rules import (
     parse_rules,
     split_rule_list,
 )
+from hands.pipeline.pool import BuiltinGrammar, pool_for
 
 ORIGIN = RuleOrigin(scope="projectSettings", label="/p/.claude/settings.json", root=Path("/p"))
+BUILTINS = BuiltinGrammar()
 
 
 def rule(text: str, behavior: str = "allow") -> PermissionRule:
-    parsed = parse_rule(text, behavior, ORIGIN)  # type: ignore[arg-type]
+    parsed = parse_rule(text, behavior, ORIGIN, grammar=BUILTINS)  # type: ignore[arg-type]
     assert isinstance(parsed, PermissionRule), parsed
     return parsed
 
 
 def warning(text: str, behavior: str = "allow") -> RuleWarning:
-    parsed = parse_rule(text, behavior, ORIGIN)  # type: ignore[arg-type]
+    parsed = parse_rule(text, behavior, ORIGIN, grammar=BUILTINS)  # type: ignore[arg-type]
     assert isinstance(parsed, RuleWarning), parsed
     return parsed
 
@@ -91,11 +94,21 @@ def test_bad_rules_warn_with_file_and_rule(text: str, behavior: str, fragment: s
 
 
 def test_unknown_tool_in_deny_warns_but_is_kept() -> None:
-    rules, warnings = parse_rules(["Frobnicate", "Bash(rm:*)"], "deny", ORIGIN)
+    rules, warnings = parse_rules(["Frobnicate", "Bash(rm:*)"], "deny", ORIGIN, grammar=BUILTINS)
     assert [r.tool for r in rules] == ["Frobnicate", "Bash"]
     assert len(warnings) == 1 and "unknown tool 'Frobnicate'" in warnings[0].message
-    _, allow_warnings = parse_rules(["Frobnicate"], "allow", ORIGIN)
+    _, allow_warnings = parse_rules(["Frobnicate"], "allow", ORIGIN, grammar=BUILTINS)
     assert allow_warnings == []
+    # the tools a legacy name means are known too, by their aliases
+    _, legacy = parse_rules(["KillShell", "View(/x)"], "deny", ORIGIN, grammar=BUILTINS)
+    assert legacy == []
+
+
+def test_without_a_grammar_a_tools_specifier_waits_for_its_declaration() -> None:
+    parsed = parse_rule("Grep(secrets/**)", "deny", ORIGIN)
+    assert isinstance(parsed, PermissionRule) and parsed.kind == "pending"
+    family = parse_rule("Read(secrets/**)", "deny", ORIGIN)
+    assert isinstance(family, PermissionRule) and family.kind == "path"
 
 
 def test_non_string_rule_warns() -> None:
@@ -124,11 +137,21 @@ def test_split_rule_list() -> None:
     ]
 
 
+def _about(parsed: PermissionRule, name: str) -> bool:
+    tool = pool_for().find(name)
+    assert isinstance(tool, Tool)
+    family = tool.subject.family if tool.subject is not None else ""
+    return parsed.applies_to(tool.name, aliases=tool.aliases, family=family)
+
+
 def test_rule_applies_to_families_and_servers() -> None:
-    assert rule("Read(src/**)").applies_to("Grep")
-    assert rule("Read").applies_to("Glob")
-    assert rule("Edit(src/**)").applies_to("NotebookEdit")
-    assert not rule("Write(src/**)").applies_to("Edit")
+    assert _about(rule("Read(src/**)"), "Grep")
+    assert _about(rule("Read"), "Glob")
+    assert _about(rule("Edit(src/**)"), "NotebookEdit")
+    assert not _about(rule("Write(src/**)"), "Edit")
+    assert not _about(rule("Read(src/**)"), "Write")
+    assert _about(rule("KillShell", "deny"), "TaskStop")  # a legacy name, by the alias
+    assert not rule("Read(src/**)").applies_to("Grep")  # a name alone has no family
     assert rule("mcp__github").applies_to("mcp__github__create_issue")
     assert not rule("mcp__github").applies_to("mcp__githubx__create_issue")
     assert rule("mcp__*", "deny").applies_to("mcp__a__b")

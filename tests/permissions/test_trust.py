@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 
 from hands.cli.trust import trust_command
 from hands.config.settings import load_settings
-from hands.permissions.trust import is_trusted, trust, trust_file, trusted_dirs, untrust
+from hands.config.trust import is_trusted, trust, trust_file, trusted_dirs, untrust
+from support import rules_of, warnings_of
 
 
 def write(path: Path, data: Any) -> Path:
@@ -61,7 +62,7 @@ def committed(repo: Path) -> Path:
 
 
 def texts(settings: Any, behavior: str) -> set[str]:
-    return {r.text for r in settings.rules if r.behavior == behavior}
+    return {r.text for r in rules_of(settings) if r.behavior == behavior}
 
 
 def test_untrusted_project_allow_rules_and_directories_are_ignored_with_one_warning(
@@ -74,8 +75,8 @@ def test_untrusted_project_allow_rules_and_directories_are_ignored_with_one_warn
     assert texts(s, "allow") == {"Bash(make *)"}  # the user's own local file always counts
     assert texts(s, "ask") == {"Bash(git push *)"} and texts(s, "deny") == {"Read(.env)"}
     assert s.additional_directories == () and s.default_mode == "default"
-    trust_warnings = [w for w in s.warnings if "not trusted" in w]
-    assert len(trust_warnings) == 1, s.warnings
+    trust_warnings = [w for w in warnings_of(s) if "not trusted" in w]
+    assert len(trust_warnings) == 1, warnings_of(s)
     (warning,) = trust_warnings
     assert str(path) in warning and str(repo / ".hands" / "settings.json") in warning
     assert "3 permissions.allow rules" in warning and "1 additionalDirectories entry" in warning
@@ -90,7 +91,7 @@ def test_trusting_the_workspace_makes_them_count(repo: Path, env: dict[str, str]
     assert trust_file(env) == Path(env["HANDS_HOME"]) / "trusted.json"
     assert json.loads(trust_file(env).read_text()) == {"trusted": [str(repo)]}
     s = load_settings(repo / "src", env=env)
-    assert s.warnings == ()
+    assert warnings_of(s) == ()
     s = load_settings(repo, env=env)
     assert texts(s, "allow") == {"Bash(npm test)", "Bash(curl *)"}
     assert s.additional_directories == ((repo.parent / "shared").resolve(),)
@@ -119,7 +120,7 @@ def test_a_trusted_parent_covers_its_children_and_only_them(
 def test_no_warning_when_the_project_file_loosens_nothing(repo: Path, env: dict[str, str]) -> None:
     write(repo / ".claude" / "settings.json", {"permissions": {"deny": ["Bash(rm *)"]}})
     s = load_settings(repo, env=env)
-    assert s.warnings == () and texts(s, "deny") == {"Bash(rm *)"}
+    assert warnings_of(s) == () and texts(s, "deny") == {"Bash(rm *)"}
 
 
 def test_a_broken_trust_file_trusts_nothing(repo: Path, env: dict[str, str]) -> None:

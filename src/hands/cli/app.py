@@ -162,7 +162,7 @@ def main_command(
     loaded = _settings(where, *rules, announce=not interactive)
     if interactive:
         if loaded.untrusted_files and _ask_to_trust(where, loaded.untrusted_files):
-            from hands.permissions.trust import trust
+            from hands.config.trust import trust
 
             trust(where)
             loaded = _settings(where, *rules, announce=False)
@@ -291,9 +291,9 @@ def tools_command(
         return
     from hands.cli.tool_info import describe_tool
     from hands.core.limits import Limits
-    from hands.pipeline.pool import assemble_pool
+    from hands.pipeline.pool import pool_for
 
-    pool = assemble_pool(simple=simple or Limits.from_env().simple)
+    pool = pool_for(simple=simple or Limits.from_env().simple)
     infos = [describe_tool(t) for t in pool]
     if as_json:
         typer.echo(json.dumps(infos, indent=2))

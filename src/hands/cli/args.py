@@ -69,6 +69,9 @@ def settings_for(
 
 
 def announce_warnings(loaded: Settings) -> None:
-    """Print the settings' warnings (bad rules, untrusted files) to stderr."""
-    for warning in loaded.warnings:
+    """Print the settings' warnings (bad files and rules, untrusted files) to stderr."""
+    from hands.permissions.policy import settings_warnings
+    from hands.pipeline.pool import BuiltinGrammar
+
+    for warning in settings_warnings(loaded, grammar=BuiltinGrammar()):
         print(f"hands: warning: {warning}", file=sys.stderr)

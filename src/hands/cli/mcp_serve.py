@@ -147,7 +147,7 @@ def build_bridge(
 
     ``settings``: already loaded (with the command line's rules); else the project's.
     """
-    from hands.pipeline.pool import assemble_pool
+    from hands.pipeline.pool import BuiltinGrammar, pool_for
     from hands.pipeline.runtime import ToolRuntime
 
     additional: tuple[Path, ...] = ()
@@ -157,7 +157,9 @@ def build_bridge(
 
         settings = settings if settings is not None else load_settings(cwd)
         settings.apply_env()
-        policy = settings.permission_engine()
+        from hands.permissions.policy import engine_for
+
+        policy = engine_for(settings, grammar=BuiltinGrammar())
         additional = settings.additional_directories
         if permission_mode is None:
             mode = settings.default_mode
@@ -165,16 +167,12 @@ def build_bridge(
             hooks = _settings_hooks(settings)
     limits = Limits.from_env()
     base = list(tools) if tools is not None else None
-    pool = assemble_pool(base=base, simple=limits.simple, denied=[])
-    pool_tools = [t for t in pool if not policy.denies_tool(t.name)]
+    pool = pool_for(policy, base=base, simple=limits.simple)
     from hands.cli import startup
-    from hands.pipeline.pool import ToolPool
 
     startup.done()  # every model is built: tools run in the user's own environment
 
-    runtime = ToolRuntime(
-        tools=ToolPool(pool_tools), policy=policy, ask=ask, hooks=hooks, limits=limits
-    )
+    runtime = ToolRuntime(tools=pool, policy=policy, ask=ask, hooks=hooks, limits=limits)
     session = session or Session()
     if settings is not None:
         from hands.tools.bash._settings import install

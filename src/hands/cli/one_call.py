@@ -18,7 +18,7 @@ from hands.core.limits import Limits
 from hands.core.messages import ToolResultBlock, ToolUseBlock
 from hands.core.session import Session
 from hands.pipeline.execution import run_tool_use
-from hands.pipeline.pool import SIMPLE_MODE_TOOLS, all_base_tools, assemble_pool, find_builtin
+from hands.pipeline.pool import BuiltinGrammar, find_builtin, pool_for
 from hands.pipeline.runtime import ToolRuntime
 from hands.tools.bash._settings import install as install_bash_settings
 
@@ -45,15 +45,14 @@ def run_one(
     limits = Limits.from_env()
     simple = simple or limits.simple
     entry = find_builtin(name)
-    engine = settings.permission_engine()
-    if entry is not None and (not simple or entry.name in SIMPLE_MODE_TOOLS):
+    from hands.permissions.policy import engine_for
+
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    if entry is not None and (not simple or entry.tool_class().simple_mode):
         # Load only the tool asked for: a fast start for one call.
-        base = [entry.load()]
-        pool = assemble_pool(base=base, denied=[t.name for t in base if engine.denies_tool(t.name)])
+        pool = pool_for(engine, base=[entry.load()])
     else:
-        base = all_base_tools()
-        denied = [t.name for t in base if engine.denies_tool(t.name)]
-        pool = assemble_pool(base=base, simple=simple, denied=denied)
+        pool = pool_for(engine, simple=simple)
     hooks = None
     if settings.hooks:  # the hook engine is loaded only when some settings file has hooks
         from hands.hooks.engine import build_hooks

@@ -47,9 +47,9 @@ class _AnyInput(BaseModel):
 
 def _find_tool(name: str) -> Tool[Any, Any]:
     from hands.core.tool import Tool
-    from hands.pipeline.pool import assemble_pool
+    from hands.pipeline.pool import pool_for
 
-    tool = assemble_pool().find(name)
+    tool = pool_for().find(name)
     if tool is not None:
         return tool
 
@@ -59,8 +59,11 @@ def _find_tool(name: str) -> Tool[Any, Any]:
         def is_read_only(self, input: _AnyInput) -> bool:
             return False
 
+    from hands.permissions.names import CLAUDE_CODE_SUBJECTS
+
     stand_in = _StandIn()
     stand_in.name = name
+    stand_in.subject = CLAUDE_CODE_SUBJECTS.get(name)  # what rules for such a tool match
     return stand_in
 
 
@@ -70,6 +73,8 @@ async def check_call(
     """The decision for one call, and the settings warnings met on the way."""
     from hands.config.settings import CliPermissionArgs, load_settings
     from hands.core.context import PERMISSION_MODES, ToolContext
+    from hands.permissions.policy import engine_for
+    from hands.pipeline.pool import BuiltinGrammar
 
     if request.mode is not None and request.mode not in PERMISSION_MODES:
         raise CheckError(
@@ -83,7 +88,7 @@ async def check_call(
         settings=request.settings,
     )
     settings = load_settings(request.cwd, cli=cli, env=env)
-    engine = settings.permission_engine()
+    engine = engine_for(settings, grammar=BuiltinGrammar())
     tool = _find_tool(request.tool)
     try:
         parsed = tool.parse_input(request.input)
@@ -96,7 +101,7 @@ async def check_call(
         permission_mode=settings.default_mode,
     )
     decision = await engine.decide(tool, parsed, ctx)
-    return decision, settings.warnings
+    return decision, engine.warnings
 
 
 def format_decision(decision: PermissionDecision, *, as_json: bool) -> str:

@@ -74,10 +74,10 @@ def current_pool_docs(cwd: Path) -> list[SearchDoc]:
     async def collect() -> list[SearchDoc]:
         from hands.mcp.lazy import ToolListCache
         from hands.mcp.setup import build_manager
-        from hands.pipeline.pool import assemble_pool
+        from hands.pipeline.pool import pool_for
 
         manager, _ = build_manager(cwd, tool_cache=ToolListCache())
-        tools = list(assemble_pool())
+        tools = list(pool_for())
         async with anyio.create_task_group():
             manager.start(lazy=True)
             try:

@@ -20,7 +20,7 @@ from hands.core.session import Session
 from hands.core.words import plural
 from hands.models.base import Model
 from hands.models.resolve import resolve_model
-from hands.pipeline.pool import ToolPool, all_base_tools, assemble_pool
+from hands.pipeline.pool import BuiltinGrammar, ToolPool, pool_for
 
 if TYPE_CHECKING:
     from hands.core.decision import AskHandler
@@ -166,10 +166,10 @@ def prepare(
     if note is not None and model.name.startswith("anthropic:"):
         print(f"hands: {note}", file=sys.stderr)
     limits = Limits.from_env()
-    engine = settings.permission_engine()
-    base = all_base_tools()
-    denied = [t.name for t in base if engine.denies_tool(t.name)]
-    pool = assemble_pool(base=base, simple=simple or limits.simple, denied=denied)
+    from hands.permissions.policy import engine_for
+
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    pool = pool_for(engine, simple=simple or limits.simple)
     history: list[Message] = []
     session_id: str | None = None
     states: dict[str, Any] = {}

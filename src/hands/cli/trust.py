@@ -19,7 +19,7 @@ def trust_command(
     show: Annotated[bool, typer.Option("--list", help="List the trusted workspaces.")] = False,
 ) -> None:
     """Trust a workspace: its .claude/settings.json allow rules and directories count."""
-    from hands.permissions.trust import trust, trust_file, trusted_dirs, untrust, workspace_of
+    from hands.config.trust import trust, trust_file, trusted_dirs, untrust, workspace_of
 
     if show:
         for d in trusted_dirs():

@@ -1,4 +1,4 @@
-"""Settings files, their precedence, and the permission engine built from them.
+"""Settings files and their precedence: what each source says, merged.
 
 Sources, strongest first (each level reads ``.hands/`` and then ``.claude/``; the
 ``.hands`` file is the stronger of the two):
@@ -14,10 +14,12 @@ Sources, strongest first (each level reads ``.hands/`` and then ``.claude/``; th
 List keys (``permissions.allow|ask|deny``, ``additionalDirectories``) merge across every
 source; scalar keys (``defaultMode``) come from the strongest source that sets them; a
 deny anywhere beats an allow anywhere (the engine checks every deny rule first);
-``disableBypassPermissionsMode: "disable"`` holds wherever it is set. A bad file or rule
-becomes a warning that names the file and the rule; loading never raises.
+``disableBypassPermissionsMode: "disable"`` holds wherever it is set. A bad file becomes
+a warning that names it; loading never raises. Permission rules are kept as written,
+each with its origin; :mod:`hands.permissions.policy` parses them (and reports bad ones)
+and builds the engine.
 
-Workspace trust (:mod:`hands.permissions.trust`): the project files of level 4 come with
+Workspace trust (:mod:`hands.config.trust`): the project files of level 4 come with
 the repository, so their allow rules, ``additionalDirectories`` and a loosening
 ``defaultMode`` (``acceptEdits``, ``bypassPermissions``) count only in a trusted
 workspace; otherwise they are ignored with one warning that names the files and says
@@ -38,20 +40,12 @@ from typing import TYPE_CHECKING, Any, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hands.config.jsonfile import object_field, string_list, update_json_object
+from hands.config.rule_texts import BEHAVIORS, RuleOrigin, RuleText, Scope, split_rule_list
 from hands.core.context import PERMISSION_MODES, PermissionMode
-from hands.permissions.rules import (
-    BEHAVIORS,
-    PermissionRule,
-    RuleOrigin,
-    Scope,
-    parse_rules,
-    split_rule_list,
-)
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
     from hands.core.session import Session
-    from hands.permissions.engine import PermissionEngine
 
 SCOPES_STRONGEST_FIRST: tuple[Scope, ...] = (
     "managed",
@@ -126,13 +120,14 @@ class SettingsSource:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Settings:
-    """Every source merged, plus the rules parsed from them."""
+    """Every source merged, with the permission rules as written."""
 
     cwd: Path
     home: Path
     sources: tuple[SettingsSource, ...]
     """Strongest first."""
-    rules: tuple[PermissionRule, ...]
+    rule_texts: tuple[RuleText, ...]
+    """Every rule entry in force, strongest source first (deny, ask, allow per source)."""
     default_mode: PermissionMode = "default"
     mode_source: str = ""
     additional_directories: tuple[Path, ...] = ()
@@ -177,23 +172,6 @@ class Settings:
         os.environ.update(merged)
         return merged
 
-    def permission_engine(self) -> PermissionEngine:
-        """The permission policy these settings describe."""
-        from hands.permissions.engine import PermissionEngine
-
-        return PermissionEngine(
-            self.rules,
-            additional_dirs=self.additional_directories,
-            disable_bypass=self.disable_bypass,
-            home=self.home,
-            warnings=self.warnings,
-        )
-
-    def denied_tools(self, names: Iterable[str]) -> list[str]:
-        """The names a bare deny rule removes from the pool."""
-        engine = self.permission_engine()
-        return [n for n in names if engine.denies_tool(n)]
-
     def context(self, *, session: Session | None = None) -> ToolContext:
         """A tool context at the start directory with these settings' mode and directories."""
         from hands.core.context import ToolContext
@@ -218,7 +196,7 @@ def load_settings(
     """Load and merge every settings source for a session started in ``cwd``.
 
     ``trusted``: whether the workspace is trusted; ``None`` looks it up in the trusted
-    workspaces file (see :mod:`hands.permissions.trust`).
+    workspaces file (see :mod:`hands.config.trust`).
     """
     env = os.environ if env is None else env
     start = Path(os.path.normpath(Path(cwd).absolute()))
@@ -266,7 +244,7 @@ def load_settings(
     managed_only = any(
         s.scope == "managed" and s.permissions.allowManagedPermissionRulesOnly for s in sources
     )
-    rules: list[PermissionRule] = []
+    texts: list[RuleText] = []
     for source in sources:
         if managed_only and source.scope != "managed":
             if source.permissions.allow or source.permissions.ask or source.permissions.deny:
@@ -284,9 +262,7 @@ def load_settings(
             items = cast(list[object], getattr(source.permissions, behavior))
             if source.label in CLI_LIST_FLAGS:
                 items = _flatten_cli(items)
-            parsed, problems = parse_rules(items, behavior, origin)
-            rules.extend(parsed)
-            warnings.extend(str(p) for p in problems)
+            texts.extend(RuleText(text=item, behavior=behavior, origin=origin) for item in items)
 
     mode, mode_source = _default_mode(
         [s for s in sources if not _loosening_mode(s) or s.label not in untrusted], cli, warnings
@@ -314,7 +290,7 @@ def load_settings(
         cwd=start,
         home=home,
         sources=tuple(sources),
-        rules=tuple(rules),
+        rule_texts=tuple(texts),
         default_mode=mode,
         mode_source=mode_source,
         additional_directories=tuple(dict.fromkeys(dirs)),
@@ -369,7 +345,7 @@ def _untrusted_project(
     ]
     if not gated or trusted is True:
         return ()
-    from hands.permissions.trust import how_to_trust, is_trusted, workspace_of
+    from hands.config.trust import how_to_trust, is_trusted, workspace_of
 
     if trusted is None and is_trusted(start, env):
         return ()
@@ -393,17 +369,6 @@ def _untrusted_project(
         f"the file, then run `{how_to_trust(workspace)}` to trust it."
     )
     return tuple(s.label for s in gated)
-
-
-def build_policy(
-    cwd: Path | str,
-    *,
-    cli: CliPermissionArgs | None = None,
-    env: Mapping[str, str] | None = None,
-    trusted: bool | None = None,
-) -> PermissionEngine:
-    """The permission engine for a session started in ``cwd``."""
-    return load_settings(cwd, cli=cli, env=env, trusted=trusted).permission_engine()
 
 
 def parse_settings_text(

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from hands.core.session import Session
+
+if TYPE_CHECKING:
+    from hands.core.decision import PermissionPolicy
 
 PermissionMode: TypeAlias = Literal[
     "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"
@@ -31,6 +34,8 @@ class ToolContext:
     permission_mode: PermissionMode = "default"
     tool_use_id: str = ""
     agent_id: str | None = None
+    policy: PermissionPolicy | None = None
+    """The permission policy of the runtime running the call (the pipeline sets it)."""
 
     @property
     def root(self) -> Path:
@@ -52,7 +57,7 @@ class ToolContext:
         p = Path(path).expanduser()
         return p if p.is_absolute() else self.cwd / p
 
-    def for_call(self, tool_use_id: str) -> ToolContext:
+    def for_call(self, tool_use_id: str, *, policy: PermissionPolicy | None = None) -> ToolContext:
         """A copy for one call (the hot path: cheaper than ``dataclasses.replace``)."""
         return ToolContext(
             cwd=self.cwd,
@@ -62,6 +67,7 @@ class ToolContext:
             permission_mode=self.permission_mode,
             tool_use_id=tool_use_id,
             agent_id=self.agent_id,
+            policy=self.policy if policy is None else policy,
         )
 
     def with_changes(self, **changes: object) -> ToolContext:

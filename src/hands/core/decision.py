@@ -2,14 +2,16 @@
 
 ``PermissionPolicy`` decides allow / ask / deny for one call; ``AskHandler`` answers an
 "ask" (an interactive prompt in the CLI, a callback in the library). Where nobody can
-answer, an ask becomes a deny.
+answer, an ask becomes a deny. A decision has no side effects: a tool that needs the
+policy's view of its work (Glob and Grep leave files a ``Read`` deny rule covers out of
+their results) asks the policy of its call (:func:`read_denials`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -104,6 +106,25 @@ class PermissionPolicy(Protocol):
         """Return allow, ask or deny (never passthrough) for this call."""
         ...
 
-    def denies_tool(self, name: str) -> bool:
-        """Whether a blanket deny rule removes the tool named ``name`` from the pool."""
+    def denies_tool(self, tool: Tool[Any, Any] | str) -> bool:
+        """Whether a blanket deny rule removes ``tool`` (or the tool so named) from the pool."""
         ...
+
+    # Optional: ``read_denials(ctx) -> tuple[str, ...]``, the paths no call may read, as
+    # gitignore lines relative to ``/``. Read through :func:`read_denials`.
+
+
+class ReadDenials(Protocol):
+    """The optional part of a :class:`PermissionPolicy`: paths no call may read."""
+
+    def read_denials(self, ctx: ToolContext) -> tuple[str, ...]:
+        """Gitignore lines, relative to ``/``, of the paths no call in ``ctx`` may read."""
+        ...
+
+
+def read_denials(policy: PermissionPolicy | None, ctx: ToolContext) -> tuple[str, ...]:
+    """The paths ``policy`` lets no call read (none when it does not say)."""
+    method = getattr(policy, "read_denials", None)
+    if method is None:
+        return ()
+    return cast(ReadDenials, policy).read_denials(ctx)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, cast, get_type_hints, overload
 
 from hands.core.context import ToolContext
+from hands.core.subject import RuleSubject
 from hands.core.tool import Flag, Progress, Tool, ToolResult, build_tool
 from hands.errors import ToolDefinitionError
 
@@ -27,6 +28,7 @@ def tool(
     concurrency_safe: Flag | None = None,
     destructive: Flag = False,
     max_result_chars: int | None = 100_000,
+    subject: RuleSubject | None = None,
 ) -> Callable[[Callable[..., Any]], Tool[Any, Any]]: ...
 
 
@@ -41,6 +43,7 @@ def tool(
     concurrency_safe: Flag | None = None,
     destructive: Flag = False,
     max_result_chars: int | None = 100_000,
+    subject: RuleSubject | None = None,
 ) -> Tool[Any, Any] | Callable[[Callable[..., Any]], Tool[Any, Any]]:
     """Turn a typed function (sync or async) into a :class:`Tool`.
 
@@ -49,6 +52,7 @@ def tool(
     ``ToolContext`` receives the call context; one named ``progress`` receives the
     progress callback. ``concurrency_safe`` defaults to ``read_only``. Sync functions
     run on the event loop: make blocking work ``async`` or hand it to a thread.
+    ``subject`` says what permission rules match (:mod:`hands.core.subject`).
     """
 
     def wrap(func: Callable[..., Any]) -> Tool[Any, Any]:
@@ -61,6 +65,7 @@ def tool(
             concurrency_safe=read_only if concurrency_safe is None else concurrency_safe,
             destructive=destructive,
             max_result_chars=max_result_chars,
+            subject=subject,
         )
 
     return wrap if fn is None else wrap(fn)
@@ -76,6 +81,7 @@ def _from_function(
     concurrency_safe: Flag,
     destructive: Flag,
     max_result_chars: int | None,
+    subject: RuleSubject | None,
 ) -> Tool[Any, Any]:
     import docstring_parser
     from pydantic import Field, create_model
@@ -141,6 +147,7 @@ def _from_function(
         is_concurrency_safe=concurrency_safe,
         is_destructive=destructive,
         max_result_chars=max_result_chars,
+        subject=subject,
     )
     built.__doc__ = func.__doc__
     return built

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeGuard, TypeVar, c
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, passthrough
 from hands.core.messages import ImageBlock, ResultPart, TextBlock, ToolReferenceBlock
+from hands.core.subject import RuleSubject, Subject
 from hands.errors import ToolDefinitionError
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ class Tool(Generic[InputT, OutputT]):
 
     name: str = ""
     aliases: tuple[str, ...] = ()
+    """Other names the tool answers to: its legacy names; rules and hook matchers use them too."""
     description: str = ""
     input_model: type[InputT]
     max_result_chars: int | None = 100_000
@@ -92,7 +94,22 @@ class Tool(Generic[InputT, OutputT]):
     """True for tools that change files (Edit, Write...): ``acceptEdits`` allows them."""
     should_defer: bool = False
     always_load: bool = False
+    """Never deferred: the schema is always sent (the core tools, ToolSearch)."""
     search_hint: str = ""
+    subject: RuleSubject | None = None
+    """What the permission rules of this tool match (:mod:`hands.core.subject`); None: the
+    tool's name only."""
+    asks_when_read_only: bool = False
+    """Needs permission in ``default`` mode even though it changes no files."""
+    always_asks: bool = False
+    """Reaches the ask handler in every mode: only the user can answer it."""
+    hook_allow_needs_input: bool = False
+    """A PreToolUse hook's ``allow`` counts only with ``updatedInput`` (it answered for the
+    user)."""
+    allowed_in_plan_mode: bool = False
+    """Runs in plan mode although it is not read-only (the tool that leaves plan mode)."""
+    simple_mode: bool = False
+    """Kept in simple mode (``HANDS_SIMPLE``), which offers only the core file and shell tools."""
 
     # -- schema ---------------------------------------------------------------------
 
@@ -130,6 +147,11 @@ class Tool(Generic[InputT, OutputT]):
     def is_destructive(self, input: InputT) -> bool:
         """Whether this call deletes or overwrites irreversibly. Default: no."""
         return False
+
+    def permission_subject(self, input: InputT, ctx: ToolContext) -> Subject | None:
+        """What this call's permission rules match; default: read from :attr:`subject`."""
+        declared = self.subject
+        return None if declared is None else declared.of(input, ctx)
 
     def user_facing_name(self, input: InputT | None = None) -> str:
         """The label people see; permission rules and hooks use ``name``."""
@@ -275,6 +297,7 @@ class _BuiltTool(Tool[Any, Any]):
         edits_files: bool,
         should_defer: bool,
         search_hint: str,
+        subject: RuleSubject | None,
     ) -> None:
         self.name = check_tool_name(name)
         self.description = description
@@ -292,6 +315,7 @@ class _BuiltTool(Tool[Any, Any]):
         self.edits_files = edits_files
         self.should_defer = should_defer
         self.search_hint = search_hint
+        self.subject = subject
 
     def is_enabled(self) -> bool:
         return True if self._enabled is None else self._enabled()
@@ -343,11 +367,13 @@ def build_tool(
     edits_files: bool = False,
     should_defer: bool = False,
     search_hint: str = "",
+    subject: RuleSubject | None = None,
 ) -> Tool[Any, Any]:
     """Build a :class:`Tool` from parts; anything not given takes the fail-closed default.
 
     ``call(input, ctx, progress)`` may return a :class:`ToolResult` or a bare output.
-    Flags are booleans or functions of the parsed input.
+    Flags are booleans or functions of the parsed input. ``subject`` says what the
+    permission rules match (``reads_path("path")``...; :mod:`hands.core.subject`).
     """
     from pydantic import BaseModel
 
@@ -370,6 +396,7 @@ def build_tool(
         edits_files=edits_files,
         should_defer=should_defer,
         search_hint=search_hint,
+        subject=subject,
     )
 
 

@@ -38,7 +38,6 @@ CHARS_PER_TOKEN = 4
 DEFAULT_PERCENT = 10
 DEFAULT_CONTEXT_WINDOW = 200_000
 TOOL_SEARCH_NAME = "ToolSearch"
-NEVER_DEFER = frozenset({TOOL_SEARCH_NAME, "Bash", "Read", "Edit", "Write", "Glob", "Grep"})
 REMINDER_BUDGET_CHARS = 8_000
 HINT_CHARS = 80
 REMINDER_TAG = "<system-reminder>"
@@ -106,8 +105,8 @@ def context_window(model: str | None) -> int:
 
 
 def is_deferrable(tool: Tool[Any, Any]) -> bool:
-    """Whether ``tool`` may be deferred: flagged so, not always-loaded, not a core tool."""
-    return tool.should_defer and not tool.always_load and tool.name not in NEVER_DEFER
+    """Whether ``tool`` may be deferred: flagged so and not always loaded (core tools are)."""
+    return tool.should_defer and not tool.always_load
 
 
 def spec_chars(tool: Tool[Any, Any]) -> int:

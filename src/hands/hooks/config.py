@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
+from hands.permissions.names import CLAUDE_CODE_LEGACY
+
 if TYPE_CHECKING:
     from hands.config.settings import Settings
 
@@ -89,13 +91,23 @@ SUPPORTED_TYPES = ("command", "http")
 UNSUPPORTED_TYPES = ("prompt", "agent", "mcp_tool")
 
 _SIMPLE_MATCHER = re.compile(r"[A-Za-z0-9_\-\s,|]+")
-_LEGACY_TOOL_NAMES = {"Task": "Agent", "SlashCommand": "Skill", "View": "Read"}
 
 Matcher: TypeAlias = Callable[[str], bool]
 
 
 def _match_all(value: str) -> bool:
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class NameList:
+    """A matcher of plain names (``Edit|Write``): a tool matches by its name or an alias."""
+
+    names: frozenset[str]
+
+    def __call__(self, value: str) -> bool:
+        """Whether ``value`` is one of the names."""
+        return value in self.names
 
 
 def compile_matcher(text: str | None) -> Matcher | str:
@@ -109,10 +121,9 @@ def compile_matcher(text: str | None) -> Matcher | str:
             name = part.strip()
             if name:
                 names.add(name)
-                if name in _LEGACY_TOOL_NAMES:
-                    names.add(_LEGACY_TOOL_NAMES[name])
-        frozen = frozenset(names)
-        return frozen.__contains__
+                if name in CLAUDE_CODE_LEGACY:
+                    names.add(CLAUDE_CODE_LEGACY[name])
+        return NameList(frozenset(names))
     try:
         pattern = re.compile(raw)
     except re.error as exc:
@@ -197,17 +208,22 @@ class HookConfig:
         """Whether any handler is configured for ``event`` (the cheap test before work)."""
         return bool(self.groups.get(event))
 
-    def handlers_for(self, event: str, target: str | None) -> list[HookHandler]:
+    def handlers_for(
+        self, event: str, target: str | None, *, aliases: tuple[str, ...] = ()
+    ) -> list[HookHandler]:
         """The handlers whose group matches ``target``, de-duplicated, in order.
 
         ``target`` is the tool name, session source, notification type, ...; ``None``
-        for events without matcher support (every group matches).
+        for events without matcher support (every group matches). ``aliases``: the
+        tool's legacy names, which a matcher of plain names also matches.
         """
         out: list[HookHandler] = []
         seen: set[tuple[object, ...]] = set()
         for group in self.groups.get(event, ()):
             if target is not None and not group.matches(target):
-                continue
+                found = group.matches
+                if not (isinstance(found, NameList) and not found.names.isdisjoint(aliases)):
+                    continue
             for handler in group.handlers:
                 key = handler.key
                 if key not in seen:

@@ -218,7 +218,8 @@ class HookEngine:
         Handlers with an ``if`` rule run only on tool events, and only when the rule
         matches the call (they also run when the input cannot be checked: fail open).
         """
-        handlers = self.config.handlers_for(event, target)
+        aliases = tool.aliases if tool is not None else ()
+        handlers = self.config.handlers_for(event, target, aliases=aliases)
         if not handlers:
             return []
         if event in TOOL_EVENTS and tool is not None and tool_input is not None:
@@ -429,7 +430,7 @@ class HookEngine:
                 return replay
         results = await self._tool_event(
             "PreToolUse",
-            lambda: events.pre_tool_use(tool.name, tool_input, ctx),
+            lambda: events.pre_tool_use(tool, tool_input, ctx),
             tool,
             tool_input,
             ctx,
@@ -489,7 +490,7 @@ class HookEngine:
         """PostToolUse: feedback, context, or a replacement output."""
         results = await self._tool_event(
             "PostToolUse",
-            lambda: events.post_tool_use(tool.name, tool_input, response, ctx, duration_ms),
+            lambda: events.post_tool_use(tool, tool_input, response, ctx, duration_ms),
             tool,
             tool_input,
             ctx,
@@ -508,7 +509,7 @@ class HookEngine:
         """PostToolUseFailure: feedback or context about the error."""
         results = await self._tool_event(
             "PostToolUseFailure",
-            lambda: events.post_tool_use_failure(tool.name, tool_input, error, ctx, duration_ms),
+            lambda: events.post_tool_use_failure(tool, tool_input, error, ctx, duration_ms),
             tool,
             tool_input,
             ctx,
@@ -530,7 +531,7 @@ class HookEngine:
 
         results = await self._tool_event(
             "PermissionRequest",
-            lambda: events.permission_request(tool.name, tool_input, ctx),
+            lambda: events.permission_request(tool, tool_input, ctx),
             tool,
             tool_input,
             ctx,

@@ -15,11 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
+    from hands.core.tool import Tool
 
-PATH_FIELDS = ("file_path", "notebook_path", "path")
-_FILE_TOOLS = frozenset(
-    {"Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LSP"}
-)
 MAX_ERROR_CHARS = 10_000
 
 
@@ -43,58 +40,61 @@ def common(
 
 
 def _tool_event(
-    event: str, tool_name: str, tool_input: Mapping[str, Any], ctx: ToolContext
+    event: str, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
 ) -> dict[str, Any]:
     """The common fields, the tool's name and its input as hooks see it."""
     return common(
         event,
         ctx,
-        tool_name=tool_name,
-        tool_input=tool_input_for_hooks(tool_name, tool_input, ctx),
+        tool_name=tool.name,
+        tool_input=tool_input_for_hooks(tool, tool_input, ctx),
     )
 
 
 def tool_input_for_hooks(
-    tool_name: str, tool_input: Mapping[str, Any], ctx: ToolContext
+    tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
 ) -> dict[str, Any]:
-    """The input as hooks see it: file-tool paths made absolute."""
+    """The input as hooks see it: the path a tool declares it reads or writes made absolute."""
     data = dict(tool_input)
-    if tool_name in _FILE_TOOLS:
-        for key in PATH_FIELDS:
-            value = data.get(key)
-            if isinstance(value, str) and value and not os.path.isabs(value):  # noqa: PTH117
-                data[key] = str(ctx.resolve(value))
+    declared = tool.subject
+    if declared is not None and declared.kind in ("read", "write"):
+        key = declared.field
+        value = data.get(key)
+        if isinstance(value, str) and value and not os.path.isabs(value):  # noqa: PTH117
+            data[key] = str(ctx.resolve(value))
     return data
 
 
-def pre_tool_use(tool_name: str, tool_input: Mapping[str, Any], ctx: ToolContext) -> dict[str, Any]:
+def pre_tool_use(
+    tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
+) -> dict[str, Any]:
     """PreToolUse: before the permission decision."""
-    data = _tool_event("PreToolUse", tool_name, tool_input, ctx)
+    data = _tool_event("PreToolUse", tool, tool_input, ctx)
     data["tool_use_id"] = ctx.tool_use_id
     return data
 
 
 def permission_request(
-    tool_name: str,
+    tool: Tool[Any, Any],
     tool_input: Mapping[str, Any],
     ctx: ToolContext,
     suggestions: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """PermissionRequest: a prompt would be shown (no ``tool_use_id``)."""
-    data = _tool_event("PermissionRequest", tool_name, tool_input, ctx)
+    data = _tool_event("PermissionRequest", tool, tool_input, ctx)
     data["permission_suggestions"] = [dict(s) for s in suggestions]
     return data
 
 
 def post_tool_use(
-    tool_name: str,
+    tool: Tool[Any, Any],
     tool_input: Mapping[str, Any],
     response: Any,
     ctx: ToolContext,
     duration_ms: float,
 ) -> dict[str, Any]:
     """PostToolUse: the tool's structured output as ``tool_response``."""
-    data = _tool_event("PostToolUse", tool_name, tool_input, ctx)
+    data = _tool_event("PostToolUse", tool, tool_input, ctx)
     data["tool_response"] = jsonable(response)
     data["tool_use_id"] = ctx.tool_use_id
     data["duration_ms"] = round(duration_ms)
@@ -102,7 +102,7 @@ def post_tool_use(
 
 
 def post_tool_use_failure(
-    tool_name: str,
+    tool: Tool[Any, Any],
     tool_input: Mapping[str, Any],
     error: str,
     ctx: ToolContext,
@@ -111,7 +111,7 @@ def post_tool_use_failure(
     is_interrupt: bool = False,
 ) -> dict[str, Any]:
     """PostToolUseFailure: the error text (middle-truncated past 10,000 characters)."""
-    data = _tool_event("PostToolUseFailure", tool_name, tool_input, ctx)
+    data = _tool_event("PostToolUseFailure", tool, tool_input, ctx)
     data["tool_use_id"] = ctx.tool_use_id
     if len(error) > MAX_ERROR_CHARS:
         half = MAX_ERROR_CHARS // 2

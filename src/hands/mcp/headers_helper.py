@@ -32,7 +32,7 @@ async def helper_headers(config: McpServerConfig) -> dict[str, str]:
     if not config.headers_helper:
         return headers
     if config.scope == "project":
-        from hands.permissions.trust import how_to_trust, is_trusted
+        from hands.config.trust import how_to_trust, is_trusted
 
         where = config.cwd or Path.cwd()
         if not is_trusted(where):

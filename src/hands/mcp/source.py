@@ -51,9 +51,9 @@ class McpToolSource:
         policy: PermissionPolicy | None = None,
     ) -> None:
         if base is None:
-            from hands.pipeline.pool import assemble_pool
+            from hands.pipeline.pool import pool_for
 
-            base = assemble_pool()
+            base = pool_for()
         self.manager = manager
         self.base: tuple[Tool[Any, Any], ...] = tuple(base)
         self.policy = policy
@@ -83,5 +83,5 @@ class McpToolSource:
             extra.extend(self._resource_tools)
         policy = self.policy
         if policy is not None:
-            extra = [t for t in extra if not policy.denies_tool(t.name)]
+            extra = [t for t in extra if not policy.denies_tool(t)]
         return McpToolPool(merge(self.base, extra), self.manager)

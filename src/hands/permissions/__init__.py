@@ -11,6 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from hands.config.trust import is_trusted, trust
     from hands.core.decision import (
         AskHandler,
         AskRequest,
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     )
     from hands.permissions.asking import PromptAskHandler, suggest_rules
     from hands.permissions.engine import PermissionEngine, decision_record
+    from hands.permissions.policy import build_policy, engine_for
     from hands.permissions.rules import (
         PermissionRule,
         RuleOrigin,
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
         split_rule_list,
     )
     from hands.permissions.simple import SimplePolicy
-    from hands.permissions.trust import is_trusted, trust
 
 _HOMES = {
     "AskHandler": "decision",
@@ -49,13 +50,15 @@ _HOMES = {
     "ask": "decision",
     "decision_record": "engine",
     "deny": "decision",
-    "is_trusted": "trust",
+    "build_policy": "policy",
+    "engine_for": "policy",
+    "is_trusted": "hands.config.trust",
     "parse_rule": "rules",
     "parse_rules": "rules",
     "passthrough": "decision",
     "split_rule_list": "rules",
     "suggest_rules": "asking",
-    "trust": "trust",
+    "trust": "hands.config.trust",
 }
 
 __all__ = [
@@ -71,8 +74,10 @@ __all__ = [
     "SimplePolicy",
     "allow",
     "ask",
+    "build_policy",
     "decision_record",
     "deny",
+    "engine_for",
     "is_trusted",
     "parse_rule",
     "parse_rules",
@@ -87,6 +92,7 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'hands.permissions' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"hands.permissions.{home}"), name)
+    module = home if home.startswith("hands.") else f"hands.permissions.{home}"
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

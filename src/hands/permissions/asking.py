@@ -1,8 +1,10 @@
 """Answering an "ask": rule suggestions, "allow always", and the interactive prompt.
 
-"Allow always" saves Bash and WebFetch approvals as allow rules in
+"Allow always" saves shell-command and domain approvals as allow rules in
 ``.claude/settings.local.json`` (one per sub-command that needed approval, at most five);
-file approvals last for the session only. A denial may carry a comment for the model.
+path approvals (a ``Read(...)`` or ``Edit(...)`` rule) last for the session only. A
+denial may carry a comment for the model. What a rule would cover comes from the
+subject the tool declares.
 """
 
 from __future__ import annotations
@@ -10,21 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import AskRequest, PermissionDecision
-from hands.permissions.rules import (
-    EDIT_FAMILY,
-    READ_FAMILY,
-    PermissionRule,
-    RuleOrigin,
-    parse_rule,
-)
+from hands.permissions.rules import PermissionRule, RuleOrigin, parse_rule
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from hands.core.context import ToolContext
+    from hands.core.tool import Tool
     from hands.permissions.engine import PermissionEngine
 
 MAX_SAVED_RULES = 5
@@ -42,29 +39,32 @@ SUBCOMMAND_PROGRAMS = frozenset(
 
 
 def suggest_rules(
-    engine: PermissionEngine | None, tool_name: str, input: BaseModel, ctx: ToolContext
+    engine: PermissionEngine | None, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext
 ) -> tuple[tuple[str, ...], bool]:
     """(rules that would approve this call next time, whether they may be saved to disk)."""
-    if tool_name == "Bash":
-        command = getattr(input, "command", "")
-        return _bash_rules(engine, str(command)), True
-    if tool_name == "WebFetch":
+    subject = tool.permission_subject(input, ctx)
+    if subject is None:
+        return (tool.name,), True
+    declared = subject.declared
+    if subject.kind == "command" and declared.shell:
+        return _shell_rules(engine, tool, subject.value), True
+    if subject.kind == "domain":
         from urllib.parse import urlsplit
 
-        host = urlsplit(str(getattr(input, "url", ""))).hostname
-        return ((f"WebFetch(domain:{host.lower()})",) if host else ()), True
-    if tool_name in EDIT_FAMILY or tool_name in READ_FAMILY:
-        field = "notebook_path" if tool_name == "NotebookEdit" else "file_path"
-        raw = getattr(input, field, None) or getattr(input, "path", None) or str(ctx.cwd)
-        path = ctx.resolve(str(raw))
-        family = "Edit" if tool_name in EDIT_FAMILY else "Read"
-        target = path if family == "Edit" else (path if path.is_dir() else path.parent)
-        suffix = "" if family == "Edit" else "/**"
+        host = urlsplit(subject.value).hostname
+        return ((f"{tool.name}(domain:{host.lower()})",) if host else ()), True
+    if subject.kind == "read" or subject.kind == "write":
+        path = ctx.resolve(subject.value or str(ctx.cwd))
+        family = declared.family
+        target = path if subject.kind == "write" else (path if path.is_dir() else path.parent)
+        suffix = "" if subject.kind == "write" else "/**"
         return (f"{family}(/{_escape_glob(str(target))}{suffix})",), False
-    return (tool_name,), True
+    return (tool.name,), True
 
 
-def _bash_rules(engine: PermissionEngine | None, command: str) -> tuple[str, ...]:
+def _shell_rules(
+    engine: PermissionEngine | None, tool: Tool[Any, Any], command: str
+) -> tuple[str, ...]:
     from hands.permissions.bash import allow_forms
     from hands.shell.analysis import analyze
     from hands.shell.readonly import command_is_read_only
@@ -72,7 +72,7 @@ def _bash_rules(engine: PermissionEngine | None, command: str) -> tuple[str, ...
     analysis = analyze(command)
     if not analysis.understood:
         return ()
-    rules = engine.rules_for("allow", "Bash") if engine is not None else ()
+    rules = engine.rules_for("allow", tool) if engine is not None else ()
     out: list[str] = []
     for cmd in analysis.commands:
         if command_is_read_only(cmd) or not cmd.args:
@@ -87,7 +87,7 @@ def _bash_rules(engine: PermissionEngine | None, command: str) -> tuple[str, ...
             text = argv[0]
         else:
             text = " ".join(argv)
-        rule = "Bash(" + text.replace("(", "\\(").replace(")", "\\)") + ")"
+        rule = f"{tool.name}(" + text.replace("(", "\\(").replace(")", "\\)") + ")"
         if rule not in out:
             out.append(rule)
         if len(out) >= MAX_SAVED_RULES:
@@ -104,7 +104,8 @@ class PromptAskHandler:
 
     ``prompt`` shows a question and returns the user's line (the CLI passes a terminal
     prompt; tests pass a script). "Allow always" adds the suggested rules to the engine
-    and, for Bash and WebFetch, to ``.claude/settings.local.json`` in ``project_dir``.
+    and, for shell commands and domains, to ``.claude/settings.local.json`` in
+    ``project_dir``.
     """
 
     def __init__(
@@ -121,9 +122,7 @@ class PromptAskHandler:
     async def __call__(self, request: AskRequest) -> PermissionDecision:
         """Ask the user about one call."""
         tool = request.tool
-        suggestions, persistent = suggest_rules(
-            self._engine, tool.name, request.input, request.context
-        )
+        suggestions, persistent = suggest_rules(self._engine, tool, request.input, request.context)
         label = f"{tool.user_facing_name(request.input)}({tool.describe_input(request.input)})"
         lines = [request.message or f"{label} needs permission.", "  1. Yes"]
         if suggestions:

@@ -1,93 +1,40 @@
 """Permission rules: ``Tool`` or ``Tool(specifier)``, parsed once into typed values.
 
-The specifier means something different per tool: a command pattern for Bash, a
-gitignore-style path for Read/Edit and their families, ``domain:host`` for WebFetch, an
-agent type for Agent, a skill name for Skill, and ``param:value`` for any other tool
-(deny and ask rules only). A rule that cannot be parsed becomes a :class:`RuleWarning`
+The specifier means what the named tool's declared subject (:mod:`hands.core.subject`)
+says: a command pattern for a tool that runs commands, a gitignore-style path for one
+that reads or writes paths (and for the ``Read``/``Edit`` families), ``domain:host`` for
+one that fetches URLs, a name pattern for one that names an agent or skill, and
+``param:value`` for any other tool (deny and ask rules only). A rule about a tool whose
+declaration is not known yet is kept *pending* and read by the declaration of the tool
+it is matched against. A rule that cannot be parsed becomes a :class:`RuleWarning`
 naming the rule and the file it came from; it never raises.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Final, Literal, TypeAlias
 
+from hands.config.rule_texts import BEHAVIORS as BEHAVIORS
+from hands.config.rule_texts import RuleBehavior as RuleBehavior
+from hands.config.rule_texts import RuleOrigin as RuleOrigin
+from hands.config.rule_texts import Scope as Scope
+from hands.config.rule_texts import split_rule_list as split_rule_list
+from hands.core.subject import EDIT_RULES, READ_RULES, RuleSubject, reads_path, writes_path
 from hands.permissions.bash import CommandPattern, compile_command_pattern
+from hands.permissions.names import CLAUDE_CODE_LEGACY, CLAUDE_CODE_SUBJECTS
 from hands.permissions.paths import PathPattern, compile_path_pattern
 
-RuleBehavior: TypeAlias = Literal["allow", "ask", "deny"]
-RuleKind: TypeAlias = Literal["tool", "command", "path", "domain", "name", "param"]
-Scope: TypeAlias = Literal[
-    "managed", "cliArg", "localSettings", "projectSettings", "userSettings", "session"
-]
-BEHAVIORS: tuple[RuleBehavior, ...] = ("deny", "ask", "allow")
-
-READ_FAMILY = frozenset({"Read", "Grep", "Glob", "LSP"})
-"""Tools a ``Read(...)`` rule governs."""
-EDIT_FAMILY = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
-"""Tools an ``Edit(...)`` rule governs."""
-COMMAND_TOOLS = frozenset({"Bash", "Monitor", "PowerShell"})
-NAME_FIELDS: dict[str, str] = {"Agent": "subagent_type", "Skill": "skill"}
-PRIMARY_FIELDS: dict[str, str] = {
-    "Bash": "command",
-    "Monitor": "command",
-    "PowerShell": "command",
-    "Read": "file_path",
-    "Edit": "file_path",
-    "Write": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-    "Grep": "path",
-    "Glob": "path",
-    "LSP": "file_path",
-    "WebFetch": "url",
-}
-"""The field a tool's specifier is about; it cannot be used in a ``param:value`` rule."""
-
-LEGACY_NAMES: dict[str, str] = {
-    "Task": "Agent",
-    "SlashCommand": "Skill",
-    "View": "Read",
-    "LSTool": "LS",
-    "KillShell": "TaskStop",
-    "KillBash": "TaskStop",
-    "BashOutput": "TaskOutput",
-    "AgentOutputTool": "TaskOutput",
-    "NotebookRead": "Read",
-}
-KNOWN_TOOLS = frozenset(
-    {
-        "Agent", "Artifact", "AskUserQuestion", "Bash", "CronCreate", "CronDelete",
-        "CronList", "Edit", "EndConversation", "EnterPlanMode", "EnterWorktree",
-        "ExitPlanMode", "ExitWorktree", "Glob", "Grep", "ListAgents",
-        "ListMcpResourcesTool", "LSP", "Monitor", "NotebookEdit", "PowerShell",
-        "PushNotification", "Read", "ReadMcpResourceTool", "RemoteTrigger",
-        "ReportFindings", "ScheduleWakeup", "SendMessage", "SendUserFile",
-        "ShareOnboardingGuide", "Skill", "TaskCreate", "TaskGet", "TaskList", "TaskOutput",
-        "TaskStop", "TaskUpdate", "TodoWrite", "ToolSearch", "WaitForMcpServers", "WebFetch",
-        "WebSearch", "Workflow", "Write", "MultiEdit", "LS", "TodoRead",
-    }
-)  # fmt: skip
-"""Claude Code's tool names (current and legacy); others in deny/ask rules get a warning."""
+RuleKind: TypeAlias = Literal["tool", "command", "path", "domain", "name", "param", "pending"]
+Grammar: TypeAlias = Mapping[str, "RuleSubject | None"]
+"""Tool name → its declared subject (None: rules name the tool only)."""
+_FAMILIES: Final[dict[str, RuleSubject]] = {READ_RULES: reads_path(), EDIT_RULES: writes_path()}
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_.*\-]+")
 _PARAM_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(.*)", re.DOTALL)
 _MCP_ALLOW_GLOB = re.compile(r"mcp__[^*_][^*]*?__.*")
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class RuleOrigin:
-    """Where a rule came from: its scope, its file, and the root ``/pattern`` is under."""
-
-    scope: Scope
-    label: str
-    """The settings file path, or the flag (``--allowedTools``) or ``session``."""
-    root: Path
-    """The directory a ``/path`` rule is relative to."""
-    path: Path | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -177,17 +124,21 @@ class PermissionRule:
         """``Bash(rm:*)`` from ``/p/.claude/settings.json``."""
         return f"{self.text} (from {self.origin.label})"
 
-    def applies_to(self, tool_name: str) -> bool:
-        """Whether this rule is about calls of the tool named ``tool_name``."""
+    def applies_to(
+        self, tool_name: str, *, aliases: tuple[str, ...] = (), family: str = ""
+    ) -> bool:
+        """Whether this rule is about calls of the tool named ``tool_name``.
+
+        ``aliases`` are the tool's other (legacy) names; ``family`` the rule family its
+        subject belongs to (``Read`` for a tool that reads a path, ``Edit`` for one that
+        writes one).
+        """
         if self.name_regex is not None:
             return self.name_regex.fullmatch(tool_name) is not None
-        if self.tool == tool_name:
+        tool = self.tool
+        if tool == tool_name or (family and tool == family) or tool in aliases:
             return True
-        if self.tool == "Read" and tool_name in READ_FAMILY:
-            return True
-        if self.tool == "Edit" and tool_name in EDIT_FAMILY:
-            return True
-        if self.tool.startswith("mcp__") and self.tool.count("__") == 1:
+        if tool.startswith("mcp__") and tool.count("__") == 1:
             return tool_name.startswith(self.tool + "__")  # ``mcp__server``: the whole server
         return False
 
@@ -205,44 +156,40 @@ class RuleWarning:
 
 
 def canonical_tool_name(name: str) -> str:
-    """The current name for a legacy tool name (``Task`` → ``Agent``)."""
-    return LEGACY_NAMES.get(name, name)
+    """The current name for a legacy name of a tool hands does not ship (``Task`` → ``Agent``).
+
+    Shipped tools declare their legacy names as aliases; rules match them there.
+    """
+    return CLAUDE_CODE_LEGACY.get(name, name)
 
 
-def split_rule_list(text: str) -> list[str]:
-    """Split a command-line rule list on commas and spaces outside parentheses."""
-    out: list[str] = []
-    depth = 0
-    current: list[str] = []
-    escaped = False
-    for ch in text:
-        if escaped:
-            current.append(ch)
-            escaped = False
-            continue
-        if ch == "\\":
-            escaped = True
-            current.append(ch)
-            continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")" and depth > 0:
-            depth -= 1
-        if depth == 0 and (ch == "," or ch.isspace()):
-            if current:
-                out.append("".join(current))
-                current = []
-            continue
-        current.append(ch)
-    if current:
-        out.append("".join(current))
-    return out
+class _Pending:
+    """The declaration of a tool not known when a rule is parsed."""
+
+
+_PENDING: Final = _Pending()
+
+
+def _subject_for(name: str, grammar: Grammar | None) -> RuleSubject | _Pending | None:
+    family = _FAMILIES.get(name)
+    if family is not None:
+        return family
+    if grammar is not None and name in grammar:
+        return grammar[name]
+    if name in CLAUDE_CODE_SUBJECTS:
+        return CLAUDE_CODE_SUBJECTS[name]
+    return _PENDING if grammar is None else None
 
 
 def parse_rule(
-    text: str, behavior: RuleBehavior, origin: RuleOrigin
+    text: str, behavior: RuleBehavior, origin: RuleOrigin, *, grammar: Grammar | None = None
 ) -> PermissionRule | RuleWarning:
-    """Parse one rule; a problem is returned as a warning, never raised."""
+    """Parse one rule; a problem is returned as a warning, never raised.
+
+    ``grammar`` gives the declared subjects of the tools known by name; without it, a
+    rule about a tool that is neither a rule family nor one of Claude Code's other tools
+    stays pending until it meets the tool.
+    """
 
     def warn(message: str) -> RuleWarning:
         return RuleWarning(rule=text, source=origin.label, message=message)
@@ -291,43 +238,58 @@ def parse_rule(
 
     if specifier is None:
         return rule("tool")
+    declared = _subject_for(name, None if name_regex is not None else grammar)
     stripped = specifier.strip()
-    if not stripped or (stripped == "*" and name not in _PATH_TOOLS):
+    path_like = isinstance(declared, _Pending) or (
+        declared is not None and declared.kind in ("read", "write")
+    )
+    if not stripped or (stripped == "*" and not path_like):
         return rule("tool")
     if name_regex is not None:
         param = _param(specifier)
         if param is None or behavior == "allow":
             return warn("a tool-name wildcard takes no specifier other than param:value")
         return rule("param", param)
-    if name in COMMAND_TOOLS:
-        return rule("command", compile_command_pattern(specifier, ignore_case=name == "PowerShell"))
-    if name in _PATH_TOOLS:
+    if isinstance(declared, _Pending):
+        return rule("pending")
+    if declared is None:
+        param = _param(specifier)
+        if param is None:
+            return warn(f"{name} takes no specifier except param:value in deny and ask rules")
+        if behavior == "allow":
+            return warn("param:value rules are only honoured in deny and ask lists; ignored")
+        return rule("param", param)
+    kind = declared.kind
+    if kind == "command":
+        return rule("command", compile_command_pattern(specifier, ignore_case=declared.ignore_case))
+    if kind == "read" or kind == "write":
         pattern = compile_path_pattern(specifier)
         if isinstance(pattern, str):
             return warn(pattern)
         return rule("path", pattern)
-    if name == "WebFetch":
+    if kind == "domain":
         domain = _domain(specifier)
         if domain is None:
-            return warn("WebFetch rules take domain:HOST, e.g. WebFetch(domain:example.com)")
+            return warn(f"{name} rules take domain:HOST, e.g. {name}(domain:example.com)")
         return rule("domain", domain)
-    if name in NAME_FIELDS:
-        return rule("name", _name_pattern(specifier, strip_slash=name == "Skill"))
-    param = _param(specifier)
-    if param is None:
-        return warn(f"{name} takes no specifier except param:value in deny and ask rules")
-    if param.field == PRIMARY_FIELDS.get(name):
-        return warn(f"{param.field} is {name}'s primary field and cannot be used as param:value")
-    if behavior == "allow":
-        return warn("param:value rules are only honoured in deny and ask lists; ignored")
-    return rule("param", param)
+    return rule("name", _name_pattern(specifier, strip_slash=declared.strip_slash))
 
 
-def check_known_tool(rule: PermissionRule, known: Iterable[str] = ()) -> RuleWarning | None:
-    """A warning when a deny/ask rule names a tool nobody has heard of."""
+def resolve_pending(
+    rule: PermissionRule, declared: RuleSubject | None
+) -> PermissionRule | RuleWarning:
+    """A pending rule read by the declaration of the tool it is about."""
+    return parse_rule(rule.text, rule.behavior, rule.origin, grammar={rule.tool: declared})
+
+
+def check_known_tool(rule: PermissionRule, known: Container[str] = ()) -> RuleWarning | None:
+    """A warning when a deny/ask rule names a tool nobody has heard of.
+
+    ``known``: the names (and aliases) of the tools in use, besides Claude Code's others.
+    """
     if rule.behavior == "allow" or rule.name_regex is not None or rule.tool.startswith("mcp__"):
         return None
-    if rule.tool in KNOWN_TOOLS or rule.tool in set(known):
+    if rule.tool in _FAMILIES or rule.tool in CLAUDE_CODE_SUBJECTS or rule.tool in known:
         return None
     return RuleWarning(
         rule=rule.text,
@@ -337,9 +299,17 @@ def check_known_tool(rule: PermissionRule, known: Iterable[str] = ()) -> RuleWar
 
 
 def parse_rules(
-    texts: Iterable[object], behavior: RuleBehavior, origin: RuleOrigin
+    texts: Iterable[object],
+    behavior: RuleBehavior,
+    origin: RuleOrigin,
+    *,
+    grammar: Grammar | None = None,
 ) -> tuple[list[PermissionRule], list[RuleWarning]]:
-    """Parse a list from a settings file; non-strings become warnings."""
+    """Parse a list from a settings file; non-strings become warnings.
+
+    With a ``grammar`` (the tools in use), a deny or ask rule about a tool in neither it
+    nor Claude Code's list is reported as unknown.
+    """
     rules: list[PermissionRule] = []
     warnings: list[RuleWarning] = []
     for item in texts:
@@ -348,18 +318,15 @@ def parse_rules(
                 RuleWarning(rule=repr(item), source=origin.label, message="a rule must be a string")
             )
             continue
-        parsed = parse_rule(item, behavior, origin)
+        parsed = parse_rule(item, behavior, origin, grammar=grammar)
         if isinstance(parsed, RuleWarning):
             warnings.append(parsed)
             continue
         rules.append(parsed)
-        unknown = check_known_tool(parsed)
+        unknown = None if grammar is None else check_known_tool(parsed, grammar)
         if unknown is not None:
             warnings.append(unknown)
     return rules, warnings
-
-
-_PATH_TOOLS = READ_FAMILY | EDIT_FAMILY
 
 
 def _balanced(body: str) -> bool:
@@ -429,8 +396,3 @@ def _param(specifier: str) -> ParamPattern | None:
     field, value = found.group(1), found.group(2)
     regex = re.compile(".*".join(re.escape(p) for p in value.split("*")), re.DOTALL)
     return ParamPattern(text=specifier, field=field, regex=regex)
-
-
-def iter_applicable(rules: Iterable[PermissionRule], tool_name: str) -> Iterator[PermissionRule]:
-    """The rules about calls of ``tool_name``."""
-    return (r for r in rules if r.applies_to(tool_name))

@@ -24,9 +24,9 @@ class SimplePolicy:
     def __init__(self, *, denied_tools: frozenset[str] = frozenset()) -> None:
         self._denied = denied_tools
 
-    def denies_tool(self, name: str) -> bool:
-        """Whether ``name`` is switched off entirely."""
-        return name in self._denied
+    def denies_tool(self, tool: Tool[Any, Any] | str) -> bool:
+        """Whether ``tool`` (or the tool so named) is switched off entirely."""
+        return (tool if isinstance(tool, str) else tool.name) in self._denied
 
     async def decide(
         self, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext

@@ -111,8 +111,8 @@ async def _run_found(
     parsed: BaseModel | None,
     timer: CallTimer | None,
 ) -> ToolCallOutcome:
-    if ctx.tool_use_id != block.id:
-        ctx = ctx.for_call(block.id)
+    if ctx.tool_use_id != block.id or ctx.policy is not runtime.policy:
+        ctx = ctx.for_call(block.id, policy=runtime.policy)
     if parsed is None:
         result = parse_for(tool, block.input)
         if isinstance(result, str):

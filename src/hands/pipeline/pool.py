@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hands.core.tool import Tool, ToolSpec
+
+if TYPE_CHECKING:
+    from hands.core.decision import PermissionPolicy
+    from hands.core.subject import RuleSubject
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -21,12 +25,21 @@ class Builtin:
 
     def load(self) -> Tool[Any, Any]:
         """Import the module and make the tool."""
-        return getattr(importlib.import_module(self.module), self.cls)()
+        return self.tool_class()()
+
+    def tool_class(self) -> type[Tool[Any, Any]]:
+        """Import the module; the tool's class (its declarations, without an instance)."""
+        return getattr(importlib.import_module(self.module), self.cls)
 
 
 # Every built-in tool, imported only when the pool (or that one tool) is built.
 BUILTIN_TOOLS: tuple[Builtin, ...] = (
-    Builtin(name="Read", module="hands.tools.file.read", cls="ReadTool", aliases=("View",)),
+    Builtin(
+        name="Read",
+        module="hands.tools.file.read",
+        cls="ReadTool",
+        aliases=("View", "NotebookRead"),
+    ),
     Builtin(name="Write", module="hands.tools.file.write", cls="WriteTool"),
     Builtin(name="Edit", module="hands.tools.file.edit", cls="EditTool"),
     Builtin(name="MultiEdit", module="hands.tools.file.multi_edit", cls="MultiEditTool"),
@@ -38,17 +51,15 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         name="TaskOutput",
         module="hands.tools.bash.task_output",
         cls="TaskOutputTool",
-        aliases=("BashOutput",),
+        aliases=("BashOutput", "AgentOutputTool"),
     ),
     Builtin(
         name="TaskStop",
         module="hands.tools.bash.task_stop",
         cls="TaskStopTool",
-        aliases=("KillShell",),
+        aliases=("KillShell", "KillBash"),
     ),
 )
-
-SIMPLE_MODE_TOOLS = frozenset({"Bash", "Read", "Edit"})
 
 
 class ToolPool:
@@ -104,6 +115,30 @@ def find_builtin(name: str) -> Builtin | None:
     return None
 
 
+class BuiltinGrammar(Mapping[str, "RuleSubject | None"]):
+    """Each built-in's name and aliases → its declared subject, imported only when asked.
+
+    The rule parser's grammar for the built-ins: a settings file's ``Bash(...)`` rule
+    imports the Bash tool's module to read its declaration; the other modules stay
+    unloaded.
+    """
+
+    def __init__(self) -> None:
+        self._entries = {n: e for e in BUILTIN_TOOLS for n in (e.name, *e.aliases)}
+
+    def __getitem__(self, name: str) -> RuleSubject | None:
+        return self._entries[name].tool_class().subject
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 def merge(first: Iterable[Tool[Any, Any]], then: Iterable[Tool[Any, Any]]) -> list[Tool[Any, Any]]:
     """``first`` plus those of ``then`` whose name is not taken (built-ins win)."""
     merged = list(first)
@@ -130,7 +165,7 @@ def assemble_pool(
     """
     tools = list(all_base_tools() if base is None else base)
     if simple:
-        tools = [t for t in tools if t.name in SIMPLE_MODE_TOOLS]
+        tools = [t for t in tools if t.simple_mode]
     blocked = set(denied)
     keep = None if only is None else set(only)
     merged = merge(tools, extra)
@@ -140,3 +175,25 @@ def assemble_pool(
         if t.name not in blocked and (keep is None or t.name in keep) and t.is_enabled()
     ]
     return ToolPool(selected)
+
+
+def pool_for(
+    policy: PermissionPolicy | None = None,
+    *,
+    base: Sequence[Tool[Any, Any]] | None = None,
+    extra: Iterable[Tool[Any, Any]] = (),
+    simple: bool = False,
+    only: Iterable[str] | None = None,
+) -> ToolPool:
+    """The pool a session offers: base → simple → the policy's blanket denials → + extra.
+
+    Disabled tools are left out and the pool is sorted, as :func:`assemble_pool` does. A
+    blanket deny rule (``WebFetch``, ``mcp__x``, a bare ``Read``, which also removes the
+    other tools that read paths) takes a tool out of base and extra alike.
+    """
+    tools = list(all_base_tools() if base is None else base)
+    added = list(extra)
+    denied: list[str] = []
+    if policy is not None:
+        denied = [t.name for t in (*tools, *added) if policy.denies_tool(t)]
+    return assemble_pool(base=tools, extra=added, simple=simple, denied=denied, only=only)

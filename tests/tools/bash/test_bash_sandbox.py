@@ -145,6 +145,7 @@ async def test_dangerously_disable_sandbox_when_allowed_asks_then_runs_outside(
 
 async def test_missing_bwrap_is_a_clear_error(harness, monkeypatch):
     from hands.tools.bash.sandbox import sandbox
+
     sandbox.check_available.cache_clear()
     monkeypatch.setattr(
         sandbox.shutil, "which", lambda name: None if name == "bwrap" else "/bin/bash"

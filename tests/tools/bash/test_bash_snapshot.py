@@ -58,6 +58,7 @@ async def test_switched_off_or_no_bashrc_means_a_plain_shell(harness, user_home,
 
 async def test_a_bashrc_that_hangs_is_given_up_with_a_note(harness, user_home, monkeypatch):
     from hands.tools.bash import _snapshot as snapshot
+
     monkeypatch.setattr(snapshot, "CAPTURE_TIMEOUT_S", 0.5)
     (user_home / ".bashrc").write_text("sleep 30\nalias gs='echo never'\n")
     h = harness()

@@ -21,7 +21,7 @@ from hands.cli.session_view import SessionView
 from hands.core.decision import AskRequest, PermissionDecision, allow
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
-from hands.pipeline.pool import assemble_pool
+from hands.pipeline.pool import pool_for
 
 PROMPT = "The stock total in the inventory sample looks wrong. Find the bug, fix it and prove it."
 
@@ -45,7 +45,7 @@ def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
     project = workdir / "inventory"
     _copy_sample(project)
     model = ScriptedModel(_script(project), name="scripted:demo")
-    pool = assemble_pool()
+    pool = pool_for()
     startup.done()  # every model is built: the demo's commands see the user's environment
     view = SessionView(console, pool)
 

@@ -140,13 +140,15 @@ def install(session: Session, settings: Settings) -> BashSettings:
     The ``sandbox`` objects are merged across files, and ``WebFetch(domain:...)`` allow
     and deny rules join the sandbox's allowed and denied domains, as in Claude Code.
     """
+    from hands.permissions.policy import settings_rules
     from hands.permissions.rules import DomainPattern
 
     sandbox = merged_sandbox(source.data for source in reversed(settings.sources))
     if not isinstance(sandbox.get("network"), dict):
         sandbox["network"] = {}  # absent, or not an object (ignored as from_settings does)
     network = cast(dict[str, Any], sandbox["network"])
-    for rule in settings.rules:
+    rules, _ = settings_rules(settings)
+    for rule in rules:
         if rule.tool != "WebFetch" or not isinstance(rule.matcher, DomainPattern):
             continue
         host = rule.matcher.text.removeprefix("domain:")

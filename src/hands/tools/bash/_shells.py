@@ -116,6 +116,7 @@ class BackgroundShells:
     ) -> BackgroundTask:
         """Start ``command`` (after ``prelude``) with its output going straight to a file."""
         from hands.tools.bash.sandbox import sandbox as sb
+
         task_id = self._new_id()
         path = self.directory / f"{task_id}.output"
         path.touch()

@@ -20,6 +20,7 @@ from hands.core.decision import (
     passthrough,
 )
 from hands.core.schema import ToolInput
+from hands.core.subject import runs_command
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.tools.bash._settings import MAX_TIMEOUT_MS, BashSettings
 
@@ -105,6 +106,9 @@ class BashTool(Tool[BashInput, BashOutput]):
     """Run shell commands; read-only ones (by syntax-tree analysis) run in parallel."""
 
     name = "Bash"
+    subject = runs_command(shell=True)
+    always_load = True
+    simple_mode = True
     description = DESCRIPTION
     input_model = BashInput
     max_result_chars = 30_000

@@ -69,7 +69,7 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     """Read what a background shell printed since the last read."""
 
     name = "TaskOutput"
-    aliases = ("BashOutput",)
+    aliases = ("BashOutput", "AgentOutputTool")
     description = (
         "Get the new output and the status of a background task started with "
         "Bash(run_in_background=true). Returns only output printed since the previous "

@@ -34,7 +34,7 @@ class TaskStopTool(Tool[TaskStopInput, TaskStopResult]):
     """Stop a background shell and everything it started."""
 
     name = "TaskStop"
-    aliases = ("KillShell",)
+    aliases = ("KillShell", "KillBash")
     description = (
         "Stop a background task started with Bash(run_in_background=true): the task and "
         "every process it started are killed. Takes the task id Bash returned."

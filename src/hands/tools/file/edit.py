@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from hands.core.schema import ToolInput
+from hands.core.subject import writes_path
 from hands.tools.file._edit_tool import PlannedEditTool
 from hands.tools.file._replace import EditSpec
 
@@ -38,6 +39,9 @@ class EditTool(PlannedEditTool[EditInput]):
     """Replace one string (or every occurrence of it) in a file."""
 
     name = "Edit"
+    subject = writes_path()
+    always_load = True
+    simple_mode = True
     description = DESCRIPTION
     input_model = EditInput
 

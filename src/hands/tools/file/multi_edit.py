@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from hands.core.schema import ToolInput
+from hands.core.subject import writes_path
 from hands.tools.file._edit_tool import PlannedEditTool
 from hands.tools.file._replace import EditSpec
 
@@ -37,6 +38,7 @@ class MultiEditTool(PlannedEditTool[MultiEditInput]):
     """Several replacements in one file, atomically."""
 
     name = "MultiEdit"
+    subject = writes_path()
     description = DESCRIPTION
     input_model = MultiEditInput
 

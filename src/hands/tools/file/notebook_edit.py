@@ -10,6 +10,7 @@ from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
+from hands.core.subject import writes_path
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
 from hands.tools.file._diffview import render_diff
@@ -84,6 +85,7 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
     input_model = NotebookEditInput
     should_defer = True
     edits_files = True
+    subject = writes_path("notebook_path")
 
     def is_destructive(self, input: NotebookEditInput) -> bool:
         return input.edit_mode == "delete"

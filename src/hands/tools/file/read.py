@@ -13,6 +13,7 @@ from pydantic import Field
 from hands.core.context import ToolContext
 from hands.core.messages import ImageBlock, TextBlock
 from hands.core.schema import ToolInput
+from hands.core.subject import reads_path
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.core.words import plural
 from hands.errors import ToolError
@@ -99,7 +100,10 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
     """Read a file: text, image, PDF or notebook."""
 
     name = "Read"
-    aliases = ("View",)
+    aliases = ("View", "NotebookRead")
+    subject = reads_path()
+    always_load = True
+    simple_mode = True
     description = DESCRIPTION
     input_model = ReadInput
     max_result_chars = None  # bounded by MAX_READ_CHARS instead of spilling

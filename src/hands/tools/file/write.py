@@ -10,6 +10,7 @@ from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
+from hands.core.subject import writes_path
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.core.words import plural
 from hands.errors import ToolError
@@ -77,6 +78,8 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
     description = DESCRIPTION
     input_model = WriteInput
     edits_files = True
+    subject = writes_path()
+    always_load = True
 
     async def validate_input(self, input: WriteInput, ctx: ToolContext) -> str | None:
         try:

@@ -1,7 +1,8 @@
-"""The seam through which Read deny rules reach the search tools.
+"""How Read deny rules reach the search tools: Glob and Grep ask the call's policy.
 
-The permission engine fills a session's :class:`ReadDenySeam` with the path patterns of
-its ``Read(...)`` deny rules (gitignore syntax, relative to a root directory). Glob drops
+The policy of the runtime running a call (``ctx.policy``) says which paths no call may
+read, as gitignore lines relative to ``/`` (:func:`hands.core.decision.read_denials`).
+A session may also hold patterns of its own in its :class:`ReadDenySeam`. Glob drops
 matching paths from its results; Grep passes the patterns to ripgrep as negative globs,
 so denied files are never read, and also filters its results with them. Empty by
 default: nothing is denied until someone says so.
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hands.core.context import ToolContext
+from hands.core.decision import read_denials
 
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
@@ -28,10 +30,18 @@ class ReadDenySeam:
     ``root``.
     """
 
-    def __init__(self, patterns: Iterable[str] = (), *, root: Path | None = None) -> None:
+    def __init__(
+        self,
+        patterns: Iterable[str] = (),
+        *,
+        root: Path | None = None,
+        also: ReadDenySeam | None = None,
+    ) -> None:
         self._patterns: tuple[str, ...] = ()
         self._root: Path | None = None
         self._spec: GitIgnoreSpec | None = None
+        self._also = also
+        """Another seam whose patterns also hold (the session's own, beside the policy's)."""
         self.set_patterns(patterns, root=root)
 
     @property
@@ -57,13 +67,16 @@ class ReadDenySeam:
             self._spec = None
 
     def __bool__(self) -> bool:
-        return bool(self._patterns)
+        return bool(self._patterns) or bool(self._also)
 
     def _root_for(self, default_root: Path) -> str:
         return os.path.normpath(self._root if self._root is not None else default_root)
 
     def is_denied(self, path: str | os.PathLike[str], *, default_root: Path) -> bool:
         """Whether the absolute ``path`` is matched by a deny pattern."""
+        also = self._also
+        if also is not None and also.is_denied(path, default_root=default_root):
+            return True
         spec = self._spec
         if spec is None:
             return False
@@ -89,7 +102,7 @@ class ReadDenySeam:
     def filter(self, paths: Iterable[str], *, default_root: Path) -> list[str]:
         """``paths`` (absolute) without the denied ones."""
         items = list(paths)
-        if self._spec is None:
+        if not self:
             return items
         return [p for p in items if not self.is_denied(p, default_root=default_root)]
 
@@ -101,6 +114,8 @@ class ReadDenySeam:
         :meth:`filter`.
         """
         out: list[str] = []
+        if self._also is not None:
+            out.extend(self._also.rg_globs(search_root=search_root, default_root=default_root))
         root = self._root_for(default_root)
         search = os.path.normpath(search_root)
         for pattern in self._patterns:
@@ -132,6 +147,28 @@ def _anchored(pattern: str) -> bool:
     return "/" in body
 
 
+class _PolicySeams:
+    """A session's seams for the patterns its calls' policies gave, by patterns."""
+
+    def __init__(self) -> None:
+        self.seams: dict[tuple[tuple[str, ...], int], ReadDenySeam] = {}
+
+
+_ROOT = Path("/")
+
+
 def read_deny_seam(ctx: ToolContext) -> ReadDenySeam:
-    """The session's seam (empty unless the permission engine filled it)."""
-    return ctx.session.service(ReadDenySeam)
+    """The patterns in force for this call: the policy's, and the session's own."""
+    own = ctx.session.service(ReadDenySeam)
+    lines = read_denials(ctx.policy, ctx)
+    if not lines:
+        return own
+    cache = ctx.session.service(_PolicySeams).seams
+    key = (lines, id(own) if own else 0)
+    seam = cache.get(key)
+    if seam is None:
+        if len(cache) > 32:
+            cache.clear()
+        seam = ReadDenySeam(lines, root=_ROOT, also=own if own else None)
+        cache[key] = seam
+    return seam

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
+from hands.core.subject import reads_path
 from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
 from hands.tools.search._common import (
@@ -215,6 +216,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
     """Claude Code's Glob."""
 
     name = "Glob"
+    subject = reads_path("path", cwd_when_missing=True)
+    always_load = True
     description = DESCRIPTION
     input_model = GlobInput
     max_result_chars = 100_000

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
+from hands.core.subject import reads_path
 from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
 from hands.tools.search._common import (
@@ -329,6 +330,8 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
     """Claude Code's Grep."""
 
     name = "Grep"
+    subject = reads_path("path", cwd_when_missing=True)
+    always_load = True
     description = DESCRIPTION
     input_model = GrepInput
     max_result_chars = 20_000

@@ -1,0 +1,73 @@
+"""The permission policy a session's settings describe: their rule texts parsed, the engine.
+
+Settings keep each rule as written with its origin; here they are parsed, by the subjects
+the tools in use declare (a ``grammar``: tool name → declared subject). Without one, a
+rule about a tool the parser does not know stays pending until it meets the tool, and
+no rule is reported as naming an unknown tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hands.config.settings import CliPermissionArgs, Settings, load_settings
+from hands.permissions.engine import PermissionEngine
+from hands.permissions.rules import Grammar, PermissionRule, RuleWarning, parse_rules
+
+if TYPE_CHECKING:
+    from hands.core.subject import RuleSubject
+    from hands.core.tool import Tool
+
+
+def grammar_of(tools: Iterable[Tool[Any, Any]]) -> dict[str, RuleSubject | None]:
+    """Each tool's name and aliases → the subject it declares."""
+    out: dict[str, RuleSubject | None] = {}
+    for tool in tools:
+        for name in (*tool.aliases, tool.name):
+            out[name] = tool.subject
+    return out
+
+
+def settings_rules(
+    settings: Settings, *, grammar: Grammar | None = None
+) -> tuple[tuple[PermissionRule, ...], tuple[RuleWarning, ...]]:
+    """The settings' rules parsed, strongest source first, and the problems found."""
+    rules: list[PermissionRule] = []
+    problems: list[RuleWarning] = []
+    for entry in settings.rule_texts:
+        parsed, found = parse_rules([entry.text], entry.behavior, entry.origin, grammar=grammar)
+        rules.extend(parsed)
+        problems.extend(found)
+    return tuple(rules), tuple(problems)
+
+
+def settings_warnings(settings: Settings, *, grammar: Grammar | None = None) -> tuple[str, ...]:
+    """Everything the user is told about the settings: the files' and the rules' problems."""
+    _, problems = settings_rules(settings, grammar=grammar)
+    return (*settings.warnings, *(str(p) for p in problems))
+
+
+def engine_for(settings: Settings, *, grammar: Grammar | None = None) -> PermissionEngine:
+    """The permission engine these settings describe."""
+    rules, problems = settings_rules(settings, grammar=grammar)
+    return PermissionEngine(
+        rules,
+        additional_dirs=settings.additional_directories,
+        disable_bypass=settings.disable_bypass,
+        home=settings.home,
+        warnings=(*settings.warnings, *problems),
+    )
+
+
+def build_policy(
+    cwd: Path | str,
+    *,
+    cli: CliPermissionArgs | None = None,
+    env: Mapping[str, str] | None = None,
+    trusted: bool | None = None,
+    grammar: Grammar | None = None,
+) -> PermissionEngine:
+    """The permission engine for a session started in ``cwd``."""
+    return engine_for(load_settings(cwd, cli=cli, env=env, trusted=trusted), grammar=grammar)

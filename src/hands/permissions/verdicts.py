@@ -1,0 +1,283 @@
+"""The built-in checks after the rules, and the allow rules, per kind of subject.
+
+Reads inside the working directories, read-only and ``acceptEdits`` shell commands,
+protected paths, edits. Each returns allow, or an ask the engine finishes (mode
+``dontAsk``, hook approval).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hands.core.decision import PermissionDecision
+from hands.core.subject import EDIT_RULES
+from hands.permissions.paths import inside, protected_reason
+from hands.permissions.rules import DomainPattern, NamePattern, PermissionRule
+
+if TYPE_CHECKING:
+    from hands.core.context import PermissionMode, ToolContext
+    from hands.core.tool import Tool
+    from hands.permissions.matching import RuleIndex
+    from hands.permissions.subject import CallSubject
+    from hands.shell.analysis import Analysis
+
+_HARMLESS_OPAQUE = (
+    "command substitution", "backticks", "subshell", "background &", "process substitution",
+    "arithmetic expansion", "if statement", "elif clause", "else clause", "while statement",
+    "for statement", "c style for statement", "case statement", "case item", "do group",
+    "test command", "test that evaluates its operands",
+)  # fmt: skip
+"""Constructs whose inner commands are all checked, so they do not block an allow."""
+
+
+def ask_verdict(message: str, reason: str, *, hook: bool = True) -> PermissionDecision:
+    """An ask; ``hook``: whether a PreToolUse ``allow`` may answer it."""
+    return PermissionDecision(behavior="ask", message=message, reason=reason, hook_can_approve=hook)
+
+
+def by_rule(rule: PermissionRule) -> PermissionDecision:
+    """Allowed by ``rule``."""
+    return PermissionDecision(
+        behavior="allow", reason=f"allow rule {rule.text}", rule=rule.text, source=rule.source
+    )
+
+
+# -- files ------------------------------------------------------------------------------
+
+
+def read_verdict(
+    index: RuleIndex,
+    tool: Tool[Any, Any],
+    call: CallSubject,
+    ctx: ToolContext,
+    dirs: tuple[str, ...],
+) -> PermissionDecision:
+    """A read: allowed inside the working directories or by an allow rule."""
+    if all(inside(p, dirs) for p in call.paths):
+        return PermissionDecision(behavior="allow", reason="read inside the working directories")
+    rule = index.allowed_path(index.rules_for("allow", tool), call.paths, ctx)
+    if rule is not None:
+        return by_rule(rule)
+    return ask_verdict(
+        f"{tool.name}({call.display}) is outside the working directories ({', '.join(dirs[:3])}).",
+        "outside the working directories",
+    )
+
+
+def edit_verdict(
+    index: RuleIndex,
+    tool: Tool[Any, Any],
+    call: CallSubject,
+    ctx: ToolContext,
+    mode: PermissionMode,
+    dirs: tuple[str, ...],
+) -> PermissionDecision:
+    """A write: never a protected path unasked; ``acceptEdits`` inside, or an allow rule."""
+    name = tool.name
+    for path in call.paths:
+        why = protected_reason(path)
+        if why is not None:
+            return ask_verdict(
+                f"{name}({call.display}): {why}, so changes to it always need approval.",
+                "protected path",
+                hook=False,
+            )
+    if mode == "acceptEdits" and all(inside(p, dirs) for p in call.paths):
+        return PermissionDecision(behavior="allow", reason="mode acceptEdits")
+    rule = index.allowed_path(index.rules_for("allow", tool), call.paths, ctx)
+    if rule is not None:
+        return by_rule(rule)
+    where = "" if all(inside(p, dirs) for p in call.paths) else " (outside the working directories)"
+    return ask_verdict(f"{name}({call.display}) changes a file{where}.", "no rule allows it")
+
+
+def other_verdict(
+    index: RuleIndex,
+    tool: Tool[Any, Any],
+    call: CallSubject,
+    read_only: bool,
+    mode: PermissionMode,
+) -> PermissionDecision:
+    """Any other call: an allow rule, a read-only tool, or ``acceptEdits`` for a file tool."""
+    name = tool.name
+    for rule in index.rules_for("allow", tool):
+        m = rule.matcher
+        if rule.bare:
+            return by_rule(rule)
+        if isinstance(m, DomainPattern) and call.host is not None and m.matches(call.host):
+            return by_rule(rule)
+        if isinstance(m, NamePattern) and call.value is not None and m.matches(call.value):
+            return by_rule(rule)
+        if rule.kind == "command" and call.command and m.matches(call.command):  # type: ignore[union-attr]
+            return by_rule(rule)
+    if read_only and not tool.asks_when_read_only and not name.startswith("mcp__"):
+        return PermissionDecision(behavior="allow", reason="read-only tool")
+    if mode == "acceptEdits" and tool.edits_files:
+        return PermissionDecision(behavior="allow", reason="mode acceptEdits")
+    label = f"{name}({call.display})" if call.display else name
+    return ask_verdict(f"{label} needs permission to run.", "no rule allows it")
+
+
+# -- shell commands ---------------------------------------------------------------------
+
+
+def critical_rm(
+    analysis: Analysis, ctx: ToolContext, *, home: Path, dirs: tuple[str, ...]
+) -> str | None:
+    """The critical path a removal in the command would hit, if any."""
+    from hands.permissions.bash import critical_removal
+
+    working = [Path(d) for d in dirs]
+    for cmd in analysis.commands:
+        found = critical_removal(cmd, cwd=ctx.cwd, home=home, working_dirs=working)
+        if found:
+            return found
+    return None
+
+
+def shell_unverifiable(analysis: Analysis, index: RuleIndex, tool: Tool[Any, Any]) -> str | None:
+    """Why the tool's deny rules cannot be checked against a command not fully parsed."""
+    if analysis.understood:
+        return None
+    if not any(r.kind == "command" for r in index.rules_for("deny", tool)):
+        return None
+    why = "; ".join((*analysis.problems, *analysis.hidden)) or "not fully parsed"
+    return (
+        f"The command cannot be fully analysed ({why}), so the {tool.name} deny rules cannot "
+        "be checked against it; it needs approval (even in bypassPermissions mode or in the "
+        "sandbox)."
+    )
+
+
+def hook_may_approve_shell(analysis: Analysis, index: RuleIndex, tool: Tool[Any, Any]) -> bool:
+    """A hook ``allow`` skips a shell ask only when the deny and ask rules were checked.
+
+    A command the analysis cannot fully parse may hide a sub-command a deny or ask rule
+    would catch, so it is not approvable while such rules exist.
+    """
+    if analysis.understood:
+        return True
+    return not any(
+        r.kind == "command" for behavior in ("deny", "ask") for r in index.rules_for(behavior, tool)
+    )
+
+
+def shell_verdict(
+    index: RuleIndex,
+    tool: Tool[Any, Any],
+    call: CallSubject,
+    ctx: ToolContext,
+    mode: PermissionMode,
+    dirs: tuple[str, ...],
+) -> PermissionDecision:
+    """A shell command: every sub-command read-only, covered by acceptEdits, or allowed."""
+    from hands.permissions.bash import accept_edits_covers, allow_forms
+    from hands.shell.readonly import command_is_read_only
+
+    name = tool.name
+    home = index.home
+    analysis = call.analysis
+    assert analysis is not None
+    if not analysis.understood:
+        why = "; ".join((*analysis.problems, *analysis.hidden))
+        return ask_verdict(
+            f"{name}({call.display}) cannot be fully analysed ({why}), so no rule can "
+            "approve it automatically.",
+            "not fully parsed",
+        )
+    risky = [o for o in analysis.opaque if o not in _HARMLESS_OPAQUE]
+    if risky:
+        return ask_verdict(
+            f"{name}({call.display}) uses {', '.join(risky)}, which rules cannot approve "
+            "automatically.",
+            "opaque construct",
+        )
+    rules = index.rules_for("allow", tool)
+    bare = next((r for r in rules if r.bare), None)
+    command_rules = [r for r in rules if r.kind == "command"]
+    names = {c.name for c in analysis.commands}
+    cd_git = "cd" in names and "git" in names
+    used: list[PermissionRule] = []
+    how: list[str] = []
+    missing: list[str] = []
+
+    def inside_dirs(path: str) -> bool:
+        return inside(path, dirs) and protected_reason(path) is None
+
+    for cmd in analysis.commands:
+        if bare is not None:
+            used.append(bare)
+            continue
+        if (
+            command_is_read_only(replace(cmd, redirects=()))  # redirects: checked below
+            and not (cd_git and cmd.name in ("cd", "git"))
+            and not (cmd.name == "cd" and not _cd_inside(cmd, ctx, dirs, home))
+        ):
+            how.append("read-only")
+            continue
+        if mode == "acceptEdits" and accept_edits_covers(
+            cmd, cwd=ctx.cwd, home=home, inside=inside_dirs
+        ):
+            how.append("acceptEdits")
+            continue
+        forms = allow_forms(cmd)
+        found = next(
+            (r for r in command_rules for f in forms if r.matcher.matches(f)),  # type: ignore[union-attr]
+            None,
+        )
+        if found is not None:
+            used.append(found)
+            continue
+        missing.append(cmd.text.strip() or cmd.name or "?")
+    if not analysis.commands:
+        missing.append(call.display)
+
+    for path in call.write_paths + call.redirect_paths:
+        why = protected_reason(path)
+        if why is not None:
+            return ask_verdict(
+                f"{name}({call.display}) writes {path}: {why}, so it always needs approval.",
+                "protected path",
+                hook=False,
+            )
+    for text in call.unclear_redirects:
+        missing.append(f"the redirection {text}")
+    edit_rules = index.family_rules("allow", EDIT_RULES)
+    for path in call.redirect_paths:
+        if mode == "acceptEdits" and inside(path, dirs):
+            continue
+        edit_rule = index.allowed_path(edit_rules, (path,), ctx)
+        if edit_rule is None:
+            missing.append(f"writing {path}")
+        else:
+            used.append(edit_rule)
+    if missing:
+        listed = ", ".join(f"`{m}`" for m in dict.fromkeys(missing))
+        return ask_verdict(
+            f"{name}({call.display}) needs approval for {listed}: no allow rule covers it.",
+            "no rule allows it",
+        )
+    if used:
+        first = used[0]
+        return PermissionDecision(
+            behavior="allow",
+            reason="allow rule " + ", ".join(dict.fromkeys(r.text for r in used)),
+            rule=first.text,
+            source=first.source,
+        )
+    label = "read-only command" if set(how) == {"read-only"} else "mode acceptEdits"
+    return PermissionDecision(behavior="allow", reason=label)
+
+
+def _cd_inside(cmd: Any, ctx: ToolContext, dirs: tuple[str, ...], home: Path) -> bool:
+    from hands.permissions.bash import expand_path
+
+    args = cmd.args
+    if len(args) == 1:
+        return False  # ``cd`` alone goes home
+    target = args[1].value
+    if target is None or len(args) > 2:
+        return False
+    return inside(expand_path(target, cwd=ctx.cwd, home=home), dirs)
