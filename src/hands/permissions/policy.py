@@ -21,13 +21,25 @@ if TYPE_CHECKING:
     from hands.core.tool import Tool
 
 
-def grammar_of(tools: Iterable[Tool[Any, Any]]) -> dict[str, RuleSubject | None]:
+class ToolGrammar(dict[str, "RuleSubject | None"]):
+    """Each tool's name and aliases → the subject it declares, and alias → name."""
+
+    def __init__(self, tools: Iterable[Tool[Any, Any]]) -> None:
+        super().__init__()
+        self._names: dict[str, str] = {}
+        for tool in tools:
+            for name in (*tool.aliases, tool.name):
+                self[name] = tool.subject
+                self._names[name] = tool.name
+
+    def canonical(self, name: str) -> str:
+        """The tool's own name for one of its names or aliases."""
+        return self._names.get(name, name)
+
+
+def grammar_of(tools: Iterable[Tool[Any, Any]]) -> ToolGrammar:
     """Each tool's name and aliases → the subject it declares."""
-    out: dict[str, RuleSubject | None] = {}
-    for tool in tools:
-        for name in (*tool.aliases, tool.name):
-            out[name] = tool.subject
-    return out
+    return ToolGrammar(tools)
 
 
 def settings_rules(

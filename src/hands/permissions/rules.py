@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from typing import Final, Literal, Protocol, TypeAlias, runtime_checkable
 
 from hands.config.rule_texts import BEHAVIORS as BEHAVIORS
 from hands.config.rule_texts import RuleBehavior as RuleBehavior
@@ -30,6 +30,16 @@ from hands.permissions.paths import PathPattern, compile_path_pattern
 RuleKind: TypeAlias = Literal["tool", "command", "path", "domain", "name", "param", "pending"]
 Grammar: TypeAlias = Mapping[str, "RuleSubject | None"]
 """Tool name → its declared subject (None: rules name the tool only)."""
+
+
+@runtime_checkable
+class NamedGrammar(Protocol):
+    """A grammar that also knows which name an alias stands for (``View`` → ``Read``)."""
+
+    def canonical(self, name: str) -> str:
+        """The tool's own name for ``name``, one of its names or aliases."""
+        ...
+
 _FAMILIES: Final[dict[str, RuleSubject]] = {READ_RULES: reads_path(), EDIT_RULES: writes_path()}
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_.*\-]+")
@@ -215,6 +225,10 @@ def parse_rule(
             f"Bash({raw}) for a shell command"
         )
     name = canonical_tool_name(name)
+    if isinstance(grammar, NamedGrammar):
+        # a legacy name is the tool itself: ``View(...)`` is a ``Read(...)`` rule, which
+        # covers every tool of the read family, not only the one the alias is on
+        name = grammar.canonical(name)
     name_regex: re.Pattern[str] | None = None
     if "*" in name:
         if behavior == "allow" and not _MCP_ALLOW_GLOB.fullmatch(name):

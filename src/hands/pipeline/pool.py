@@ -129,6 +129,11 @@ class BuiltinGrammar(Mapping[str, "RuleSubject | None"]):
     def __getitem__(self, name: str) -> RuleSubject | None:
         return self._entries[name].tool_class().subject
 
+    def canonical(self, name: str) -> str:
+        """The built-in's own name for one of its names or aliases."""
+        entry = self._entries.get(name)
+        return entry.name if entry is not None else name
+
     def __contains__(self, name: object) -> bool:
         return name in self._entries
 
