@@ -1,38 +1,53 @@
-"""ToolSearch on real MCP tools: schema tokens saved, latency, recall against baselines.
+"""ToolSearch on real MCP tools: tokens saved, recall on training and held-out requests, latency.
 
-The catalogue (``data/mcp_tools.json``) holds real tool definitions gathered from public
-MCP servers, each with the repository and file it came from. The requests
-(``data/tool_search_requests.json``) are plain-language asks, each with the tool(s) that
-serve it. Rankers compared:
+Splits, each with its own tool catalogue:
 
-- hands: :mod:`hands.discovery.ranking.ranking` (BM25F + hand-made lexicon and intent);
-- bm25: plain Okapi BM25 (``rank-bm25``, ``pip install hands[bench]``) over the name
-  words, description and parameter names of each tool;
-- keywords: the name-part / hint / description keyword scoring of the reference CLI.
+- training: the project's catalogue (``data/mcp_tools.json``) and all its requests
+  (``data/tool_search_requests.json``; every round of them has been looked at, so all are
+  training data now). Each lists the tools any one of which serves it: single-need. Its
+  multi-need requests are made from them: 400 pairs of single-clause requests joined as one
+  ("A, then B"; "A; B"...), each half a need (seeded, the same every run).
+- held-out, one per source, each with its own catalogue: LiveMCPBench's MCP tools and
+  tasks (``data/livemcpbench_*.json``, built by ``build_livemcpbench.py``), and BFCL's
+  expert-written and user-contributed function-calling questions (``data/bfcl_*.json`` and
+  ``data/bfcl_live_*.json``, built by ``build_bfcl.py``). Each request lists its needs; it
+  is single-need (one tool serves it) or multi-need (two or more tools). Each source's
+  requests are split, by server or function, into a validation part and a test part
+  (``heldout_split.py``; the ``split`` of each request in the data files).
+  ``benchmarks/fit_tool_search.py`` fits the ranker's weights on the training split and
+  the validation parts; the test parts are only scored.
 
-Each request has an ``origin``: "held-out" requests are copied verbatim from public
-sources (servers' README example prompts, docs, tutorials, demo scripts, prompt and
-agent files; each names its ``source``) and are never used to tune the ranker or
-lexicon, so they are the evaluation; "dev" requests are also copied verbatim from public
-sources, from other repositories, and are the ones the ranker is tuned on (``round`` 3
-of them, gathered with the held-out set, is shown on its own); "written" requests were
-written for this benchmark. Recall is reported for each origin and overall, beside the
-baselines.
+Metrics: single-need recall@k is the share of single-need requests with any tool of the
+need in the top k; multi-need recall@5 is the mean over multi-need requests of the share of
+their needs with a tool in the top 5 (one search per request, ``max_results`` 5).
 
-Run: ``python benchmarks/tool_search.py [--misses] [--origin dev,written] [--no-held-out]``.
-``--misses`` lists the hands ranker's misses at 5 for the origins named by ``--origin``
-(dev and written unless told otherwise); ``--no-held-out`` leaves the held-out requests
-out of the table, for use while tuning.
+Rankers side by side: hands (this tree's :mod:`hands.discovery.ranking.ranking`); hands with
+each request ranked once, not once per need (an ablation); plain
+``bm25s`` over one flat field (name words, server, description, parameters) with its own
+tokenizer, Snowball stemmer and English stop words; and the ranker this one replaced, run
+from commit ``f40aeeb`` in a subprocess (``git archive``; shown when git has that commit).
+Latency is the median per query on 760 tools (the project's catalogue and LiveMCPBench's
+together), over every request scored.
+
+Run: ``python benchmarks/tool_search.py [--no-old] [--training] [--test]``
+(``--training``: that split alone; ``--test``: the held-out test parts instead of the
+validation parts: score them only once per final design, and never tune on them).
 """
 
 from __future__ import annotations
 
 import json
-import re
+import os
+import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +57,87 @@ from hands.discovery.tool_search import ToolSearchTool
 from hands.mcp.naming import tool_name
 
 DATA = Path(__file__).parent / "data"
+OLD_COMMIT = "f40aeeb"
+K = 5
+PAIRS = 400
+JOINS = (", then ", " and then ", "; ", ". Then ", "\n- ")
+SEED = 20261201
 
 
-def load() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    tools = json.loads((DATA / "mcp_tools.json").read_text())["tools"]
-    requests = json.loads((DATA / "tool_search_requests.json").read_text())["requests"]
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Request:
+    """One request and what it needs: one set of serving tools per need."""
+
+    text: str
+    needs: tuple[frozenset[str], ...]
+    source: str = ""
+
+    @property
+    def single(self) -> bool:
+        """Whether one tool serves the request."""
+        return len(self.needs) == 1
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Split:
+    """A catalogue and the requests asked of it."""
+
+    name: str
+    tools: list[dict[str, Any]]
+    requests: list[Request]
+
+
+def load_tools(path: Path) -> list[dict[str, Any]]:
+    """The tools of a catalogue file, each with its ``mcp__server__tool`` name."""
+    tools: list[dict[str, Any]] = json.loads(path.read_text())["tools"]
     for tool in tools:
         tool["full_name"] = tool_name(tool["server"], tool["name"])
-    return tools, requests
+    return tools
+
+
+def training() -> Split:
+    """The project's catalogue and requests: every one single-need."""
+    raw = json.loads((DATA / "tool_search_requests.json").read_text())["requests"]
+    requests = [
+        Request(text=r["request"], needs=(frozenset(r["expected"]),), source=r["source"])
+        for r in raw
+    ]
+    return Split(name="training", tools=load_tools(DATA / "mcp_tools.json"), requests=requests)
+
+
+HELD_OUT = (("livemcpbench", "livemcpbench"), ("bfcl", "bfcl"), ("bfcl-live", "bfcl_live"))
+"""The held-out sources: (name, stem of their ``data/STEM_tools.json`` and ``_requests.json``)."""
+
+
+def held_out(part: str = "validation") -> list[Split]:
+    """Each held-out source's catalogue and its requests of ``part`` (validation or test)."""
+    out: list[Split] = []
+    for source, stem in HELD_OUT:
+        raw = json.loads((DATA / f"{stem}_requests.json").read_text())["requests"]
+        requests = [
+            Request(
+                text=r["request"], needs=tuple(frozenset(n) for n in r["needs"]), source=r["source"]
+            )
+            for r in raw
+            if r["split"] == part
+        ]
+        tools = load_tools(DATA / f"{stem}_tools.json")
+        out.append(Split(name=f"{source} {part}", tools=tools, requests=requests))
+    return out
+
+
+def two_need_requests(requests: Sequence[Request], index: ToolIndex) -> list[Request]:
+    """Multi-need requests made of two single-clause training requests."""
+    rng = random.Random(SEED)
+    plain = [r for r in requests if len(index.needs(r.text)) == 1]
+    out: list[Request] = []
+    while len(out) < PAIRS:
+        first, second = rng.sample(plain, 2)
+        if first.needs[0] & second.needs[0]:
+            continue
+        text = first.text.rstrip(" .?!") + rng.choice(JOINS) + second.text
+        out.append(Request(text=text, needs=(first.needs[0], second.needs[0])))
+    return out
 
 
 def docs_of(tools: Sequence[dict[str, Any]]) -> list[SearchDoc]:
@@ -62,117 +150,122 @@ def docs_of(tools: Sequence[dict[str, Any]]) -> list[SearchDoc]:
 Ranker = Callable[[str], list[str]]
 
 
-def hands_ranker(docs: Sequence[SearchDoc]) -> Ranker:
-    index = ToolIndex(docs)
-    return lambda q: [r.name for r in index.search(q, 5)]
+def hands_ranker(tools: Sequence[dict[str, Any]]) -> Ranker:
+    index = ToolIndex(docs_of(tools))
+    return lambda q: [r.name for r in index.search(q, K)]
 
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+def one_ranking(tools: Sequence[dict[str, Any]]) -> Ranker:
+    """hands without needs: the whole request ranked once (an ablation)."""
+    index = ToolIndex(docs_of(tools))
+    return lambda q: [r.name for r in index.scores(q)[:K]]
 
 
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+def bm25s_ranker(tools: Sequence[dict[str, Any]]) -> Ranker:
+    """Plain bm25s over one flat field per tool, its own tokenizer, stemmer, stop words."""
+    import bm25s
+    import Stemmer
 
-
-def bm25_ranker(docs: Sequence[SearchDoc]) -> Ranker | None:
-    try:
-        from rank_bm25 import BM25Okapi  # pyright: ignore[reportMissingImports]
-    except ImportError:
-        return None
+    stemmer = Stemmer.Stemmer("english")
+    docs = docs_of(tools)
     corpus = [
-        _tokens(
-            " ".join([*name_parts(d.name)[1], d.server, d.description, *(p for p, _ in d.params)])
+        " ".join(
+            [*name_parts(d.name)[1], d.server, d.description, *(f"{p} {t}" for p, t in d.params)]
         )
         for d in docs
     ]
-    bm25: Any = BM25Okapi(corpus)
+
+    def tokens(texts: list[str]) -> list[list[str]]:
+        return bm25s.tokenize(
+            texts, stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False
+        )
+
+    index = bm25s.BM25()
+    index.index(tokens(corpus), show_progress=False)
     names = [d.name for d in docs]
 
     def rank(query: str) -> list[str]:
-        scores = bm25.get_scores(_tokens(query))
-        order = sorted(range(len(names)), key=lambda i: -scores[i])
-        return [names[i] for i in order[:5] if scores[i] > 0]
+        scores = index.get_scores(tokens([query])[0])
+        order = sorted(range(len(names)), key=lambda i: (-scores[i], names[i]))
+        return [names[i] for i in order[:K] if scores[i] > 0]
 
     return rank
 
 
-def keyword_ranker(docs: Sequence[SearchDoc]) -> Ranker:
-    """Per term: name part exact +10 (+12 MCP), part substring +5 (+6), full-name
-    substring +3, hint +4, description word +2; zero scores dropped."""
-    prepared = [
-        (
-            d.name,
-            [p.lower() for p in name_parts(d.name)[1]],
-            d.is_mcp,
-            d.hint.lower(),
-            set(_tokens(d.description)),
+def score(rankings: Sequence[Sequence[str]], requests: Sequence[Request]) -> dict[str, float]:
+    """Single-need recall@1 and @5, multi-need recall@5 (share of needs found), and counts."""
+    single = [(got, r) for got, r in zip(rankings, requests, strict=True) if r.single]
+    multi = [(got, r) for got, r in zip(rankings, requests, strict=True) if not r.single]
+    at1 = sum(1 for got, r in single if set(got[:1]) & r.needs[0])
+    at5 = sum(1 for got, r in single if set(got[:K]) & r.needs[0])
+    found = [sum(1 for need in r.needs if set(got[:K]) & need) / len(r.needs) for got, r in multi]
+    return {
+        "n_single": len(single),
+        "single@1": at1 / max(1, len(single)),
+        "single@5": at5 / max(1, len(single)),
+        "n_multi": len(multi),
+        "multi@5": statistics.mean(found) if found else float("nan"),
+    }
+
+
+def timed(ranker: Ranker, queries: Sequence[str]) -> tuple[list[list[str]], float]:
+    """The rankings of ``queries`` and the median milliseconds per query."""
+    out: list[list[str]] = []
+    times: list[float] = []
+    for query in queries:
+        started = time.perf_counter()
+        out.append(ranker(query))
+        times.append((time.perf_counter() - started) * 1000)
+    return out, statistics.median(times)
+
+
+# runs inside an export of the old tree (f40aeeb), where the ranker lived in hands.tools.discovery
+_OLD_RUNNER = """
+import json, sys, time, statistics
+from hands.tools.discovery.ranking import ToolIndex, doc_for
+job = json.load(sys.stdin)
+out = {}
+for key, (tools, queries) in job.items():
+    index = ToolIndex([doc_for(t["full_name"], t["description"], t["inputSchema"],
+                               server=t["server"]) for t in tools])
+    rankings, times = [], []
+    for q in queries:
+        t0 = time.perf_counter()
+        rankings.append([r.name for r in index.search(q, 5)])
+        times.append((time.perf_counter() - t0) * 1000)
+    out[key] = {"rankings": rankings, "median_ms": statistics.median(times)}
+json.dump(out, sys.stdout)
+"""
+
+
+def old_ranker(job: dict[str, tuple[list[dict[str, Any]], list[str]]]) -> dict[str, Any] | None:
+    """Rankings and median latency of the ranker at ``OLD_COMMIT``, or None without it."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        archive = subprocess.run(
+            ["git", "archive", OLD_COMMIT, "src"], cwd=root, capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(fileobj=BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        env = {**os.environ, "PYTHONPATH": str(Path(tmp) / "src")}
+        done = subprocess.run(
+            [sys.executable, "-c", _OLD_RUNNER],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
         )
-        for d in docs
-    ]
-
-    def rank(query: str) -> list[str]:
-        terms = [t for t in _tokens(query) if len(t) > 1]
-        scored: list[tuple[float, str]] = []
-        for name, parts, mcp, hint, words in prepared:
-            score = 0.0
-            for term in terms:
-                if term in parts:
-                    score += 12 if mcp else 10
-                elif any(term in p for p in parts):
-                    score += 6 if mcp else 5
-                elif term in name.lower():
-                    score += 3
-                if hint and term in hint:
-                    score += 4
-                if term in words:
-                    score += 2
-            if score > 0:
-                scored.append((score, name))
-        scored.sort(key=lambda s: (-s[0], s[1]))
-        return [n for _, n in scored[:5]]
-
-    return rank
+    if done.returncode != 0:
+        print(f"old ranker failed: {done.stderr.strip().splitlines()[-1:]}")
+        return None
+    return json.loads(done.stdout)
 
 
-def recall(ranker: Ranker, requests: Sequence[dict[str, Any]]) -> tuple[float, float, list[str]]:
-    at1 = at5 = 0
-    misses: list[str] = []
-    for req in requests:
-        got = ranker(req["request"])
-        expected = set(req["expected"])
-        if got[:1] and got[0] in expected:
-            at1 += 1
-        if expected & set(got[:5]):
-            at5 += 1
-        else:
-            misses.append(
-                f"  [{req['origin']}] {req['request']!r}: want {sorted(expected)}, got {got[:3]}"
-            )
-    n = max(1, len(requests))
-    return at1 / n, at5 / n, misses
-
-
-def main(argv: Sequence[str]) -> None:
-    tools, requests = load()
-    docs = docs_of(tools)
-    servers = sorted({t["server"] for t in tools})
-    sources = sorted({t["source"]["repository"] for t in tools})
-    print(
-        f"catalogue: {len(tools)} real MCP tools from {len(servers)} servers ({', '.join(servers)})"
-    )
-    print(f"sources: {', '.join(sources)}")
-    origins = ["held-out", "dev", "written"]
-    by_origin = {o: [r for r in requests if r["origin"] == o] for o in origins}
-    held_out = by_origin["held-out"]
-    held_sources = {_repository(r["source"]) for r in held_out}
-    dev_sources = {_repository(r["source"]) for r in by_origin["dev"]}
-    print(
-        f"requests: {len(requests)} plain-language asks: {len(held_out)} held out from "
-        f"{len(held_sources)} public repositories (never used for tuning), "
-        f"{len(by_origin['dev'])} dev from {len(dev_sources)} others (used for tuning), "
-        f"{len(by_origin['written'])} written\n"
-    )
-
+def print_tokens(tools: Sequence[dict[str, Any]]) -> None:
     full_chars = sum(
         len(
             json.dumps(
@@ -185,98 +278,71 @@ def main(argv: Sequence[str]) -> None:
         )
         for t in tools
     )
-    entries = [DeferredEntry(name=d.name, hint=d.description) for d in docs]
+    entries = [DeferredEntry(name=t["full_name"], hint=t["description"]) for t in tools]
     unbounded = reminder_text(entries, budget=10**9)
-    listing = reminder_text(entries)
     search = len(json.dumps(ToolSearchTool.spec_for_size()))
-    print("tokens (chars/4):")
-    print(f"  full schemas of every tool             {full_chars // CHARS_PER_TOKEN:>8,}")
-    print(f"  deferred listing, names + hints        {len(unbounded) // CHARS_PER_TOKEN:>8,}")
-    print(
-        f"  deferred listing, 8,000-char budget    {len(listing) // CHARS_PER_TOKEN:>8,}"
-        "  (names only past the budget)"
-    )
-    print(f"  + the ToolSearch definition            {search // CHARS_PER_TOKEN:>8,}")
     saved = 1 - (len(unbounded) + search) / full_chars
-    print(f"  saved (names + hints + ToolSearch)     {saved:>8.0%}\n")
-
-    started = time.perf_counter()
-    index = ToolIndex(docs)
-    build_ms = (time.perf_counter() - started) * 1000
-    timings: list[float] = []
-    for _ in range(5):
-        for req in requests:
-            t0 = time.perf_counter()
-            index.search(req["request"], 5)
-            timings.append((time.perf_counter() - t0) * 1000)
-    timings.sort()
     print(
-        f"latency (hands ranker): index build {build_ms:.1f} ms; per query mean "
-        f"{statistics.mean(timings):.2f} ms, p95 {timings[int(len(timings) * 0.95)]:.2f} ms, "
-        f"max {timings[-1]:.2f} ms\n"
+        f"tokens (chars/4) for {len(tools)} tools: full schemas {full_chars // CHARS_PER_TOKEN:,}; "
+        f"deferred names + hints + ToolSearch {(len(unbounded) + search) // CHARS_PER_TOKEN:,} "
+        f"({saved:.0%} saved)\n"
     )
 
-    rankers: list[tuple[str, Ranker | None]] = [
-        ("hands (BM25F + lexicon)", hands_ranker(docs)),
-        ("plain BM25 (rank-bm25)", bm25_ranker(docs)),
-        ("keyword scoring", keyword_ranker(docs)),
-    ]
-    shown_origins = [
-        o for o in origins if by_origin[o] and not (o == "held-out" and "--no-held-out" in argv)
-    ]
-    if not held_out:
+
+def main(argv: Sequence[str]) -> None:
+    train = training()
+    made = two_need_requests(train.requests, ToolIndex(docs_of(train.tools)))
+    train = Split(name=train.name, tools=train.tools, requests=[*train.requests, *made])
+    part = "test" if "--test" in argv else "validation"
+    splits = [train] if "--training" in argv else [train, *held_out(part)]
+    latency_tools = [*train.tools, *load_tools(DATA / "livemcpbench_tools.json")]
+    print_tokens(train.tools)
+    for split in splits:
+        kinds = sum(1 for r in split.requests if r.single)
         print(
-            "no held-out requests: every gathered round has been tuned on; gather a new "
-            "round (see 'about' in the data) before reading these numbers as held-out\n"
+            f"{split.name}: {len(split.tools)} tools, {len(split.requests)} requests "
+            f"({kinds} single-need, {len(split.requests) - kinds} multi-need)"
         )
-    groups = [(f"{o} (n={len(by_origin[o])})", by_origin[o]) for o in shown_origins]
-    if len(shown_origins) > 1:
-        groups.append((f"all (n={len(requests)})", requests))
-    width = max(len(label) for label, _ in groups) + 2
-    print(f"{'recall':<26}" + "".join(f"{label:>{width}}" for label, _ in groups))
-    print(f"{'ranker':<26}" + f"{'@1':>{width - 8}}{'@5':>8}" * len(groups))
-    for label, ranker in rankers:
-        if ranker is None:
-            print(f"{label:<26}  (not installed: pip install rank-bm25)")
-            continue
-        row = ""
-        for _, group in groups:
-            r1, r5, _ = recall(ranker, group)
-            row += f"{r1:>{width - 8}.2f}{r5:>8.2f}"
-        print(f"{label:<26}{row}")
-    hands = rankers[0][1]
-    assert hands is not None
-    print("\nhands ranker by round gathered (dev rounds were tuned on; held-out never):")
-    for number in sorted({r.get("round", 0) for r in requests if r.get("round")}):
-        for origin in origins:
-            group = [r for r in by_origin[origin] if r.get("round") == number]
-            if group:
-                r1, r5, _ = recall(hands, group)
-                print(
-                    f"  round {number:>2} {origin:<9} n={len(group):>3}  @1 {r1:.2f}  @5 {r5:.2f}"
-                )
-    if "--misses" in argv:
-        wanted = _origins_arg(argv)
-        shown = [r for r in requests if r["origin"] in wanted]
-        _, _, misses = recall(rankers[0][1] or hands_ranker(docs), shown)
-        print(f"\nhands ranker misses at 5 ({', '.join(sorted(wanted))}):")
-        print("\n".join(misses) if misses else "  none")
-
-
-def _repository(source: str) -> str:
-    """The repository (or site) a request was copied from."""
-    words = source.replace("https://", "").replace("github.com/", "").split()
-    return "/".join(words[0].split("/")[:2]) if words else source
-
-
-def _origins_arg(argv: Sequence[str]) -> set[str]:
-    """The origins named by ``--origin a,b`` (dev and written when not given)."""
-    for i, arg in enumerate(argv):
-        if arg == "--origin" and i + 1 < len(argv):
-            return {o.strip() for o in argv[i + 1].split(",") if o.strip()}
-        if arg.startswith("--origin="):
-            return {o.strip() for o in arg.split("=", 1)[1].split(",") if o.strip()}
-    return {"dev", "written"}
+    latency_queries = [r.text for s in splits for r in s.requests]
+    rows: dict[str, dict[str, Any]] = {}
+    makers = (("hands", hands_ranker), ("hands, no needs", one_ranking), ("bm25s", bm25s_ranker))
+    for label, make in makers:
+        row: dict[str, Any] = {}
+        for split in splits:
+            rankings, _ = timed(make(split.tools), [r.text for r in split.requests])
+            row[split.name] = score(rankings, split.requests)
+        _, row["median_ms"] = timed(make(latency_tools), latency_queries)
+        rows[label] = row
+    if "--no-old" not in argv:
+        job = {s.name: (s.tools, [r.text for r in s.requests]) for s in splits}
+        job["latency"] = (latency_tools, latency_queries)
+        old = old_ranker(job)
+        if old is not None:
+            rows[f"old ({OLD_COMMIT})"] = {
+                **{s.name: score(old[s.name]["rankings"], s.requests) for s in splits},
+                "median_ms": old["latency"]["median_ms"],
+            }
+    held = [s.name for s in splits[1:]]
+    print(f"\n{'ranker':<18}{'split':<26}single @1 / @5   multi @5")
+    for label, row in rows.items():
+        if held:
+            row["held-out mean"] = {
+                key: statistics.mean(row[name][key] for name in held)
+                for key in ("single@1", "single@5", "multi@5")
+            }
+        for name in [s.name for s in splits] + (["held-out mean"] if held else []):
+            got = row[name]
+            print(
+                f"{label:<18}{name:<26}{got['single@1']:.3f} / {got['single@5']:.3f}    "
+                f"{got['multi@5']:.3f}"
+            )
+        ms = f"{row['median_ms']:.3f} ({len(latency_tools)} tools)"
+        print(f"{label:<18}{'median ms/query':<26}{ms}")
+    print(
+        "\nsingle @k: share of single-need requests with a serving tool in the top k; multi @5: "
+        "mean share of a multi-need request's needs with a tool in the top 5 (nan: none). "
+        "held-out mean: the mean over the held-out sources."
+    )
 
 
 if __name__ == "__main__":

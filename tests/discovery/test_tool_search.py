@@ -72,11 +72,26 @@ def test_required_term_filters_by_name_and_ranks_by_the_rest() -> None:
 def test_ranked_search_on_plain_requests() -> None:
     source = DeferringSource(catalogue(), mode="true")
     assert search(source, "open a pull request")[0] == "mcp__github__create_pull_request"
-    assert search(source, "what time is it in Tokyo")[0] == "mcp__time__get_current_time"
+    assert search(source, "get the current time in Tokyo")[0] == "mcp__time__get_current_time"
     assert search(source, "take a screenshot of the page")[0] == (
         "mcp__playwright__browser_take_screenshot"
     )
     assert search(source, "edit a notebook cell")[0] == "NotebookEdit"
+
+
+def test_a_request_with_several_needs_finds_a_tool_for_each() -> None:
+    source = DeferringSource(catalogue(), mode="true")
+    found = search(source, "convert 3pm to Tokyo time, then post a message to the team", 3)
+    assert "mcp__time__convert_time" in found and "mcp__slack__slack_post_message" in found
+
+
+def test_an_empty_query_says_what_to_send() -> None:
+    from hands.discovery.tool_search import EMPTY_QUERY
+
+    tool = DeferringSource(catalogue(), mode="true").search_tool()
+    for text in ("", "  ", "?!"):
+        out = tool.search(text)  # type: ignore[attr-defined]
+        assert out.matches == () and tool.to_content(out) == EMPTY_QUERY
 
 
 def test_no_match_names_servers_still_connecting() -> None:

@@ -44,7 +44,8 @@ REMINDER_TAG = "<system-reminder>"
 REMINDER_HEAD = (
     "The following deferred tools are available. Their schemas are not loaded: call "
     "ToolSearch (with keywords, or select:Name1,Name2) to load the ones you need; they "
-    "can be called from your next message on."
+    "can be called from your next message on. A task that needs several tools (find a "
+    "file, then email it) takes one search per need, each in a few words of its own."
 )
 
 # Context windows by model name prefix (tokens); anything else gets the default.

@@ -6,7 +6,7 @@ Three query forms:
   loaded is returned too, harmlessly);
 - ``+term rest`` keeps tools whose name contains ``term`` and ranks them by ``rest``;
 - anything else is ranked over the deferred tools by
-  :mod:`hands.discovery.ranking.ranking`.
+  :mod:`hands.discovery.ranking.ranking`, once per need when it asks for several things.
 
 The result carries the matched tools' full definitions as text (any provider), and their
 names as ``tool_reference`` items for APIs that expand those (:func:`tool_reference_blocks`).
@@ -46,8 +46,16 @@ DESCRIPTION = (
     "other words.\n"
     '- plain words ("open a pull request", "screenshot of the page"): ranked search over '
     "the tools' names, descriptions and parameters.\n\n"
+    "Search once per need: a task that needs several tools (find the report, convert it "
+    'to PDF, email it) is best served by one short search for each ("search files", '
+    '"convert to pdf", "send email"). A query that lists several steps ("..., then ...") '
+    "gets the best tools of each step in turn.\n\n"
     "The result holds the full definitions of the matching tools; they can be called from "
     "your next message on. Search again with other words if the right tool is missing."
+)
+EMPTY_QUERY = (
+    "The query has no words to search for. Describe what the tool should do in a few "
+    'words ("send a slack message"), or load tools by name with select:Name1,Name2.'
 )
 
 
@@ -220,6 +228,8 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
 
     def to_content(self, output: ToolSearchOutput) -> Content:
         if not output.matches:
+            if not any(ch.isalnum() for ch in output.query):
+                return EMPTY_QUERY
             text = NO_MATCH
             if output.unknown:
                 text += f" (no tool named {', '.join(output.unknown)})"
