@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from functools import partial
 from typing import Any, cast, get_type_hints, overload
 
 from hands.core.context import ToolContext
@@ -27,6 +28,7 @@ def tool(
     concurrency_safe: Flag | None = None,
     destructive: Flag = False,
     max_result_chars: int | None = 100_000,
+    run_in_thread: bool = True,
 ) -> Callable[[Callable[..., Any]], Tool[Any, Any]]: ...
 
 
@@ -41,14 +43,20 @@ def tool(
     concurrency_safe: Flag | None = None,
     destructive: Flag = False,
     max_result_chars: int | None = 100_000,
+    run_in_thread: bool = True,
 ) -> Tool[Any, Any] | Callable[[Callable[..., Any]], Tool[Any, Any]]:
     """Turn a typed function (sync or async) into a :class:`Tool`.
 
     Parameters become the input schema; the docstring's summary becomes the description
     and its ``Args:`` section the field descriptions. A parameter annotated
     ``ToolContext`` receives the call context; one named ``progress`` receives the
-    progress callback. ``concurrency_safe`` defaults to ``read_only``. Sync functions
-    run on the event loop: make blocking work ``async`` or hand it to a thread.
+    progress callback. ``concurrency_safe`` defaults to ``read_only``.
+
+    A sync function runs in a worker thread, so a blocking one stalls neither the model
+    stream nor the calls beside it; its ``progress`` calls are passed back to the event
+    loop. On a timeout or an interrupt the call's result is abandoned while the thread
+    finishes on its own. ``run_in_thread=False`` runs it on the event loop instead, for a
+    function that must (one that touches loop-bound objects); it must then not block.
     """
 
     def wrap(func: Callable[..., Any]) -> Tool[Any, Any]:
@@ -61,6 +69,7 @@ def tool(
             concurrency_safe=read_only if concurrency_safe is None else concurrency_safe,
             destructive=destructive,
             max_result_chars=max_result_chars,
+            run_in_thread=run_in_thread,
         )
 
     return wrap if fn is None else wrap(fn)
@@ -76,6 +85,7 @@ def _from_function(
     concurrency_safe: Flag,
     destructive: Flag,
     max_result_chars: int | None,
+    run_in_thread: bool,
 ) -> Tool[Any, Any]:
     import docstring_parser
     from pydantic import Field, create_model
@@ -118,18 +128,37 @@ def _from_function(
 
     model = create_model(f"{tool_name}_input", __base__=ToolInput, **fields)
     field_names = tuple(fields)
-    is_async = inspect.iscoroutinefunction(func)
 
-    async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+    def arguments(input: Any, ctx: ToolContext, progress: Progress) -> dict[str, Any]:
         kwargs = {key: getattr(input, key) for key in field_names}
         if ctx_param is not None:
             kwargs[ctx_param] = ctx
         if progress_param is not None:
             kwargs[progress_param] = progress
-        result = await func(**kwargs) if is_async else func(**kwargs)
-        if isinstance(result, ToolResult):
-            return cast(ToolResult[Any], result)
-        return ToolResult(output=result)
+        return kwargs
+
+    if inspect.iscoroutinefunction(func):
+
+        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+            return _as_result(await func(**arguments(input, ctx, progress)))
+
+    elif run_in_thread:
+        import anyio.from_thread  # lazy: start-up
+        import anyio.to_thread  # lazy: start-up
+
+        def from_thread(data: Any, progress: Progress) -> None:
+            anyio.from_thread.run_sync(progress, data)
+
+        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+            kwargs = arguments(input, ctx, partial(from_thread, progress=progress))
+            return _as_result(
+                await anyio.to_thread.run_sync(partial(func, **kwargs), abandon_on_cancel=True)
+            )
+
+    else:
+
+        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+            return _as_result(func(**arguments(input, ctx, progress)))
 
     built = build_tool(
         name=tool_name,
@@ -144,3 +173,9 @@ def _from_function(
     )
     built.__doc__ = func.__doc__
     return built
+
+
+def _as_result(result: Any) -> ToolResult[Any]:
+    if isinstance(result, ToolResult):
+        return cast(ToolResult[Any], result)
+    return ToolResult(output=result)
