@@ -8,7 +8,9 @@ from pydantic import Field
 
 import hands
 from hands import Tool, ToolContext, ToolResult, build_tool, tool
+from hands.core.decision import PermissionDecision, deny
 from hands.core.schema import ToolInput
+from hands.core.tool import ToolOptions
 from hands.errors import ToolDefinitionError
 
 
@@ -88,8 +90,8 @@ def test_flags_may_depend_on_the_input() -> None:
         name="Maybe",
         input_model=GreetInput,
         call=_greet,
-        is_read_only=lambda i: not i.loud,
-        is_concurrency_safe=lambda i: not i.loud,
+        read_only=lambda i: not i.loud,
+        concurrency_safe=lambda i: not i.loud,
     )
     assert t.is_read_only(GreetInput(name="a")) is True
     assert t.is_concurrency_safe(GreetInput(name="a", loud=True)) is False
@@ -105,6 +107,55 @@ def test_decorator_options_and_context_injection() -> None:
     assert list(where.input_schema["properties"]) == ["depth"]
     parsed = where.parse_input({})
     assert where.is_read_only(parsed) and where.is_concurrency_safe(parsed)
+
+
+@pytest.mark.anyio
+async def test_decorator_and_build_tool_take_the_same_keywords(tmp_path: Path) -> None:
+    async def no_empty(input: Any, ctx: ToolContext) -> str | None:
+        return "say something" if not input.text else None
+
+    async def refuse(input: Any, ctx: ToolContext) -> PermissionDecision:
+        return deny("not today")
+
+    options: ToolOptions = {
+        "aliases": ("Shout",),
+        "read_only": True,
+        "destructive": lambda i: i.text == "rm",
+        "enabled": lambda: False,
+        "validate_input": no_empty,
+        "check_permissions": refuse,
+        "to_content": lambda out: f"<{out}>",
+        "max_result_chars": 10,
+        "edits_files": True,
+        "should_defer": True,
+        "search_hint": "loud voice",
+    }
+
+    @tool(name="Say", **options)
+    def say(text: str) -> str:
+        """Say it."""
+        return text
+
+    async def call(input: Any, ctx: ToolContext, progress: Any) -> str:
+        return input.text
+
+    built = build_tool(name="Say", input_model=say.input_model, call=call, **options)
+    ctx = ToolContext(cwd=tmp_path)
+    for t in (say, built):
+        rm, empty = t.parse_input({"text": "rm"}), t.parse_input({"text": ""})
+        assert t.aliases == ("Shout",)
+        assert t.is_read_only(rm) and t.is_concurrency_safe(rm)  # safe follows read_only
+        assert t.is_destructive(rm) and not t.is_destructive(empty)
+        assert t.is_enabled() is False
+        assert await t.validate_input(empty, ctx) == "say something"
+        assert (await t.check_permissions(rm, ctx)).behavior == "deny"
+        assert t.to_content("hi") == "<hi>"
+        assert (t.max_result_chars, t.edits_files, t.should_defer, t.search_hint) == (
+            10,
+            True,
+            True,
+            "loud voice",
+        )
 
 
 def test_bad_definitions_are_typed_errors() -> None:

@@ -33,8 +33,8 @@ def fake_mcp_tool(name: str, description: str) -> Tool[Any, Any]:
         description=description,
         input_model=Ping,
         call=call,
-        is_read_only=True,
-        is_concurrency_safe=True,
+        read_only=True,
+        concurrency_safe=True,
         should_defer=True,
     )
 

@@ -196,18 +196,18 @@ async def _nothing(input: Any, ctx: Any, progress: Any) -> str:
 def _pool() -> ToolPool:
     return ToolPool(
         [
-            build_tool(name="WebFetch", input_model=_FetchInput, call=_nothing, is_read_only=True),
+            build_tool(name="WebFetch", input_model=_FetchInput, call=_nothing, read_only=True),
             build_tool(
-                name="WebSearch", input_model=_SearchInput, call=_nothing, is_read_only=True
+                name="WebSearch", input_model=_SearchInput, call=_nothing, read_only=True
             ),
             build_tool(name="mcp__github__create_issue", input_model=_SearchInput, call=_nothing),
             build_tool(
                 name="mcp__github__get_issue",
                 input_model=_SearchInput,
                 call=_nothing,
-                is_read_only=True,
+                read_only=True,
             ),
-            build_tool(name="lookup", input_model=_SearchInput, call=_nothing, is_read_only=True),
+            build_tool(name="lookup", input_model=_SearchInput, call=_nothing, read_only=True),
         ]
     )
 

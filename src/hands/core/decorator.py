@@ -5,10 +5,10 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from functools import partial
-from typing import Any, cast, get_type_hints, overload
+from typing import Any, Unpack, cast, get_type_hints, overload
 
 from hands.core.context import ToolContext
-from hands.core.tool import Flag, Progress, Tool, ToolResult, build_tool
+from hands.core.tool import Progress, Tool, ToolOptions, ToolResult, build_tool
 from hands.errors import ToolDefinitionError
 
 _RESERVED = frozenset({"ctx", "progress"})
@@ -23,12 +23,8 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    aliases: tuple[str, ...] = (),
-    read_only: Flag = False,
-    concurrency_safe: Flag | None = None,
-    destructive: Flag = False,
-    max_result_chars: int | None = 100_000,
     run_in_thread: bool = True,
+    **options: Unpack[ToolOptions],
 ) -> Callable[[Callable[..., Any]], Tool[Any, Any]]: ...
 
 
@@ -38,19 +34,17 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    aliases: tuple[str, ...] = (),
-    read_only: Flag = False,
-    concurrency_safe: Flag | None = None,
-    destructive: Flag = False,
-    max_result_chars: int | None = 100_000,
     run_in_thread: bool = True,
+    **options: Unpack[ToolOptions],
 ) -> Tool[Any, Any] | Callable[[Callable[..., Any]], Tool[Any, Any]]:
     """Turn a typed function (sync or async) into a :class:`Tool`.
 
     Parameters become the input schema; the docstring's summary becomes the description
     and its ``Args:`` section the field descriptions. A parameter annotated
     ``ToolContext`` receives the call context; one named ``progress`` receives the
-    progress callback. ``concurrency_safe`` defaults to ``read_only``.
+    progress callback. ``name`` defaults to the function's name. The other keywords
+    (``read_only``, ``concurrency_safe``, ``validate_input``, ``should_defer``...) are
+    :class:`~hands.core.tool.ToolOptions`, passed on to :func:`build_tool`.
 
     A sync function runs in a worker thread, so a blocking one stalls neither the model
     stream nor the calls beside it; its ``progress`` calls are passed back to the event
@@ -61,15 +55,7 @@ def tool(
 
     def wrap(func: Callable[..., Any]) -> Tool[Any, Any]:
         return _from_function(
-            func,
-            name=name,
-            description=description,
-            aliases=aliases,
-            read_only=read_only,
-            concurrency_safe=read_only if concurrency_safe is None else concurrency_safe,
-            destructive=destructive,
-            max_result_chars=max_result_chars,
-            run_in_thread=run_in_thread,
+            func, name=name, description=description, run_in_thread=run_in_thread, options=options
         )
 
     return wrap if fn is None else wrap(fn)
@@ -80,12 +66,8 @@ def _from_function(
     *,
     name: str | None,
     description: str | None,
-    aliases: tuple[str, ...],
-    read_only: Flag,
-    concurrency_safe: Flag,
-    destructive: Flag,
-    max_result_chars: int | None,
     run_in_thread: bool,
+    options: ToolOptions,
 ) -> Tool[Any, Any]:
     import docstring_parser
     from pydantic import Field, create_model
@@ -165,11 +147,7 @@ def _from_function(
         description=description if description is not None else summary,
         input_model=model,
         call=call,
-        aliases=aliases,
-        is_read_only=read_only,
-        is_concurrency_safe=concurrency_safe,
-        is_destructive=destructive,
-        max_result_chars=max_result_chars,
+        **options,
     )
     built.__doc__ = func.__doc__
     return built

@@ -13,7 +13,17 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeGuard, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    TypeAlias,
+    TypedDict,
+    TypeGuard,
+    TypeVar,
+    Unpack,
+    cast,
+)
 
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, passthrough
@@ -253,6 +263,38 @@ Flag: TypeAlias = "bool | Callable[[Any], bool]"
 CallFn: TypeAlias = Callable[[Any, ToolContext, Progress], Awaitable[Any]]
 
 
+class ToolOptions(TypedDict, total=False):
+    """The keywords :func:`build_tool` and ``@tool`` share; an absent one takes its default.
+
+    Flags are booleans or functions of the parsed input, and fail closed.
+    """
+
+    aliases: Sequence[str]
+    """Other names the tool answers to (legacy names). Default: none."""
+    read_only: Flag
+    """Whether a call changes nothing. Default: False."""
+    concurrency_safe: Flag
+    """Whether a call may run beside others. Default: the value of ``read_only``."""
+    destructive: Flag
+    """Whether a call deletes or overwrites irreversibly. Default: False."""
+    enabled: Callable[[], bool]
+    """Whether the tool is offered at all. Default: always."""
+    validate_input: Callable[[Any, ToolContext], Awaitable[str | None]]
+    """An error message when a call is meaningless (file missing...), else None."""
+    check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]]
+    """The tool's own permission opinion. Default: none (the policy decides)."""
+    to_content: Callable[[Any], Content]
+    """The blocks the model sees for an output. Default: :func:`default_content`."""
+    max_result_chars: int | None
+    """Output above min(this, the session limit) is spilled to a file; None: never."""
+    edits_files: bool
+    """True for a tool that changes files: ``acceptEdits`` allows it. Default: False."""
+    should_defer: bool
+    """Offer the tool by name only, its schema found through ToolSearch. Default: False."""
+    search_hint: str
+    """Extra words ToolSearch matches a deferred tool by. Default: none."""
+
+
 class _BuiltTool(Tool[Any, Any]):
     """A tool assembled by :func:`build_tool` from plain values and callables."""
 
@@ -263,35 +305,24 @@ class _BuiltTool(Tool[Any, Any]):
         description: str,
         input_model: type[BaseModel],
         call: CallFn,
-        aliases: tuple[str, ...],
-        read_only: Flag,
-        concurrency_safe: Flag,
-        destructive: Flag,
-        enabled: Callable[[], bool] | None,
-        validate_input: Callable[[Any, ToolContext], Awaitable[str | None]] | None,
-        check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]] | None,
-        to_content: Callable[[Any], Content] | None,
-        max_result_chars: int | None,
-        edits_files: bool,
-        should_defer: bool,
-        search_hint: str,
+        options: ToolOptions,
     ) -> None:
         self.name = check_tool_name(name)
         self.description = description
         self.input_model = input_model
-        self.aliases = aliases
+        self.aliases = tuple(options.get("aliases", ()))
         self._call = call
-        self._read_only = read_only
-        self._concurrency_safe = concurrency_safe
-        self._destructive = destructive
-        self._enabled = enabled
-        self._validate = validate_input
-        self._check = check_permissions
-        self._to_content = to_content
-        self.max_result_chars = max_result_chars
-        self.edits_files = edits_files
-        self.should_defer = should_defer
-        self.search_hint = search_hint
+        self._read_only = options.get("read_only", False)
+        self._concurrency_safe = options.get("concurrency_safe", self._read_only)
+        self._destructive = options.get("destructive", False)
+        self._enabled = options.get("enabled")
+        self._validate = options.get("validate_input")
+        self._check = options.get("check_permissions")
+        self._to_content = options.get("to_content")
+        self.max_result_chars = options.get("max_result_chars", Tool.max_result_chars)
+        self.edits_files = options.get("edits_files", False)
+        self.should_defer = options.get("should_defer", False)
+        self.search_hint = options.get("search_hint", "")
 
     def is_enabled(self) -> bool:
         return True if self._enabled is None else self._enabled()
@@ -331,45 +362,19 @@ def build_tool(
     input_model: type[BaseModel],
     call: CallFn,
     description: str = "",
-    aliases: Sequence[str] = (),
-    is_read_only: Flag = False,
-    is_concurrency_safe: Flag = False,
-    is_destructive: Flag = False,
-    is_enabled: Callable[[], bool] | None = None,
-    validate_input: Callable[[Any, ToolContext], Awaitable[str | None]] | None = None,
-    check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]] | None = None,
-    to_content: Callable[[Any], Content] | None = None,
-    max_result_chars: int | None = 100_000,
-    edits_files: bool = False,
-    should_defer: bool = False,
-    search_hint: str = "",
+    **options: Unpack[ToolOptions],
 ) -> Tool[Any, Any]:
     """Build a :class:`Tool` from parts; anything not given takes the fail-closed default.
 
     ``call(input, ctx, progress)`` may return a :class:`ToolResult` or a bare output.
-    Flags are booleans or functions of the parsed input.
+    The other keywords are :class:`ToolOptions`, the same set ``@tool`` takes.
     """
     from pydantic import BaseModel
 
     if not (isinstance(input_model, type) and issubclass(input_model, BaseModel)):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ToolDefinitionError(f"input_model of {name!r} must be a pydantic BaseModel class")
     return _BuiltTool(
-        name=name,
-        description=description,
-        input_model=input_model,
-        call=call,
-        aliases=tuple(aliases),
-        read_only=is_read_only,
-        concurrency_safe=is_concurrency_safe,
-        destructive=is_destructive,
-        enabled=is_enabled,
-        validate_input=validate_input,
-        check_permissions=check_permissions,
-        to_content=to_content,
-        max_result_chars=max_result_chars,
-        edits_files=edits_files,
-        should_defer=should_defer,
-        search_hint=search_hint,
+        name=name, description=description, input_model=input_model, call=call, options=options
     )
 
 
