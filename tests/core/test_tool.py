@@ -6,7 +6,6 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-import hands
 from hands import Tool, ToolContext, ToolResult, build_tool, tool
 from hands.core.decision import PermissionDecision, deny
 from hands.core.schema import ToolInput
@@ -178,22 +177,32 @@ def test_spec_is_the_api_definition() -> None:
     assert spec["input_schema"]["required"] == ["name"]
 
 
-def test_public_names() -> None:
-    expected = {
-        "Tool",
-        "build_tool",
-        "tool",
-        "ToolResult",
-        "ToolContext",
-        "query",
-    }
-    assert expected <= set(hands.__all__)
-    for name in hands.__all__:
-        assert getattr(hands, name) is not None
-    assert hands.tool is tool
-    from hands.testing import ScriptedModel
+def test_a_tool_subclass_is_checked_when_defined() -> None:
+    with pytest.raises(ToolDefinitionError, match="must be 1-64 characters"):
 
-    assert ScriptedModel.__name__ == "ScriptedModel"
+        class BadName(Tool[GreetInput, str]):  # pyright: ignore[reportUnusedClass]
+            name = "has space"
+            input_model = GreetInput
+
+    with pytest.raises(ToolDefinitionError, match="has no input_model"):
+
+        class NoModel(Tool[GreetInput, str]):  # pyright: ignore[reportUnusedClass]
+            name = "NoModel"
+
+    with pytest.raises(ToolDefinitionError, match="pydantic BaseModel"):
+
+        class NotAModel(Tool[Any, str]):  # pyright: ignore[reportUnusedClass]
+            name = "NotAModel"
+            input_model = dict
+
+    class FamilyBase(Tool[GreetInput, str]):
+        """A shared base names no tool, so it is not checked."""
+
+    class Member(FamilyBase):
+        name = "Member"
+        input_model = GreetInput
+
+    assert Member().spec().name == "Member"
 
 
 def test_context_resolves_relative_paths(tmp_path: Path) -> None:

@@ -86,6 +86,8 @@ class Tool(Generic[InputT, OutputT]):
     """Base of every tool. Defaults fail closed: not read-only, not concurrency-safe.
 
     Subclasses set ``name``, ``description`` and ``input_model`` and implement ``call``.
+    A class that sets a name is checked when it is defined, as :func:`build_tool` checks
+    its arguments: a name the model APIs accept, and a pydantic model for the input.
     """
 
     name: str = ""
@@ -101,8 +103,24 @@ class Tool(Generic[InputT, OutputT]):
     edits_files: bool = False
     """True for tools that change files (Edit, Write...): ``acceptEdits`` allows them."""
     should_defer: bool = False
+    """True when the tool may be deferred: once the schemas would cost too many tokens,
+    the model sees only its name and fetches the schema through ToolSearch."""
     always_load: bool = False
+    """True to send the full schema in every request even when ``should_defer`` is set
+    (an MCP server configured ``alwaysLoad``)."""
     search_hint: str = ""
+    """A short phrase ToolSearch matches a deferred tool by, and lists beside its name;
+    empty: the description."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = vars(cls)
+        if "name" in declared:
+            check_tool_name(cls.name)
+            if not hasattr(cls, "input_model"):
+                raise ToolDefinitionError(f"tool {cls.name!r} has no input_model")
+        if "input_model" in declared:
+            check_input_model(cls.input_model, cls.name or cls.__qualname__)
 
     # -- schema ---------------------------------------------------------------------
 
@@ -259,6 +277,16 @@ def check_tool_name(name: str) -> str:
     return name
 
 
+def check_input_model(model: object, owner: str) -> None:
+    """Raise ToolDefinitionError unless ``model`` is a pydantic model class."""
+    # whoever made a model imported pydantic; a tool module without it has no model
+    pydantic = sys.modules.get("pydantic")
+    if not (
+        pydantic is not None and isinstance(model, type) and issubclass(model, pydantic.BaseModel)
+    ):
+        raise ToolDefinitionError(f"input_model of {owner!r} must be a pydantic BaseModel class")
+
+
 Flag: TypeAlias = "bool | Callable[[Any], bool]"
 CallFn: TypeAlias = Callable[[Any, ToolContext, Progress], Awaitable[Any]]
 
@@ -290,9 +318,9 @@ class ToolOptions(TypedDict, total=False):
     edits_files: bool
     """True for a tool that changes files: ``acceptEdits`` allows it. Default: False."""
     should_defer: bool
-    """Offer the tool by name only, its schema found through ToolSearch. Default: False."""
+    """The tool may be deferred, its schema fetched through ToolSearch. Default: False."""
     search_hint: str
-    """Extra words ToolSearch matches a deferred tool by. Default: none."""
+    """A short phrase ToolSearch matches a deferred tool by. Default: the description."""
 
 
 class _BuiltTool(Tool[Any, Any]):
@@ -369,10 +397,7 @@ def build_tool(
     ``call(input, ctx, progress)`` may return a :class:`ToolResult` or a bare output.
     The other keywords are :class:`ToolOptions`, the same set ``@tool`` takes.
     """
-    from pydantic import BaseModel
-
-    if not (isinstance(input_model, type) and issubclass(input_model, BaseModel)):  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ToolDefinitionError(f"input_model of {name!r} must be a pydantic BaseModel class")
+    check_input_model(input_model, name)
     return _BuiltTool(
         name=name, description=description, input_model=input_model, call=call, options=options
     )

@@ -5,12 +5,15 @@
 imported on first use: the decision types sit on every call's path, the engine does not.
 """
 
-from __future__ import annotations
+import typing
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from hands import _lazy
 
-if TYPE_CHECKING:
+# Eager: the function ``trust`` has its module's name. Were it lazy, the first import of
+# the module ``hands.permissions.trust`` would bind the package attribute to the module.
+from hands.permissions.trust import is_trusted, trust
+
+if typing.TYPE_CHECKING:
     from hands.core.decision import (
         AskHandler,
         AskRequest,
@@ -32,31 +35,30 @@ if TYPE_CHECKING:
         split_rule_list,
     )
     from hands.permissions.simple import SimplePolicy
-    from hands.permissions.trust import is_trusted, trust
 
-_HOMES = {
-    "AskHandler": "decision",
-    "AskRequest": "decision",
-    "PermissionDecision": "decision",
-    "PermissionEngine": "engine",
-    "PermissionPolicy": "decision",
-    "PermissionRule": "rules",
-    "PromptAskHandler": "asking",
-    "RuleOrigin": "rules",
-    "RuleWarning": "rules",
-    "SimplePolicy": "simple",
-    "allow": "decision",
-    "ask": "decision",
-    "decision_record": "engine",
-    "deny": "decision",
-    "is_trusted": "trust",
-    "parse_rule": "rules",
-    "parse_rules": "rules",
-    "passthrough": "decision",
-    "split_rule_list": "rules",
-    "suggest_rules": "asking",
-    "trust": "trust",
+_EXPORTS = {
+    "AskHandler": "hands.core.decision",
+    "AskRequest": "hands.core.decision",
+    "PermissionDecision": "hands.core.decision",
+    "PermissionEngine": ".engine",
+    "PermissionPolicy": "hands.core.decision",
+    "PermissionRule": ".rules",
+    "PromptAskHandler": ".asking",
+    "RuleOrigin": ".rules",
+    "RuleWarning": ".rules",
+    "SimplePolicy": ".simple",
+    "allow": "hands.core.decision",
+    "ask": "hands.core.decision",
+    "decision_record": ".engine",
+    "deny": "hands.core.decision",
+    "parse_rule": ".rules",
+    "parse_rules": ".rules",
+    "passthrough": "hands.core.decision",
+    "split_rule_list": ".rules",
+    "suggest_rules": ".asking",
 }
+
+__getattr__, __dir__ = _lazy.exports(__name__, _EXPORTS)
 
 __all__ = [
     "AskHandler",
@@ -82,11 +84,3 @@ __all__ = [
     "trust",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'hands.permissions' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"hands.permissions.{home}"), name)
-    globals()[name] = value
-    return value
