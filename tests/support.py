@@ -12,7 +12,7 @@ from pydantic import Field
 from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
 from hands.core.schema import ToolInput
-from hands.core.tool import Progress, Tool, ToolResult
+from hands.core.tool import ContextModifier, Progress, Tool, ToolResult
 from hands.errors import ToolError
 from hands.orchestration.events import ExecutorEvent
 from hands.orchestration.streaming import StreamingToolExecutor
@@ -85,13 +85,15 @@ class StepTool(Tool[StepInput, str]):
         finally:
             tl.entries.append(f"end {input.label}")
             tl.event(f"end {input.label}").set()
-        modifier = None
+        modifier: ContextModifier | None = None
         if input.set_cwd is not None:
             target = Path(input.set_cwd)
 
-            def modifier(c: ToolContext) -> ToolContext:
+            def change_cwd(c: ToolContext) -> ToolContext:
                 tl.entries.append(f"modify {input.label}")
                 return c.with_changes(cwd=target)
+
+            modifier = change_cwd
 
         text = input.output if input.output is not None else f"{input.label} done in {ctx.cwd}"
         return ToolResult(output=text, context_modifier=modifier)

@@ -93,7 +93,8 @@ async def test_found_tools_load_by_reference_and_the_tool_list_never_changes(
         )
     ]
     final = events[-1]
-    assert isinstance(final, ResultEvent) and final.subtype == "success", final.error
+    assert isinstance(final, ResultEvent)
+    assert final.subtype == "success", final.error
     bodies = [r.body for r in server.requests]
     assert len(bodies) == 3
     names = [[t["name"] for t in b["tools"]] for b in bodies]

@@ -182,7 +182,8 @@ async def test_small_output_is_not_spilled(tmp_path: Path) -> None:
 async def test_images_pass_through_as_blocks() -> None:
     out = await run("picture", {})
     assert isinstance(out.block.content, tuple)
-    assert out.block.content[1].media_type == "image/png"
+    image = out.block.content[1]
+    assert isinstance(image, ImageBlock) and image.media_type == "image/png"
 
 
 async def test_default_policy_asks_and_denies_without_a_handler() -> None:

@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, Unpack, cast, get_type_hints, overload
 
 from hands.core.context import ToolContext
-from hands.core.tool import Progress, Tool, ToolOptions, ToolResult, build_tool
+from hands.core.tool import CallFn, Progress, Tool, ToolOptions, ToolResult, build_tool
 from hands.errors import ToolDefinitionError
 
 _RESERVED = frozenset({"ctx", "progress"})
@@ -109,7 +109,26 @@ def _from_function(
         )
 
     model = create_model(f"{tool_name}_input", __base__=ToolInput, **fields)
-    field_names = tuple(fields)
+    call = _caller(func, tuple(fields), ctx_param, progress_param, run_in_thread)
+    built = build_tool(
+        name=tool_name,
+        description=description if description is not None else summary,
+        input_model=model,
+        call=call,
+        **options,
+    )
+    built.__doc__ = func.__doc__
+    return built
+
+
+def _caller(
+    func: Callable[..., Any],
+    field_names: tuple[str, ...],
+    ctx_param: str | None,
+    progress_param: str | None,
+    run_in_thread: bool,
+) -> CallFn:
+    """The tool's ``call``: the function's arguments from the input, run where it should."""
 
     def arguments(input: Any, ctx: ToolContext, progress: Progress) -> dict[str, Any]:
         kwargs = {key: getattr(input, key) for key in field_names}
@@ -142,15 +161,7 @@ def _from_function(
         async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
             return _as_result(func(**arguments(input, ctx, progress)))
 
-    built = build_tool(
-        name=tool_name,
-        description=description if description is not None else summary,
-        input_model=model,
-        call=call,
-        **options,
-    )
-    built.__doc__ = func.__doc__
-    return built
+    return call
 
 
 def _as_result(result: Any) -> ToolResult[Any]:
