@@ -32,6 +32,10 @@ class ToolSource(Protocol):
         """The pool for the next model request."""
         ...
 
+    def reminder_message(self, messages: Sequence[Message]) -> Message | None:
+        """A message to append before the next request (deferred tools); default none."""
+        return None
+
 
 @dataclass(frozen=True, kw_only=True)
 class QueryOptions:

@@ -16,6 +16,7 @@ from hands.pipeline.pool import ToolPool, merge
 
 if TYPE_CHECKING:
     from hands.core.decision import PermissionPolicy
+    from hands.core.messages import Message
     from hands.mcp.client import McpManager
 
 
@@ -68,6 +69,10 @@ class McpToolSource:
             self._version = version
             self._pool = self._build()
         return self._pool
+
+    def reminder_message(self, messages: Sequence[Message]) -> Message | None:
+        """Nothing to announce: the pool itself shows the tools."""
+        return None
 
     def warm(self, names: Sequence[str]) -> None:
         """Start the (lazily started) servers behind ``names`` in the background."""
