@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import anyio
 from pydantic import Field
+from rich.console import Console, RenderableType
 
 from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
@@ -97,6 +99,13 @@ class StepTool(Tool[StepInput, str]):
 
         text = input.output if input.output is not None else f"{input.label} done in {ctx.cwd}"
         return ToolResult(output=text, context_modifier=modifier)
+
+
+def render_text(renderable: RenderableType) -> str:
+    """A renderable as plain text, 100 columns wide, no colour: what snapshot tests compare."""
+    buffer = io.StringIO()
+    Console(width=100, file=buffer, color_system=None, force_terminal=False).print(renderable)
+    return buffer.getvalue()
 
 
 def make_pool(timeline: Timeline) -> ToolPool:
