@@ -17,7 +17,7 @@ from hands.pipeline.pool import ToolPool, merge
 if TYPE_CHECKING:
     from hands.core.decision import PermissionPolicy
     from hands.core.messages import Message
-    from hands.mcp.client import McpManager
+    from hands.mcp.manager import McpManager
 
 
 class McpToolPool(ToolPool):
@@ -31,7 +31,7 @@ class McpToolPool(ToolPool):
         found = super().find(name)
         if found is not None or not name.startswith("mcp__"):
             return found
-        from hands.mcp.client import pending_tool
+        from hands.mcp.manager import pending_tool
 
         return pending_tool(self._manager, name)
 
