@@ -34,6 +34,7 @@ from hands.permissions.rules import (
     ParamPattern,
     PermissionRule,
     RuleBehavior,
+    RuleOrigin,
     RuleWarning,
 )
 
@@ -279,6 +280,16 @@ class PermissionEngine:
                 needs_input=name in NEEDS_HOOK_INPUT,
             )
         return verdict
+
+    def match(
+        self, behavior: RuleBehavior, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext
+    ) -> PermissionRule | None:
+        """The first ``behavior`` rule covering this call, matched as :meth:`decide` does.
+
+        Only the rules are consulted: no mode, no tool check, no working directories.
+        """
+        hit = self._match_loose(behavior, tool.name, self._describe(tool, input, ctx), input, ctx)
+        return None if hit is None else hit.rule
 
     # -- describing a call ------------------------------------------------------------
 
@@ -847,3 +858,20 @@ def decision_record(decision: PermissionDecision) -> dict[str, str]:
         "rule": decision.rule,
         "source": decision.source,
     }
+
+
+def matches(rule: PermissionRule, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext) -> bool:
+    """Whether ``rule`` covers this call, matched exactly as the engine matches its rules."""
+    key = (rule.text, rule.behavior, rule.origin)
+    engine = _ONE_RULE.get(key)
+    if engine is None:
+        if len(_ONE_RULE) >= _ONE_RULE_MAX:
+            _ONE_RULE.clear()
+        engine = _ONE_RULE[key] = PermissionEngine([rule])
+    return engine.match(rule.behavior, tool, input, ctx) is not None
+
+
+# One-rule engines by rule (path rules hold unhashable matchers, so the key is the rule's
+# text and origin); bounded, as hook conditions are few.
+_ONE_RULE: dict[tuple[str, RuleBehavior, RuleOrigin], PermissionEngine] = {}
+_ONE_RULE_MAX = 256
