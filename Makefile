@@ -20,6 +20,7 @@ lint: install
 
 typecheck: install
 	$(VENV)/bin/pyright
+	$(VENV)/bin/pyright -p tests
 
 test: install
 	$(VENV)/bin/pytest

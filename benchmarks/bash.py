@@ -21,6 +21,7 @@ from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import ToolPool
 from hands.pipeline.runtime import ToolRuntime
 from hands.shell.analysis import _analyze_cached, analyze
+from hands.shell.readonly import analysis_is_read_only
 from hands.tools.bash.bash import BashTool
 
 RUNS = 40
@@ -116,7 +117,7 @@ def main() -> None:
         per.append(time.perf_counter() - start)
     median_us = statistics.median(per) * 1e6
     p95_us = statistics.quantiles(per, n=20)[-1] * 1e6
-    read_only = sum(analyze(c).read_only for c in commands)
+    read_only = sum(analysis_is_read_only(analyze(c)) for c in commands)
     print(
         f"\nanalysis of {len(commands)} commands: median {median_us:.0f} us, p95 {p95_us:.0f} us "
         f"(goal <= 200 us median: {'met' if median_us <= 200 else 'MISSED'}); "

@@ -32,8 +32,8 @@ from hands.core.context import ToolContext  # noqa: E402
 from hands.core.decision import PermissionDecision, allow  # noqa: E402
 from hands.core.messages import ToolUseBlock  # noqa: E402
 from hands.core.session import Session  # noqa: E402
-from hands.mcp.client import McpManager  # noqa: E402
 from hands.mcp.config import McpSettings, parse_server  # noqa: E402
+from hands.mcp.manager import McpManager  # noqa: E402
 from hands.mcp.source import McpToolSource  # noqa: E402
 from hands.pipeline.execution import run_tool_use  # noqa: E402
 from hands.pipeline.runtime import ToolRuntime  # noqa: E402

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from rich.console import RenderableType
+
+from support import render_text
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,3 +40,9 @@ def hands_home(
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def render() -> Callable[[RenderableType], str]:
+    """Plain text of a renderable, 100 columns wide (:func:`support.render_text`)."""
+    return render_text

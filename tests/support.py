@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import anyio
 from pydantic import Field
+from rich.console import Console, RenderableType
 
 from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
 from hands.core.schema import ToolInput
-from hands.core.tool import Progress, Tool, ToolResult
+from hands.core.tool import ContextModifier, Progress, Tool, ToolResult
 from hands.errors import ToolError
 from hands.orchestration.events import ExecutorEvent
 from hands.orchestration.streaming import StreamingToolExecutor
@@ -85,16 +87,25 @@ class StepTool(Tool[StepInput, str]):
         finally:
             tl.entries.append(f"end {input.label}")
             tl.event(f"end {input.label}").set()
-        modifier = None
+        modifier: ContextModifier | None = None
         if input.set_cwd is not None:
             target = Path(input.set_cwd)
 
-            def modifier(c: ToolContext) -> ToolContext:
+            def change_cwd(c: ToolContext) -> ToolContext:
                 tl.entries.append(f"modify {input.label}")
                 return c.with_changes(cwd=target)
 
+            modifier = change_cwd
+
         text = input.output if input.output is not None else f"{input.label} done in {ctx.cwd}"
         return ToolResult(output=text, context_modifier=modifier)
+
+
+def render_text(renderable: RenderableType) -> str:
+    """A renderable as plain text, 100 columns wide, no colour: what snapshot tests compare."""
+    buffer = io.StringIO()
+    Console(width=100, file=buffer, color_system=None, force_terminal=False).print(renderable)
+    return buffer.getvalue()
 
 
 def make_pool(timeline: Timeline) -> ToolPool:

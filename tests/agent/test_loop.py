@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -263,9 +263,10 @@ async def test_scripted_stream_sends_input_as_json_fragments() -> None:
 
 
 async def test_a_tool_source_is_asked_before_every_request(tmp_path: Path) -> None:
+    from hands.agent.options import ToolSource
     from hands.pipeline.pool import ToolPool
 
-    class Growing:
+    class Growing(ToolSource):
         def __init__(self) -> None:
             self.asked = 0
 
@@ -285,6 +286,37 @@ async def test_a_tool_source_is_asked_before_every_request(tmp_path: Path) -> No
     assert [t.name for t in model.requests[1].tools] == ["probe", "shout"]
     outs = [e.outcome.block.text for e in events if isinstance(e, ToolResultEvent)]
     assert outs == ["x ok", "Y"]
+    # the protocol's default reminder is none: only the prompt and the turns are sent
+    assert [m.role for m in model.requests[1].messages] == ["user", "assistant", "user"]
+
+
+async def test_a_tool_source_reminder_is_sent_before_the_request(tmp_path: Path) -> None:
+    from hands.agent.options import ToolSource
+    from hands.core.messages import Message, user_text
+    from hands.pipeline.pool import ToolPool
+
+    class Reminding(ToolSource):
+        def current_pool(self) -> ToolPool:
+            return ToolPool([probe])
+
+        def reminder_message(self, messages: Sequence[Message]) -> Message | None:
+            said = any(m.text == "remember probe" for m in messages)
+            return None if said else user_text("remember probe")
+
+    model = ScriptedModel.from_turns(
+        [{"type": "tool_use", "name": "probe", "input": {"label": "x"}}],
+        [{"type": "text", "text": "ok"}],
+    )
+    q = query("go", QueryOptions(model=model, tools=Reminding(), cwd=tmp_path))
+    events = await collect(q)
+    sent = [m.text for m in events_messages(events)]
+    assert sent[0] == "remember probe"
+    assert [m.text for m in model.requests[0].messages] == ["go", "remember probe"]
+    assert [m.text for m in model.requests[1].messages].count("remember probe") == 1
+
+
+def events_messages(events: list[Any]) -> list[Any]:
+    return [e.message for e in events if isinstance(e, MessageEvent)]
 
 
 class FlakyModel:

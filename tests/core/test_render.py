@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import io
-from typing import Any
-
-from rich.console import Console
-
 from hands import tool
+from support import render_text as render
 
 
 @tool
@@ -16,10 +12,6 @@ def greet(name: str, times: int = 1) -> str:
     return "\n".join(f"hello {name}" for _ in range(times))
 
 
-def render(renderable: Any) -> str:
-    out = io.StringIO()
-    Console(width=100, file=out, color_system=None, force_terminal=False).print(renderable)
-    return out.getvalue()
 
 
 def test_render_use() -> None:

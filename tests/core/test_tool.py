@@ -6,9 +6,10 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-import hands
 from hands import Tool, ToolContext, ToolResult, build_tool, tool
+from hands.core.decision import PermissionDecision, deny
 from hands.core.schema import ToolInput
+from hands.core.tool import ToolOptions
 from hands.errors import ToolDefinitionError
 
 
@@ -88,8 +89,8 @@ def test_flags_may_depend_on_the_input() -> None:
         name="Maybe",
         input_model=GreetInput,
         call=_greet,
-        is_read_only=lambda i: not i.loud,
-        is_concurrency_safe=lambda i: not i.loud,
+        read_only=lambda i: not i.loud,
+        concurrency_safe=lambda i: not i.loud,
     )
     assert t.is_read_only(GreetInput(name="a")) is True
     assert t.is_concurrency_safe(GreetInput(name="a", loud=True)) is False
@@ -105,6 +106,55 @@ def test_decorator_options_and_context_injection() -> None:
     assert list(where.input_schema["properties"]) == ["depth"]
     parsed = where.parse_input({})
     assert where.is_read_only(parsed) and where.is_concurrency_safe(parsed)
+
+
+@pytest.mark.anyio
+async def test_decorator_and_build_tool_take_the_same_keywords(tmp_path: Path) -> None:
+    async def no_empty(input: Any, ctx: ToolContext) -> str | None:
+        return "say something" if not input.text else None
+
+    async def refuse(input: Any, ctx: ToolContext) -> PermissionDecision:
+        return deny("not today")
+
+    options: ToolOptions = {
+        "aliases": ("Shout",),
+        "read_only": True,
+        "destructive": lambda i: i.text == "rm",
+        "enabled": lambda: False,
+        "validate_input": no_empty,
+        "check_permissions": refuse,
+        "to_content": lambda out: f"<{out}>",
+        "max_result_chars": 10,
+        "edits_files": True,
+        "should_defer": True,
+        "search_hint": "loud voice",
+    }
+
+    @tool(name="Say", **options)
+    def say(text: str) -> str:
+        """Say it."""
+        return text
+
+    async def call(input: Any, ctx: ToolContext, progress: Any) -> str:
+        return input.text
+
+    built = build_tool(name="Say", input_model=say.input_model, call=call, **options)
+    ctx = ToolContext(cwd=tmp_path)
+    for t in (say, built):
+        rm, empty = t.parse_input({"text": "rm"}), t.parse_input({"text": ""})
+        assert t.aliases == ("Shout",)
+        assert t.is_read_only(rm) and t.is_concurrency_safe(rm)  # safe follows read_only
+        assert t.is_destructive(rm) and not t.is_destructive(empty)
+        assert t.is_enabled() is False
+        assert await t.validate_input(empty, ctx) == "say something"
+        assert (await t.check_permissions(rm, ctx)).behavior == "deny"
+        assert t.to_content("hi") == "<hi>"
+        assert (t.max_result_chars, t.edits_files, t.should_defer, t.search_hint) == (
+            10,
+            True,
+            True,
+            "loud voice",
+        )
 
 
 def test_bad_definitions_are_typed_errors() -> None:
@@ -127,22 +177,32 @@ def test_spec_is_the_api_definition() -> None:
     assert spec["input_schema"]["required"] == ["name"]
 
 
-def test_public_names() -> None:
-    expected = {
-        "Tool",
-        "build_tool",
-        "tool",
-        "ToolResult",
-        "ToolContext",
-        "query",
-    }
-    assert expected <= set(hands.__all__)
-    for name in hands.__all__:
-        assert getattr(hands, name) is not None
-    assert hands.tool is tool
-    from hands.testing import ScriptedModel
+def test_a_tool_subclass_is_checked_when_defined() -> None:
+    with pytest.raises(ToolDefinitionError, match="must be 1-64 characters"):
 
-    assert ScriptedModel.__name__ == "ScriptedModel"
+        class BadName(Tool[GreetInput, str]):  # pyright: ignore[reportUnusedClass]
+            name = "has space"
+            input_model = GreetInput
+
+    with pytest.raises(ToolDefinitionError, match="has no input_model"):
+
+        class NoModel(Tool[GreetInput, str]):  # pyright: ignore[reportUnusedClass]
+            name = "NoModel"
+
+    with pytest.raises(ToolDefinitionError, match="pydantic BaseModel"):
+
+        class NotAModel(Tool[Any, str]):  # pyright: ignore[reportUnusedClass]
+            name = "NotAModel"
+            input_model = dict
+
+    class FamilyBase(Tool[GreetInput, str]):
+        """A shared base names no tool, so it is not checked."""
+
+    class Member(FamilyBase):
+        name = "Member"
+        input_model = GreetInput
+
+    assert Member().spec().name == "Member"
 
 
 def test_context_resolves_relative_paths(tmp_path: Path) -> None:

@@ -26,8 +26,8 @@ def make(
         description=description + (" x" * padding),
         input_model=Args,
         call=_echo,
-        is_read_only=True,
-        is_concurrency_safe=True,
+        read_only=True,
+        concurrency_safe=True,
         should_defer=defer,
         search_hint=hint,
     )

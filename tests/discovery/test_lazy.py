@@ -11,10 +11,10 @@ from mcp_helpers import BROKEN, call, children, demo_config
 
 from hands.core.session import Session
 from hands.discovery.deferral import DeferringSource
-from hands.mcp.client import McpManager
 from hands.mcp.config import McpSettings, parse_server
-from hands.mcp.lazy import ToolListCache, config_key
+from hands.mcp.manager import McpManager
 from hands.mcp.source import McpToolSource
+from hands.mcp.tool_cache import ToolListCache, config_key
 from hands.mcp.tools import McpToolDef
 
 SETTINGS = McpSettings(startup_timeout_s=20)

@@ -99,7 +99,8 @@ def test_no_match_names_servers_still_connecting() -> None:
     tool = source.search_tool()
     out = tool.search("zzzz qqqq")  # type: ignore[attr-defined]
     assert out.matches == ()
-    assert tool.to_content(out).startswith(NO_MATCH)
+    content = tool.to_content(out)
+    assert isinstance(content, str) and content.startswith(NO_MATCH)
 
     class Status:
         def __init__(self, name: str, state: str) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hands.agent.loop import ToolSource
+from hands.agent.options import ToolSource
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome

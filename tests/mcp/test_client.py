@@ -14,8 +14,8 @@ from mcp_helpers import BROKEN, alive, call, children, demo_config
 
 from hands.core.messages import ImageBlock, TextBlock
 from hands.core.session import Session
-from hands.mcp.client import McpManager
 from hands.mcp.config import McpSettings, parse_server
+from hands.mcp.manager import McpManager
 from hands.mcp.source import McpToolSource
 from hands.mcp.tools import McpTool
 

@@ -226,7 +226,7 @@ def test_server_policy_entries_match_name_command_and_url() -> None:
     }
     policy = ServerPolicy.from_settings(settings.get)
 
-    def server(name: str, entry: dict[str, object]) -> McpServerConfig:
+    def server(name: str, entry: object) -> McpServerConfig:
         return parse_server(name, entry, env={})
 
     assert policy.blocked(server("memory", {"command": "anything"})) is None

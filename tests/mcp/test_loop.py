@@ -13,8 +13,8 @@ from hands.agent.events import ResultEvent
 from hands.agent.loop import QueryOptions, query
 from hands.core.messages import ToolResultBlock
 from hands.core.session import Session
-from hands.mcp.client import McpManager
 from hands.mcp.config import McpSettings
+from hands.mcp.manager import McpManager
 from hands.mcp.source import McpToolSource
 from hands.models.scripted import ScriptedModel
 

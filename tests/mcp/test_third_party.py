@@ -14,8 +14,8 @@ import anyio
 import pytest
 from mcp_helpers import call
 
-from hands.mcp.client import McpManager
 from hands.mcp.config import McpSettings, parse_server
+from hands.mcp.manager import McpManager
 from hands.mcp.source import McpToolSource
 from http_kit import QuietHandler, serving
 

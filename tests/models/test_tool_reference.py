@@ -33,8 +33,8 @@ def fake_mcp_tool(name: str, description: str) -> Tool[Any, Any]:
         description=description,
         input_model=Ping,
         call=call,
-        is_read_only=True,
-        is_concurrency_safe=True,
+        read_only=True,
+        concurrency_safe=True,
         should_defer=True,
     )
 
@@ -93,7 +93,8 @@ async def test_found_tools_load_by_reference_and_the_tool_list_never_changes(
         )
     ]
     final = events[-1]
-    assert isinstance(final, ResultEvent) and final.subtype == "success", final.error
+    assert isinstance(final, ResultEvent)
+    assert final.subtype == "success", final.error
     bodies = [r.body for r in server.requests]
     assert len(bodies) == 3
     names = [[t["name"] for t in b["tools"]] for b in bodies]

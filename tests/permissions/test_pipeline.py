@@ -208,13 +208,13 @@ def _pool() -> ToolPool:
                     name="WebFetch",
                     input_model=_FetchInput,
                     call=_nothing,
-                    is_read_only=True,
+                    read_only=True,
                     subject=fetches_url(),
                 )
             ),
             _asks_though_read_only(
                 build_tool(
-                    name="WebSearch", input_model=_SearchInput, call=_nothing, is_read_only=True
+                    name="WebSearch", input_model=_SearchInput, call=_nothing, read_only=True
                 )
             ),
             build_tool(name="mcp__github__create_issue", input_model=_SearchInput, call=_nothing),
@@ -222,9 +222,9 @@ def _pool() -> ToolPool:
                 name="mcp__github__get_issue",
                 input_model=_SearchInput,
                 call=_nothing,
-                is_read_only=True,
+                read_only=True,
             ),
-            build_tool(name="lookup", input_model=_SearchInput, call=_nothing, is_read_only=True),
+            build_tool(name="lookup", input_model=_SearchInput, call=_nothing, read_only=True),
         ]
     )
 

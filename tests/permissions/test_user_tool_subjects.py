@@ -68,7 +68,7 @@ FETCH = build_tool(
     description="Fetch a page.",
     input_model=FetchInput,
     call=_fetch,
-    is_read_only=True,
+    read_only=True,
     subject=fetches_url("address"),
 )
 USER_TOOLS: tuple[Tool[Any, Any], ...] = (peek, STAMP, FETCH)

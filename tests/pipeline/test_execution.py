@@ -128,7 +128,7 @@ async def test_validate_input_error_is_wrapped() -> None:
         return "ok"
 
     t = build_tool(
-        name="Abs", input_model=In, call=call, validate_input=validate, is_read_only=True
+        name="Abs", input_model=In, call=call, validate_input=validate, read_only=True
     )
     out = await run("Abs", {"path": "rel"}, ToolRuntime(tools=ToolPool([t])))
     assert out.block.text == "<tool_use_error>path must be absolute, e.g. /tmp/x</tool_use_error>"
@@ -182,7 +182,8 @@ async def test_small_output_is_not_spilled(tmp_path: Path) -> None:
 async def test_images_pass_through_as_blocks() -> None:
     out = await run("picture", {})
     assert isinstance(out.block.content, tuple)
-    assert out.block.content[1].media_type == "image/png"
+    image = out.block.content[1]
+    assert isinstance(image, ImageBlock) and image.media_type == "image/png"
 
 
 async def test_default_policy_asks_and_denies_without_a_handler() -> None:
@@ -299,6 +300,6 @@ async def test_tool_result_is_error_flag_without_raising() -> None:
     async def call(inp: In, ctx: ToolContext, progress: Any) -> ToolResult[str]:
         return ToolResult(output=f"Exit code {inp.code}\nboom", is_error=inp.code != 0)
 
-    t = build_tool(name="Run", input_model=In, call=call, is_read_only=True)
+    t = build_tool(name="Run", input_model=In, call=call, read_only=True)
     out = await run("Run", {"code": 2}, ToolRuntime(tools=ToolPool([t])))
     assert out.is_error and out.block.text == "Exit code 2\nboom"

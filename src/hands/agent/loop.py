@@ -9,7 +9,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,20 +42,53 @@ from hands.core.messages import (
 )
 from hands.core.session import Session
 from hands.core.spill import fit_message_budget
-from hands.core.tool import Tool
+from hands.core.tool import Tool, ToolSpec
 from hands.core.words import plural
 from hands.errors import StreamInterruptedError
 from hands.models.base import BlockComplete, MessageStop, ModelRequest, TextDelta, Usage
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.streaming import StreamingToolExecutor
 from hands.permissions.simple import SimplePolicy
-from hands.pipeline.pool import ToolPool, assemble_pool
+from hands.pipeline.pool import ToolPool, pool_for
 from hands.pipeline.runtime import ToolRuntime
 
 
 class _ModelFailed:
     def __init__(self, error: BaseException) -> None:
         self.error = error
+
+
+@dataclass(kw_only=True, slots=True)
+class _Run:
+    """One query's state across its turns."""
+
+    opts: QueryOptions
+    source: ToolSource | None
+    runtime: ToolRuntime
+    ctx: ToolContext
+    hooks: LoopHooks | None
+    started: float = field(default_factory=time.perf_counter)
+    specs: list[ToolSpec] = field(default_factory=lambda: list[ToolSpec]())
+    retries_left: int = 0
+    turns: int = 0
+    stop_blocks: int = 0
+    final_text: str = ""
+    error: str = ""
+    subtype: ResultSubtype = "success"
+
+    def __post_init__(self) -> None:
+        self.specs = self.runtime.tools.specs()
+        self.retries_left = self.opts.stream_retries
+
+
+@dataclass(kw_only=True, slots=True)
+class _Turn:
+    """What one model request came to."""
+
+    blocks: list[ContentBlock] = field(default_factory=lambda: list[ContentBlock]())
+    results: list[ToolResultEvent] = field(default_factory=lambda: list[ToolResultEvent]())
+    failure: BaseException | None = None
+    stop: bool = False
 
 
 class Query:
@@ -100,8 +135,51 @@ class Query:
             self._executor.interrupt()
 
     async def _run(self) -> AsyncIterator[QueryEvent]:
+        run = self._start()
+        prompt = self._prompt if isinstance(self._prompt, Message) else user_text(self._prompt)
+        if run.hooks is not None:
+            prompt, run.error = await hook_turns.open_session(
+                run.hooks,
+                run.ctx,
+                prompt,
+                resumed=bool(run.opts.history),
+                source=run.opts.session_start,
+            )
+            run.subtype = "error_during_execution" if run.error else run.subtype
+        self.messages.append(prompt)
+        while not run.error:
+            if run.opts.max_turns is not None and run.turns >= run.opts.max_turns:
+                run.subtype = "error_max_turns"
+                run.error = f"reached the limit of {plural(run.opts.max_turns, 'turn')}"
+                break
+            run.turns += 1
+            note = self._before_turn(run)
+            if note is not None:
+                yield MessageEvent(message=note)
+            turn = _Turn()
+            async with aclosing(self._turn(run, turn)) as events:
+                async for event in events:
+                    yield event
+            async with aclosing(self._after_turn(run, turn)) as events:
+                async for event in events:
+                    yield event
+            if turn.stop:
+                break
+        await hook_turns.end_session(run.hooks, run.ctx, run.opts.session_end)
+        yield ResultEvent(
+            subtype=run.subtype,
+            result=run.final_text,
+            num_turns=run.turns,
+            duration_ms=(time.perf_counter() - run.started) * 1000,
+            session_id=self.session.id,
+            usage=self.usage,
+            error=run.error,
+            stop_reason="tool_deferred" if self.deferred_tool_use is not None else None,
+            deferred_tool_use=self.deferred_tool_use,
+        )
+
+    def _start(self) -> _Run:
         opts = self.options
-        started = time.perf_counter()
         limits = opts.limits or Limits.from_env()
         source = opts.tools if isinstance(opts.tools, ToolSource) else None
         pool = source.current_pool() if source is not None else _pool(opts.tools, limits)
@@ -120,127 +198,112 @@ class Query:
             additional_dirs=tuple(opts.additional_dirs),
             permission_mode=opts.permission_mode,
         )
-        prompt = self._prompt if isinstance(self._prompt, Message) else user_text(self._prompt)
         hooks = opts.hooks if isinstance(opts.hooks, LoopHooks) else None
-        turns, final_text, error, stop_blocks = 0, "", "", 0
-        subtype: ResultSubtype = "success"
-        if hooks is not None:
-            prompt, error = await hook_turns.open_session(
-                hooks, ctx, prompt, resumed=bool(opts.history), source=opts.session_start
-            )
-            subtype = "error_during_execution" if error else subtype
-        self.messages.append(prompt)
-        specs = pool.specs()
-        retries_left = opts.stream_retries
-        while not error:
-            if opts.max_turns is not None and turns >= opts.max_turns:
-                subtype, error = (
-                    "error_max_turns",
-                    f"reached the limit of {plural(opts.max_turns, 'turn')}",
-                )
-                break
-            turns += 1
-            if source is not None and turns > 1:
-                fresh = source.current_pool()
-                if fresh is not pool:
-                    pool = fresh
-                    runtime = dataclasses.replace(runtime, tools=pool)
-                    specs = pool.specs()
-            note = _deferred_tools_note(opts.tools, self.messages)
-            if note is not None:
-                self.messages.append(note)
-                yield MessageEvent(message=note)
-            request = ModelRequest(
-                messages=tuple(self.messages), tools=specs, system=opts.system_prompt
-            )
-            blocks: list[ContentBlock] = []
-            results: list[ToolResultEvent] = []
-            failure: BaseException | None = None
-            executor: StreamingToolExecutor | None = None
-            async with anyio.create_task_group() as tg:
-                send, receive = anyio.create_memory_object_stream[Any](math.inf)
-                executor = StreamingToolExecutor(
-                    runtime=runtime, context=ctx, task_group=tg, sink=send.clone()
-                )
-                self._executor = executor
-                if self._interrupted:
-                    executor.interrupt()
-                tg.start_soon(self._pump_model, request, executor, send.clone(), opts.streaming)
-                send.close()
-                async with receive:
-                    async for event in receive:
-                        if isinstance(event, TextDelta):
-                            yield TextDeltaEvent(text=event.text)
-                        elif isinstance(event, BlockComplete):
-                            blocks.append(event.block)
-                            yield BlockEvent(block=event.block)
-                        elif isinstance(event, MessageStop):
-                            self.usage = self.usage + event.usage
-                        elif isinstance(event, ToolResultEvent):
-                            results.append(event)
-                            yield event
-                        elif isinstance(event, ToolProgressEvent):
-                            yield event
-                        elif isinstance(event, _ModelFailed):
-                            failure = event.error
-            assert executor is not None
-            ctx = executor.context
-            self._executor = None
-            if _retryable(failure) and retries_left > 0 and not self._interrupted:
-                # The broken stream's tools were discarded; its partial message is dropped
-                # and the same request goes out again.
-                retries_left -= 1
-                turns -= 1
-                yield StreamRetryEvent(error=str(failure), retries_left=retries_left)
-                await anyio.sleep(opts.stream_retry_delay_s * (opts.stream_retries - retries_left))
-                continue
-            if blocks:
-                assistant = Message(role="assistant", content=tuple(blocks))
-                self.messages.append(assistant)
-                yield MessageEvent(message=assistant)
-                final_text = assistant.text or final_text
-            batch_extra: tuple[TextBlock, ...] = ()
-            if results and hooks is not None and not self._interrupted:
-                batch_extra, error = await hook_turns.after_batch(hooks, ctx, results)
-            if results:
-                user = _results_message(results, runtime, ctx, batch_extra)
-                self.messages.append(user)
-                yield MessageEvent(message=user)
-            if self._interrupted:
-                subtype, error = "interrupted", "interrupted by the user"
-                break
-            if failure is not None:
-                subtype, error = "error_during_execution", f"model stream failed: {failure}"
-                break
-            if hooks is not None:
-                ended, self.deferred_tool_use = hook_turns.why_end(hooks, results)
-                error = error or ended
-                if error or self.deferred_tool_use is not None:
-                    subtype = "error_during_execution" if error else subtype
-                    break
-            if not results:
-                nudge = None
-                if hooks is not None:
-                    nudge = await hook_turns.on_stop(
-                        hooks, ctx, blocks_so_far=stop_blocks, last_text=final_text
-                    )
-                if nudge is None:
-                    break
-                stop_blocks += 1
-                self.messages.append(nudge)
-                yield MessageEvent(message=nudge)
-        await hook_turns.end_session(hooks, ctx, opts.session_end)
-        yield ResultEvent(
-            subtype=subtype,
-            result=final_text,
-            num_turns=turns,
-            duration_ms=(time.perf_counter() - started) * 1000,
-            session_id=self.session.id,
-            usage=self.usage,
-            error=error,
-            stop_reason="tool_deferred" if self.deferred_tool_use is not None else None,
-            deferred_tool_use=self.deferred_tool_use,
+        return _Run(opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks)
+
+    def _before_turn(self, run: _Run) -> Message | None:
+        """Ask the source for this turn's pool; the reminder message it wants sent, if any."""
+        if run.source is None:
+            return None
+        if run.turns > 1:
+            fresh = run.source.current_pool()
+            if fresh is not run.runtime.tools:
+                run.runtime = dataclasses.replace(run.runtime, tools=fresh)
+                run.specs = fresh.specs()
+        # Deferred tools are announced in the conversation, not the system prompt, so the
+        # cached system prompt stays put.
+        note = run.source.reminder_message(self.messages)
+        if note is not None:
+            self.messages.append(note)
+        return note
+
+    async def _turn(self, run: _Run, turn: _Turn) -> AsyncGenerator[QueryEvent]:
+        """One model request: stream it, run its tools as they complete, keep what came."""
+        request = ModelRequest(
+            messages=tuple(self.messages), tools=run.specs, system=run.opts.system_prompt
         )
+        executor: StreamingToolExecutor | None = None
+        async with anyio.create_task_group() as tg:
+            send, receive = anyio.create_memory_object_stream[Any](math.inf)
+            executor = StreamingToolExecutor(
+                runtime=run.runtime, context=run.ctx, task_group=tg, sink=send.clone()
+            )
+            self._executor = executor
+            if self._interrupted:
+                executor.interrupt()
+            tg.start_soon(self._pump_model, request, executor, send.clone(), run.opts.streaming)
+            send.close()
+            async with receive:
+                async for event in receive:
+                    if isinstance(event, TextDelta):
+                        yield TextDeltaEvent(text=event.text)
+                    elif isinstance(event, BlockComplete):
+                        turn.blocks.append(event.block)
+                        yield BlockEvent(block=event.block)
+                    elif isinstance(event, MessageStop):
+                        self.usage = self.usage + event.usage
+                    elif isinstance(event, ToolResultEvent):
+                        turn.results.append(event)
+                        yield event
+                    elif isinstance(event, ToolProgressEvent):
+                        yield event
+                    elif isinstance(event, _ModelFailed):
+                        turn.failure = event.error
+        assert executor is not None
+        run.ctx = executor.context
+        self._executor = None
+
+    async def _after_turn(self, run: _Run, turn: _Turn) -> AsyncGenerator[QueryEvent]:
+        """Retry a broken stream, or keep the turn's messages, then decide whether to stop."""
+        if _retryable(turn.failure) and run.retries_left > 0 and not self._interrupted:
+            # The broken stream's tools were discarded; its partial message is dropped
+            # and the same request goes out again.
+            run.retries_left -= 1
+            run.turns -= 1
+            yield StreamRetryEvent(error=str(turn.failure), retries_left=run.retries_left)
+            retried = run.opts.stream_retries - run.retries_left
+            await anyio.sleep(run.opts.stream_retry_delay_s * retried)
+            return
+        hooks, results = run.hooks, turn.results
+        if turn.blocks:
+            assistant = Message(role="assistant", content=tuple(turn.blocks))
+            self.messages.append(assistant)
+            yield MessageEvent(message=assistant)
+            run.final_text = assistant.text or run.final_text
+        batch_extra: tuple[TextBlock, ...] = ()
+        if results and hooks is not None and not self._interrupted:
+            batch_extra, run.error = await hook_turns.after_batch(hooks, run.ctx, results)
+        if results:
+            user = _results_message(results, run.runtime, run.ctx, batch_extra)
+            self.messages.append(user)
+            yield MessageEvent(message=user)
+        turn.stop = True
+        if self._interrupted:
+            run.subtype, run.error = "interrupted", "interrupted by the user"
+            return
+        if turn.failure is not None:
+            run.subtype = "error_during_execution"
+            run.error = f"model stream failed: {turn.failure}"
+            return
+        if hooks is not None:
+            ended, self.deferred_tool_use = hook_turns.why_end(hooks, results)
+            run.error = run.error or ended
+            if run.error or self.deferred_tool_use is not None:
+                run.subtype = "error_during_execution" if run.error else run.subtype
+                return
+        if results:
+            turn.stop = False
+            return
+        nudge = None
+        if hooks is not None:
+            nudge = await hook_turns.on_stop(
+                hooks, run.ctx, blocks_so_far=run.stop_blocks, last_text=run.final_text
+            )
+        if nudge is not None:
+            turn.stop = False
+            run.stop_blocks += 1
+            self.messages.append(nudge)
+            yield MessageEvent(message=nudge)
 
     async def _pump_model(
         self,
@@ -282,16 +345,6 @@ def query(prompt: str | Message, options: QueryOptions) -> Query:
     return Query(prompt, options)
 
 
-def _deferred_tools_note(tools: object, messages: list[Message]) -> Message | None:
-    # Deferred tools are announced in the conversation, not the system prompt, so the
-    # cached system prompt stays put; only a deferring source has anything to say.
-    if not hasattr(tools, "deferred_tools"):
-        return None
-    from hands.discovery.deferral import reminder_message
-
-    return reminder_message(tools, messages)
-
-
 def _retryable(failure: BaseException | None) -> bool:
     return isinstance(failure, StreamInterruptedError) and failure.retryable
 
@@ -300,7 +353,7 @@ def _pool(
     tools: ToolPool | Sequence[Tool[Any, Any]] | ToolSource | None, limits: Limits
 ) -> ToolPool:
     if tools is None:
-        return assemble_pool(simple=limits.simple)
+        return pool_for(simple=limits.simple)
     if isinstance(tools, ToolSource):
         return tools.current_pool()
     return tools if isinstance(tools, ToolPool) else ToolPool(tools)

@@ -32,30 +32,51 @@ class ToolSource(Protocol):
         """The pool for the next model request."""
         ...
 
+    def reminder_message(self, messages: Sequence[Message]) -> Message | None:
+        """A message to append before the next request (deferred tools); default none."""
+        return None
+
 
 @dataclass(frozen=True, kw_only=True)
 class QueryOptions:
     """How to run a query. Only ``model`` is required."""
 
     model: Model
+    """The model provider every request goes to (``hands.testing.ScriptedModel`` in tests)."""
     tools: ToolPool | Sequence[Tool[Any, Any]] | ToolSource | None = None
-    """The tools; a ToolSource is asked again before every model request."""
+    """The tools; a ToolSource is asked again before every model request. ``None``: the
+    built-in pool. A list replaces the built-ins; ``assemble_pool(extra=[...])`` adds to them."""
     cwd: Path | None = None
+    """The working directory tools start in and the project directory; ``None``: the
+    process's current directory."""
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    """The system prompt sent with every request."""
     max_turns: int | None = None
+    """Stop with ``error_max_turns`` after this many model requests; ``None``: no limit."""
     permission_mode: PermissionMode = "default"
+    """The mode the permission policy starts in (``plan``, ``acceptEdits``...)."""
     additional_dirs: Sequence[Path] = ()
+    """Directories outside ``cwd`` that tools may read and write as if inside it."""
     policy: PermissionPolicy | None = None
+    """Who decides each call; ``None``: the fail-closed ``SimplePolicy`` (read-only calls
+    allowed, the rest asked)."""
     ask: AskHandler | None = None
+    """Answers the calls the policy asks about; ``None``: they are denied (unless a
+    PermissionRequest hook answers)."""
     hooks: ToolHooks | None = None
+    """Hooks around every call, and around the loop when they also implement ``LoopHooks``."""
     limits: Limits | None = None
+    """Caps on parallelism, time and result size; ``None``: ``Limits.from_env()``."""
     session: Session | None = None
+    """The session (id, state, spill directory) shared by every call; ``None``: a new one."""
     history: Sequence[Message] = field(default_factory=lambda: list[Message]())
+    """Messages of an earlier conversation the prompt continues."""
     streaming: bool = True
     """False: wait for the whole assistant message, then run its tools batch by batch."""
     stream_retries: int = 2
     """How often a request whose stream broke mid-way (and may succeed again) is re-sent."""
     stream_retry_delay_s: float = 1.0
+    """Seconds to wait before re-sending a request whose stream broke."""
     session_start: SessionStartSource | Literal["auto"] | None = "auto"
     """SessionStart hooks before the prompt, with this source (``startup``, ``resume``
     for ``--resume``/``--continue``, ``clear``, ``compact``); ``"auto"``: ``resume`` when

@@ -126,19 +126,9 @@ def main_command(
     """Start an interactive session, run a prompt with -p, or one of the commands below."""
     if ctx.invoked_subcommand is not None:
         return
-    if output_format not in ("text", "json", "stream-json"):
-        raise typer.BadParameter("--output-format must be text, json or stream-json")
-    if input_format not in ("text", "stream-json"):
-        raise typer.BadParameter("--input-format must be text or stream-json")
-    if input_format == "stream-json" and output_format != "stream-json":
-        raise typer.BadParameter("--input-format stream-json needs --output-format stream-json")
-    if skip_permissions:
-        if permission_mode not in (None, "bypassPermissions"):
-            raise typer.BadParameter(
-                "--dangerously-skip-permissions is the bypassPermissions mode; "
-                f"it cannot go with --permission-mode {permission_mode}"
-            )
-        permission_mode = "bypassPermissions"
+    permission_mode = _checked_formats_and_mode(
+        output_format, input_format, permission_mode, skip_permissions=skip_permissions
+    )
     _logging(verbose=verbose, debug=debug)
     from hands.cli.env_check import env_warnings
 
@@ -205,6 +195,26 @@ def main_command(
         streamed_input=sys.stdin if streamed else None,
     )
     raise typer.Exit(code)
+
+
+def _checked_formats_and_mode(
+    output_format: str, input_format: str, mode: str | None, *, skip_permissions: bool
+) -> str | None:
+    """Refuse formats that do not exist or do not go together; the permission mode to use."""
+    if output_format not in ("text", "json", "stream-json"):
+        raise typer.BadParameter("--output-format must be text, json or stream-json")
+    if input_format not in ("text", "stream-json"):
+        raise typer.BadParameter("--input-format must be text or stream-json")
+    if input_format == "stream-json" and output_format != "stream-json":
+        raise typer.BadParameter("--input-format stream-json needs --output-format stream-json")
+    if not skip_permissions:
+        return mode
+    if mode not in (None, "bypassPermissions"):
+        raise typer.BadParameter(
+            "--dangerously-skip-permissions is the bypassPermissions mode; "
+            f"it cannot go with --permission-mode {mode}"
+        )
+    return "bypassPermissions"
 
 
 def _mcp_servers(values: Sequence[str]) -> dict[str, object]:

@@ -45,7 +45,7 @@ def list_command(
 
     from hands.cli import startup
     from hands.config.settings import load_settings
-    from hands.mcp.client import ServerStatus
+    from hands.mcp.connection import ServerStatus
     from hands.mcp.server_policy import ServerPolicy
     from hands.mcp.setup import build_manager
 

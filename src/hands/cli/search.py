@@ -72,8 +72,8 @@ def current_pool_docs(cwd: Path) -> list[SearchDoc]:
     from hands.discovery.ranking.ranking import doc_for
 
     async def collect() -> list[SearchDoc]:
-        from hands.mcp.lazy import ToolListCache
         from hands.mcp.setup import build_manager
+        from hands.mcp.tool_cache import ToolListCache
         from hands.pipeline.pool import pool_for
 
         manager, _ = build_manager(cwd, tool_cache=ToolListCache())

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from hands.core.hooks import SessionEndReason, SessionStartSource
     from hands.discovery.deferral import DeferringSource
     from hands.hooks.engine import HookEngine
-    from hands.mcp.client import McpManager
     from hands.mcp.config import McpConfigSet, McpServerConfig
+    from hands.mcp.manager import McpManager
     from hands.permissions.engine import PermissionEngine
 
 READ_STATE = "read_state"

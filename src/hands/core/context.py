@@ -28,12 +28,19 @@ class ToolContext:
     """Immutable per-call context; tools change it only through a context modifier."""
 
     cwd: Path
+    """The working directory; relative paths in a call are taken from it."""
     session: Session = field(default_factory=Session)
+    """The session the call belongs to: its id, shared state and spill directory."""
     project_dir: Path | None = None
+    """Where the session started; ``None``: the ``cwd``. See :attr:`root`."""
     additional_dirs: tuple[Path, ...] = ()
+    """Directories outside the project that count as working directories."""
     permission_mode: PermissionMode = "default"
+    """The permission mode in force (``plan``, ``acceptEdits``...)."""
     tool_use_id: str = ""
+    """The id of the ``tool_use`` block being run; empty outside a call."""
     agent_id: str | None = None
+    """The sub-agent running the call; ``None`` for the main agent."""
     policy: PermissionPolicy | None = None
     """The permission policy of the runtime running the call (the pipeline sets it)."""
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any, cast, get_type_hints, overload
+from functools import partial
+from typing import Any, Unpack, cast, get_type_hints, overload
 
 from hands.core.context import ToolContext
-from hands.core.subject import RuleSubject
-from hands.core.tool import Flag, Progress, Tool, ToolResult, build_tool
+from hands.core.tool import CallFn, Progress, Tool, ToolOptions, ToolResult, build_tool
 from hands.errors import ToolDefinitionError
 
 _RESERVED = frozenset({"ctx", "progress"})
@@ -23,12 +23,8 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    aliases: tuple[str, ...] = (),
-    read_only: Flag = False,
-    concurrency_safe: Flag | None = None,
-    destructive: Flag = False,
-    max_result_chars: int | None = 100_000,
-    subject: RuleSubject | None = None,
+    run_in_thread: bool = True,
+    **options: Unpack[ToolOptions],
 ) -> Callable[[Callable[..., Any]], Tool[Any, Any]]: ...
 
 
@@ -38,34 +34,28 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    aliases: tuple[str, ...] = (),
-    read_only: Flag = False,
-    concurrency_safe: Flag | None = None,
-    destructive: Flag = False,
-    max_result_chars: int | None = 100_000,
-    subject: RuleSubject | None = None,
+    run_in_thread: bool = True,
+    **options: Unpack[ToolOptions],
 ) -> Tool[Any, Any] | Callable[[Callable[..., Any]], Tool[Any, Any]]:
     """Turn a typed function (sync or async) into a :class:`Tool`.
 
     Parameters become the input schema; the docstring's summary becomes the description
     and its ``Args:`` section the field descriptions. A parameter annotated
     ``ToolContext`` receives the call context; one named ``progress`` receives the
-    progress callback. ``concurrency_safe`` defaults to ``read_only``. Sync functions
-    run on the event loop: make blocking work ``async`` or hand it to a thread.
-    ``subject`` says what permission rules match (:mod:`hands.core.subject`).
+    progress callback. ``name`` defaults to the function's name. The other keywords
+    (``read_only``, ``concurrency_safe``, ``validate_input``, ``should_defer``...) are
+    :class:`~hands.core.tool.ToolOptions`, passed on to :func:`build_tool`.
+
+    A sync function runs in a worker thread, so a blocking one stalls neither the model
+    stream nor the calls beside it; its ``progress`` calls are passed back to the event
+    loop. On a timeout or an interrupt the call's result is abandoned while the thread
+    finishes on its own. ``run_in_thread=False`` runs it on the event loop instead, for a
+    function that must (one that touches loop-bound objects); it must then not block.
     """
 
     def wrap(func: Callable[..., Any]) -> Tool[Any, Any]:
         return _from_function(
-            func,
-            name=name,
-            description=description,
-            aliases=aliases,
-            read_only=read_only,
-            concurrency_safe=read_only if concurrency_safe is None else concurrency_safe,
-            destructive=destructive,
-            max_result_chars=max_result_chars,
-            subject=subject,
+            func, name=name, description=description, run_in_thread=run_in_thread, options=options
         )
 
     return wrap if fn is None else wrap(fn)
@@ -76,12 +66,8 @@ def _from_function(
     *,
     name: str | None,
     description: str | None,
-    aliases: tuple[str, ...],
-    read_only: Flag,
-    concurrency_safe: Flag,
-    destructive: Flag,
-    max_result_chars: int | None,
-    subject: RuleSubject | None,
+    run_in_thread: bool,
+    options: ToolOptions,
 ) -> Tool[Any, Any]:
     import docstring_parser
     from pydantic import Field, create_model
@@ -123,31 +109,62 @@ def _from_function(
         )
 
     model = create_model(f"{tool_name}_input", __base__=ToolInput, **fields)
-    field_names = tuple(fields)
-    is_async = inspect.iscoroutinefunction(func)
-
-    async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
-        kwargs = {key: getattr(input, key) for key in field_names}
-        if ctx_param is not None:
-            kwargs[ctx_param] = ctx
-        if progress_param is not None:
-            kwargs[progress_param] = progress
-        result = await func(**kwargs) if is_async else func(**kwargs)
-        if isinstance(result, ToolResult):
-            return cast(ToolResult[Any], result)
-        return ToolResult(output=result)
-
+    call = _caller(func, tuple(fields), ctx_param, progress_param, run_in_thread)
     built = build_tool(
         name=tool_name,
         description=description if description is not None else summary,
         input_model=model,
         call=call,
-        aliases=aliases,
-        is_read_only=read_only,
-        is_concurrency_safe=concurrency_safe,
-        is_destructive=destructive,
-        max_result_chars=max_result_chars,
-        subject=subject,
+        **options,
     )
     built.__doc__ = func.__doc__
     return built
+
+
+def _caller(
+    func: Callable[..., Any],
+    field_names: tuple[str, ...],
+    ctx_param: str | None,
+    progress_param: str | None,
+    run_in_thread: bool,
+) -> CallFn:
+    """The tool's ``call``: the function's arguments from the input, run where it should."""
+
+    def arguments(input: Any, ctx: ToolContext, progress: Progress) -> dict[str, Any]:
+        kwargs = {key: getattr(input, key) for key in field_names}
+        if ctx_param is not None:
+            kwargs[ctx_param] = ctx
+        if progress_param is not None:
+            kwargs[progress_param] = progress
+        return kwargs
+
+    if inspect.iscoroutinefunction(func):
+
+        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+            return _as_result(await func(**arguments(input, ctx, progress)))
+
+    elif run_in_thread:
+        import anyio.from_thread  # lazy: start-up
+        import anyio.to_thread  # lazy: start-up
+
+        def from_thread(data: Any, progress: Progress) -> None:
+            anyio.from_thread.run_sync(progress, data)
+
+        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+            kwargs = arguments(input, ctx, partial(from_thread, progress=progress))
+            return _as_result(
+                await anyio.to_thread.run_sync(partial(func, **kwargs), abandon_on_cancel=True)
+            )
+
+    else:
+
+        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+            return _as_result(func(**arguments(input, ctx, progress)))
+
+    return call
+
+
+def _as_result(result: Any) -> ToolResult[Any]:
+    if isinstance(result, ToolResult):
+        return cast(ToolResult[Any], result)
+    return ToolResult(output=result)

@@ -41,11 +41,21 @@ class Limits:
     """Caps on parallelism, time and result size for one session."""
 
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY
+    """Concurrency-safe calls of one batch run at most this many at a time
+    (``HANDS_MAX_TOOL_CONCURRENCY``)."""
     tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_S
+    """Per-call time limit for tools that do not enforce their own
+    (``HANDS_TOOL_TIMEOUT_MS``, in milliseconds)."""
     result_chars: int = DEFAULT_RESULT_CHARS
+    """A result longer than this (or than the tool's ``max_result_chars``, if smaller) is
+    spilled to a file and the model gets a preview and the path."""
     message_budget_chars: int = DEFAULT_MESSAGE_BUDGET_CHARS
+    """The results of one turn together stay under this; the largest are spilled first."""
     cascade_bash_errors: bool = True
+    """A failing Bash call cancels its running siblings (``HANDS_CASCADE_BASH_ERRORS=0``
+    turns it off)."""
     simple: bool = False
+    """Offer only Bash, Read and Edit (``HANDS_SIMPLE=1``)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:

@@ -26,14 +26,24 @@ class ToolCallOutcome:
     """The result block plus what the UI and the loop need to know about the call."""
 
     block: ToolResultBlock
+    """The ``tool_result`` block sent back to the model."""
     status: Status
+    """``ok``; ``error`` (invalid input, a failure, a timeout); ``rejected`` (by the
+    permission policy or a hook); ``cancelled`` (interrupt, sibling failure, discard)."""
     tool: Tool[Any, Any] | None = None
+    """The tool that ran; ``None`` when the name matched no tool."""
     input: BaseModel | None = None
+    """The parsed input (after hooks' rewrites); ``None`` when it did not parse."""
     output: Any = None
+    """The tool's output before ``to_content``; ``None`` unless the call succeeded."""
     context_modifier: ContextModifier | None = None
+    """The tool's change to the context, applied in request order after the call."""
     extra_context: tuple[str, ...] = ()
+    """Text from hooks, sent to the model as blocks after the results."""
     spillable: bool = True
+    """Whether the turn's message budget may spill this result to a file."""
     duration_ms: float = 0.0
+    """How long the call took, from lookup to result."""
 
     @property
     def is_error(self) -> bool:

@@ -13,7 +13,17 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeGuard, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    TypeAlias,
+    TypedDict,
+    TypeGuard,
+    TypeVar,
+    Unpack,
+    cast,
+)
 
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, passthrough
@@ -77,6 +87,8 @@ class Tool(Generic[InputT, OutputT]):
     """Base of every tool. Defaults fail closed: not read-only, not concurrency-safe.
 
     Subclasses set ``name``, ``description`` and ``input_model`` and implement ``call``.
+    A class that sets a name is checked when it is defined, as :func:`build_tool` checks
+    its arguments: a name the model APIs accept, and a pydantic model for the input.
     """
 
     name: str = ""
@@ -93,9 +105,14 @@ class Tool(Generic[InputT, OutputT]):
     edits_files: bool = False
     """True for tools that change files (Edit, Write...): ``acceptEdits`` allows them."""
     should_defer: bool = False
+    """True when the tool may be deferred: once the schemas would cost too many tokens,
+    the model sees only its name and fetches the schema through ToolSearch."""
     always_load: bool = False
-    """Never deferred: the schema is always sent (the core tools, ToolSearch)."""
+    """True to send the full schema in every request even when ``should_defer`` is set
+    (an MCP server configured ``alwaysLoad``)."""
     search_hint: str = ""
+    """A short phrase ToolSearch matches a deferred tool by, and lists beside its name;
+    empty: the description."""
     subject: RuleSubject | None = None
     """What the permission rules of this tool match (:mod:`hands.core.subject`); None: the
     tool's name only."""
@@ -110,6 +127,16 @@ class Tool(Generic[InputT, OutputT]):
     """Runs in plan mode although it is not read-only (the tool that leaves plan mode)."""
     simple_mode: bool = False
     """Kept in simple mode (``HANDS_SIMPLE``), which offers only the core file and shell tools."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = vars(cls)
+        if "name" in declared:
+            check_tool_name(cls.name)
+            if not hasattr(cls, "input_model"):
+                raise ToolDefinitionError(f"tool {cls.name!r} has no input_model")
+        if "input_model" in declared:
+            check_input_model(cls.input_model, cls.name or cls.__qualname__)
 
     # -- schema ---------------------------------------------------------------------
 
@@ -271,8 +298,53 @@ def check_tool_name(name: str) -> str:
     return name
 
 
+def check_input_model(model: object, owner: str) -> None:
+    """Raise ToolDefinitionError unless ``model`` is a pydantic model class."""
+    # whoever made a model imported pydantic; a tool module without it has no model
+    pydantic = sys.modules.get("pydantic")
+    if not (
+        pydantic is not None and isinstance(model, type) and issubclass(model, pydantic.BaseModel)
+    ):
+        raise ToolDefinitionError(f"input_model of {owner!r} must be a pydantic BaseModel class")
+
+
 Flag: TypeAlias = "bool | Callable[[Any], bool]"
 CallFn: TypeAlias = Callable[[Any, ToolContext, Progress], Awaitable[Any]]
+
+
+class ToolOptions(TypedDict, total=False):
+    """The keywords :func:`build_tool` and ``@tool`` share; an absent one takes its default.
+
+    Flags are booleans or functions of the parsed input, and fail closed.
+    """
+
+    aliases: Sequence[str]
+    """Other names the tool answers to (legacy names). Default: none."""
+    read_only: Flag
+    """Whether a call changes nothing. Default: False."""
+    concurrency_safe: Flag
+    """Whether a call may run beside others. Default: the value of ``read_only``."""
+    destructive: Flag
+    """Whether a call deletes or overwrites irreversibly. Default: False."""
+    enabled: Callable[[], bool]
+    """Whether the tool is offered at all. Default: always."""
+    validate_input: Callable[[Any, ToolContext], Awaitable[str | None]]
+    """An error message when a call is meaningless (file missing...), else None."""
+    check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]]
+    """The tool's own permission opinion. Default: none (the policy decides)."""
+    to_content: Callable[[Any], Content]
+    """The blocks the model sees for an output. Default: :func:`default_content`."""
+    max_result_chars: int | None
+    """Output above min(this, the session limit) is spilled to a file; None: never."""
+    edits_files: bool
+    """True for a tool that changes files: ``acceptEdits`` allows it. Default: False."""
+    should_defer: bool
+    """The tool may be deferred, its schema fetched through ToolSearch. Default: False."""
+    search_hint: str
+    """A short phrase ToolSearch matches a deferred tool by. Default: the description."""
+    subject: RuleSubject | None
+    """What the tool's permission rules match (``reads_path("path")``...;
+    :mod:`hands.core.subject`). Default: None, the tool's name only."""
 
 
 class _BuiltTool(Tool[Any, Any]):
@@ -285,37 +357,25 @@ class _BuiltTool(Tool[Any, Any]):
         description: str,
         input_model: type[BaseModel],
         call: CallFn,
-        aliases: tuple[str, ...],
-        read_only: Flag,
-        concurrency_safe: Flag,
-        destructive: Flag,
-        enabled: Callable[[], bool] | None,
-        validate_input: Callable[[Any, ToolContext], Awaitable[str | None]] | None,
-        check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]] | None,
-        to_content: Callable[[Any], Content] | None,
-        max_result_chars: int | None,
-        edits_files: bool,
-        should_defer: bool,
-        search_hint: str,
-        subject: RuleSubject | None,
+        options: ToolOptions,
     ) -> None:
         self.name = check_tool_name(name)
         self.description = description
         self.input_model = input_model
-        self.aliases = aliases
+        self.aliases = tuple(options.get("aliases", ()))
         self._call = call
-        self._read_only = read_only
-        self._concurrency_safe = concurrency_safe
-        self._destructive = destructive
-        self._enabled = enabled
-        self._validate = validate_input
-        self._check = check_permissions
-        self._to_content = to_content
-        self.max_result_chars = max_result_chars
-        self.edits_files = edits_files
-        self.should_defer = should_defer
-        self.search_hint = search_hint
-        self.subject = subject
+        self._read_only = options.get("read_only", False)
+        self._concurrency_safe = options.get("concurrency_safe", self._read_only)
+        self._destructive = options.get("destructive", False)
+        self._enabled = options.get("enabled")
+        self._validate = options.get("validate_input")
+        self._check = options.get("check_permissions")
+        self._to_content = options.get("to_content")
+        self.max_result_chars = options.get("max_result_chars", Tool.max_result_chars)
+        self.edits_files = options.get("edits_files", False)
+        self.should_defer = options.get("should_defer", False)
+        self.search_hint = options.get("search_hint", "")
+        self.subject = options.get("subject")
 
     def is_enabled(self) -> bool:
         return True if self._enabled is None else self._enabled()
@@ -355,48 +415,16 @@ def build_tool(
     input_model: type[BaseModel],
     call: CallFn,
     description: str = "",
-    aliases: Sequence[str] = (),
-    is_read_only: Flag = False,
-    is_concurrency_safe: Flag = False,
-    is_destructive: Flag = False,
-    is_enabled: Callable[[], bool] | None = None,
-    validate_input: Callable[[Any, ToolContext], Awaitable[str | None]] | None = None,
-    check_permissions: Callable[[Any, ToolContext], Awaitable[PermissionDecision]] | None = None,
-    to_content: Callable[[Any], Content] | None = None,
-    max_result_chars: int | None = 100_000,
-    edits_files: bool = False,
-    should_defer: bool = False,
-    search_hint: str = "",
-    subject: RuleSubject | None = None,
+    **options: Unpack[ToolOptions],
 ) -> Tool[Any, Any]:
     """Build a :class:`Tool` from parts; anything not given takes the fail-closed default.
 
     ``call(input, ctx, progress)`` may return a :class:`ToolResult` or a bare output.
-    Flags are booleans or functions of the parsed input. ``subject`` says what the
-    permission rules match (``reads_path("path")``...; :mod:`hands.core.subject`).
+    The other keywords are :class:`ToolOptions`, the same set ``@tool`` takes.
     """
-    from pydantic import BaseModel
-
-    if not (isinstance(input_model, type) and issubclass(input_model, BaseModel)):  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ToolDefinitionError(f"input_model of {name!r} must be a pydantic BaseModel class")
+    check_input_model(input_model, name)
     return _BuiltTool(
-        name=name,
-        description=description,
-        input_model=input_model,
-        call=call,
-        aliases=tuple(aliases),
-        read_only=is_read_only,
-        concurrency_safe=is_concurrency_safe,
-        destructive=is_destructive,
-        enabled=is_enabled,
-        validate_input=validate_input,
-        check_permissions=check_permissions,
-        to_content=to_content,
-        max_result_chars=max_result_chars,
-        edits_files=edits_files,
-        should_defer=should_defer,
-        search_hint=search_hint,
-        subject=subject,
+        name=name, description=description, input_model=input_model, call=call, options=options
     )
 
 

@@ -386,6 +386,10 @@ class DeferringSource:
             return None
         return reminder_text([entry_for(t) for t in pending], self.reminder_budget)
 
+    def reminder_message(self, messages: Sequence[Message]) -> Message | None:
+        """The reminder as a message for the next request (see :func:`reminder_message`)."""
+        return reminder_message(self, messages)
+
     # -- building -------------------------------------------------------------------
 
     def _denied(self) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import Field
 
@@ -28,9 +28,11 @@ from hands.core.schema import ToolInput
 from hands.core.tool import Content, Progress, Tool, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from hands.core.context import ToolContext
-    from hands.discovery.deferral import DeferringSource
     from hands.discovery.ranking.ranking import SearchDoc, ToolIndex
+    from hands.pipeline.pool import ToolPool
 
 DEFAULT_MAX_RESULTS = 5
 MAX_RESULTS = 50
@@ -127,15 +129,38 @@ def definitions_text(specs: Sequence[ToolSpec]) -> str:
     return "<functions>\n" + "\n".join(lines) + "\n</functions>"
 
 
+class SearchSource(Protocol):
+    """What ToolSearch needs of the pool it searches (the deferring tool source)."""
+
+    provider: str
+    """The model provider; ``anthropic`` expands ``tool_reference`` items."""
+
+    def deferred_tools(self) -> tuple[Tool[Any, Any], ...]:
+        """The tools whose schemas are not sent."""
+        ...
+
+    def current_pool(self) -> ToolPool:
+        """The pool the model sees now."""
+        ...
+
+    def mark_found(self, names: Iterable[str]) -> list[str]:
+        """Send these deferred tools' schemas from the next request on."""
+        ...
+
+    def waiting_servers(self) -> list[str]:
+        """MCP servers still connecting, whose tools may appear later."""
+        ...
+
+
 class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
-    """Searches the deferred tools of a :class:`DeferringSource`."""
+    """Searches the deferred tools of a :class:`SearchSource`."""
 
     name = "ToolSearch"
     description = DESCRIPTION
     input_model = ToolSearchInput
     max_result_chars = None
 
-    def __init__(self, source: DeferringSource) -> None:
+    def __init__(self, source: SearchSource) -> None:
         self.source = source
         self._docs: dict[str, tuple[Tool[Any, Any], SearchDoc]] = {}
         self._index: tuple[tuple[SearchDoc, ...], ToolIndex] | None = None

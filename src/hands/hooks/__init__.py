@@ -6,11 +6,9 @@ with :func:`build_hooks`, and register Python hooks with :class:`HookCallbacks`.
 Names other than the seam types are imported on first use.
 """
 
-from __future__ import annotations
+import typing
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
+from hands import _lazy
 from hands.core.hooks import (
     DeferringHooks,
     LoopHookOutcome,
@@ -24,19 +22,21 @@ from hands.core.hooks import (
     ToolHooks,
 )
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
     from hands.hooks.callbacks import HookCallbacks
     from hands.hooks.config import HookConfig, HookHandler, parse_hooks
     from hands.hooks.engine import HookEngine, build_hooks
 
-_HOMES = {
-    "HookCallbacks": "callbacks",
-    "HookConfig": "config",
-    "HookEngine": "engine",
-    "HookHandler": "config",
-    "build_hooks": "engine",
-    "parse_hooks": "config",
+_EXPORTS = {
+    "HookCallbacks": ".callbacks",
+    "HookConfig": ".config",
+    "HookEngine": ".engine",
+    "HookHandler": ".config",
+    "build_hooks": ".engine",
+    "parse_hooks": ".config",
 }
+
+__getattr__, __dir__ = _lazy.exports(__name__, _EXPORTS)
 
 __all__ = [
     "DeferringHooks",
@@ -57,11 +57,3 @@ __all__ = [
     "parse_hooks",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'hands.hooks' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"hands.hooks.{home}"), name)
-    globals()[name] = value
-    return value

@@ -19,7 +19,7 @@ from hands.errors import ToolError
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
-    from hands.mcp.client import McpManager
+    from hands.mcp.manager import McpManager
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})

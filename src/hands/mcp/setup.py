@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from hands.core.decision import PermissionPolicy
     from hands.core.session import Session
     from hands.core.tool import Tool
-    from hands.mcp.client import McpManager
-    from hands.mcp.lazy import ToolListCache
+    from hands.mcp.manager import McpManager
     from hands.mcp.source import McpToolSource
+    from hands.mcp.tool_cache import ToolListCache
     from hands.pipeline.pool import ToolPool
 
 
@@ -36,9 +36,10 @@ def build_manager(
 ) -> tuple[McpManager, McpConfigSet]:
     """A manager (not started) for every server of the project, and the config it read.
 
-    ``tool_cache`` keeps tool lists between sessions (see :mod:`hands.mcp.lazy`).
+    ``tool_cache`` keeps tool lists between sessions (see :mod:`hands.mcp.tool_cache`).
     """
-    from hands.mcp.client import McpManager, ServerStatus
+    from hands.mcp.connection import ServerStatus
+    from hands.mcp.manager import McpManager
 
     config = load_mcp_config(
         cwd, env=env, extra=extra, approve_project=approve_project, blocked=blocked

@@ -16,7 +16,8 @@ from hands.pipeline.pool import ToolPool, merge
 
 if TYPE_CHECKING:
     from hands.core.decision import PermissionPolicy
-    from hands.mcp.client import McpManager
+    from hands.core.messages import Message
+    from hands.mcp.manager import McpManager
 
 
 class McpToolPool(ToolPool):
@@ -30,7 +31,7 @@ class McpToolPool(ToolPool):
         found = super().find(name)
         if found is not None or not name.startswith("mcp__"):
             return found
-        from hands.mcp.client import pending_tool
+        from hands.mcp.manager import pending_tool
 
         return pending_tool(self._manager, name)
 
@@ -68,6 +69,10 @@ class McpToolSource:
             self._version = version
             self._pool = self._build()
         return self._pool
+
+    def reminder_message(self, messages: Sequence[Message]) -> Message | None:
+        """Nothing to announce: the pool itself shows the tools."""
+        return None
 
     def warm(self, names: Sequence[str]) -> None:
         """Start the (lazily started) servers behind ``names`` in the background."""

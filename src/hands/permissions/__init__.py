@@ -5,12 +5,11 @@
 imported on first use: the decision types sit on every call's path, the engine does not.
 """
 
-from __future__ import annotations
+import typing
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from hands import _lazy
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
     from hands.config.trust import is_trusted, trust
     from hands.core.decision import (
         AskHandler,
@@ -35,31 +34,33 @@ if TYPE_CHECKING:
     )
     from hands.permissions.simple import SimplePolicy
 
-_HOMES = {
-    "AskHandler": "decision",
-    "AskRequest": "decision",
-    "PermissionDecision": "decision",
-    "PermissionEngine": "engine",
-    "PermissionPolicy": "decision",
-    "PermissionRule": "rules",
-    "PromptAskHandler": "asking",
-    "RuleOrigin": "rules",
-    "RuleWarning": "rules",
-    "SimplePolicy": "simple",
-    "allow": "decision",
-    "ask": "decision",
-    "decision_record": "engine",
-    "deny": "decision",
-    "build_policy": "policy",
-    "engine_for": "policy",
+_EXPORTS = {
+    "AskHandler": "hands.core.decision",
+    "AskRequest": "hands.core.decision",
+    "PermissionDecision": "hands.core.decision",
+    "PermissionEngine": ".engine",
+    "PermissionPolicy": "hands.core.decision",
+    "PermissionRule": ".rules",
+    "PromptAskHandler": ".asking",
+    "RuleOrigin": ".rules",
+    "RuleWarning": ".rules",
+    "SimplePolicy": ".simple",
+    "allow": "hands.core.decision",
+    "ask": "hands.core.decision",
+    "decision_record": ".engine",
+    "deny": "hands.core.decision",
+    "build_policy": ".policy",
+    "engine_for": ".policy",
     "is_trusted": "hands.config.trust",
-    "parse_rule": "rules",
-    "parse_rules": "rules",
-    "passthrough": "decision",
-    "split_rule_list": "rules",
-    "suggest_rules": "asking",
+    "parse_rule": ".rules",
+    "parse_rules": ".rules",
+    "passthrough": "hands.core.decision",
+    "split_rule_list": ".rules",
+    "suggest_rules": ".asking",
     "trust": "hands.config.trust",
 }
+
+__getattr__, __dir__ = _lazy.exports(__name__, _EXPORTS)
 
 __all__ = [
     "AskHandler",
@@ -87,12 +88,3 @@ __all__ = [
     "trust",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'hands.permissions' has no attribute {name!r}")
-    module = home if home.startswith("hands.") else f"hands.permissions.{home}"
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value

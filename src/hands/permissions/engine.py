@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
 from hands.permissions import verdicts
 from hands.permissions.matching import Hit, RuleIndex, Target
-from hands.permissions.rules import PermissionRule, RuleBehavior, RuleWarning
+from hands.permissions.rules import PermissionRule, RuleBehavior, RuleOrigin, RuleWarning
 from hands.permissions.subject import describe
 
 if TYPE_CHECKING:
@@ -118,6 +118,17 @@ class PermissionEngine:
             self._dirs.clear()
         self._dirs[key] = found
         return found
+
+    def match(
+        self, behavior: RuleBehavior, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext
+    ) -> PermissionRule | None:
+        """The first ``behavior`` rule covering this call, matched as :meth:`decide` does.
+
+        Only the rules are consulted: no mode, no tool check, no working directories.
+        """
+        call = describe(tool, input, ctx, home=self.home)
+        hit = self.index.match_loose(behavior, tool, call, input, ctx)
+        return None if hit is None else hit.rule
 
     # -- the decision -----------------------------------------------------------------
 
@@ -298,3 +309,20 @@ def decision_record(decision: PermissionDecision) -> dict[str, str]:
         "rule": decision.rule,
         "source": decision.source,
     }
+
+
+def matches(rule: PermissionRule, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext) -> bool:
+    """Whether ``rule`` covers this call, matched exactly as the engine matches its rules."""
+    key = (rule.text, rule.behavior, rule.origin)
+    engine = _ONE_RULE.get(key)
+    if engine is None:
+        if len(_ONE_RULE) >= _ONE_RULE_MAX:
+            _ONE_RULE.clear()
+        engine = _ONE_RULE[key] = PermissionEngine([rule])
+    return engine.match(rule.behavior, tool, input, ctx) is not None
+
+
+# One-rule engines by rule (path rules hold unhashable matchers, so the key is the rule's
+# text and origin); bounded, as hook conditions are few.
+_ONE_RULE: dict[tuple[str, RuleBehavior, RuleOrigin], PermissionEngine] = {}
+_ONE_RULE_MAX = 256

@@ -3,6 +3,10 @@
     find tool → parse input → validate_input → PreToolUse hooks → permission decision →
     call (with progress, under a timeout) → PostToolUse hooks → to_content → spill
 
+``_run_found`` names the stages after the input is parsed and validated:
+``_pre_hooks → _authorize → _invoke → _post_hooks → _finish``; each of the first two
+returns the call's result when it ends the call there.
+
 Every failure becomes an ``is_error`` result the model can act on; only cancellation
 escapes (the executor turns it into a result).
 """
@@ -21,6 +25,7 @@ from hands.core.decision import AskRequest, PermissionDecision
 from hands.core.hooks import DeferringHooks, PermissionHooks
 from hands.core.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.core.outcome import (
+    Status,
     ToolCallOutcome,
     error_outcome,
     tool_use_error,
@@ -102,6 +107,76 @@ async def run_tool_use(
         )
 
 
+class _Call:
+    """One call's state as it moves through the stages of :func:`_run_found`."""
+
+    __slots__ = (
+        "block",
+        "ctx",
+        "extra",
+        "hook_decision",
+        "hook_input",
+        "hook_reason",
+        "parsed",
+        "raw_input",
+        "runtime",
+        "tool",
+    )
+
+    def __init__(
+        self,
+        block: ToolUseBlock,
+        tool: Tool[Any, Any],
+        ctx: ToolContext,
+        runtime: ToolRuntime,
+        parsed: BaseModel,
+    ) -> None:
+        self.block = block
+        self.tool = tool
+        self.ctx = ctx
+        self.runtime = runtime
+        self.parsed = parsed
+        self.raw_input: Mapping[str, Any] = block.input
+        self.extra: list[str] = []
+        self.hook_decision: str | None = None
+        self.hook_reason = ""
+        self.hook_input = False
+
+    def error(self, text: str, *, status: Status = "error") -> ToolCallOutcome:
+        """An error or rejection result for this call, with the context gathered so far."""
+        return error_outcome(
+            self.block,
+            text,
+            status=status,
+            tool=self.tool,
+            input=self.parsed,
+            extra_context=tuple(self.extra),
+        )
+
+    def reparse(self, data: Mapping[str, Any]) -> ToolCallOutcome | None:
+        """Take an input rewritten by a hook or the policy; an error result if it is invalid."""
+        reparsed = parse_for(self.tool, data)
+        if isinstance(reparsed, str):
+            return error_outcome(
+                self.block, reparsed, tool=self.tool, extra_context=tuple(self.extra)
+            )
+        self.parsed, self.raw_input = reparsed, data
+        return None
+
+
+class _Ran:
+    """What the tool's call came to: its output and content, or why it failed."""
+
+    __slots__ = ("content", "duration_ms", "failure", "modifier", "output")
+
+    def __init__(self) -> None:
+        self.output: Any = None
+        self.modifier: ContextModifier | None = None
+        self.content: str | Sequence[ResultPart] = ""
+        self.failure: str | None = None
+        self.duration_ms = 0.0
+
+
 async def _run_found(
     block: ToolUseBlock,
     tool: Tool[Any, Any],
@@ -121,132 +196,159 @@ async def _run_found(
     message = await tool.validate_input(parsed, ctx)
     if message:
         return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
+    call = _Call(block, tool, ctx, runtime, parsed)
+    stopped = await _pre_hooks(call) if runtime.hooks is not None else None
+    if stopped is None:
+        stopped = await _authorize(call)
+    if stopped is not None:
+        return stopped
+    ran = await _invoke(call, progress, timer)
+    if runtime.hooks is not None:
+        await _post_hooks(call, ran)
+    return _finish(call, ran)
 
-    hooks = runtime.hooks
-    raw_input: Mapping[str, Any] = block.input
-    extra: list[str] = []
-    hook_decision: str | None = None
-    hook_reason = ""
-    hook_input = False
-    if hooks is not None:
-        pre = await hooks.pre_tool_use(tool=tool, tool_input=raw_input, ctx=ctx)
-        if pre.additional_context:
-            extra.append(pre.additional_context)
-        if pre.decision == "deny":
-            reason = pre.reason or "blocked by a PreToolUse hook"
-            return error_outcome(
-                block,
-                f"PreToolUse hook blocked {tool.name}: {reason}",
-                status="rejected",
-                tool=tool,
-                input=parsed,
-                extra_context=tuple(extra),
-            )
-        if pre.decision == "defer":
-            return _deferred(block, tool, parsed, ctx, runtime, tuple(extra))
-        if pre.updated_input is not None:
-            reparsed = parse_for(tool, pre.updated_input)
-            if isinstance(reparsed, str):
-                return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
-            parsed, raw_input = reparsed, pre.updated_input
-        hook_decision, hook_reason = pre.decision, pre.reason
-        hook_input = pre.updated_input is not None
 
+async def _pre_hooks(call: _Call) -> ToolCallOutcome | None:
+    """PreToolUse hooks: block, defer, rewrite the input or give their verdict."""
+    assert call.runtime.hooks is not None
+    tool = call.tool
+    pre = await call.runtime.hooks.pre_tool_use(tool=tool, tool_input=call.raw_input, ctx=call.ctx)
+    if pre.additional_context:
+        call.extra.append(pre.additional_context)
+    if pre.decision == "deny":
+        reason = pre.reason or "blocked by a PreToolUse hook"
+        return call.error(f"PreToolUse hook blocked {tool.name}: {reason}", status="rejected")
+    if pre.decision == "defer":
+        return _deferred(call.block, tool, call.parsed, call.ctx, call.runtime, tuple(call.extra))
+    if pre.updated_input is not None and (stopped := call.reparse(pre.updated_input)):
+        return stopped
+    call.hook_decision, call.hook_reason = pre.decision, pre.reason
+    call.hook_input = pre.updated_input is not None
+    return None
+
+
+async def _authorize(call: _Call) -> ToolCallOutcome | None:
+    """The permission decision; a refusal is the call's result."""
     decision = await _decide(
-        tool, parsed, raw_input, ctx, runtime, hook_decision, hook_reason, hook_input
+        call.tool,
+        call.parsed,
+        call.raw_input,
+        call.ctx,
+        call.runtime,
+        call.hook_decision,
+        call.hook_reason,
+        call.hook_input,
     )
     if decision.behavior != "allow":
-        text = decision.message or f"Permission to use {tool.name} was denied."
-        return error_outcome(
-            block, text, status="rejected", tool=tool, input=parsed, extra_context=tuple(extra)
-        )
+        text = decision.message or f"Permission to use {call.tool.name} was denied."
+        return call.error(text, status="rejected")
     if decision.updated_input is not None:
-        reparsed = parse_for(tool, decision.updated_input)
-        if isinstance(reparsed, str):
-            return error_outcome(block, reparsed, tool=tool, extra_context=tuple(extra))
-        parsed, raw_input = reparsed, decision.updated_input
+        return call.reparse(decision.updated_input)
+    return None
 
+
+async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> _Ran:
+    """Run the tool under its time limit; every failure is caught into the result."""
+    tool, parsed, ctx, limit_s = (
+        call.tool,
+        call.parsed,
+        call.ctx,
+        call.runtime.limits.tool_timeout_s,
+    )
+    ran = _Ran()
     started = time.perf_counter()
-    failure: str | None = None
-    output: Any = None
-    modifier: ContextModifier | None = None
-    content: str | Sequence[ResultPart] = ""
     try:
         if tool.handles_own_timeout:
             result = await tool.call(parsed, ctx, progress)
         elif timer is not None:
-            timer.arm(runtime.limits.tool_timeout_s)
+            timer.arm(limit_s)
             try:
                 result = await tool.call(parsed, ctx, progress)
             finally:
                 timer.disarm()
         else:
             try:
-                result = await within(
-                    runtime.limits.tool_timeout_s, tool.call(parsed, ctx, progress)
-                )
+                result = await within(limit_s, tool.call(parsed, ctx, progress))
             except DeadlineExceeded:
-                raise ToolError(timeout_text(tool.name, runtime.limits.tool_timeout_s)) from None
-        output, modifier = result.output, result.context_modifier
-        content = tool.to_content(output)
+                raise ToolError(timeout_text(tool.name, limit_s)) from None
+        ran.output, ran.modifier = result.output, result.context_modifier
+        ran.content = content = tool.to_content(result.output)
         if result.is_error:
-            failure = content if isinstance(content, str) else _text_of(content)
+            ran.failure = content if isinstance(content, str) else _text_of(content)
     except anyio.get_cancelled_exc_class():
         raise
     except ToolError as exc:
-        failure = truncate_middle(str(exc))
+        ran.failure = truncate_middle(str(exc))
     except Exception as exc:
-        failure = truncate_middle(f"Error: {type(exc).__name__}: {exc}")
-    duration_ms = (time.perf_counter() - started) * 1000
+        ran.failure = truncate_middle(f"Error: {type(exc).__name__}: {exc}")
+    ran.duration_ms = (time.perf_counter() - started) * 1000
+    return ran
 
-    if hooks is not None:
-        if failure is None:
-            post = await hooks.post_tool_use(
-                tool=tool, tool_input=raw_input, response=output, ctx=ctx, duration_ms=duration_ms
-            )
-        else:
-            post = await hooks.post_tool_use_failure(
-                tool=tool, tool_input=raw_input, error=failure, ctx=ctx, duration_ms=duration_ms
-            )
-        if post.additional_context:
-            extra.append(post.additional_context)
-        if post.block_reason:
-            extra.append(f"PostToolUse hook feedback on {tool.name}: {post.block_reason}")
-        if post.replaces_output and failure is None:
-            from hands.hooks.output import replace_output
 
-            output, content = replace_output(tool, output, content, post.updated_output)
+async def _post_hooks(call: _Call, ran: _Ran) -> None:
+    """PostToolUse (or PostToolUseFailure) hooks: context, feedback, a replaced output."""
+    assert call.runtime.hooks is not None
+    hooks, tool = call.runtime.hooks, call.tool
+    if ran.failure is None:
+        post = await hooks.post_tool_use(
+            tool=tool,
+            tool_input=call.raw_input,
+            response=ran.output,
+            ctx=call.ctx,
+            duration_ms=ran.duration_ms,
+        )
+    else:
+        post = await hooks.post_tool_use_failure(
+            tool=tool,
+            tool_input=call.raw_input,
+            error=ran.failure,
+            ctx=call.ctx,
+            duration_ms=ran.duration_ms,
+        )
+    if post.additional_context:
+        call.extra.append(post.additional_context)
+    if post.block_reason:
+        call.extra.append(f"PostToolUse hook feedback on {tool.name}: {post.block_reason}")
+    if post.replaces_output and ran.failure is None:
+        from hands.hooks.output import replace_output  # lazy: start-up
 
-    if failure is not None:
-        text = failure or f"{tool.name} failed"
+        ran.output, ran.content = replace_output(tool, ran.output, ran.content, post.updated_output)
+
+
+def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
+    """The result block: the failure, or the content (never empty, spilled when too big)."""
+    tool, block = call.tool, call.block
+    if ran.failure is not None:
         return ToolCallOutcome(
-            block=ToolResultBlock(tool_use_id=block.id, content=text, is_error=True),
+            block=ToolResultBlock(
+                tool_use_id=block.id, content=ran.failure or f"{tool.name} failed", is_error=True
+            ),
             status="error",
             tool=tool,
-            input=parsed,
-            output=output,
-            context_modifier=modifier,  # `cd x && false` still moved the shell
-            extra_context=tuple(extra),
-            duration_ms=duration_ms,
+            input=call.parsed,
+            output=ran.output,
+            context_modifier=ran.modifier,  # `cd x && false` still moved the shell
+            extra_context=tuple(call.extra),
+            duration_ms=ran.duration_ms,
         )
-
+    content = ran.content
     if _is_empty(content):
         content = f"({tool.name} completed with no output)"
     limit = tool.max_result_chars
-    if limit is not None and content_chars(content) > min(limit, runtime.limits.result_chars):
-        content = spill(content, session=ctx.session, tool_use_id=block.id)
+    if limit is not None and content_chars(content) > min(limit, call.runtime.limits.result_chars):
+        content = spill(content, session=call.ctx.session, tool_use_id=block.id)
     if not isinstance(content, str):
         content = tuple(content)
     return ToolCallOutcome(
         block=ToolResultBlock(tool_use_id=block.id, content=content),
         status="ok",
         tool=tool,
-        input=parsed,
-        output=output,
-        context_modifier=modifier,
-        extra_context=tuple(extra),
+        input=call.parsed,
+        output=ran.output,
+        context_modifier=ran.modifier,
+        extra_context=tuple(call.extra),
         spillable=limit is not None,
-        duration_ms=duration_ms,
+        duration_ms=ran.duration_ms,
     )
 
 

@@ -3,8 +3,9 @@
 :func:`analyze` parses a command line into its simple commands (across ``&&``, ``||``,
 ``;``, pipes, ``&``, newlines, subshells, substitutions, here-docs...), strips wrappers
 (``timeout``, ``nice``, safe ``LANG=C`` assignments...) and reports redirections and the
-constructs that hide or obscure commands. :attr:`Analysis.read_only` is the read-only
-verdict: an allow-list over the parsed argv with per-command flag rules.
+constructs that hide or obscure commands. :func:`is_read_only` gives the read-only
+verdict (:mod:`hands.shell.readonly`: an allow-list over the parsed argv with per-command
+flag rules).
 
 Everything fails closed: a parse error, a node type this module does not know, a word
 whose value is not static where it matters, or a flag a rule does not recognise makes a
@@ -14,46 +15,24 @@ command not read-only, and makes :meth:`Analysis.split` return ``None``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING
 
-from hands.shell.readonly import command_is_read_only
+from hands.shell.readonly import analysis_is_read_only
+from hands.shell.syntax import (
+    Analysis,
+    Arg,
+    ArgKind,
+    Redirect,
+    RedirectKind,
+    SimpleCommand,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-ArgKind: TypeAlias = Literal["literal", "glob", "dynamic"]
-RedirectKind: TypeAlias = Literal["read", "write", "dup", "heredoc", "herestring"]
-
 MAX_ANALYSED_CHARS = 100_000
 """Longer commands are not analysed at all (and so are never read-only)."""
-
-SAFE_ENV_VARS = frozenset(
-    {
-        "LANG",
-        "LANGUAGE",
-        "TZ",
-        "NO_COLOR",
-        "FORCE_COLOR",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "TERM",
-        "COLUMNS",
-        "LINES",
-        "COLORTERM",
-        "GREP_COLORS",
-        "LS_COLORS",
-        "TIME_STYLE",
-        "PYTHONUNBUFFERED",
-        "PYTHONDONTWRITEBYTECODE",
-        "RUST_BACKTRACE",
-        "NODE_ENV",
-    }
-)
-"""Variables whose leading assignment cannot change which program runs or what it runs."""
-
-HARMLESS_WRITE_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 
 # Commands that run, load or rewrite other commands; their arguments hide commands.
 _HIDING_COMMANDS: dict[str, str] = {
@@ -124,9 +103,6 @@ quoted ``a[$(cmd)]`` operand runs ``cmd``: such a test is not read-only."""
 _EVALUATING_TEST = re.compile(
     r"(?:^|\s)-(?:v|R)(?:\s|$)|^\[\[.*\s-(?:eq|ne|lt|le|gt|ge)(?:\s|$)", re.S
 )
-READ_ONLY_CONSTRUCTS = frozenset({"test command", "if statement", "elif clause", "else clause"})
-"""Constructs that change nothing themselves (loops are left out: a loop variable can
-carry a flag such as ``-delete`` to a command that reads it only at run time)."""
 _STATEMENT_TYPES = frozenset(
     {
         "command",
@@ -145,132 +121,6 @@ _STATEMENT_TYPES = frozenset(
 )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Arg:
-    """One word of a command: its source text and, when static, its value."""
-
-    text: str
-    value: str | None
-    """The word after quote removal, or None when it depends on the runtime."""
-    kind: ArgKind
-
-    @property
-    def literal(self) -> bool:
-        """Whether the word's value is known exactly (no expansion, no glob)."""
-        return self.kind == "literal"
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Redirect:
-    """A redirection and its target."""
-
-    op: str
-    kind: RedirectKind
-    fd: str | None
-    target: str | None
-    """The static target (a file, or the fd for a duplication), None when dynamic."""
-    text: str
-
-    @property
-    def writes_file(self) -> bool:
-        """Whether this redirection may create or change a file."""
-        if self.kind != "write":
-            return False
-        return self.target not in HARMLESS_WRITE_TARGETS
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class SimpleCommand:
-    """One simple command with its wrappers and leading assignments stripped."""
-
-    text: str
-    args: tuple[Arg, ...]
-    """The argv after wrappers and assignments; ``args[0]`` names the program."""
-    wrappers: tuple[str, ...] = ()
-    assignments: tuple[str, ...] = ()
-    """Names of the leading ``VAR=value`` assignments."""
-    redirects: tuple[Redirect, ...] = ()
-    via_xargs: bool = False
-    """Whether flag-less ``xargs`` supplies more arguments at run time."""
-
-    @property
-    def name(self) -> str | None:
-        """The program's name when it is static."""
-        if not self.args or not self.args[0].literal:
-            return None
-        return self.args[0].value
-
-    @property
-    def argv(self) -> tuple[str, ...]:
-        """Each word's value, or its source text when it is not static."""
-        return tuple(a.value if a.value is not None else a.text for a in self.args)
-
-    @property
-    def unsafe_assignments(self) -> tuple[str, ...]:
-        """Leading assignments of variables not on the safe list."""
-        return tuple(a for a in self.assignments if not _safe_env(a))
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Analysis:
-    """What a command line is made of, and whether it is provably read-only."""
-
-    source: str
-    commands: tuple[SimpleCommand, ...] = ()
-    problems: tuple[str, ...] = ()
-    """Reasons the parse is not fully understood (parse errors, unknown syntax)."""
-    hidden: tuple[str, ...] = ()
-    """Constructs that hide commands: eval, ``bash -c``, source, ``$VAR`` as a command..."""
-    opaque: tuple[str, ...] = ()
-    """Constructs whose effect is not known statically: substitutions, subshells, ``&``..."""
-    redirects: tuple[Redirect, ...] = ()
-    """Every redirection, including those on compound statements."""
-
-    @property
-    def understood(self) -> bool:
-        """Whether every part of the command was parsed and recognised."""
-        return not self.problems and not self.hidden
-
-    def split(self) -> tuple[str, ...] | None:
-        """The text of each simple command, or None when not fully understood."""
-        if not self.understood:
-            return None
-        return tuple(c.text for c in self.commands)
-
-    @property
-    def read_only(self) -> bool:
-        """Whether the whole command line provably changes nothing.
-
-        Tests and ``if`` branches may surround the commands: every command inside them
-        is in :attr:`commands` and checked like the others.
-        """
-        if not self.understood or any(o not in READ_ONLY_CONSTRUCTS for o in self.opaque):
-            return False
-        if not self.commands and "test command" not in self.opaque:
-            return False
-        if any(r.writes_file or (r.kind == "write" and r.target is None) for r in self.redirects):
-            return False
-        names = {c.name for c in self.commands}
-        if "cd" in names and "git" in names:
-            return False  # git in another directory may run that repository's hooks
-        return all(command_is_read_only(c) for c in self.commands)
-
-    @property
-    def reasons(self) -> tuple[str, ...]:
-        """Why the command is not read-only (empty when it is)."""
-        out = [*self.problems, *self.hidden]
-        out += [o for o in self.opaque if o not in READ_ONLY_CONSTRUCTS]
-        for r in self.redirects:
-            if r.writes_file or (r.kind == "write" and r.target is None):
-                out.append(f"writes to {r.target or r.text}")
-        for c in self.commands:
-            if not command_is_read_only(c):
-                out.append(f"{c.name or c.text!s} is not a known read-only command")
-        if not out and not self.commands and "test command" not in self.opaque:
-            out.append("no command")
-        return tuple(out)
-
-
 def analyze(command: str) -> Analysis:
     """Parse and analyse ``command``; never raises."""
     return _analyze_cached(command)
@@ -283,7 +133,7 @@ def split_command(command: str) -> tuple[str, ...] | None:
 
 def is_read_only(command: str) -> bool:
     """Whether ``command`` provably changes nothing (fail closed)."""
-    return analyze(command).read_only
+    return analysis_is_read_only(analyze(command))
 
 
 @lru_cache(maxsize=1)
@@ -341,10 +191,6 @@ def _crashes_parser(command: str) -> bool:
     if brace < 0:
         return False
     return any(ord(ch) > 0xFFFF for ch in command[brace + 1 :])
-
-
-def _safe_env(name: str) -> bool:
-    return name in SAFE_ENV_VARS or name.startswith("LC_")
 
 
 class _Walker:
@@ -764,3 +610,15 @@ def _unescape(raw: str, escapable: str | None = None) -> str:
             out.append(ch)
             i += 1
     return "".join(out)
+
+
+__all__ = [
+    "MAX_ANALYSED_CHARS",
+    "Analysis",
+    "Arg",
+    "Redirect",
+    "SimpleCommand",
+    "analyze",
+    "is_read_only",
+    "split_command",
+]

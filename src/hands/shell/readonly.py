@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hands.shell.analysis import SimpleCommand
+    from hands.shell.syntax import Analysis, SimpleCommand
 
 Rule = Callable[[Sequence[str]], bool]
 
@@ -31,6 +31,43 @@ LOOSE_COMMANDS = frozenset(
         "hexdump", "tsort", "factor", "expr", "pathchk", "lscpu", "lsblk",
     }
 )  # fmt: skip
+
+READ_ONLY_CONSTRUCTS = frozenset({"test command", "if statement", "elif clause", "else clause"})
+"""Constructs that change nothing themselves (loops are left out: a loop variable can
+carry a flag such as ``-delete`` to a command that reads it only at run time)."""
+
+
+def analysis_is_read_only(analysis: Analysis) -> bool:
+    """Whether the whole command line provably changes nothing.
+
+    Tests and ``if`` branches may surround the commands: every command inside them
+    is in :attr:`Analysis.commands` and checked like the others.
+    """
+    if not analysis.understood or any(o not in READ_ONLY_CONSTRUCTS for o in analysis.opaque):
+        return False
+    if not analysis.commands and "test command" not in analysis.opaque:
+        return False
+    if any(r.writes_file or (r.kind == "write" and r.target is None) for r in analysis.redirects):
+        return False
+    names = {c.name for c in analysis.commands}
+    if "cd" in names and "git" in names:
+        return False  # git in another directory may run that repository's hooks
+    return all(command_is_read_only(c) for c in analysis.commands)
+
+
+def why_not_read_only(analysis: Analysis) -> tuple[str, ...]:
+    """Why the command line is not read-only (empty when it is)."""
+    out = [*analysis.problems, *analysis.hidden]
+    out += [o for o in analysis.opaque if o not in READ_ONLY_CONSTRUCTS]
+    for r in analysis.redirects:
+        if r.writes_file or (r.kind == "write" and r.target is None):
+            out.append(f"writes to {r.target or r.text}")
+    for c in analysis.commands:
+        if not command_is_read_only(c):
+            out.append(f"{c.name or c.text!s} is not a known read-only command")
+    if not out and not analysis.commands and "test command" not in analysis.opaque:
+        out.append("no command")
+    return tuple(out)
 
 
 def command_is_read_only(cmd: SimpleCommand) -> bool:

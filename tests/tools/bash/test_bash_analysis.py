@@ -7,7 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hands.shell.analysis import analyze, is_read_only, split_command
-from hands.shell.readonly import sed_script_is_read_only
+from hands.shell.readonly import (
+    analysis_is_read_only,
+    sed_script_is_read_only,
+    why_not_read_only,
+)
 
 RO, RW = True, False
 
@@ -114,7 +118,7 @@ VERDICTS: list[tuple[str, bool]] = [
 @pytest.mark.parametrize(("command", "expected"), VERDICTS)
 def test_read_only_verdicts(command: str, expected: bool) -> None:
     analysis = analyze(command)
-    assert analysis.read_only is expected, analysis.reasons
+    assert analysis_is_read_only(analysis) is expected, why_not_read_only(analysis)
 
 
 def test_the_table_is_large_and_has_no_duplicates() -> None:
@@ -176,7 +180,7 @@ def test_redirects_are_reported_with_targets() -> None:
     ]
     assert [r.writes_file for r in analysis.redirects] == [False, True, True, False, False]
     dynamic = analyze("ls > $X").redirects[0]
-    assert dynamic.target is None and not analyze("ls > $X").read_only
+    assert dynamic.target is None and not is_read_only("ls > $X")
 
 
 def test_quoting_is_removed_from_values() -> None:
@@ -221,7 +225,7 @@ words = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00")
 @given(words)
 def test_analysis_never_raises_and_read_only_implies_understood(command: str) -> None:
     analysis = analyze(command)
-    if analysis.read_only:
+    if analysis_is_read_only(analysis):
         assert analysis.understood and not analysis.opaque
         assert split_command(command) is not None
 
@@ -257,5 +261,5 @@ def test_joined_read_only_commands_stay_read_only_and_split_back(
 @pytest.mark.parametrize("command", ["{\U00031860", "echo {\U000ee812", "ls {a,b} \U0001f600"])
 def test_inputs_that_crash_the_parser_are_not_parsed(command: str) -> None:
     analysis = analyze(command)
-    assert not analysis.understood and not analysis.read_only
-    assert analyze("echo \U0001f600").read_only
+    assert not analysis.understood and not analysis_is_read_only(analysis)
+    assert is_read_only("echo \U0001f600")

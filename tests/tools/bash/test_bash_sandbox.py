@@ -148,7 +148,7 @@ async def test_missing_bwrap_is_a_clear_error(harness, monkeypatch):
 
     sandbox.check_available.cache_clear()
     monkeypatch.setattr(
-        sandbox.shutil, "which", lambda name: None if name == "bwrap" else "/bin/bash"
+        shutil, "which", lambda name: None if name == "bwrap" else "/bin/bash"
     )
     try:
         out = await harness(SANDBOXED).bash("echo hi")

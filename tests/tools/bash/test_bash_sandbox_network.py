@@ -62,7 +62,7 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 class Handler(QuietHandler):
-    server: Server
+    server: Server  # pyright: ignore[reportIncompatibleVariableOverride]
 
     def do_GET(self) -> None:
         self.server.paths.append(self.path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import sys
@@ -11,7 +10,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-from rich.console import Console
 
 from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
@@ -21,6 +19,7 @@ from hands.pipeline.pool import ToolPool
 from hands.pipeline.runtime import ToolRuntime
 from hands.tools.bash._settings import BashSettings
 from hands.tools.bash.bash import BashInput, BashOutput, BashTool
+from support import render_text as render
 from tools.bash.kit import alive, text
 
 pytestmark = pytest.mark.anyio
@@ -353,12 +352,6 @@ async def test_dangerously_disable_sandbox_is_refused_unless_allowed(harness):
     assert "allowUnsandboxedCommands" in text(out)
 
 
-def render(renderable) -> str:
-    console = Console(width=100, file=io.StringIO(), color_system=None)
-    console.print(renderable)
-    file = console.file
-    assert isinstance(file, io.StringIO)
-    return file.getvalue()
 
 
 def test_render_snapshots():

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import io
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from rich.console import Console
 
 from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
@@ -71,14 +68,3 @@ def h(tmp_path: Path, hands_home: Path) -> Harness:
     root.mkdir()
     return Harness(root, hands_home)
 
-
-def render_text(renderable: Any) -> str:
-    """A renderable as plain text, 100 columns wide."""
-    buf = io.StringIO()
-    Console(width=100, file=buf, color_system=None, force_terminal=False).print(renderable)
-    return buf.getvalue()
-
-
-@pytest.fixture
-def render() -> Callable[[Any], str]:
-    return render_text

@@ -33,7 +33,7 @@ def test_write_failure_keeps_the_old_file_and_cleans_up(
     def broken_fsync(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(atomic.os, "fsync", broken_fsync)
+    monkeypatch.setattr(os, "fsync", broken_fsync)
     with pytest.raises(OSError):
         write_atomic(f, b"new\n")
     assert f.read_text() == "old\n"
@@ -50,7 +50,7 @@ def test_write_failure_reaches_the_model_as_an_error(
     def broken_fsync(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(atomic.os, "fsync", broken_fsync)
+    monkeypatch.setattr(os, "fsync", broken_fsync)
     text = h.err("Edit", file_path=str(f), old_string="old", new_string="new")
     assert "No space left on device" in text and "Nothing was changed" in text
     assert f.read_text() == "old\n"
@@ -166,7 +166,7 @@ def test_a_failed_in_place_write_restores_the_old_bytes(
             raise OSError(28, "No space left on device")
         real(fd, length)
 
-    monkeypatch.setattr(atomic.os, "ftruncate", failing_once)
+    monkeypatch.setattr(os, "ftruncate", failing_once)
     with pytest.raises(OSError):
         write_atomic(f, b"new\n")
     assert (tmp_path / "twin.txt").read_bytes() == b"old content\n"

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from rich.console import Console, RenderableType
 
 from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
@@ -86,13 +84,3 @@ def search(tmp_path: Path, hands_home: Path) -> Search:
     return Search(root, hands_home)
 
 
-def _render(renderable: RenderableType) -> str:
-    buffer = io.StringIO()
-    Console(width=100, file=buffer, color_system=None).print(renderable)
-    return buffer.getvalue()
-
-
-@pytest.fixture
-def render() -> Callable[[RenderableType], str]:
-    """Plain text of a renderable at a fixed width."""
-    return _render

@@ -174,7 +174,8 @@ def test_flags_schema_and_registration() -> None:
     schema = tool.input_schema
     assert schema["required"] == ["pattern"]
     assert set(schema["properties"]) == {"pattern", "path"}
-    assert isinstance(find_builtin("Glob").load(), GlobTool)
+    entry = find_builtin("Glob")
+    assert entry is not None and isinstance(entry.load(), GlobTool)
     assert tool.max_result_chars == 100_000
 
 

@@ -429,7 +429,8 @@ def test_schema_uses_claude_code_keys() -> None:
     assert parsed.case_insensitive is True and parsed.after == 2 and parsed.head_limit == 5
     assert tool.is_read_only(parsed) and tool.is_concurrency_safe(parsed)
     assert tool.max_result_chars == 20_000
-    assert isinstance(find_builtin("Grep").load(), GrepTool)
+    entry = find_builtin("Grep")
+    assert entry is not None and isinstance(entry.load(), GrepTool)
 
 
 def test_rg_args() -> None:

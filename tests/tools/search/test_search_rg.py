@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 from hands.tools.search import _rg as rg_module
-from hands.tools.search._rg import INSTALL_HINT, locate_rg, rg_path, run_rg
+from hands.tools.search._rg import INSTALL_HINT, RgRun, locate_rg, rg_path, run_rg
 
 
 def fake_rg(directory: Path) -> Path:
@@ -115,7 +115,7 @@ def test_grep_refuses_a_fifo_or_device_at_once(search) -> None:
 def test_files_rg_cannot_read_are_not_a_failed_search(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("needle\n")
 
-    async def go() -> object:
+    async def go() -> RgRun:
         args = ["--no-config", "nothing-matches-this", ".", "missing.txt"]
         return await run_rg(args, cwd=tmp_path, time_limit=30)
 
@@ -126,7 +126,7 @@ def test_files_rg_cannot_read_are_not_a_failed_search(tmp_path: Path) -> None:
 
 
 def test_a_bad_pattern_still_fails(tmp_path: Path) -> None:
-    async def go() -> object:
+    async def go() -> RgRun:
         return await run_rg(["--no-config", "(", "."], cwd=tmp_path, time_limit=30)
 
     run = anyio.run(go)
