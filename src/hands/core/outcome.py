@@ -72,12 +72,27 @@ def error_outcome(
 ) -> ToolCallOutcome:
     """An ``is_error`` outcome with ``text`` as its content."""
     return ToolCallOutcome(
-        block=ToolResultBlock(tool_use_id=block.id, content=text, is_error=True),
+        block=ToolResultBlock(tool_use_id=block.id, content=truncate_middle(text), is_error=True),
         status=status,
         tool=tool,
         input=input,
         extra_context=extra_context,
     )
+
+
+ECHO_CHARS = 200
+"""How much of a value the model sent is repeated back in an error message."""
+
+
+def echo(value: object, limit: int = ECHO_CHARS) -> str:
+    """``value`` as text for an error message, cut to ``limit`` characters with its length.
+
+    A 10 MB path or old_string the model sent is not sent back to it whole.
+    """
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def truncate_middle(text: str, limit: int = MAX_ERROR_CHARS) -> str:

@@ -27,6 +27,7 @@ from hands.core.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseB
 from hands.core.outcome import (
     Status,
     ToolCallOutcome,
+    echo,
     error_outcome,
     tool_use_error,
     truncate_middle,
@@ -94,7 +95,7 @@ async def run_tool_use(
         return error_outcome(
             block,
             tool_use_error(
-                f"Error: No such tool available: {block.name}. Available tools: {names}"
+                f"Error: No such tool available: {echo(block.name)}. Available tools: {names}"
             ),
         )
     try:

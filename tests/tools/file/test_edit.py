@@ -6,6 +6,8 @@ import os
 import stat
 from pathlib import Path
 
+import anyio
+
 from hands.tools.file.edit import EditInput, EditTool
 
 from .conftest import Harness
@@ -225,3 +227,27 @@ def test_edit_updates_state_so_a_second_edit_needs_no_reread(h: Harness) -> None
     h.ok("Edit", file_path=str(f), old_string="two", new_string="2")
     assert f.read_text() == "1 2\n"
     assert os.listdir(h.root) == ["a.txt"]
+
+
+def test_huge_inputs_are_not_echoed_back_whole(h: Harness) -> None:
+    from hands.core.messages import ToolUseBlock
+    from hands.pipeline.execution import run_tool_use
+
+    huge_path = "/" + "a" * 2_000_000
+    text = h.err("Read", file_path=huge_path)
+    assert len(text) < 2_000 and "(2,000,001 characters)" in text
+    f = h.root / "a.txt"
+    f.write_text("hello\n")
+    h.read(f)
+    text = h.err("Edit", file_path=str(f), old_string="b" * 3_000_000, new_string="c")
+    assert len(text) < 2_000 and "(3,000,000 characters)" in text
+    name = "X" * 1_000_000
+    block = ToolUseBlock(id="toolu_big", name=name, input={})
+
+    async def go() -> str:
+        outcome = await run_tool_use(block, h.ctx, h.runtime, lambda _: None)
+        assert outcome.is_error
+        return outcome.block.text
+
+    text = anyio.run(go)
+    assert len(text) < 2_000 and "(1,000,000 characters)" in text

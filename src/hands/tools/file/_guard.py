@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hands.core.context import ToolContext
+from hands.core.outcome import echo
 from hands.errors import ToolError
 from hands.tools.file._atomic import ChangedUnderneathError, write_atomic_async
 from hands.tools.file._limits import HASH_LIMIT_BYTES, MAX_EDIT_BYTES
@@ -55,7 +56,7 @@ def load_target(path: Path, ctx: ToolContext, *, tool: str, whole: bool) -> Targ
     except FileNotFoundError:
         return Target(path=path, real=real, data=None, stamp=None)
     except OSError as exc:
-        raise GuardError(f"Cannot access {path}: {exc.strerror or exc}.") from exc
+        raise GuardError(f"Cannot access {echo(path)}: {exc.strerror or exc}.") from exc
     if stat.S_ISDIR(st.st_mode):
         raise GuardError(
             f"{path} is a directory; {tool} needs a file path. Give the full path of a file."

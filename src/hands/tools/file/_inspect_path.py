@@ -7,6 +7,7 @@ import stat
 from pathlib import Path
 
 from hands.core.context import ToolContext
+from hands.core.outcome import echo
 from hands.tools.file._paths import missing_message
 
 
@@ -24,7 +25,7 @@ def stat_regular(path: Path, ctx: ToolContext) -> os.stat_result | str:
     except PermissionError:
         return f"Permission denied reading {path}. Check the path, or ask the user for access."
     except OSError as exc:
-        return f"Cannot access {path}: {exc.strerror or exc}."
+        return f"Cannot access {echo(path)}: {exc.strerror or exc}."
     if stat.S_ISDIR(st.st_mode):
         return (
             f"{path} is a directory, not a file. List it with Bash (ls {path}) or find files "

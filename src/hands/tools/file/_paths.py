@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from hands.core.context import ToolContext
+from hands.core.outcome import echo
 
 
 def check_path(raw: str, ctx: ToolContext, *, field: str = "file_path") -> Path | str:
@@ -21,8 +22,8 @@ def check_path(raw: str, ctx: ToolContext, *, field: str = "file_path") -> Path 
     path = Path(raw).expanduser()
     if not path.is_absolute():
         return (
-            f"{field} must be an absolute path, not a relative one ({raw!r}). "
-            f"Did you mean {ctx.cwd / raw}?"
+            f"{field} must be an absolute path, not a relative one ({echo(repr(raw))}). "
+            f"Did you mean {echo(ctx.cwd / raw)}?"
         )
     return Path(os.path.normpath(path))
 
@@ -34,7 +35,7 @@ def real_path(path: Path) -> Path:
 
 def missing_message(path: Path, ctx: ToolContext) -> str:
     """A missing file: say so, give the cwd, and suggest a close match if one exists."""
-    text = f"File does not exist: {path}. Current working directory: {ctx.cwd}."
+    text = f"File does not exist: {echo(path)}. Current working directory: {ctx.cwd}."
     suggestion = suggest(path, ctx)
     if suggestion is not None:
         text += f" Did you mean {suggestion}?"

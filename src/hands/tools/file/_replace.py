@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from hands.core.outcome import echo
 from hands.tools.file._encoding import dominant_newline
 from hands.tools.file._quotes import curl_like, has_curly, straighten
 
@@ -100,7 +101,7 @@ def _newline_at(text: str, start: int, end: int, dominant: str) -> str:
 
 def not_found_message(old_string: str, view: str) -> str:
     """Why ``old_string`` was not found, with a hint at the likely cause."""
-    text = f"String to replace not found in file.\nString: {old_string}"
+    text = f"String to replace not found in file.\nString: {echo(old_string)}"
     if _LINE_PREFIX.search(old_string) and not _LINE_PREFIX.search(view):
         return text + (
             "\nold_string seems to include the line-number prefixes of Read's output; "

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from hands.core.context import ToolContext
+from hands.core.outcome import echo
 from hands.core.schema import ToolInput
 from hands.core.subject import reads_path
 from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
@@ -244,7 +245,7 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
             return "The pattern is empty; give a glob such as **/*.py."
         base, _ = self._target(input, ctx)
         if not base.exists():
-            return f"Directory does not exist: {base}. Current working directory: {ctx.cwd}"
+            return f"Directory does not exist: {echo(base)}. Current working directory: {ctx.cwd}"
         if not base.is_dir():
             return f"Path is not a directory: {base}. Give a directory as path."
         return None

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from pydantic import Field
 
 from hands.core.context import ToolContext
+from hands.core.outcome import echo
 from hands.core.schema import ToolInput
 from hands.core.subject import reads_path
 from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
@@ -346,7 +347,7 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
             try:
                 st = target.stat()
             except OSError:
-                return f"Path does not exist: {target}. Current working directory: {ctx.cwd}"
+                return f"Path does not exist: {echo(target)}. Current working directory: {ctx.cwd}"
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
                 return (
                     f"{target} is {special_kind(st.st_mode)}, not a file or directory: it has "
