@@ -282,3 +282,39 @@ def test_sessions_list_time_first_prompt_turns_and_size(tmp_path: Path, hands_ho
     assert again.returncode == 0 and again.stdout.strip() == "one", again.stderr
     listed = hands("sessions", cwd=tmp_path).stdout.splitlines()
     assert "2 turns" in listed[0] and "a first question" in listed[0]
+
+
+def _tool(tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hands", "tool", *args, "--cwd", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, input=stdin,
+    )  # fmt: skip
+
+
+def test_tool_reads_a_large_input_from_stdin(tmp_path: Path) -> None:
+    content = "line\n" * 50_000  # 250 KB: over what one argument may hold
+    target = tmp_path / "big.txt"
+    data = json.dumps({"file_path": str(target), "content": content})
+    proc = _tool(tmp_path, "Write", "-", stdin=data)
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_text() == content
+
+
+def test_tool_session_keeps_what_read_saw_between_calls(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("alpha\nbeta\n")
+    edit = json.dumps({"file_path": str(notes), "old_string": "beta", "new_string": "gamma"})
+    read = json.dumps({"file_path": str(notes)})
+    assert _tool(tmp_path, "Read", read).returncode == 0
+    fresh = _tool(tmp_path, "Edit", edit)  # no session: a new one that never read the file
+    assert fresh.returncode == 1 and "Read it first" in fresh.stderr
+    assert _tool(tmp_path, "Read", read, "--session", "s1").returncode == 0
+    done = _tool(tmp_path, "Edit", "-", "--session", "s1", stdin=edit)
+    assert done.returncode == 0, done.stderr
+    assert notes.read_text() == "alpha\ngamma\n"
+    notes.write_text("changed behind our back\n")
+    stale = _tool(tmp_path, "Edit", edit, "--session", "s1")
+    assert stale.returncode == 1 and "Traceback" not in stale.stderr
+    assert notes.read_text() == "changed behind our back\n"
+    bad = _tool(tmp_path, "Read", read, "--session", "../escape")
+    assert bad.returncode == 2 and "--session" in bad.stderr

@@ -1,16 +1,25 @@
-"""``hands tool``: one call through the whole pipeline, outside any conversation."""
+"""``hands tool``: one call through the whole pipeline, outside any conversation.
+
+Each call is a session of its own, so the file tools' read-first rule would refuse an
+Edit after a Read of an earlier call; ``--session NAME`` keeps the read-state (what Read
+saw, and when) in the hands home between calls, so a Read and then an Edit work from the
+shell as in a conversation.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 import secrets
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 
 from hands.cli import startup
+from hands.cli.args import UsageError
 from hands.config.settings import Settings, load_settings
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.decision import AskRequest, PermissionDecision, allow
@@ -29,6 +38,23 @@ async def _explicit(request: AskRequest) -> PermissionDecision:
     return allow("invoked explicitly from the command line")
 
 
+_SESSION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def check_session_name(name: str) -> None:
+    """Refuse a ``--session`` name that could not be a file name of its own."""
+    if not _SESSION_NAME.fullmatch(name) or ".." in name:
+        raise UsageError(
+            f"--session {name!r}: use up to 64 letters, digits, '.', '_' or '-', starting "
+            "with a letter or digit"
+        )
+
+
+def session_state_path(home: Path, name: str) -> Path:
+    """Where ``hands tool --session NAME`` keeps its read-state."""
+    return home / "tool-sessions" / f"{name}.json"
+
+
 def run_one(
     *,
     name: str,
@@ -37,8 +63,13 @@ def run_one(
     permission_mode: PermissionMode = "default",
     simple: bool = False,
     settings: Settings | None = None,
+    session_name: str | None = None,
 ) -> ToolResultBlock:
-    """Run one call and return its tool_result block."""
+    """Run one call and return its tool_result block.
+
+    With ``session_name``, the read-state of earlier calls under that name is restored
+    first and saved after.
+    """
     if settings is None:
         settings = load_settings(cwd)
     settings.apply_env()
@@ -62,6 +93,9 @@ def run_one(
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = Session()
     install_bash_settings(session, settings)
+    state_file = session_state_path(session.home, session_name) if session_name else None
+    if state_file is not None:
+        _restore_read_state(session, state_file)
     ctx = ToolContext(
         cwd=cwd,
         session=session,
@@ -74,8 +108,36 @@ def run_one(
     async def go() -> ToolResultBlock:
         try:
             outcome = await run_tool_use(block, ctx, runtime, lambda _data: None)
+            if state_file is not None:
+                _save_read_state(session, state_file)
         finally:
             await session.aclose()
         return outcome.block
 
     return anyio.run(go)
+
+
+def _restore_read_state(session: Session, path: Path) -> None:
+    from hands.tools.file._state import ReadStateCache
+
+    try:
+        items: object = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as exc:
+        print(f"hands: warning: {path}: cannot be read ({exc}); starting afresh", file=sys.stderr)
+        return
+    state = cast(dict[str, Any], items).get("read_state") if isinstance(items, dict) else None
+    if isinstance(state, list):
+        session.service(ReadStateCache).restore(cast(list[dict[str, Any]], state))
+
+
+def _save_read_state(session: Session, path: Path) -> None:
+    from hands.config.jsonfile import update_json_object
+    from hands.tools.file._state import ReadStateCache
+
+    snapshot = session.service(ReadStateCache).snapshot()
+    try:
+        update_json_object(path, lambda data: data.update(read_state=snapshot))
+    except OSError as exc:
+        print(f"hands: warning: the read-state was not saved: {exc}", file=sys.stderr)

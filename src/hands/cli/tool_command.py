@@ -23,7 +23,15 @@ def parser() -> argparse.ArgumentParser:
     """The argument parser of ``hands tool``."""
     p = argparse.ArgumentParser(prog="hands tool", description=DESCRIPTION)
     p.add_argument("name", help="Tool name, e.g. Read.")
-    p.add_argument("input_json", metavar="JSON", nargs="?", default="{}", help="The input.")
+    p.add_argument(
+        "input_json", metavar="JSON", nargs="?", default="{}", help="The input ('-': stdin)."
+    )
+    p.add_argument(
+        "--session",
+        metavar="NAME",
+        help="Keep what Read saw between calls under this name, so a Read then an Edit work "
+        "across two invocations.",
+    )
     p.add_argument("--cwd", type=Path, help="Working directory (default: current directory).")
     p.add_argument("--json", action="store_true", dest="as_json", help="Print the block as JSON.")
     modes = ", ".join(PERMISSION_MODES)
@@ -43,8 +51,11 @@ def main(argv: Sequence[str]) -> int:
     """Run ``hands tool`` with ``argv`` (the words after ``tool``); the exit status."""
     p = parser()
     args = p.parse_args(list(argv))
+    text = args.input_json
+    if text == "-":
+        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     try:
-        data = json.loads(args.input_json)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         p.error(f"the input is not valid JSON: {exc}")
     if not isinstance(data, dict):
@@ -63,6 +74,10 @@ def main(argv: Sequence[str]) -> int:
             args.settings,
             args.add_dir,
         )
+        if args.session is not None:
+            from hands.cli.one_call import check_session_name
+
+            check_session_name(args.session)
     except UsageError as exc:
         p.error(str(exc))
     from hands.cli.one_call import run_one
@@ -74,6 +89,7 @@ def main(argv: Sequence[str]) -> int:
         permission_mode=loaded.default_mode,
         simple=args.simple,
         settings=loaded,
+        session_name=args.session,
     )
     if args.as_json:
         print(json.dumps(block.to_wire(), ensure_ascii=False))
