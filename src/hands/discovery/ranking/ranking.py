@@ -6,13 +6,13 @@ description, its parameters' names and their descriptions, and ``text``, all of 
 one flat field. Each field with a weight has its own BM25 index (:mod:`bm25s`); a tool's
 score is the weighted sum of its fields' scores. The fit (below) keeps the flat field
 alone: on requests from other catalogues, separate fields' scores ranked worse than one
-flat field, however weighted. Words are
-stemmed (Snowball) and stop words dropped (:mod:`hands.discovery.ranking.words`); web
-addresses, paths and ids become the words tools use for them
-(:mod:`hands.discovery.ranking.cues`).
+flat field, however weighted. Words are stemmed (Snowball) and stop words dropped
+(:mod:`hands.discovery.ranking.words`); web addresses, paths and ids become the words
+tools use for them (:mod:`hands.discovery.ranking.cues`).
 
-A request's verbs also search for the tool-name verbs they stand for ("show" for ``get``
-and ``list``), at a lower weight, from the small table ``verb_groups.json``.
+A request's verbs may also search for the tool-name verbs they stand for ("show" for
+``get`` and ``list``), from the small table ``verb_groups.json``, at a fitted weight (the
+current fit gives it none).
 
 The weights and BM25's ``k1`` and ``b`` are not set by hand: ``benchmarks/fit_tool_search.py``
 fits them on the project's requests and the validation part of the held-out sets and
