@@ -49,8 +49,13 @@ def settings_for(
     add_dir: Sequence[Path] | None,
     *,
     announce: bool = True,
+    print_mode: bool = False,
 ) -> Settings:
-    """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
+    """Every settings source merged; warnings go to stderr (a bad rule never stops a run).
+
+    ``print_mode``: nobody is asked to trust the workspace, and an untrusted project's
+    hooks run anyway, as in Claude Code's print mode.
+    """
     from hands.config.settings import CliPermissionArgs, load_settings
 
     loaded = load_settings(
@@ -62,6 +67,7 @@ def settings_for(
             settings=settings,
             add_dirs=tuple(add_dir or ()),
         ),
+        hooks_before_trust=print_mode,
     )
     if announce:
         announce_warnings(loaded)
