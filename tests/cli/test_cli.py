@@ -282,3 +282,40 @@ def test_sessions_list_time_first_prompt_turns_and_size(tmp_path: Path, hands_ho
     assert again.returncode == 0 and again.stdout.strip() == "one", again.stderr
     listed = hands("sessions", cwd=tmp_path).stdout.splitlines()
     assert "2 turns" in listed[0] and "a first question" in listed[0]
+
+
+def test_an_explicit_settings_or_mcp_config_that_cannot_be_used_stops_the_run(
+    tmp_path: Path,
+) -> None:
+    made = tmp_path / "made.txt"
+    script = write_script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "tool_use", "name": "Bash",
+                         "input": {"command": f"touch {made}"}}]},
+            {"blocks": [{"type": "text", "text": "done"}]},
+        ],
+    )  # fmt: skip
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"permissions": {"deny": ["Bash"]')
+    missing = tmp_path / "missing.json"
+    run = ("-p", "go", "--model", f"scripted:{script}", "--permission-mode", "bypassPermissions")
+    for flag, value, says in (
+        ("--settings", str(broken), "not valid JSON (line 1"),
+        ("--settings", str(missing), "cannot be read"),
+        ("--settings", '{"permissions": ', "not valid JSON"),
+        ("--mcp-config", str(broken), "not valid JSON"),
+        ("--mcp-config", str(missing), "No such file"),
+    ):
+        proc = hands(*run, flag, value, cwd=tmp_path)
+        assert proc.returncode == 2, (flag, value, proc.stderr)
+        assert says in " ".join(proc.stderr.replace("│", " ").split()), proc.stderr
+        assert "Traceback" not in proc.stderr
+    proc = hands("tool", "Read", '{"file_path": "x"}', "--settings", str(broken), cwd=tmp_path)
+    assert proc.returncode == 2 and str(broken) in proc.stderr
+    assert not made.exists()  # the lost deny rule never let the command run
+    # a broken settings file found by discovery stays a warning
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.local.json").write_text("{oops")
+    proc = hands(*run, cwd=tmp_path)
+    assert proc.returncode == 0 and "not valid JSON" in proc.stderr and made.exists()
