@@ -319,3 +319,37 @@ def test_an_explicit_settings_or_mcp_config_that_cannot_be_used_stops_the_run(
     (tmp_path / ".claude" / "settings.local.json").write_text("{oops")
     proc = hands(*run, cwd=tmp_path)
     assert proc.returncode == 0 and "not valid JSON" in proc.stderr and made.exists()
+
+
+def test_a_hands_home_that_cannot_hold_sessions_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import os
+
+    script = write_script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    commands = (
+        ("-p", "go", "--model", f"scripted:{script}"),
+        ("--model", f"scripted:{script}"),  # the session, with the prompt on stdin
+        ("tool", "Read", json.dumps({"file_path": str(script)})),
+        ("sessions",),
+    )
+    for home in (a_file, a_file / "below", Path("/proc/1/hands-home")):
+        for args in commands:
+            proc = subprocess.run(
+                [sys.executable, "-m", "hands", *args],
+                input="go",
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                timeout=60,
+                env={**os.environ, "HANDS_HOME": str(home)},
+            )
+            assert proc.returncode == 2, (home, args, proc.stderr)
+            assert len(proc.stderr.splitlines()) == 1 and "HANDS_HOME" in proc.stderr, proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "--version"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HANDS_HOME": str(a_file)},
+    )
+    assert proc.returncode == 0

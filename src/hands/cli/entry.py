@@ -29,6 +29,12 @@ def main() -> None:
 
     startup.begin()
     sys.argv[1:] = flag_values(sys.argv[1:])
+    from hands.cli.home_check import home_problem, needs_home
+
+    problem = home_problem() if needs_home(sys.argv[1:]) else None
+    if problem is not None:
+        print(f"hands: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     try:
         if sys.argv[1:2] == ["tool"]:
             from hands.cli.tool_command import main as tool_main
