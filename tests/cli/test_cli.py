@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support import tool_results
+
 HEAVY = (
     "anthropic",
     "openai",
@@ -353,3 +355,40 @@ def test_a_hands_home_that_cannot_hold_sessions_is_one_line_and_exit_2(tmp_path:
         env={**os.environ, "HANDS_HOME": str(a_file)},
     )
     assert proc.returncode == 0
+
+
+def test_a_resumed_print_session_reads_its_own_saved_results_and_only_those(
+    tmp_path: Path, hands_home: Path
+) -> None:
+    bash = {"type": "tool_use", "name": "Bash", "input": {"command": "seq 1 30000"}}
+    first = write_script(
+        tmp_path / "one.json", [{"blocks": [bash]}, {"blocks": [{"type": "text", "text": "ok"}]}]
+    )
+    proc = hands(
+        "-p", "go", "--model", f"scripted:{first}", "--allowedTools", "Bash",
+        "--output-format", "json", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    session_id = json.loads(proc.stdout)["session_id"]
+    (saved,) = (hands_home / "sessions" / session_id / "tool-results").glob("*.txt")
+    other = hands_home / "sessions" / "someone-else" / "tool-results" / "x.txt"
+    other.parent.mkdir(parents=True)
+    other.write_text("not yours\n")
+    (hands_home / "notes.txt").write_text("hands home\n")
+    reads = [
+        {"type": "tool_use", "name": "Read", "input": {"file_path": str(path), "limit": 2}}
+        for path in (saved, other, hands_home / "notes.txt")
+    ]
+    second = write_script(
+        tmp_path / "two.json", [{"blocks": reads}, {"blocks": [{"type": "text", "text": "ok"}]}]
+    )
+    proc = hands(
+        "-r", session_id, "-p", "go", "--model", f"scripted:{second}",
+        "--output-format", "stream-json", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    results = tool_results(proc.stdout)
+    own, others, home = (json.dumps(r) for r in results[-3:])
+    assert "30000" not in own and "\\t1" in own and '"is_error": true' not in own
+    assert "not yours" not in others and "nobody is available" in others
+    assert "hands home" not in home and "nobody is available" in home

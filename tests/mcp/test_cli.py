@@ -12,6 +12,7 @@ from mcp_helpers import DEMO
 from typer.testing import CliRunner
 
 from hands.cli.mcp import mcp_app
+from support import tool_results
 
 
 def test_mcp_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,13 +153,7 @@ def test_print_mode_never_starts_a_refused_project_server(tmp_path: Path) -> Non
         env={**os.environ, "HOME": str(tmp_path), "MCP_TIMEOUT": "15000"},
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    results = [
-        block
-        for line in proc.stdout.splitlines()
-        if (event := json.loads(line)).get("type") == "user"
-        for block in event["message"]["content"]
-        if block.get("type") == "tool_result"
-    ]
+    results = tool_results(proc.stdout)
     opened, shut = results
     assert "said-open" in json.dumps(opened) and not opened.get("is_error")
     assert shut.get("is_error") and "said-shut" not in json.dumps(shut)
