@@ -165,3 +165,16 @@ def engine_of(settings: Any) -> Any:
     from hands.pipeline.pool import BuiltinGrammar
 
     return engine_for(settings, grammar=BuiltinGrammar())
+
+
+def tool_results(stream_json: str) -> list[dict[str, Any]]:
+    """The ``tool_result`` blocks of ``--output-format stream-json`` output, in order."""
+    import json
+
+    return [
+        block
+        for line in stream_json.splitlines()
+        if (event := json.loads(line)).get("type") == "user"
+        for block in event["message"]["content"]
+        if block.get("type") == "tool_result"
+    ]

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support import tool_results
+
 HEAVY = (
     "anthropic",
     "openai",
@@ -318,3 +320,111 @@ def test_tool_session_keeps_what_read_saw_between_calls(tmp_path: Path) -> None:
     assert notes.read_text() == "changed behind our back\n"
     bad = _tool(tmp_path, "Read", read, "--session", "../escape")
     assert bad.returncode == 2 and "--session" in bad.stderr
+
+
+def test_an_explicit_settings_or_mcp_config_that_cannot_be_used_stops_the_run(
+    tmp_path: Path,
+) -> None:
+    made = tmp_path / "made.txt"
+    script = write_script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "tool_use", "name": "Bash",
+                         "input": {"command": f"touch {made}"}}]},
+            {"blocks": [{"type": "text", "text": "done"}]},
+        ],
+    )  # fmt: skip
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"permissions": {"deny": ["Bash"]')
+    missing = tmp_path / "missing.json"
+    run = ("-p", "go", "--model", f"scripted:{script}", "--permission-mode", "bypassPermissions")
+    for flag, value, says in (
+        ("--settings", str(broken), "not valid JSON (line 1"),
+        ("--settings", str(missing), "cannot be read"),
+        ("--settings", '{"permissions": ', "not valid JSON"),
+        ("--mcp-config", str(broken), "not valid JSON"),
+        ("--mcp-config", str(missing), "No such file"),
+    ):
+        proc = hands(*run, flag, value, cwd=tmp_path)
+        assert proc.returncode == 2, (flag, value, proc.stderr)
+        assert says in " ".join(proc.stderr.replace("│", " ").split()), proc.stderr
+        assert "Traceback" not in proc.stderr
+    proc = hands("tool", "Read", '{"file_path": "x"}', "--settings", str(broken), cwd=tmp_path)
+    assert proc.returncode == 2 and str(broken) in proc.stderr
+    assert not made.exists()  # the lost deny rule never let the command run
+    # a broken settings file found by discovery stays a warning
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.local.json").write_text("{oops")
+    proc = hands(*run, cwd=tmp_path)
+    assert proc.returncode == 0 and "not valid JSON" in proc.stderr and made.exists()
+
+
+def test_a_hands_home_that_cannot_hold_sessions_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import os
+
+    script = write_script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    commands = (
+        ("-p", "go", "--model", f"scripted:{script}"),
+        ("--model", f"scripted:{script}"),  # the session, with the prompt on stdin
+        ("tool", "Read", json.dumps({"file_path": str(script)})),
+        ("sessions",),
+    )
+    for home in (a_file, a_file / "below", Path("/proc/1/hands-home")):
+        for args in commands:
+            proc = subprocess.run(
+                [sys.executable, "-m", "hands", *args],
+                input="go",
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                timeout=60,
+                env={**os.environ, "HANDS_HOME": str(home)},
+            )
+            assert proc.returncode == 2, (home, args, proc.stderr)
+            assert len(proc.stderr.splitlines()) == 1 and "HANDS_HOME" in proc.stderr, proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "--version"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HANDS_HOME": str(a_file)},
+    )
+    assert proc.returncode == 0
+
+
+def test_a_resumed_print_session_reads_its_own_saved_results_and_only_those(
+    tmp_path: Path, hands_home: Path
+) -> None:
+    bash = {"type": "tool_use", "name": "Bash", "input": {"command": "seq 1 30000"}}
+    first = write_script(
+        tmp_path / "one.json", [{"blocks": [bash]}, {"blocks": [{"type": "text", "text": "ok"}]}]
+    )
+    proc = hands(
+        "-p", "go", "--model", f"scripted:{first}", "--allowedTools", "Bash",
+        "--output-format", "json", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    session_id = json.loads(proc.stdout)["session_id"]
+    (saved,) = (hands_home / "sessions" / session_id / "tool-results").glob("*.txt")
+    other = hands_home / "sessions" / "someone-else" / "tool-results" / "x.txt"
+    other.parent.mkdir(parents=True)
+    other.write_text("not yours\n")
+    (hands_home / "notes.txt").write_text("hands home\n")
+    reads = [
+        {"type": "tool_use", "name": "Read", "input": {"file_path": str(path), "limit": 2}}
+        for path in (saved, other, hands_home / "notes.txt")
+    ]
+    second = write_script(
+        tmp_path / "two.json", [{"blocks": reads}, {"blocks": [{"type": "text", "text": "ok"}]}]
+    )
+    proc = hands(
+        "-r", session_id, "-p", "go", "--model", f"scripted:{second}",
+        "--output-format", "stream-json", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    results = tool_results(proc.stdout)
+    own, others, home = (json.dumps(r) for r in results[-3:])
+    assert "30000" not in own and "\\t1" in own and '"is_error": true' not in own
+    assert "not yours" not in others and "nobody is available" in others
+    assert "hands home" not in home and "nobody is available" in home

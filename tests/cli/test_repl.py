@@ -90,6 +90,15 @@ def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> N
     term.wait_for_prompt()
 
 
+def answer_trust(term: Terminal, answer: str) -> str:
+    """Answer the trust question, wait for the session; the question's screen."""
+    screen = term.wait_for("[y/N]")
+    term.send(answer, "Enter")
+    term.wait_for("(/help")
+    term.wait_for_prompt()
+    return screen
+
+
 def call_then_reply(path: Path, name: str, tool_input: dict, reply: str) -> Path:
     """A script: one tool call, then a text answer."""
     return script(
@@ -257,7 +266,8 @@ def test_session_hooks_fire_once_around_the_session(
     (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "one"}]},
                                      {"blocks": [{"type": "text", "text": "two"}]}])  # fmt: skip
-    start(terminal, project, hands_home, s)
+    launch(terminal, project, hands_home, s)
+    answer_trust(terminal, "y")  # the project's hooks wait for trust
     terminal.send("first", "Enter")
     terminal.wait_for("success · 1 turn ·")
     terminal.send("/clear", "Enter")
@@ -287,16 +297,41 @@ def test_untrusted_project_asks_to_trust_before_its_allow_rules_count(
         tmp_path / "s.json", "Write", {"file_path": str(target), "content": "x"}, "Written."
     )
     launch(terminal, project, hands_home, s, user_home=tmp_path)
-    screen = terminal.wait_for("[y/N]")
-    assert ".claude/settings.json" in screen
-    terminal.send("y", "Enter")
-    terminal.wait_for("(/help")
-    terminal.wait_for_prompt()
+    assert ".claude/settings.json" in answer_trust(terminal, "y")
     terminal.send("write it", "Enter")
     screen = terminal.wait_for("success · 2 turns")
     assert "1. Yes" not in screen  # the trusted allow rule approved the write
     assert target.read_text() == "x"
     assert str(project) in (hands_home / "trusted.json").read_text()
+
+
+def test_untrusted_project_hooks_and_env_wait_for_trust_and_no_means_none_runs(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    (project / "notes.txt").write_text("hello\n")
+    started, pre = tmp_path / "SESSION_HOOK_RAN", tmp_path / "PRE_HOOK_RAN"
+    hooks = {
+        "SessionStart": [{"hooks": [{"type": "command", "command": f"touch {started}"}]}],
+        "PreToolUse": [{"hooks": [{"type": "command", "command": f"touch {pre}"}]}],
+    }
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": hooks, "env": {"PROJECT_TOKEN": "x"}})
+    )
+    s = call_then_reply(
+        tmp_path / "s.json", "Read", {"file_path": str(project / "notes.txt")}, "Read it."
+    )
+    launch(terminal, project, hands_home, s, user_home=tmp_path)
+    screen = answer_trust(terminal, "n")
+    assert f"touch {started}" in screen and f"touch {pre}" in screen
+    assert "PROJECT_TOKEN" in screen
+    terminal.send("read it", "Enter")
+    terminal.wait_for("success · 2 turns")
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+    assert not started.exists() and not pre.exists()
+    assert not (hands_home / "trusted.json").exists()
 
 
 def test_permission_prompt_pauses_the_live_region_and_keeps_what_was_said(

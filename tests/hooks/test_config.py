@@ -105,7 +105,7 @@ def test_precedence_follows_the_settings_sources(tmp_path: Path) -> None:
     env = {"HOME": str(home), "HANDS_MANAGED_SETTINGS": "", "HANDS_HOME": str(tmp_path / "hh")}
     from hands.hooks.config import config_from_settings
 
-    settings = load_settings(project, env=env)
+    settings = load_settings(project, env=env, trusted=True)
     cmds = [h.command for h in config_from_settings(settings).handlers_for("PreToolUse", "Bash")]
     assert cmds == ["local", "project", "user"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from mcp_helpers import DEMO
 from typer.testing import CliRunner
 
 from hands.cli.mcp import mcp_app
+from support import tool_results
 
 
 def test_mcp_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,7 +32,7 @@ def test_mcp_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("MCP_TIMEOUT", "15000")
     runner = CliRunner()
-    result = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--json"])
+    result = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--json", "--probe"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     servers = {s["name"]: s for s in data["servers"]}
@@ -41,7 +43,7 @@ def test_mcp_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert servers["remote"]["state"] == "failed" and servers["remote"]["error"]
     assert any("NOT_SET_ANYWHERE" in w for w in data["warnings"])
 
-    text = runner.invoke(mcp_app, ["list", "--cwd", str(project)])
+    text = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--probe"])
     assert text.exit_code == 0
     assert "demo:" in text.stdout and "✓ connected" in text.stdout
     assert "gone:" in text.stdout and "✗ failed: command not found" in text.stdout
@@ -74,7 +76,8 @@ def test_mcp_list_honours_allowed_and_denied_servers(
     )
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("MCP_TIMEOUT", "15000")
-    result = CliRunner().invoke(mcp_app, ["list", "--cwd", str(project), "--json"])
+    args = ["list", "--cwd", str(project), "--json", "--probe"]
+    result = CliRunner().invoke(mcp_app, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     servers = {s["name"]: s for s in data["servers"]}
@@ -84,3 +87,75 @@ def test_mcp_list_honours_allowed_and_denied_servers(
     assert servers["denied"]["state"] == "disabled"
     assert "deniedMcpServers" in servers["denied"]["error"]
     assert not marker.exists()  # a server that may not run is never started
+
+
+def test_mcp_list_starts_only_approved_servers_and_probe_never_starts_refused_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    asked, refused = tmp_path / "undecided-started", tmp_path / "refused-started"
+    (project / ".mcp.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "demo": {"command": sys.executable, "args": [str(DEMO)]},
+                    "undecided": {"command": "touch", "args": [str(asked)]},
+                    "refused": {"command": "touch", "args": [str(refused)]},
+                }
+            }
+        )
+    )
+    (project / ".claude" / "settings.local.json").write_text(
+        json.dumps({"enabledMcpjsonServers": ["demo"], "disabledMcpjsonServers": ["refused"]})
+    )
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("MCP_TIMEOUT", "15000")
+    runner = CliRunner()
+    result = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--json"])
+    assert result.exit_code == 0, result.output
+    servers = {s["name"]: s for s in json.loads(result.stdout)["servers"]}
+    assert servers["demo"]["state"] == "connected"
+    assert servers["undecided"]["state"] == "needs-approval"
+    assert "--probe" in servers["undecided"]["error"]
+    assert servers["refused"]["state"] == "disabled"
+    assert not asked.exists() and not refused.exists()
+
+    result = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--json", "--probe"])
+    assert result.exit_code == 0, result.output
+    servers = {s["name"]: s for s in json.loads(result.stdout)["servers"]}
+    assert servers["undecided"]["state"] == "failed" and asked.exists()
+    assert servers["refused"]["state"] == "disabled" and not refused.exists()
+
+
+def test_print_mode_never_starts_a_refused_project_server(tmp_path: Path) -> None:
+    import subprocess
+
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    demo = {"command": sys.executable, "args": [str(DEMO)]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"open": demo, "shut": demo}}))
+    (project / ".claude" / "settings.local.json").write_text(
+        json.dumps({"disabledMcpjsonServers": ["shut"]})
+    )
+    calls = [
+        {"type": "tool_use", "name": f"mcp__{name}__echo", "input": {"text": f"said-{name}"}}
+        for name in ("open", "shut")
+    ]
+    script = tmp_path / "s.json"
+    script.write_text(
+        json.dumps({"turns": [{"blocks": calls}, {"blocks": [{"type": "text", "text": "ok"}]}]})
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
+         "--allowedTools", "mcp__open,mcp__shut", "--output-format", "stream-json"],
+        capture_output=True, text=True, cwd=project, timeout=120,
+        env={**os.environ, "HOME": str(tmp_path), "MCP_TIMEOUT": "15000"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    results = tool_results(proc.stdout)
+    opened, shut = results
+    assert "said-open" in json.dumps(opened) and not opened.get("is_error")
+    assert shut.get("is_error") and "said-shut" not in json.dumps(shut)
+    assert "'open'" in proc.stderr and "without asking" in proc.stderr
+    assert "'shut'" not in proc.stderr

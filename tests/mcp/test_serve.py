@@ -11,6 +11,8 @@ from typing import Any
 import anyio
 from mcp_helpers import free_port
 
+from hands.config.trust import trust
+
 LAUNCH = "import sys; from hands.cli.mcp import mcp_app; sys.argv[0] = 'hands mcp'; mcp_app()"
 
 
@@ -55,6 +57,7 @@ def test_serve_stdio_with_the_sdk_client(tmp_path: Path) -> None:
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     project = _project(tmp_path)
+    trust(project, {"HANDS_HOME": str(tmp_path / "hands-home")})  # its hooks need trust
     params = StdioServerParameters(
         command=sys.executable,
         args=["-c", LAUNCH, "serve", "--cwd", str(project), "--permission-mode", "default"],

@@ -186,3 +186,66 @@ def test_print_mode_ignores_untrusted_allow_rules_with_a_warning(
     proc = hands_p(repo, script)
     assert proc.returncode == 0, proc.stderr
     assert (repo / "made.txt").exists() and "not trusted" not in proc.stderr
+
+
+def hooked(repo: Path, made: Path, **extra: Any) -> Path:
+    """A committed settings file whose SessionStart hook creates ``made``."""
+    hook = {"hooks": [{"type": "command", "command": f"touch {made}"}]}
+    return write(repo / ".claude" / "settings.json", {"hooks": {"SessionStart": [hook]}, **extra})
+
+
+def test_untrusted_project_hooks_env_and_server_approvals_wait_for_trust(
+    repo: Path, env: dict[str, str]
+) -> None:
+    from hands.hooks.config import config_from_settings
+
+    made = repo.parent / "HOOK_RAN"
+    path = hooked(repo, made, env={"API_URL": "x"}, enableAllProjectMcpServers=True)
+    s = load_settings(repo, env=env)
+    assert config_from_settings(s).handlers_for("SessionStart", "startup") == []
+    assert s.env == {} and s.value("enableAllProjectMcpServers") is None
+    (waiting,) = s.untrusted
+    assert waiting.label == str(path) and waiting.hooks == (f"SessionStart: touch {made}",)
+    assert waiting.env == ("API_URL",) and waiting.mcp_servers == ("*",)
+    (warning,) = [w for w in warnings_of(s) if "not trusted" in w]
+    assert "1 hook command" in warning and "1 env variable" in warning
+    trusted = load_settings(repo, env=env, trusted=True)
+    assert len(config_from_settings(trusted).handlers_for("SessionStart", "startup")) == 1
+    assert trusted.value("enableAllProjectMcpServers") is True and trusted.untrusted == ()
+    # the user's own settings.local.json is not committed: its hooks always count
+    path.unlink()
+    hook = {"hooks": [{"type": "command", "command": "true"}]}
+    write(repo / ".claude" / "settings.local.json", {"hooks": {"SessionStart": [hook]}})
+    s = load_settings(repo, env=env)
+    assert s.untrusted == () and len(config_from_settings(s).handlers_for("SessionStart", "x"))
+
+
+def test_the_trust_question_lists_what_would_run(repo: Path, env: dict[str, str]) -> None:
+    from hands.cli.trust_question import trust_text
+
+    made = repo.parent / "HOOK_RAN"
+    write(repo / ".mcp.json", {"mcpServers": {"tools": {"command": "serve-tools", "args": ["-v"]}}})
+    hooked(
+        repo,
+        made,
+        env={"API_URL": "x", "TOKEN": "y"},
+        enabledMcpjsonServers=["tools"],
+        permissions={"allow": ["Bash(curl *)"], "additionalDirectories": ["../shared"]},
+    )
+    text = trust_text(repo, load_settings(repo, env=env).untrusted)
+    assert f"touch {made}" in text and "API_URL, TOKEN" in text
+    assert "tools: serve-tools -v" in text
+    assert "Bash(curl *)" in text and "../shared" in text
+
+
+def test_print_mode_runs_untrusted_project_hooks_as_claude_code_does_and_says_so(
+    repo: Path, hands_home: Path
+) -> None:
+    made = repo.parent / "HOOK_RAN"
+    hooked(repo, made)
+    script = repo.parent / "s.json"
+    script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "hi"}]}]}))
+    proc = hands_p(repo, script)
+    assert proc.returncode == 0, proc.stderr
+    assert made.exists()
+    assert "not trusted" in proc.stderr and "print mode runs its 1 hook command" in proc.stderr

@@ -149,9 +149,11 @@ def main_command(
     if resume == "":
         resume = _pick_session(where, interactive=interactive)
     rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
-    loaded = _settings(where, *rules, announce=not interactive)
+    loaded = _settings(where, *rules, announce=not interactive, print_mode=not interactive)
     if interactive:
-        if loaded.untrusted_files and _ask_to_trust(where, loaded.untrusted_files):
+        from hands.cli.trust_question import ask_to_trust
+
+        if loaded.untrusted and ask_to_trust(where, loaded.untrusted):
             from hands.config.trust import trust
 
             trust(where)
@@ -245,16 +247,6 @@ def help_command(ctx: typer.Context) -> None:
     """Show this help."""
     parent = ctx.parent
     typer.echo((parent or ctx).get_help())
-
-
-def _ask_to_trust(where: Path, files: tuple[str, ...]) -> bool:
-    """Ask once whether the project's committed settings may grant permissions."""
-    listed = "\n".join(f"  {f}" for f in files)
-    typer.echo(
-        f"This project's settings grant permissions (allow rules, directories or a mode):\n"
-        f"{listed}\nOnly trust a project whose files you know."
-    )
-    return typer.confirm(f"Trust {where} and use them?", default=False)
 
 
 def _pick_session(where: Path, *, interactive: bool) -> str:

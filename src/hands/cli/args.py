@@ -49,10 +49,16 @@ def settings_for(
     add_dir: Sequence[Path] | None,
     *,
     announce: bool = True,
+    print_mode: bool = False,
 ) -> Settings:
-    """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
+    """Every settings source merged; warnings go to stderr (a bad rule never stops a run).
+
+    ``print_mode``: nobody is asked to trust the workspace, and an untrusted project's
+    hooks run anyway, as in Claude Code's print mode.
+    """
     from hands.config.settings import CliPermissionArgs, load_settings
 
+    check_settings_value(settings, cwd)
     loaded = load_settings(
         cwd,
         cli=CliPermissionArgs(
@@ -62,10 +68,41 @@ def settings_for(
             settings=settings,
             add_dirs=tuple(add_dir or ()),
         ),
+        hooks_before_trust=print_mode,
     )
     if announce:
         announce_warnings(loaded)
     return loaded
+
+
+def check_settings_value(value: str | None, cwd: Path) -> None:
+    """A ``--settings`` file or JSON that cannot be read is a :class:`UsageError`.
+
+    The user named it, so its deny rules must not be lost to a warning; a broken file
+    found by discovery stays a warning.
+    """
+    import json
+
+    if value is None or not value.strip():
+        return
+    text, label = value, "--settings"
+    if not value.lstrip().startswith("{"):
+        path = Path(value).expanduser()
+        path = path if path.is_absolute() else cwd / path
+        label = f"--settings {path}"
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise UsageError(f"{label}: cannot be read ({reason})") from None
+    try:
+        data: object = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"{label}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{label}: a settings file must hold a JSON object")
 
 
 def announce_warnings(loaded: Settings) -> None:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import logging
-import signal
+import os
 import sys
+
+BROKEN_PIPE_EXIT = 141
+"""The exit code when whoever read standard output stopped reading (128 + SIGPIPE)."""
 
 
 def main() -> None:
-    """Entry point of the ``hands`` script."""
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    """Entry point of the ``hands`` script.
+
+    SIGPIPE stays ignored: a hook or server that exits without reading its input must
+    not end hands. A closed standard output (``hands tools | head``) ends it quietly.
+    """
     # text that is not valid Unicode (a lone surrogate in a model's output) is shown
     # escaped rather than ending the session with an encoding error
     for stream in (sys.stdout, sys.stderr):
@@ -23,6 +29,12 @@ def main() -> None:
 
     startup.begin()
     sys.argv[1:] = flag_values(sys.argv[1:])
+    from hands.cli.home_check import home_problem, needs_home
+
+    problem = home_problem() if needs_home(sys.argv[1:]) else None
+    if problem is not None:
+        print(f"hands: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     try:
         if sys.argv[1:2] == ["tool"]:
             from hands.cli.tool_command import main as tool_main
@@ -34,6 +46,18 @@ def main() -> None:
     except HandsError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    except BrokenPipeError:
+        _drop_stdout()
+        raise SystemExit(BROKEN_PIPE_EXIT) from None
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so the final flush cannot fail again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 _ON = ("true", "1", "yes", "on")

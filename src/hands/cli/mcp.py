@@ -39,12 +39,25 @@ def list_command(
         float | None,
         typer.Option("--timeout", help="Seconds to wait for each server (default MCP_TIMEOUT)."),
     ] = None,
+    probe: Annotated[
+        bool,
+        typer.Option(
+            "--probe",
+            help="Also start the project's servers nobody approved yet, to check them "
+            "(refused ones stay off).",
+        ),
+    ] = False,
 ) -> None:
-    """Connect to every configured server and show its status and tool count."""
+    """Connect to every approved server and show its status and tool count.
+
+    Project servers nobody approved are listed without being started (``--probe``
+    starts them too); servers in ``disabledMcpjsonServers`` never start.
+    """
     import anyio
 
     from hands.cli import startup
     from hands.config.settings import load_settings
+    from hands.mcp.config import approval_from_settings, approval_without_asking
     from hands.mcp.connection import ServerStatus
     from hands.mcp.server_policy import ServerPolicy
     from hands.mcp.setup import build_manager
@@ -53,10 +66,11 @@ def list_command(
     settings = load_settings(project)
     settings.apply_env()
     blocked = ServerPolicy.from_settings(settings.value).blocked
+    approve = (approval_without_asking if probe else approval_from_settings)(settings.value)
     startup.done()  # the servers start in the user's own environment
 
     async def go() -> tuple[list[ServerStatus], tuple[str, ...]]:
-        manager, config = build_manager(project, approve_project=True, blocked=blocked)
+        manager, config = build_manager(project, approve_project=approve, blocked=blocked)
         async with manager:
             limit = manager.settings.startup_timeout_s + 1 if timeout is None else timeout
             await manager.wait_ready(limit=limit)

@@ -59,10 +59,20 @@ def load_cli_settings(
     add_dir: list[Path] | None,
     *,
     announce: bool = True,
+    print_mode: bool = False,
 ) -> Settings:
     """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
     try:
-        return settings_for(cwd, mode, allowed, disallowed, settings, add_dir, announce=announce)
+        return settings_for(
+            cwd,
+            mode,
+            allowed,
+            disallowed,
+            settings,
+            add_dir,
+            announce=announce,
+            print_mode=print_mode,
+        )
     except UsageError as exc:
         raise typer.BadParameter(str(exc)) from None
 

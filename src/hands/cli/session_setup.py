@@ -151,10 +151,11 @@ def prepare(
     ``system_prompt`` replaces hands' own prompt (memory files and the environment are
     still added); ``mcp_servers`` adds servers (``name → entry``) that need no approval.
 
-    Project MCP servers connect without asking in print mode; interactively they need
-    the approval the settings give (``enabledMcpjsonServers`` and friends).
+    Project MCP servers connect without asking in print mode, except those the user
+    refused (``disabledMcpjsonServers``); interactively they need the approval the
+    settings give (``enabledMcpjsonServers`` and friends).
     """
-    from hands.mcp.config import approval_from_settings
+    from hands.mcp.config import approval_from_settings, approval_without_asking
 
     settings.apply_env()  # the settings' env block, before anything reads the environment
     from hands.models.resolve import settings_model_note
@@ -218,16 +219,23 @@ def prepare(
         pool=pool,
         engine=engine,
         model=model,
-        approve=approval_from_settings(settings.value) if interactive else True,
+        approve=(
+            approval_from_settings(settings.value)
+            if interactive
+            else approval_without_asking(settings.value)
+        ),
         settings=settings,
         extra=mcp_servers or {},
     )
     startup.done()  # every model is built: tools run in the user's own environment
+    warnings = list(mcp_config.warnings)
+    if not interactive:
+        warnings.extend(_started_without_asking(mcp_config, settings))
     return AgentSetup(
         hooks=hooks,
         mcp=manager,
         source=source,
-        mcp_warnings=tuple(mcp_config.warnings),
+        mcp_warnings=tuple(warnings),
         mcp_pending=tuple(mcp_config.needs_approval),
         model=model,
         settings=settings,
@@ -242,6 +250,20 @@ def prepare(
         mcp_extra=mcp_servers or {},
         resumed=resume is not None or continue_last,
     )
+
+
+def _started_without_asking(config: McpConfigSet, settings: Settings) -> list[str]:
+    """A note for each project server print mode starts that nobody approved."""
+    from hands.mcp.config import approval_from_settings
+
+    decided = approval_from_settings(settings.value)
+    return [
+        f"print mode starts the project MCP server {s.name!r} ({s.source}) without asking, "
+        "as Claude Code does; add it to disabledMcpjsonServers in "
+        ".claude/settings.local.json to keep it off"
+        for s in config.servers
+        if s.scope == "project" and decided(s) is None
+    ]
 
 
 def _mcp(

@@ -1,4 +1,4 @@
-"""``hands trust [DIR]``: trust a workspace, so its committed settings may loosen permissions."""
+"""``hands trust [DIR]``: trust a workspace, so its committed settings take effect."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def trust_command(
     ] = False,
     show: Annotated[bool, typer.Option("--list", help="List the trusted workspaces.")] = False,
 ) -> None:
-    """Trust a workspace: its .claude/settings.json allow rules and directories count."""
+    """Trust a workspace: its .claude/settings.json hooks, env, servers and rules count."""
     from hands.config.trust import trust, trust_file, trusted_dirs, untrust, workspace_of
 
     if show:
@@ -36,7 +36,8 @@ def trust_command(
         raise typer.BadParameter(f"{target} is not a directory")
     workspace = trust(target)
     typer.echo(
-        f"Trusted {workspace}: allow rules and additionalDirectories from its "
-        ".claude/settings.json and .hands/settings.json now apply (recorded in "
+        f"Trusted {workspace}: hooks, env, MCP server approvals, allow rules and "
+        "additionalDirectories from its .claude/settings.json and .hands/settings.json "
+        "now apply (recorded in "
         f"{trust_file()})."
     )

@@ -20,11 +20,12 @@ each with its origin; :mod:`hands.permissions.policy` parses them (and reports b
 and builds the engine.
 
 Workspace trust (:mod:`hands.config.trust`): the project files of level 4 come with
-the repository, so their allow rules, ``additionalDirectories`` and a loosening
-``defaultMode`` (``acceptEdits``, ``bypassPermissions``) count only in a trusted
-workspace; otherwise they are ignored with one warning that names the files and says
-how to trust. Their deny and ask rules always apply; ``settings.local.json`` always
-counts.
+the repository, so what in them runs programs or loosens permissions (hooks, ``env``,
+approvals of ``.mcp.json`` servers, allow rules, ``additionalDirectories``, a loosening
+``defaultMode``; see :mod:`hands.config.untrusted`) counts only in a trusted workspace;
+otherwise it is ignored with one warning that names the files and says how to trust.
+Print mode runs their hooks anyway, as Claude Code's does (``hooks_before_trust``).
+Their deny and ask rules always apply; ``settings.local.json`` always counts.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -41,7 +42,15 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hands.config.jsonfile import object_field, string_list, update_json_object
 from hands.config.rule_texts import BEHAVIORS, RuleOrigin, RuleText, Scope, split_rule_list
+from hands.config.untrusted import (
+    LOOSENING_MODES,
+    MCP_APPROVAL_KEYS,
+    UntrustedFile,
+    combined,
+    untrusted_parts,
+)
 from hands.core.context import PERMISSION_MODES, PermissionMode
+from hands.core.words import plural
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -56,11 +65,9 @@ SCOPES_STRONGEST_FIRST: tuple[Scope, ...] = (
 )
 CONFIG_DIRS = (".hands", ".claude")
 """Per-level configuration directories, the stronger first."""
+MODE_ALIASES: dict[str, PermissionMode] = {"manual": "default"}
 CLI_LIST_FLAGS = frozenset({"--allowedTools", "--disallowedTools", "--ask"})
 """Rule lists given on the command line, where commas and spaces also separate rules."""
-MODE_ALIASES: dict[str, PermissionMode] = {"manual": "default"}
-LOOSENING_MODES = frozenset({"acceptEdits", "bypassPermissions"})
-"""Default modes an untrusted project file may not set."""
 
 
 class PermissionsBlock(BaseModel):
@@ -133,18 +140,34 @@ class Settings:
     additional_directories: tuple[Path, ...] = ()
     disable_bypass: bool = False
     warnings: tuple[str, ...] = ()
-    untrusted_files: tuple[str, ...] = ()
-    """Project files whose allow rules, directories and loosening mode were ignored
-    because the workspace is not trusted (``hands trust`` trusts it)."""
+    untrusted: tuple[UntrustedFile, ...] = ()
+    """Project files whose hooks, env, MCP approvals, allow rules, directories and
+    loosening mode were ignored because the workspace is not trusted (``hands trust``)."""
+    hooks_before_trust: bool = False
+    """Untrusted project files' hooks run all the same (print mode, as in Claude Code)."""
+
+    @property
+    def untrusted_files(self) -> tuple[str, ...]:
+        """The labels of :attr:`untrusted`."""
+        return tuple(u.label for u in self.untrusted)
 
     @property
     def hooks(self) -> tuple[tuple[SettingsSource, Mapping[str, Any]], ...]:
-        """Each source's raw ``hooks`` object, strongest first (for the hooks engine)."""
-        return tuple((s, s.hooks) for s in self.sources if s.hooks)
+        """Each source's raw ``hooks`` object, strongest first (for the hooks engine).
+
+        An untrusted project file's hooks are left out unless :attr:`hooks_before_trust`.
+        """
+        skipped = () if self.hooks_before_trust else self.untrusted_files
+        return tuple((s, s.hooks) for s in self.sources if s.hooks and s.label not in skipped)
 
     def value(self, key: str) -> Any:
-        """A top-level scalar key from the strongest source that sets it."""
+        """A top-level scalar key from the strongest source that sets it.
+
+        An untrusted project file's approvals of MCP servers do not count.
+        """
         for source in self.sources:
+            if key in MCP_APPROVAL_KEYS and source.label in self.untrusted_files:
+                continue
             if key in source.data:
                 return source.data[key]
         return None
@@ -192,11 +215,13 @@ def load_settings(
     cli: CliPermissionArgs | None = None,
     env: Mapping[str, str] | None = None,
     trusted: bool | None = None,
+    hooks_before_trust: bool = False,
 ) -> Settings:
     """Load and merge every settings source for a session started in ``cwd``.
 
     ``trusted``: whether the workspace is trusted; ``None`` looks it up in the trusted
-    workspaces file (see :mod:`hands.config.trust`).
+    workspaces file (see :mod:`hands.config.trust`). ``hooks_before_trust``: an
+    untrusted project's hooks run anyway (print mode).
     """
     env = os.environ if env is None else env
     start = Path(os.path.normpath(Path(cwd).absolute()))
@@ -240,7 +265,8 @@ def load_settings(
             )
         )
 
-    untrusted = _untrusted_project(sources, start, env, trusted, warnings)
+    waiting = _untrusted_project(sources, start, env, trusted, warnings, hooks_before_trust)
+    untrusted = tuple(u.label for u in waiting)
     managed_only = any(
         s.scope == "managed" and s.permissions.allowManagedPermissionRulesOnly for s in sources
     )
@@ -296,7 +322,8 @@ def load_settings(
         additional_directories=tuple(dict.fromkeys(dirs)),
         disable_bypass=disable_bypass,
         warnings=tuple(warnings),
-        untrusted_files=untrusted,
+        untrusted=waiting,
+        hooks_before_trust=hooks_before_trust,
     )
 
 
@@ -327,48 +354,49 @@ def _untrusted_project(
     env: Mapping[str, str],
     trusted: bool | None,
     warnings: list[str],
-) -> tuple[str, ...]:
-    """The project files whose loosening entries do not count (workspace not trusted).
+    hooks_before_trust: bool,
+) -> tuple[UntrustedFile, ...]:
+    """What the project files would run or loosen, when the workspace is not trusted.
 
     Adds one warning naming them and saying how to trust the workspace.
     """
+    if trusted is True:
+        return ()
     gated = [
-        s
+        parts
         for s in sources
         if s.scope == "projectSettings"
-        and (
-            s.permissions.allow
-            or s.permissions.additionalDirectories
-            or _loosening_mode(s)
-            or _env_of(s)
-        )
+        and not (
+            parts := untrusted_parts(
+                s.label,
+                s.data,
+                allow=s.permissions.allow,
+                directories=s.permissions.additionalDirectories,
+                mode=s.permissions.defaultMode,
+            )
+        ).empty
     ]
-    if not gated or trusted is True:
+    if not gated:
         return ()
     from hands.config.trust import how_to_trust, is_trusted, workspace_of
 
     if trusted is None and is_trusted(start, env):
         return ()
-    parts: list[str] = []
-    allows = sum(len(s.permissions.allow) for s in gated)
-    dirs = sum(len(s.permissions.additionalDirectories) for s in gated)
-    if allows:
-        parts.append(f"{allows} permissions.allow rule{'s' if allows != 1 else ''}")
-    if dirs:
-        parts.append(f"{dirs} additionalDirectories entr{'ies' if dirs != 1 else 'y'}")
-    modes = [s.permissions.defaultMode for s in gated if _loosening_mode(s)]
-    if modes:
-        parts.append(f"defaultMode {modes[0]}")
-    variables = sum(len(_env_of(s)) for s in gated)
-    if variables:
-        parts.append(f"{variables} env variable{'s' if variables != 1 else ''}")
     workspace = workspace_of(start)
+    every = combined(gated)
+    ignored = replace(every, hooks=()) if hooks_before_trust else every
+    said = f"{' and '.join(p.label for p in gated)}: "
+    if not ignored.empty:
+        said += f"ignoring {ignored.summary()} because this workspace ({workspace}) is not trusted"
+    else:
+        said += f"this workspace ({workspace}) is not trusted"
+    if hooks_before_trust and every.hooks:
+        said += f"; print mode runs its {plural(len(every.hooks), 'hook command')} all the same"
     warnings.append(
-        f"{' and '.join(s.label for s in gated)}: ignoring {', '.join(parts)} because this "
-        f"workspace ({workspace}) is not trusted; deny and ask rules still apply. Review "
-        f"the file, then run `{how_to_trust(workspace)}` to trust it."
+        f"{said}; deny and ask rules still apply. Review the file, then run "
+        f"`{how_to_trust(workspace)}` to trust it."
     )
-    return tuple(s.label for s in gated)
+    return tuple(gated)
 
 
 def parse_settings_text(

@@ -1,16 +1,17 @@
-"""Workspace trust: which project directories may loosen permissions from their own files.
+"""Workspace trust: which project directories may run and loosen things from their own files.
 
 A committed ``.claude/settings.json`` (or ``.hands/settings.json``) comes with the code:
-whoever wrote the repository wrote it. Its allow rules and ``additionalDirectories`` (and
-a ``defaultMode`` of ``acceptEdits`` or ``bypassPermissions``) count only once the user
-trusts the workspace; its deny and ask rules always apply, and the user's own
-``settings.local.json`` always counts.
+whoever wrote the repository wrote it. Its hooks, ``env``, approvals of ``.mcp.json``
+servers, allow rules and ``additionalDirectories`` (and a ``defaultMode`` of
+``acceptEdits`` or ``bypassPermissions``) count only once the user trusts the workspace
+(:mod:`hands.config.untrusted` lists them); its deny and ask rules always apply, and the
+user's own ``settings.local.json`` always counts.
 
 Trusted workspaces are listed in ``trusted.json`` in the hands home (``$HANDS_HOME``,
 else ``$HOME/.hands``). A workspace is the git repository root of a directory, or the
 directory itself outside a repository; trusting a directory trusts everything below it.
-``hands -p`` trusts nothing by itself: untrusted project allow rules are ignored with a
-warning, as Claude Code's non-interactive runs do.
+``hands -p`` trusts nothing by itself: as in Claude Code's print mode, the project's
+hooks run and the rest is ignored, with a warning.
 """
 
 from __future__ import annotations

@@ -32,6 +32,11 @@ class Session:
         """Where this session's files (spilled results, transcripts) live; made on demand."""
         return self.home / "sessions" / self.id
 
+    @property
+    def results_directory(self) -> Path:
+        """Where this session's large tool results are saved (always readable by it)."""
+        return self.directory / "tool-results"
+
     def service(self, kind: type[T], factory: Callable[[], T] | None = None) -> T:
         """The session's single instance of ``kind``, created on first use."""
         found = self._services.get(kind)

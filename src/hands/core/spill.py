@@ -27,7 +27,7 @@ def spill(content: str | Sequence[ResultPart], *, session: Session, tool_use_id:
         if isinstance(content, str)
         else "\n".join(b.text for b in content if isinstance(b, TextBlock))
     )
-    directory = session.directory / "tool-results"
+    directory = session.results_directory
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{_UNSAFE.sub('_', tool_use_id) or 'result'}.txt"
     _write_new(path, text)

@@ -356,6 +356,21 @@ def approval_from_settings(value: Callable[[str], Any]) -> Callable[[McpServerCo
     return decide
 
 
+def approval_without_asking(
+    value: Callable[[str], Any],
+) -> Callable[[McpServerConfig], bool | None]:
+    """Approval where nobody is asked: every project server except the refused ones.
+
+    Print mode and ``hands mcp list --probe``; ``disabledMcpjsonServers`` always holds.
+    """
+    decided = approval_from_settings(value)
+
+    def decide(server: McpServerConfig) -> bool | None:
+        return decided(server) is not False
+
+    return decide
+
+
 def _names(value: object) -> frozenset[str]:
     if isinstance(value, list):
         return frozenset(v for v in cast(list[object], value) if isinstance(v, str))

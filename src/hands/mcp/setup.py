@@ -45,8 +45,9 @@ def build_manager(
         cwd, env=env, extra=extra, approve_project=approve_project, blocked=blocked
     )
     unapproved = (
-        "project server not approved yet: add it to enabledMcpjsonServers "
-        "(or set enableAllProjectMcpServers) in .claude/settings.json"
+        "project server not approved yet, so not started: answer hands' question in a "
+        "session or add it to enabledMcpjsonServers in .claude/settings.local.json "
+        "(`hands mcp list --probe` starts it to check it)"
     )
     idle: list[tuple[McpServerConfig, Literal["needs-approval", "disabled"], str]] = [
         *((server, "needs-approval", unapproved) for server in config.needs_approval),

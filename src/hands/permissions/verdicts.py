@@ -7,6 +7,7 @@ protected paths, edits. Each returns allow, or an ask the engine finishes (mode
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,9 +55,12 @@ def read_verdict(
     ctx: ToolContext,
     dirs: tuple[str, ...],
 ) -> PermissionDecision:
-    """A read: allowed inside the working directories or by an allow rule."""
+    """A read: allowed in the working directories, this session's saved results, or by rule."""
     if all(inside(p, dirs) for p in call.paths):
         return PermissionDecision(behavior="allow", reason="read inside the working directories")
+    results = _results_dirs(ctx)
+    if all(inside(p, dirs) or inside(p, results) for p in call.paths):
+        return PermissionDecision(behavior="allow", reason="read of this session's saved results")
     rule = index.allowed_path(index.rules_for("allow", tool), call.paths, ctx)
     if rule is not None:
         return by_rule(rule)
@@ -64,6 +68,12 @@ def read_verdict(
         f"{tool.name}({call.display}) is outside the working directories ({', '.join(dirs[:3])}).",
         "outside the working directories",
     )
+
+
+def _results_dirs(ctx: ToolContext) -> tuple[str, ...]:
+    """The session's saved-results directory, as written and resolved."""
+    written = os.path.normpath(ctx.session.results_directory.absolute())
+    return tuple(dict.fromkeys((written, os.path.realpath(written))))
 
 
 def edit_verdict(

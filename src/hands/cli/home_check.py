@@ -1,0 +1,41 @@
+"""Whether the hands home can hold sessions: one clear line instead of a traceback."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from hands.core.limits import hands_home
+
+QUIET_ARGS = frozenset({"-V", "--version", "-h", "--help", "help"})
+"""Arguments that need no hands home (version and help)."""
+
+
+def home_problem(env: Mapping[str, str] | None = None) -> str | None:
+    """Why the hands home cannot be used, or ``None``; creates nothing."""
+    env = os.environ if env is None else env
+    home = hands_home(env)
+    name = f"HANDS_HOME ({home})" if env.get("HANDS_HOME") else f"the hands home {home}"
+    fix = "set HANDS_HOME to a directory you can write"
+    if home.exists() and not home.is_dir():
+        return f"{name} is not a directory; {fix}"
+    existing = _nearest_existing(home)
+    if not existing.is_dir():
+        return f"{name} cannot be created: {existing} is not a directory; {fix}"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        what = "is not writable" if existing == home else f"cannot be created in {existing}"
+        return f"{name} {what}; {fix}"
+    return None
+
+
+def needs_home(argv: list[str]) -> bool:
+    """Whether the command line runs a command (not only version or help)."""
+    return not any(a in QUIET_ARGS for a in argv[:1] + [a for a in argv if a.startswith("-")])
+
+
+def _nearest_existing(path: Path) -> Path:
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return candidate
+    return Path(path.anchor or "/")
