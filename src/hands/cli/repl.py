@@ -235,6 +235,7 @@ class Repl:
         self.setup.record_prompt(message)
         self._turn = q
         self._shown.clear()
+        self.view.begin()
         try:
             async with anyio.create_task_group() as keys:
                 keys.start_soon(self._watch_keys)
@@ -246,7 +247,7 @@ class Repl:
                 keys.cancel_scope.cancel()
         finally:
             self._turn = None
-            self.view.pause()
+            self.view.end()
         self.setup.history = list(q.messages)
         if self._leave:
             raise Exit
