@@ -26,6 +26,11 @@ class Terminal:
     def send(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.target, *keys)
 
+    def submit(self, line: str, until: str) -> str:
+        """Type ``line``, press Enter, and wait for ``until`` to appear; the screen then."""
+        self.send(line, "Enter")
+        return self.wait_for(until)
+
     def wait_for_prompt(self, timeout: float = 15) -> None:
         """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
         deadline = time.monotonic() + timeout
