@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,14 +35,6 @@ def scripted(path: Path, *texts: str) -> str:
         json.dumps({"turns": [{"blocks": [{"type": "text", "text": t}]} for t in texts]})
     )
     return f"scripted:{path}"
-
-
-@pytest.fixture
-def server() -> Iterator[LoopbackServer]:
-    srv = LoopbackServer()
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])

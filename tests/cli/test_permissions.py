@@ -91,16 +91,12 @@ def test_batch_in_order(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("legacy", ["View", "NotebookRead"])
-def test_a_legacy_name_is_its_tool_and_covers_the_tools_family(
-    tmp_path: Path, legacy: str
-) -> None:
+def test_a_legacy_name_is_its_tool_and_covers_the_tools_family(tmp_path: Path, legacy: str) -> None:
     (tmp_path / "secret").mkdir()
     (tmp_path / "secret" / "key.txt").write_text("x\n")
 
     def decide(tool: str, data: dict[str, object]) -> str:
-        request = CheckRequest(
-            tool=tool, input=data, cwd=tmp_path, deny=[f"{legacy}(./secret/**)"]
-        )
+        request = CheckRequest(tool=tool, input=data, cwd=tmp_path, deny=[f"{legacy}(./secret/**)"])
         decision, _ = anyio.run(lambda: check_call(request, env=env_for(tmp_path)))
         return decision.behavior
 

@@ -7,87 +7,13 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from terminal import Terminal, call_then_reply, launch, script, start
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-
-class Terminal:
-    def __init__(self, socket: Path) -> None:
-        self.socket = socket
-        self.target = "main"
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, check=False
-        ).stdout
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", self.target)
-
-    def send(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", self.target, *keys)
-
-    def wait_for_prompt(self, timeout: float = 15) -> None:
-        """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            lines = self.screen().rstrip().splitlines()
-            if lines and lines[-1].strip() == ">":
-                return
-            time.sleep(0.1)
-        raise AssertionError(f"no prompt; the screen was:\n{self.screen()}")
-
-    def wait_for(self, text: str, timeout: float = 15) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
-
-
-@pytest.fixture
-def terminal(tmp_path: Path, hands_home: Path) -> Iterator[Terminal]:
-    # a socket of its own, not one in tmux's per-user directory: names there repeat from
-    # one pytest run to the next, and two runs on one machine would share a tmux server
-    term = Terminal(tmp_path / "tmux.sock")
-    yield term
-    term.tmux("kill-server")
-
-
-def launch(
-    term: Terminal,
-    cwd: Path,
-    home: Path,
-    script: Path,
-    *extra: str,
-    user_home: Path | None = None,
-    session: str = "main",
-) -> None:
-    """Start hands in a new tmux session."""
-    command = " ".join(
-        [
-            f"cd {cwd} &&",
-            "env -u COLUMNS -u LINES",
-            f"HANDS_HOME={home}",
-            *([f"HOME={user_home}"] if user_home is not None else []),
-            sys.executable, "-m", "hands", "--model", f"scripted:{script}",
-            *extra,
-            "; echo HANDS-EXITED-$?; sleep 60",
-        ]
-    )  # fmt: skip
-    term.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
-
-
-def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
-    launch(term, cwd, home, script, *extra)
-    term.wait_for("(/help")
-    term.wait_for_prompt()
 
 
 def answer_trust(term: Terminal, answer: str) -> str:
@@ -97,22 +23,6 @@ def answer_trust(term: Terminal, answer: str) -> str:
     term.wait_for("(/help")
     term.wait_for_prompt()
     return screen
-
-
-def call_then_reply(path: Path, name: str, tool_input: dict, reply: str) -> Path:
-    """A script: one tool call, then a text answer."""
-    return script(
-        path,
-        [
-            {"blocks": [{"type": "tool_use", "name": name, "input": tool_input}]},
-            {"blocks": [{"type": "text", "text": reply}]},
-        ],
-    )
-
-
-def script(path: Path, turns: list) -> Path:
-    path.write_text(json.dumps({"turns": turns}))
-    return path
 
 
 def test_prompt_permission_answer_and_rendered_result(

@@ -25,6 +25,7 @@ from hands.models.base import (
     MessageStart,
     MessageStop,
     ModelRequest,
+    RetryWait,
     StreamEvent,
     TextDelta,
     ThinkingDelta,
@@ -233,7 +234,12 @@ async def test_overload_and_rate_limit_are_retried_before_any_event(server: Loop
     m = model(server, retry=RetryPolicy(max_retries=3, initial_delay=0.01))
     events = await run(m)
     assert len(server.requests) == 4
-    assert [e for e in events if isinstance(e, MessageStart)] == [events[0]]
+    # each retry is announced before it waits; the turn itself starts once
+    waits = [e for e in events if isinstance(e, RetryWait)]
+    assert [(w.attempt, w.max_attempts) for w in waits] == [(2, 4), (3, 4), (4, 4)]
+    assert "529 overloaded_error" in waits[0].error and waits[1].delay_s == 0.005
+    assert events[: len(waits)] == waits
+    assert [e for e in events if isinstance(e, MessageStart)] == [events[len(waits)]]
     assert completed(events) == [TextBlock(text="at last")]
     assert [r.headers.get("x-stainless-retry-count") for r in server.requests] == ["0"] * 4
 

@@ -43,6 +43,17 @@ class StreamRetryEvent:
     retries_left: int
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RequestRetryEvent:
+    """The model request failed before streaming; it is sent again after ``delay_s``."""
+
+    error: str
+    attempt: int
+    """The attempt about to be made (2 for the first retry)."""
+    max_attempts: int
+    delay_s: float
+
+
 ResultSubtype: TypeAlias = Literal[
     "success", "error_max_turns", "error_during_execution", "interrupted"
 ]
@@ -78,6 +89,7 @@ QueryEvent: TypeAlias = (
     | ToolProgressEvent
     | ToolResultEvent
     | StreamRetryEvent
+    | RequestRetryEvent
     | ResultEvent
 )
 
@@ -85,6 +97,7 @@ __all__ = [
     "BlockEvent",
     "MessageEvent",
     "QueryEvent",
+    "RequestRetryEvent",
     "ResultEvent",
     "StreamRetryEvent",
     "TextDeltaEvent",

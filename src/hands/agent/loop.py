@@ -23,6 +23,7 @@ from hands.agent.events import (
     BlockEvent,
     MessageEvent,
     QueryEvent,
+    RequestRetryEvent,
     ResultEvent,
     ResultSubtype,
     StreamRetryEvent,
@@ -45,7 +46,14 @@ from hands.core.spill import fit_message_budget
 from hands.core.tool import Tool, ToolSpec
 from hands.core.words import plural
 from hands.errors import StreamInterruptedError
-from hands.models.base import BlockComplete, MessageStop, ModelRequest, TextDelta, Usage
+from hands.models.base import (
+    BlockComplete,
+    MessageStop,
+    ModelRequest,
+    RetryWait,
+    TextDelta,
+    Usage,
+)
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.streaming import StreamingToolExecutor
 from hands.permissions.simple import SimplePolicy
@@ -247,6 +255,13 @@ class Query:
                         yield event
                     elif isinstance(event, ToolProgressEvent):
                         yield event
+                    elif isinstance(event, RetryWait):
+                        yield RequestRetryEvent(
+                            error=event.error,
+                            attempt=event.attempt,
+                            max_attempts=event.max_attempts,
+                            delay_s=event.delay_s,
+                        )
                     elif isinstance(event, _ModelFailed):
                         turn.failure = event.error
         assert executor is not None
@@ -327,7 +342,7 @@ class Query:
                                 else:
                                     held.append(event)
                             send.send_nowait(event)
-                        elif isinstance(event, TextDelta | MessageStop):
+                        elif isinstance(event, TextDelta | MessageStop | RetryWait):
                             send.send_nowait(event)  # the rest is of no use to the loop
                 for event in held:
                     if event.tool_use is not None:

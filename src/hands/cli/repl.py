@@ -18,11 +18,13 @@ from rich.text import Text
 from hands.agent import hook_turns
 from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
+from hands.cli.repl_commands import ALIASES, COMMANDS, describe_mode, help_text, next_mode
 from hands.cli.session_setup import AgentSetup
 from hands.cli.session_view import SessionView
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import SessionEndReason
-from hands.core.messages import ToolUseBlock, user_text
+from hands.core.messages import Message, TextBlock, ToolUseBlock
+from hands.models.base import Usage
 
 if TYPE_CHECKING:
     from hands.cli.repl_input import TerminalInput
@@ -31,14 +33,10 @@ if TYPE_CHECKING:
 _SHOWN_WAIT_S = 2.0
 """A permission prompt waits at most this long for its call to be on screen first."""
 
-HELP = """\
-/help          this help
-/clear         start a fresh conversation (the transcript so far is kept)
-/tools         the tools the model can use
-/permissions   the permission rules in force and where they come from
-/mcp           MCP servers and their state
-/exit          leave (Ctrl-D works too)
-Esc or Ctrl-C interrupts a turn; Esc then Enter inserts a newline."""
+COMPACT_UNAVAILABLE = (
+    "hands cannot compact a conversation yet: it is kept whole and sent in full. "
+    "/clear starts a fresh one (the transcript so far is kept)."
+)
 
 
 class Exit(Exception):
@@ -46,10 +44,12 @@ class Exit(Exception):
 
 
 def terminal_input(setup: AgentSetup) -> TerminalInput:
-    """The prompt_toolkit keyboard, with history under the hands home."""
+    """The prompt_toolkit keyboard, with history under the hands home and completion."""
+    from hands.cli.repl_completion import PromptCompleter
     from hands.cli.repl_input import TerminalInput
 
-    return TerminalInput(setup.session.home / "history")
+    names = [*COMMANDS, *ALIASES]
+    return TerminalInput(setup.session.home / "history", PromptCompleter(names, setup.cwd))
 
 
 class Repl:
@@ -67,6 +67,15 @@ class Repl:
         self.console = console
         self.keys = keys
         self.mode: PermissionMode = permission_mode
+        self._bypass = permission_mode == "bypassPermissions"
+        self.usage = Usage()
+        self.cost_usd: float | None = 0.0
+        self.prompts = 0
+        self._kept: list[TextBlock] = []
+        """What ``!command`` runs printed, sent with the next prompt."""
+        self._shell_scope: anyio.CancelScope | None = None
+        self._shells = 0
+        keys.on_shift_tab = self._cycle_mode
         self.view = SessionView(console, setup.pool)
         self._ask_lock = anyio.Lock()
         self._turn: Query | None = None
@@ -81,6 +90,8 @@ class Repl:
                 self._ctrl_c()
 
     def _ctrl_c(self) -> None:
+        if self._shell_scope is not None:
+            self._shell_scope.cancel()
         turn = self._turn
         if turn is None:
             return
@@ -159,18 +170,45 @@ class Repl:
             try:
                 if text.startswith("/"):
                     await self.command(text)
+                elif text.startswith("!"):
+                    await self.shell(text[1:].strip())
                 else:
                     await self.turn(text)
             except Exit:
                 return 0
+            except Exception as exc:  # whatever went wrong is said, and the session goes on
+                self.view.end()
+                self.console.print(Text(f"hands: {type(exc).__name__}: {exc}", style="red"))
+
+    def _cycle_mode(self) -> str:
+        self.mode = next_mode(self.mode, bypass=self._bypass)
+        return describe_mode(self.mode) + " (Shift-Tab for the next)"
 
     async def command(self, text: str) -> None:
         """Run a slash command."""
-        name = text.split()[0].lower()
-        if name in ("/exit", "/quit"):
+        name, _, arg = text.partition(" ")
+        name = ALIASES.get(name.lower(), name.lower())
+        arg = arg.strip()
+        if name == "/exit":
             raise Exit
         if name == "/help":
-            self.console.print(HELP)
+            self.console.print(help_text(), markup=False, highlight=False)
+        elif name == "/model":
+            self._model(arg)
+        elif name == "/compact":
+            self.console.print(Text(COMPACT_UNAVAILABLE, style="yellow"))
+        elif name == "/cost":
+            from hands.cli.repl_status import cost_text
+
+            self.console.print(cost_text(self.usage, self.cost_usd, self.prompts))
+        elif name == "/status":
+            from hands.cli.repl_status import status_table
+
+            self.console.print(status_table(self.setup, self.mode))
+        elif name == "/config":
+            from hands.cli.repl_status import config_table
+
+            self.console.print(config_table(self.setup.settings))
         elif name == "/clear":
             await hook_turns.end_session(self.setup.hooks, self._hook_context(), "clear")
             self.setup.history.clear()
@@ -188,6 +226,26 @@ class Repl:
             self._show_mcp()
         else:
             self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
+
+    def _model(self, arg: str) -> None:
+        if not arg:
+            self.console.print(f"model: {self.setup.model.name}", markup=False, highlight=False)
+            self.console.print(
+                Text("/model NAME switches (PROVIDER:NAME for another provider)", style="dim")
+            )
+            return
+        from hands.errors import ConfigError
+        from hands.models.resolve import resolve_model
+
+        provider = self.setup.model.name.partition(":")[0]
+        spec = arg if ":" in arg else f"{provider}:{arg}"
+        try:
+            model = resolve_model(spec)
+        except (ConfigError, OSError, ValueError) as exc:
+            self.console.print(Text(f"The model stays {self.setup.model.name}: {exc}", style="red"))
+            return
+        self.setup.model = model
+        self.console.print(Text(f"Now using {model.name}.", style="green"))
 
     def _show_mcp(self) -> None:
         statuses = self.setup.mcp.status()
@@ -214,9 +272,14 @@ class Repl:
 
     async def turn(self, text: str) -> None:
         """Run one prompt to the end, rendering as it goes."""
+        from hands.cli.mentions import attachments
         from hands.permissions.asking import PromptAskHandler
 
-        message = user_text(text)
+        attached, notes = attachments(text, self.setup.cwd)
+        for note in notes:
+            self.console.print(Text(f"  ⎿ {note}", style="dim"))
+        kept, self._kept = self._kept, []
+        message = Message(role="user", content=(*kept, TextBlock(text=text), *attached))
         handler = PromptAskHandler(
             prompt=self._ask, project_dir=self.setup.cwd, engine=self.setup.engine
         )
@@ -235,6 +298,7 @@ class Repl:
         self.setup.record_prompt(message)
         self._turn = q
         self._shown.clear()
+        self.view.begin()
         try:
             async with anyio.create_task_group() as keys:
                 keys.start_soon(self._watch_keys)
@@ -246,10 +310,53 @@ class Repl:
                 keys.cancel_scope.cancel()
         finally:
             self._turn = None
-            self.view.pause()
+            self.view.end()
         self.setup.history = list(q.messages)
+        self._count(q.usage)
         if self._leave:
             raise Exit
+
+    async def shell(self, command: str) -> None:
+        """Run ``!command`` through the Bash tool; its output goes with the next prompt."""
+        if not command:
+            self.console.print(Text("Type a shell command after the !", style="dim"))
+            return
+        from hands.cli.repl_shell import run_shell
+        from hands.permissions.asking import PromptAskHandler
+
+        handler = PromptAskHandler(
+            prompt=self._ask, project_dir=self.setup.cwd, engine=self.setup.engine
+        )
+        self._shells += 1
+        self.view.begin()
+        try:
+            with anyio.CancelScope() as scope:
+                self._shell_scope = scope
+                kept = await run_shell(
+                    command,
+                    setup=self.setup,
+                    view=self.view,
+                    ctx=self._hook_context(),
+                    ask=handler,
+                    number=self._shells,
+                )
+                self._kept.append(kept)
+        finally:
+            self._shell_scope = None
+            self.view.end()
+        if scope.cancelled_caught:
+            self.console.print(Text("Interrupted; nothing is kept.", style="yellow"))
+
+    def _count(self, usage: Usage) -> None:
+        from hands.models.pricing import estimate_cost
+
+        self.prompts += 1
+        self.usage = self.usage + usage
+        cost = estimate_cost(self.setup.model.name.partition(":")[2], usage)
+        if cost is None or self.cost_usd is None:
+            self.cost_usd = None
+        else:
+            self.cost_usd += cost
 
     async def _watch_keys(self) -> None:
         await self.keys.watch_turn(on_escape=self._interrupt, on_ctrl_c=self._ctrl_c)

@@ -1,9 +1,10 @@
 """The REPL's keyboard: the input prompt, permission answers, and keys pressed during a turn.
 
 At the input prompt Ctrl-C clears typed text (on an empty line it raises
-``KeyboardInterrupt``: the REPL counts two to leave). At a permission prompt Ctrl-C always
-raises. While a turn runs the terminal stays in raw mode: Esc and Ctrl-C interrupt the
-turn, anything else typed is kept and lands in the next prompt.
+``KeyboardInterrupt``: the REPL counts two to leave), Tab completes and Shift-Tab calls
+back (the REPL cycles the permission mode and says so above the prompt). At a permission
+prompt Ctrl-C always raises. While a turn runs the terminal stays in raw mode: Esc and
+Ctrl-C interrupt the turn, anything else typed is kept and lands in the next prompt.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 import anyio
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import run_in_terminal
+from prompt_toolkit.completion import Completer
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
@@ -27,9 +30,11 @@ _ESC_WAIT_S = 0.05
 class TerminalInput:
     """Reads the user's lines and answers, and watches the keys pressed during a turn."""
 
-    def __init__(self, history: Path) -> None:
+    def __init__(self, history: Path, completer: Completer | None = None) -> None:
         history.parent.mkdir(parents=True, exist_ok=True)
         self._answering = False
+        self.on_shift_tab: Callable[[], str] | None = None
+        """Called on Shift-Tab at the input prompt; what it returns is printed above it."""
         bindings = KeyBindings()
 
         # Esc then Enter inserts a newline. Ctrl-J is left alone: keys typed before the
@@ -46,9 +51,21 @@ class TerminalInput:
             else:
                 event.app.exit(exception=KeyboardInterrupt())
 
+        @bindings.add("s-tab")
+        def _shift_tab(event: Any) -> None:
+            callback = self.on_shift_tab
+            if callback is None or self._answering:
+                return
+            said = callback()
+            run_in_terminal(lambda: print(said))
+
         self.bindings = bindings
         self.session: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history)), key_bindings=bindings, multiline=False
+            history=FileHistory(str(history)),
+            key_bindings=bindings,
+            multiline=False,
+            completer=completer,
+            complete_while_typing=False,
         )
         self._answers: PromptSession[str] = PromptSession(key_bindings=bindings)
 

@@ -1,8 +1,10 @@
 """Shows a running query in the terminal the way a user expects to see it.
 
 On a terminal, text streams live as Markdown and each running tool shows a spinner with
-its elapsed time and latest progress, replaced by its result when it finishes. Elsewhere
-(pipes, tests) only the final text, tool uses and results are printed.
+its elapsed time and the tail of its output, replaced by its result when it finishes; from
+the moment a turn starts until it ends, a bottom line counts its time and the tokens
+received. Retries of a failed request are noted as they are scheduled. Elsewhere (pipes,
+tests) only the final text, tool uses, results and notices are printed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
-from hands.agent.events import BlockEvent, QueryEvent, ResultEvent, StreamRetryEvent, TextDeltaEvent
+from hands.agent.events import (
+    BlockEvent,
+    QueryEvent,
+    RequestRetryEvent,
+    ResultEvent,
+    StreamRetryEvent,
+    TextDeltaEvent,
+)
 from hands.cli.indent import hanging
 from hands.core.messages import TextBlock, ToolUseBlock
 from hands.core.outcome import error_message
@@ -27,20 +36,51 @@ from hands.core.words import plural
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.pipeline.pool import ToolPool
 
+_TAIL_CHARS = 4000
+"""How much of a command's streamed output is kept for its live tail."""
+
 
 class _Running:
-    __slots__ = ("label", "progress", "spinner", "started")
+    __slots__ = ("label", "output", "progress", "spinner", "started")
 
     def __init__(self, label: str) -> None:
         self.label = label
         self.started = time.monotonic()
         self.progress: RenderableType | None = None
+        self.output = ""
         self.spinner = Spinner("dots")
 
     def __rich__(self) -> RenderableType:
         # Rendered on every refresh, so the elapsed time keeps counting.
         elapsed = time.monotonic() - self.started
         self.spinner.update(text=Text(f"{self.label} · {elapsed:.0f}s"))
+        return self.spinner
+
+
+class _Working:
+    """The bottom line of a running turn: elapsed time, tokens received, how to stop it."""
+
+    __slots__ = ("chars", "retry_at", "spinner", "started")
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.chars = 0
+        self.retry_at: float | None = None
+        self.spinner = Spinner("dots", style="cyan")
+
+    def __rich__(self) -> RenderableType:
+        now = time.monotonic()
+        what = "Working…"
+        if self.retry_at is not None:
+            left = self.retry_at - now
+            what = f"Retrying in {left:.0f} s…" if left > 0.5 else "Retrying…"
+        tokens = plural(self.chars // 4, "token")
+        self.spinner.update(
+            text=Text.assemble(
+                (what, "cyan"),
+                (f" ({now - self.started:.0f}s · ↓ {tokens} · Esc to interrupt)", "dim"),
+            )
+        )
         return self.spinner
 
 
@@ -57,16 +97,51 @@ class SessionView:
         self._held: list[tuple[RenderableType, dict[str, Any]]] | None = None
         self._shown_uses: set[str] = set()
         self._early: dict[str, ToolResultEvent] = {}
+        self._working: _Working | None = None
 
     # -- public -------------------------------------------------------------------
 
+    def begin(self) -> None:
+        """A turn starts: show that it is running until its result arrives."""
+        self._working = _Working()
+        self._refresh()
+
+    def _show_progress(self, event: ToolProgressEvent) -> None:
+        running = self._running.get(event.tool_use.id)
+        tool = self.tools.find(event.tool_use.name)
+        if running is None or tool is None:
+            return
+        data = event.data
+        if isinstance(data, str):  # streamed output: its tail is what is shown
+            running.output = (running.output + data)[-_TAIL_CHARS:]
+            data = running.output
+        running.progress = tool.render_progress(data)
+        self._refresh()
+
+    def _show_retry(self, event: RequestRetryEvent) -> None:
+        if self._working is not None:
+            self._working.retry_at = time.monotonic() + event.delay_s
+        self._print(
+            Text(
+                f"  ⎿ {event.error} · retrying in {event.delay_s:.0f} s "
+                f"(attempt {event.attempt}/{event.max_attempts})",
+                style="yellow",
+            )
+        )
+
     def show(self, event: QueryEvent) -> None:
         """Render one event."""
+        working = self._working
         if isinstance(event, TextDeltaEvent):
             self._text += event.text
+            if working is not None:
+                working.chars += len(event.text)
+                working.retry_at = None
             self._refresh()
             return
         if isinstance(event, BlockEvent) and isinstance(event.block, ToolUseBlock):
+            if working is not None:
+                working.chars += len(json.dumps(dict(event.block.input), default=str))
             self._queue_use(event.block)
             return
         self._flush_uses()
@@ -76,11 +151,7 @@ class SessionView:
             if isinstance(block, TextBlock) and block.text.strip():
                 self._print(bulleted(Markdown(block.text)))
         elif isinstance(event, ToolProgressEvent):
-            running = self._running.get(event.tool_use.id)
-            tool = self.tools.find(event.tool_use.name)
-            if running is not None and tool is not None:
-                running.progress = tool.render_progress(event.data)
-                self._refresh()
+            self._show_progress(event)
         elif isinstance(event, ToolResultEvent):
             if event.tool_use.id not in self._shown_uses:
                 # settled before its call reached the screen (an unknown tool): the call
@@ -94,8 +165,11 @@ class SessionView:
             self._print(
                 Text(f"  model stream broke ({event.error}); asking again…", style="yellow")
             )
+        elif isinstance(event, RequestRetryEvent):
+            self._show_retry(event)
         elif isinstance(event, ResultEvent):
             self._running.clear()
+            self._working = None
             self.pause()
             style = "red" if event.is_error else "dim"
             tail = f" — {event.error}" if event.error else ""
@@ -106,6 +180,13 @@ class SessionView:
                     style=style,
                 )
             )
+
+    def end(self) -> None:
+        """The turn is over (whether or not its result arrived): clear the live region."""
+        self._working = None
+        self._running.clear()
+        self._text = ""
+        self.pause()
 
     def pause(self) -> None:
         """Take the live region off the screen (before a prompt)."""
@@ -192,7 +273,7 @@ class SessionView:
         # (8 times a second), so a text delta costs an append, not a Markdown parse.
         if not self.console.is_terminal or self._held is not None:
             return
-        if not self._text and not self._running:
+        if not self._text and not self._running and self._working is None:
             self.pause()
             return
         if self._live is None:
@@ -213,6 +294,8 @@ class SessionView:
             parts.append(running)
             if running.progress is not None:
                 parts.append(running.progress)
+        if self._working is not None:
+            parts.append(self._working)
         return Group(*parts)
 
 

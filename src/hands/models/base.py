@@ -111,8 +111,20 @@ class MessageStop:
     usage: Usage = field(default_factory=Usage)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RetryWait:
+    """A request failed before it streamed anything; it is sent again after ``delay_s``."""
+
+    error: str
+    attempt: int
+    """The number of the attempt about to be made (2 for the first retry)."""
+    max_attempts: int
+    delay_s: float
+
+
 StreamEvent: TypeAlias = (
-    MessageStart
+    RetryWait
+    | MessageStart
     | TextDelta
     | ThinkingDelta
     | ToolUseStart

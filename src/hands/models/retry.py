@@ -2,9 +2,9 @@
 
 A provider turns each attempt into an async iterator of events. A failure worth retrying
 (rate limit, overload, a dropped connection) raises :class:`RetryBeforeOutput` only while
-nothing has been yielded yet; :func:`stream_with_retries` then waits and tries again, so
-the consumer never sees a partial turn twice. Failures after the first event are the
-consumer's to handle (``StreamInterruptedError``).
+nothing has been yielded yet; :func:`stream_with_retries` then yields a :class:`RetryWait`
+notice, waits and tries again, so the consumer never sees a partial turn twice. Failures
+after the first event are the consumer's to handle (``StreamInterruptedError``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import anyio
 
 from hands.errors import ModelAPIError
-from hands.models.base import StreamEvent
+from hands.models.base import RetryWait, StreamEvent
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -71,8 +71,15 @@ async def stream_with_retries(
                     status=exc.status,
                     retryable=True,
                 ) from exc
-            await anyio.sleep(policy.delay(tries, exc.retry_after))
+            delay = policy.delay(tries, exc.retry_after)
             tries += 1
+            yield RetryWait(
+                error=str(exc),
+                attempt=tries + 1,
+                max_attempts=policy.max_retries + 1,
+                delay_s=delay,
+            )
+            await anyio.sleep(delay)
 
 
 def retry_after_seconds(headers: object) -> float | None:

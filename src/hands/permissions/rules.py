@@ -40,6 +40,7 @@ class NamedGrammar(Protocol):
         """The tool's own name for ``name``, one of its names or aliases."""
         ...
 
+
 _FAMILIES: Final[dict[str, RuleSubject]] = {READ_RULES: reads_path(), EDIT_RULES: writes_path()}
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_.*\-]+")

@@ -620,8 +620,10 @@ def format_output(output: GrepOutput) -> str:
     if output.unreadable:
         shown = output.unreadable[:MAX_UNREADABLE_SHOWN]
         more = len(output.unreadable) - len(shown)
-        lines = [f"\n({plural(len(output.unreadable), 'file')} could not be read and "
-                 "were not searched:", *(f"  {line}" for line in shown)]
+        lines = [
+            f"\n({plural(len(output.unreadable), 'file')} could not be read and were not searched:",
+            *(f"  {line}" for line in shown),
+        ]
         if more:
             lines.append(f"  … and {more:,} more")
         parts.append("\n".join(lines) + ")")

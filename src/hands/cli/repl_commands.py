@@ -1,0 +1,59 @@
+"""The REPL's slash commands and input conventions, each with its one-line help."""
+
+from __future__ import annotations
+
+from hands.core.context import PermissionMode
+
+COMMANDS: dict[str, str] = {
+    "/help": "this help",
+    "/clear": "start a fresh conversation (the transcript so far is kept)",
+    "/compact": "shorten the conversation (not available yet: /clear starts afresh)",
+    "/config": "the settings in force and the file each one comes from",
+    "/cost": "the tokens used so far and what they cost",
+    "/mcp": "MCP servers and their state",
+    "/model": "the model in use; /model NAME switches to another",
+    "/permissions": "the permission rules in force and where they come from",
+    "/status": "model, permission mode, settings files and MCP servers",
+    "/tools": "the tools the model can use",
+    "/exit": "leave (Ctrl-D works too)",
+}
+
+ALIASES = {"/quit": "/exit"}
+
+INPUT_HELP = """\
+!COMMAND      run a shell command; its output goes with your next prompt
+@PATH         attach a file to the prompt (Tab completes paths)
+Tab           complete a command or a path; Shift-Tab cycles the permission mode
+Esc or Ctrl-C interrupts a turn; Esc then Enter inserts a newline."""
+
+
+def help_text() -> str:
+    """Every command with its help, then the input conventions."""
+    width = max(len(name) for name in COMMANDS) + 2
+    lines = [f"{name:<{width}}{text}" for name, text in COMMANDS.items()]
+    return "\n".join([*lines, INPUT_HELP])
+
+
+MODE_CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
+"""Shift-Tab's order; ``bypassPermissions`` joins it only when the session started in it."""
+
+MODE_MEANING: dict[str, str] = {
+    "default": "edits and commands are asked about",
+    "acceptEdits": "file edits in the working directories go ahead without asking",
+    "plan": "read-only: the model plans and changes nothing",
+    "bypassPermissions": "nothing is asked",
+    "dontAsk": "anything that would be asked is refused",
+}
+
+
+def next_mode(mode: PermissionMode, *, bypass: bool) -> PermissionMode:
+    """The mode after ``mode`` in Shift-Tab's cycle."""
+    cycle = (*MODE_CYCLE, "bypassPermissions") if bypass else MODE_CYCLE
+    if mode not in cycle:
+        return cycle[0]
+    return cycle[(cycle.index(mode) + 1) % len(cycle)]
+
+
+def describe_mode(mode: str) -> str:
+    """``mode NAME: what it means``."""
+    return f"mode {mode}: {MODE_MEANING.get(mode, mode)}"

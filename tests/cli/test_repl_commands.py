@@ -1,0 +1,123 @@
+"""The slash commands, completion and mode cycling a Claude Code user reaches for."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from terminal import Terminal, call_then_reply, script, start
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def test_help_lists_every_command_and_tab_completes_them(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    from hands.cli.repl_commands import COMMANDS
+
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    start(terminal, tmp_path, hands_home, s)
+    screen = terminal.submit("/help", "Shift-Tab cycles")
+    for name in COMMANDS:
+        assert f"\n{name} " in screen, name
+    assert "!COMMAND" in screen and "@PATH" in screen
+    terminal.send("/sta", "Tab")
+    terminal.wait_for("> /status")
+    terminal.send("Enter")
+    screen = terminal.wait_for("none configured")
+    assert "model        scripted:" in screen and "mode default" in screen
+
+
+def test_model_cost_compact_config_and_unknown_input_never_crash(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"cleanupPeriodDays": 9}))
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    other = script(tmp_path / "other.json", [{"blocks": [{"type": "text", "text": "other"}]}])
+    start(terminal, tmp_path, hands_home, s)
+    terminal.submit("/model", "model: scripted:")
+    terminal.submit("/model nowhere.json", "The model stays scripted:")
+    terminal.submit("/cost", "0 prompts so far")
+    terminal.submit("hi", "success · 1 turn")
+    screen = terminal.submit("/cost", "1 prompt so far")
+    assert "tokens: " in screen and " out · " in screen
+    terminal.submit(f"/model {other}", "Now using scripted:other.json")
+    terminal.submit("again", "● other")
+    terminal.submit("/compact", "cannot compact a conversation yet")
+    screen = terminal.submit("/config", "permission mode")
+    assert "cleanupPeriodDays" in screen and "settings.json" in screen
+    screen = terminal.submit("/nonsense", "Unknown command /nonsense")
+    assert "Traceback" not in screen
+
+
+def test_shift_tab_cycles_the_permission_modes(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = tmp_path / "made.txt"
+    write = {"file_path": str(target), "content": "x"}
+    start(
+        terminal, tmp_path, hands_home, call_then_reply(tmp_path / "s.json", "Write", write, "Ok.")
+    )
+    for mode in ("acceptEdits", "plan", "default", "acceptEdits"):
+        terminal.send("BTab")
+        terminal.wait_for(f"mode {mode}: ")
+    assert "mode bypassPermissions" not in terminal.screen()  # only when started in it
+    terminal.wait_for_prompt()
+    terminal.send("write it", "Enter")  # acceptEdits: the write is not asked about
+    screen = terminal.wait_for("success · 2 turns")
+    assert "1. Yes" not in screen and target.read_text() == "x"
+
+
+def test_shift_tab_reaches_bypass_only_when_started_in_it(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
+    for mode in ("default", "acceptEdits", "plan", "bypassPermissions"):
+        terminal.send("BTab")
+        terminal.wait_for(f"mode {mode}:")
+
+
+def transcript(home: Path) -> str:
+    """Every transcript line hands wrote, joined."""
+    return "\n".join(p.read_text() for p in sorted(home.glob("projects/*/*.jsonl")))
+
+
+def test_bang_runs_a_command_whose_output_goes_with_the_next_prompt(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    made = tmp_path / "made.txt"
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "Seen."}]}])
+    start(terminal, tmp_path, hands_home, s)
+    screen = terminal.submit("!echo from-the-shell", "⎿ from-the-shell")
+    assert "● Bash(echo from-the-shell)" in screen
+    terminal.wait_for_prompt()
+    terminal.submit(f"!touch {made}", "3. No")  # it asks, as the model's call would
+    assert not made.exists()
+    terminal.submit("1", "(No output)")
+    assert made.exists()
+    terminal.submit("what did it say", "success · 1 turn")
+    sent = transcript(hands_home)
+    assert "The user ran `echo from-the-shell` in the shell; it printed:\\nfrom-the-shell" in sent
+    assert f"The user ran `touch {made}`" in sent
+
+
+def test_at_path_attaches_the_file_and_tab_completes_it(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    (tmp_path / "notes.txt").write_text("alpha\nbeta\n")
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "Read it."}]}])
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("-l", "summarise @no")
+    terminal.send("Tab")
+    terminal.wait_for("> summarise @notes.txt")
+    terminal.send("-l", " for user@example.com")
+    screen = terminal.submit("", "success · 1 turn")
+    assert "⎿ attached notes.txt (2 lines)" in screen
+    sent = transcript(hands_home)
+    assert "(@notes.txt):\\n```\\nalpha\\nbeta\\n```" in sent
+    assert sent.count("The user attached") == 1  # an e-mail address is only text

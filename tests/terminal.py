@@ -1,0 +1,100 @@
+"""A real terminal (tmux) running hands, for the interactive session's tests."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+class Terminal:
+    def __init__(self, socket: Path) -> None:
+        self.socket = socket
+        self.target = "main"
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, check=False
+        ).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.target)
+
+    def send(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.target, *keys)
+
+    def submit(self, line: str, until: str) -> str:
+        """Type ``line``, press Enter, and wait for ``until`` to appear; the screen then."""
+        self.send(line, "Enter")
+        return self.wait_for(until)
+
+    def wait_for_prompt(self, timeout: float = 15) -> None:
+        """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            lines = self.screen().rstrip().splitlines()
+            if lines and lines[-1].strip() == ">":
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no prompt; the screen was:\n{self.screen()}")
+
+    def wait_for(self, text: str, timeout: float = 15) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+
+
+def launch(
+    term: Terminal,
+    cwd: Path,
+    home: Path,
+    script: Path,
+    *extra: str,
+    user_home: Path | None = None,
+    session: str = "main",
+    model: str | None = None,
+    env: dict[str, str] | None = None,
+) -> None:
+    """Start hands in a new tmux session (``model`` instead of the script, ``env`` added)."""
+    command = " ".join(
+        [
+            f"cd {cwd} &&",
+            "env -u COLUMNS -u LINES",
+            f"HANDS_HOME={home}",
+            *([f"HOME={user_home}"] if user_home is not None else []),
+            *(f"{key}={shlex.quote(value)}" for key, value in (env or {}).items()),
+            sys.executable, "-m", "hands", "--model", model or f"scripted:{script}",
+            *extra,
+            "; echo HANDS-EXITED-$?; sleep 60",
+        ]
+    )  # fmt: skip
+    term.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+
+
+def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
+    launch(term, cwd, home, script, *extra)
+    term.wait_for("(/help")
+    term.wait_for_prompt()
+
+
+def call_then_reply(path: Path, name: str, tool_input: dict, reply: str) -> Path:
+    """A script: one tool call, then a text answer."""
+    return script(
+        path,
+        [
+            {"blocks": [{"type": "tool_use", "name": name, "input": tool_input}]},
+            {"blocks": [{"type": "text", "text": reply}]},
+        ],
+    )
+
+
+def script(path: Path, turns: list) -> Path:
+    path.write_text(json.dumps({"turns": turns}))
+    return path
