@@ -382,3 +382,44 @@ def test_resume_picker_and_the_resumed_conversation_on_screen(
     terminal.send("and now", "Enter")  # a new process: its script starts again
     screen = terminal.wait_for("success · 1 turn")
     assert screen.count("● The answer is 42.") == 2
+
+
+def test_the_permission_question_shows_the_whole_command_and_the_diff(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = tmp_path / "long.txt"
+    command = "echo " + " ".join(f"w{i}" for i in range(60)) + f" > {target}"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("alpha\nbeta\n")
+    s = script(
+        tmp_path / "s.json",
+        [
+            {"blocks": [{"type": "tool_use", "name": "Bash", "input": {"command": command}}]},
+            {"blocks": [{"type": "tool_use", "name": "Read", "input": {"file_path": str(notes)}}]},
+            {
+                "blocks": [
+                    {
+                        "type": "tool_use",
+                        "name": "Edit",
+                        "input": {
+                            "file_path": str(notes),
+                            "old_string": "beta",
+                            "new_string": "gamma",
+                        },
+                    }
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "all done"}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s)
+    terminal.send("go", "Enter")
+    screen = terminal.wait_for("3. No")
+    flat = "".join(screen.split())  # wrapped at the terminal's width; nothing is cut
+    assert "".join(f"w59 > {target}".split()) in flat
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("+gamma")
+    assert "-beta" in screen and notes.read_text() == "alpha\nbeta\n"  # asked before writing
+    terminal.send("1", "Enter")
+    terminal.wait_for("all done")
+    assert notes.read_text() == "alpha\ngamma\n"

@@ -319,3 +319,48 @@ def test_decision_on_relative_path_of_search_tool(world: World, tmp_path: Path) 
     engine = world.engine()
     d = world.decide(engine, "Glob", {"pattern": "*.py", "path": "src"})
     assert d.behavior == "allow" and d.reason == "read inside the working directories"
+
+
+def test_the_question_shows_the_whole_call_before_it_runs(world: World) -> None:
+    engine = world.engine()
+    shown: list[str] = []
+
+    async def prompt(text: str) -> str:
+        shown.append(text)
+        return "1"
+
+    handler = PromptAskHandler(prompt=prompt, project_dir=world.project, engine=engine)
+    runtime = ToolRuntime(tools=assemble_pool(), policy=engine, ask=handler)
+    sub = world.project / "sub"
+    sub.mkdir()
+    ctx = world.ctx(cwd=sub)
+
+    def call(name: str, data: dict[str, Any]) -> ToolCallOutcome:
+        async def go() -> ToolCallOutcome:
+            block = ToolUseBlock(id=f"toolu_{len(shown)}", name=name, input=data)
+            return await run_tool_use(block, ctx, runtime, lambda _: None)
+
+        return anyio.run(go)
+
+    long = "echo " + "word " * 80 + "> /tmp/long.txt"
+    assert call("Bash", {"command": long}).status == "ok"
+    assert f"    {long}" in shown[-1].splitlines()  # whole, on one line, never cut
+    assert f"  in {sub}" in shown[-1]  # not the project directory: said
+    call("Bash", {"command": "printf '\x1b[2Khidden\r' > out.txt\nls"})
+    assert "2 lines:" in shown[-1]
+    assert "\x1b" not in shown[-1] and "\r" not in shown[-1]  # a terminal would act on them
+    assert "printf '\\x1b[2Khidden\\r' > out.txt" in shown[-1]  # shown as escapes instead
+
+    notes = world.project / "notes.txt"
+    notes.write_text("alpha\nbeta\n")
+    assert call("Read", {"file_path": str(notes)}).status == "ok"
+    before = len(shown)
+    edit = {"file_path": str(notes), "old_string": "beta", "new_string": "gamma"}
+    assert call("Edit", edit).status == "ok"
+    question = shown[before]  # asked before the file changed
+    assert f"changes to {notes}:" in question
+    assert "    -beta" in question and "    +gamma" in question
+    fresh = world.project / "fresh.py"
+    written = call("Write", {"file_path": str(fresh), "content": "print(1)\nprint(2)\n"})
+    assert written.status == "ok"
+    assert f"new file {fresh}, 2 lines:" in shown[-1] and "    + print(2)" in shown[-1]

@@ -373,8 +373,13 @@ class Repl:
             if turn is not None and turn.interrupted:
                 return ""  # the turn is ending: every further question is a silent no
             self.view.hold()
+            # the question goes to the screen through rich, which wraps every line at the
+            # terminal's width (a prompt line is cut at the edge); only its last line prompts
+            body, _, last = text.rpartition("\n")
+            if body:
+                self.console.print(Text(body), soft_wrap=False, overflow="fold")
             try:
-                return await self.keys.answer(text)
+                return await self.keys.answer(last)
             except (KeyboardInterrupt, EOFError):
                 if turn is not None:
                     self._interrupt()

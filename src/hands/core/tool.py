@@ -208,6 +208,14 @@ class Tool(Generic[InputT, OutputT]):
         """The blocks the model sees for ``output``."""
         return default_content(output)
 
+    async def preview(self, input: InputT, ctx: ToolContext) -> str | None:
+        """What the call will do, in full, for the person asked to approve it.
+
+        Plain text, never shortened by the tool (a shell command, a file's diff); None
+        when ``Name(summary)`` says it all. Called after ``validate_input``.
+        """
+        return None
+
     def describe_input(self, input: InputT) -> str:
         """A one-line summary of the input, shown as ``Name(summary)``."""
         data = input.model_dump(by_alias=True, exclude_defaults=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import AskRequest, PermissionDecision
@@ -124,12 +124,14 @@ class PromptAskHandler:
         tool = request.tool
         suggestions, persistent = suggest_rules(self._engine, tool, request.input, request.context)
         label = f"{tool.user_facing_name(request.input)}({tool.describe_input(request.input)})"
-        lines = [request.message or f"{label} needs permission.", "  1. Yes"]
+        lines = [visible(request.message or f"{label} needs permission.")]
+        lines += await _what_it_does(request)
+        lines.append("  1. Yes")
         if suggestions:
             where = "in .claude/settings.local.json" if persistent else "for this session"
             lines.append(f"  2. Yes, and don't ask again ({', '.join(suggestions)} {where})")
         lines.append("  3. No, and tell the model what to do instead")
-        answer = (await self._prompt("\n".join(lines) + "\n> ")).strip().lower()
+        answer = (await self._prompt(visible("\n".join(lines)) + "\n> ")).strip().lower()
         if answer in ("1", "y", "yes"):
             return PermissionDecision(behavior="allow", reason="approved by the user")
         if answer in ("2", "a", "always") and suggestions:
@@ -170,6 +172,29 @@ class PromptAskHandler:
             if isinstance(rule, PermissionRule):
                 parsed.append(rule)
         self._engine.add_rules(parsed)
+
+
+async def _what_it_does(request: AskRequest) -> list[str]:
+    """The call in full (the tool's own preview) and where it runs, for the question."""
+    out: list[str] = []
+    try:
+        preview = await request.tool.preview(request.input, request.context)
+    except Exception as exc:  # a preview that fails must not stop the question being asked
+        preview = f"(the tool could not show what it will do: {exc})"
+    if preview:
+        out += [f"    {visible(line)}" for line in preview.splitlines() or [""]]
+    ctx = request.context
+    if ctx.project_dir is not None and PurePath(ctx.cwd) != PurePath(ctx.project_dir):
+        out.append(f"  in {visible(str(ctx.cwd))}")
+    return out
+
+
+_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+
+
+def visible(text: str) -> str:
+    """``text`` with characters a terminal would hide or act on shown as escapes."""
+    return _HIDDEN.sub(lambda m: repr(m.group())[1:-1], text.replace("\t", "    "))
 
 
 def terminal_prompt() -> Prompt:

@@ -189,6 +189,10 @@ class BashTool(Tool[BashInput, BashOutput]):
             return False
         return not sandbox.excludes(input.command)
 
+    async def preview(self, input: BashInput, ctx: ToolContext) -> str | None:
+        lines = input.command.count("\n") + 1
+        return input.command if lines == 1 else f"{lines} lines:\n{input.command}"
+
     # -- execution ------------------------------------------------------------------------
 
     async def call(

@@ -11,6 +11,32 @@ from hands.core.words import plural
 from hands.tools.file._patch import Hunk, count_changes
 
 MAX_DIFF_LINES = 40
+MAX_PREVIEW_LINES = 400
+"""Lines of a diff or a new file shown when asking to approve a change."""
+
+
+def text_diff(path: str, before: str | None, after: str) -> str:
+    """The change as a plain unified diff (a new file: its lines), for an approval prompt."""
+    import difflib
+
+    if before is None:
+        return added_lines(f"new file {path}", after)
+    old, new = before.splitlines(), after.splitlines()
+    body = list(difflib.unified_diff(old, new, "before", "after", lineterm=""))[2:]
+    return _block(f"changes to {path}:" if body else f"{path}: no change", body)
+
+
+def added_lines(title: str, text: str) -> str:
+    """``title, N lines:`` and each line of ``text`` marked as added."""
+    lines = text.splitlines()
+    return _block(f"{title}, {plural(len(lines), 'line')}:", [f"+ {line}" for line in lines])
+
+
+def _block(head: str, body: list[str]) -> str:
+    if len(body) > MAX_PREVIEW_LINES:
+        rest = len(body) - MAX_PREVIEW_LINES
+        body = [*body[:MAX_PREVIEW_LINES], f"… {plural(rest, 'more line')}"]
+    return "\n".join([head, *body])
 
 
 def diff_summary(verb: str, path: str, hunks: Sequence[Hunk]) -> str:

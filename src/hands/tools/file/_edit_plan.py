@@ -40,6 +40,10 @@ class PlanCache:
         """Keep ``plan`` for ``key`` (the tool_use id and the input as JSON)."""
         self._key, self._plan = key, plan
 
+    def peek(self, key: tuple[str, str]) -> EditPlan | None:
+        """The plan kept for ``key``, left in place; None if there is none."""
+        return self._plan if self._key == key else None
+
     def take(self, key: tuple[str, str]) -> EditPlan | None:
         """The plan kept for ``key``, removed; None if there is none."""
         plan = self._plan if self._key == key else None

@@ -11,7 +11,7 @@ from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.tools.file._diffview import diff_summary, render_diff
+from hands.tools.file._diffview import diff_summary, render_diff, text_diff
 from hands.tools.file._edit_plan import EditPlan, PlanCache, plan_edits
 from hands.tools.file._edit_result import EditOutput, edit_content, write_plan
 from hands.tools.file._paths import check_path
@@ -54,6 +54,16 @@ class PlannedEditTool(Tool[EditInputT, EditOutput]):
             except EditError as exc:
                 raise ToolError(str(exc)) from exc
         return ToolResult(output=await write_plan(plan, ctx))
+
+    async def preview(self, input: EditInputT, ctx: ToolContext) -> str | None:
+        plan = ctx.session.service(PlanCache).peek(self._key(input, ctx))
+        if plan is None:
+            try:
+                plan = await self._plan(input, ctx)
+            except EditError:
+                return None
+        before = None if plan.created else plan.original
+        return text_diff(str(plan.path), before, plan.updated)
 
     def to_content(self, output: EditOutput) -> str:
         return edit_content(output)

@@ -13,7 +13,7 @@ from hands.core.schema import ToolInput
 from hands.core.subject import writes_path
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.tools.file._diffview import render_diff
+from hands.tools.file._diffview import added_lines, render_diff
 from hands.tools.file._guard import GuardError, PlannedWrite, commit_write, load_target
 from hands.tools.file._notebook_cells import (
     NotebookError,
@@ -103,6 +103,17 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
         plan = await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
         await commit_write(plan, ctx)
         return ToolResult(output=plan.output)
+
+    async def preview(self, input: NotebookEditInput, ctx: ToolContext) -> str | None:
+        cell = f"cell {input.cell_id}" if input.cell_id else "the start"
+        if input.edit_mode == "delete":
+            return f"delete {cell} of {input.notebook_path}"
+        what = (
+            f"a new {input.cell_type or 'code'} cell after {cell}"
+            if input.edit_mode == "insert"
+            else f"the new source of {cell}"
+        )
+        return added_lines(f"{what} in {input.notebook_path}", input.new_source)
 
     def to_content(self, output: NotebookEditOutput) -> str:
         if output.edit_mode == "delete":

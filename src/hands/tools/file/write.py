@@ -14,7 +14,7 @@ from hands.core.subject import writes_path
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.core.words import plural
 from hands.errors import ToolError
-from hands.tools.file._diffview import diff_summary, render_diff
+from hands.tools.file._diffview import diff_summary, render_diff, text_diff
 from hands.tools.file._encoding import UTF8, NotTextError, decode, dominant_newline, encode
 from hands.tools.file._guard import (
     GuardError,
@@ -118,6 +118,13 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
             f"The file {output.file_path} has been updated. Here's the result of running "
             f"`cat -n` on a snippet of the edited file:\n{snippet(output.structured_patch)}"
         )
+
+    async def preview(self, input: WriteInput, ctx: ToolContext) -> str | None:
+        try:
+            plan = await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
+        except ToolError:
+            return None
+        return text_diff(str(plan.path), None if plan.created else plan.original, plan.updated)
 
     def describe_input(self, input: WriteInput) -> str:
         return input.file_path
