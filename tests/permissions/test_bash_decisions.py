@@ -90,7 +90,7 @@ DENY = [
         ("npm run test $(", "ask", ""),
         ("X=$(whoami); npm run test", "ask", ""),
         ("PATH=/tmp/evil; npm run test", "ask", ""),
-        ("npm run test & safe x", "allow", "Bash(npm run test:*)"),
+        ("npm run test & safe x", "ask", ""),  # the background & always asks
         ("sed -n 's/a/b/w /tmp/pwned' file.txt", "ask", ""),
         # critical-path removal always asks, even with Bash(rm *) allowed
         ("rm build/output.txt", "allow", "Bash(rm *)"),

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from hands.core.context import ToolContext
     from hands.core.tool import Tool
+    from hands.permissions.reads import Reads
     from hands.shell.analysis import Analysis
 
 CallKind: TypeAlias = Literal["bash", "read", "edit", "domain", "name", "other"]
@@ -44,6 +45,12 @@ class CallSubject:
     """Operands of file-writing commands, each with its symlink target."""
     redirect_paths: tuple[str, ...] = ()
     unclear_redirects: tuple[str, ...] = ()
+    shell_reads: tuple[tuple[str, str], ...] = ()
+    """(program, path) for every path a shell command reads, with symlink targets."""
+    unresolved_reads: tuple[tuple[str, str], ...] = ()
+    """(program, word) for read operands whose value the analysis cannot know."""
+    following_roots: tuple[tuple[str, str], ...] = ()
+    """(program, root) of recursive walks that follow symlinks."""
     host: str | None = None
     value: str | None = None
     display: str = ""
@@ -115,6 +122,8 @@ def _describe_shell(command: str, ctx: ToolContext, *, home: Path) -> CallSubjec
         r, w = file_operands(cmd)
         reads.extend(_resolve_all(r, bases, home))
         writes.extend(_resolve_all(w, bases, home))
+    found = _shell_reads(analysis, bases, home)
+    reads.extend(_resolve_all(found.files, bases, home))
     redirects: list[str] = []
     unclear: list[str] = []
     for red in analysis.redirects:
@@ -135,8 +144,36 @@ def _describe_shell(command: str, ctx: ToolContext, *, home: Path) -> CallSubjec
         write_paths=tuple(dict.fromkeys(writes)),
         redirect_paths=tuple(dict.fromkeys(redirects)),
         unclear_redirects=tuple(unclear),
+        shell_reads=_with_targets(found.paths),
+        unresolved_reads=tuple(dict.fromkeys(found.unresolved)),
+        following_roots=tuple(dict.fromkeys(found.following)),
         display=short,
     )
+
+
+def _shell_reads(analysis: Analysis, bases: list[Path], home: Path) -> Reads:
+    """What every command reads, against every directory it may run in."""
+    from hands.permissions.bash import expand_path
+    from hands.permissions.reads import Reads, command_reads
+
+    out = Reads()
+    home_text = norm(home)
+    for base in dict.fromkeys(bases):
+        cwd = norm(base)
+
+        def expand(raw: str, cwd: Path = base) -> str:
+            return expand_path(raw, cwd=cwd, home=home)
+
+        for cmd in analysis.commands:
+            command_reads(cmd, expand=expand, home=home_text, cwd=cwd, out=out)
+    return out
+
+
+def _with_targets(paths: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for program, path in dict.fromkeys(paths):
+        out.extend((program, p) for p in link_and_target(path))
+    return tuple(dict.fromkeys(out))
 
 
 def _host(url: str) -> str | None:

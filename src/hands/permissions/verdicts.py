@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import PermissionDecision
 from hands.core.subject import EDIT_RULES
+from hands.permissions.outside import outside_read
 from hands.permissions.paths import inside, protected_reason
 from hands.permissions.rules import DomainPattern, NamePattern, PermissionRule
 
@@ -25,12 +26,20 @@ if TYPE_CHECKING:
     from hands.shell.analysis import Analysis
 
 _HARMLESS_OPAQUE = (
-    "command substitution", "backticks", "subshell", "background &", "process substitution",
+    "command substitution", "backticks", "subshell", "process substitution",
     "arithmetic expansion", "if statement", "elif clause", "else clause", "while statement",
     "for statement", "c style for statement", "case statement", "case item", "do group",
-    "test command", "test that evaluates its operands",
+    "test command", "test that evaluates its operands", "variable", "parameter expansion",
+    "brace expansion", "here-document with expansions", "ANSI-C or translated quoting",
+    "group in braces",
 )  # fmt: skip
 """Constructs whose inner commands are all checked, so they do not block an allow."""
+_NOT_READ_ONLY = frozenset(
+    {"command substitution", "backticks", "subshell", "process substitution", "case statement",
+     "case item", "variable", "parameter expansion", "brace expansion", "group in braces",
+     "here-document with expansions", "ANSI-C or translated quoting"}
+)  # fmt: skip
+"""Constructs that keep a command line from being approved as read-only (a rule may still)."""
 
 
 def ask_verdict(message: str, reason: str, *, hook: bool = True) -> PermissionDecision:
@@ -184,6 +193,7 @@ def shell_verdict(
 ) -> PermissionDecision:
     """A shell command: every sub-command read-only, covered by acceptEdits, or allowed."""
     from hands.permissions.bash import accept_edits_covers, allow_forms
+    from hands.shell.analysis import EVALUATING_TEST
     from hands.shell.readonly import command_is_read_only
 
     name = tool.name
@@ -197,6 +207,9 @@ def shell_verdict(
             "approve it automatically.",
             "not fully parsed",
         )
+    outside = outside_read(index, call, ctx, dirs, name)
+    if outside is not None:
+        return outside
     risky = [o for o in analysis.opaque if o not in _HARMLESS_OPAQUE]
     if risky:
         return ask_verdict(
@@ -214,14 +227,24 @@ def shell_verdict(
     missing: list[str] = []
 
     def inside_dirs(path: str) -> bool:
-        return inside(path, dirs) and protected_reason(path) is None
+        # through its symlinks too, and not a protected directory being created
+        real = os.path.realpath(path)
+        return (
+            inside(path, dirs)
+            and inside(real, dirs)
+            and protected_reason(path) is None
+            and protected_reason(real) is None
+            and protected_reason(f"{path}/-") is None
+        )
 
+    plain = not any(o in _NOT_READ_ONLY for o in analysis.opaque)
     for cmd in analysis.commands:
         if bare is not None:
             used.append(bare)
             continue
         if (
-            command_is_read_only(replace(cmd, redirects=()))  # redirects: checked below
+            plain
+            and command_is_read_only(replace(cmd, redirects=()))  # redirects: checked below
             and not (cd_git and cmd.name in ("cd", "git"))
             and not (cmd.name == "cd" and not _cd_inside(cmd, ctx, dirs, home))
         ):
@@ -232,7 +255,7 @@ def shell_verdict(
         ):
             how.append("acceptEdits")
             continue
-        forms = allow_forms(cmd)
+        forms = () if _find_acts(cmd) else allow_forms(cmd)
         found = next(
             (r for r in command_rules for f in forms if r.matcher.matches(f)),  # type: ignore[union-attr]
             None,
@@ -241,7 +264,9 @@ def shell_verdict(
             used.append(found)
             continue
         missing.append(cmd.text.strip() or cmd.name or "?")
-    if not analysis.commands:
+    if not analysis.commands and (
+        "test command" not in analysis.opaque or EVALUATING_TEST in analysis.opaque
+    ):
         missing.append(call.display)
 
     for path in call.write_paths + call.redirect_paths:
@@ -281,6 +306,16 @@ def shell_verdict(
     return PermissionDecision(behavior="allow", reason=label)
 
 
+_FIND_ACTIONS = frozenset(
+    {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
+)
+
+
+def _find_acts(cmd: Any) -> bool:
+    """``find`` that deletes, writes or runs programs: no command rule covers it."""
+    return cmd.name == "find" and any(a.value in _FIND_ACTIONS for a in cmd.args[1:])
+
+
 def _cd_inside(cmd: Any, ctx: ToolContext, dirs: tuple[str, ...], home: Path) -> bool:
     from hands.permissions.bash import expand_path
 
@@ -290,4 +325,5 @@ def _cd_inside(cmd: Any, ctx: ToolContext, dirs: tuple[str, ...], home: Path) ->
     target = args[1].value
     if target is None or len(args) > 2:
         return False
-    return inside(expand_path(target, cwd=ctx.cwd, home=home), dirs)
+    path = expand_path(target, cwd=ctx.cwd, home=home)
+    return inside(path, dirs) and inside(os.path.realpath(path), dirs)

@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from hands.shell.characters import hidden_character
 from hands.shell.readonly import analysis_is_read_only
 from hands.shell.syntax import (
     Analysis,
@@ -150,6 +151,9 @@ def _analyze_cached(command: str) -> Analysis:
         return Analysis(source=command, problems=("empty command",))
     if "\x00" in command:
         return Analysis(source=command, problems=("NUL byte in command",))
+    hidden = hidden_character(command)
+    if hidden is not None:
+        return Analysis(source=command, problems=(f"non-printing character {hidden}",))
     if len(command) > MAX_ANALYSED_CHARS:
         return Analysis(source=command, problems=("command too long to analyse",))
     if _crashes_parser(command):
@@ -231,6 +235,7 @@ class _Walker:
         elif kind in ("list", "pipeline", "program"):
             self.sequence(node)
         elif kind == "compound_statement":
+            self.opaque.append("group in braces")
             self.grouped(node, ("{", "}"))
         elif kind == "subshell":
             self.opaque.append("subshell")
@@ -299,6 +304,9 @@ class _Walker:
     def redirect(self, node: Node) -> Redirect:
         text = self.text(node)
         if node.type == "heredoc_redirect":
+            start = next((c for c in node.children if c.type == "heredoc_start"), None)
+            if start is None or not any(q in self.text(start) for q in "'\"\\"):
+                self.opaque.append("here-document with expansions")
             for child in node.children:
                 if child.type == "heredoc_body":
                     self.scan(child)
@@ -440,6 +448,8 @@ class _Walker:
         kind = node.type
         if kind == "word":
             raw = self.text(node)
+            if _BRACE_EXPANSION.search(raw):
+                self.opaque.append("brace expansion")
             return _unescape(raw), "glob" if _has_glob(raw) else "literal"
         if kind == "number":
             return self.text(node), "literal"
@@ -455,9 +465,15 @@ class _Walker:
                     parts.append(_unescape(self.text(child), _DQUOTE_ESCAPES))
                 else:
                     dynamic = True
+                    if child.type == "simple_expansion" and self.text(child) in _QUOTED_VARIABLES:
+                        continue
+                    if child.type == "simple_expansion":
+                        self.opaque.append("variable")
                     self.scan(child)
             return ("".join(parts), "literal") if not dynamic else (None, "dynamic")
         if kind == "concatenation":
+            if _BRACE_EXPANSION.search(self.text(node)):
+                self.opaque.append("brace expansion")
             out: list[str] = []
             result: ArgKind = "literal"
             for child in node.children:
@@ -471,14 +487,21 @@ class _Walker:
                 out.append(value or "")
             return ("".join(out), result) if result != "dynamic" else (None, "dynamic")
         if kind == "brace_expression":
+            self.opaque.append("brace expansion")
             return self.text(node), "glob"
-        if kind in ("simple_expansion", "expansion"):
+        if kind == "simple_expansion":
+            if self.text(node) not in _KNOWN_VARIABLES:
+                self.opaque.append("variable")
+            self.scan(node)
+            return None, "dynamic"
+        if kind == "expansion":
             self.scan(node)
             return None, "dynamic"
         if kind in ("command_substitution", "process_substitution", "arithmetic_expansion"):
             self.scan(node)
             return None, "dynamic"
         if kind in ("ansi_c_string", "translated_string"):
+            self.opaque.append("ANSI-C or translated quoting")
             return None, "dynamic"
         self.problems.append(f"unsupported word: {kind}")
         self.scan(node)
@@ -511,6 +534,7 @@ class _Walker:
                 self.scan(child)
 
     def expansion(self, node: Node) -> None:
+        self.opaque.append("parameter expansion")
         tokens = [c.type for c in node.children]
         if "@" in tokens:
             at = tokens.index("@")
@@ -568,6 +592,10 @@ def _wrapper_end(name: str | None, args: list[Arg], i: int) -> int | None:
 
 
 _GLOB_CHARS = frozenset("*?[")
+_BRACE_EXPANSION = re.compile(r"(?<!\\)\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
+_KNOWN_VARIABLES = frozenset({"$HOME"})
+"""Variables whose value is known to the permission check (``$HOME`` is resolved there)."""
+_QUOTED_VARIABLES = frozenset({"$HOME", "$PWD"})
 
 
 def _has_glob(raw: str) -> bool:

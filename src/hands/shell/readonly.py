@@ -20,15 +20,15 @@ Rule = Callable[[Sequence[str]], bool]
 # so any argument - even a glob or a variable - is fine.
 LOOSE_COMMANDS = frozenset(
     {
-        "ls", "cat", "head", "tail", "wc", "pwd", "echo", "which", "whereis", "type",
-        "stat", "du", "df", "diff", "grep", "egrep", "fgrep", "nl", "cut", "tr", "base64",
-        "base32", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
-        "b2sum", "cksum", "cmp", "comm", "realpath", "readlink", "basename", "dirname",
-        "sleep", "whoami", "id", "groups", "uname", "printenv", "tty", "nproc", "arch",
-        "true", "false", ":", "tac", "rev", "od", "strings", "paste", "fold", "column",
+        "ls", "cat", "head", "tail", "wc", "pwd", "echo", "which", "type",
+        "stat", "du", "df", "diff", "grep", "egrep", "fgrep", "nl", "cut", "tr",
+        "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+        "cmp", "comm", "realpath", "readlink", "basename", "dirname",
+        "sleep", "whoami", "id", "groups", "uname", "nproc", "arch",
+        "true", "false", "tac", "rev", "od", "strings", "paste", "fold", "column",
         "expand", "unexpand", "fmt", "seq", "uptime", "free", "locale", "jq", "ps",
-        "pgrep", "lsof", "file", "numfmt", "join", "look", "getconf", "logname", "users",
-        "hexdump", "tsort", "factor", "expr", "pathchk", "lscpu", "lsblk",
+        "pgrep", "lsof", "file", "numfmt", "hexdump", "tsort", "expr", "pr", "cal", "ncal",
+        "netstat",
     }
 )  # fmt: skip
 
@@ -74,6 +74,8 @@ def command_is_read_only(cmd: SimpleCommand) -> bool:
     """Whether one simple command provably changes nothing."""
     if cmd.unsafe_assignments or any(r.writes_file for r in cmd.redirects):
         return False
+    if "time" in cmd.wrappers:
+        return False  # ``time`` is left to a rule
     name = cmd.name
     if name is None:
         return False
@@ -175,14 +177,79 @@ def _printf(args: Sequence[str]) -> bool:
 
 
 def _uniq(args: Sequence[str]) -> bool:
-    # ``uniq IN OUT`` writes OUT
-    parsed = parse_flags(args, "fsw", frozenset({"--skip-fields", "--skip-chars", "--check-chars"}))
-    return parsed is not None and len(parsed[2]) <= 1
+    # ``uniq IN OUT`` writes OUT; flags are left to a rule
+    return _flags_ok(args, frozenset(), max_operands=1)
 
 
-def _xxd(args: Sequence[str]) -> bool:
-    parsed = parse_flags(args, "cgloOsn", frozenset())
-    return parsed is not None and len(parsed[2]) <= 1
+def _base64(args: Sequence[str]) -> bool:
+    # BSD base64 writes with ``-o``/``--output``; only decoding and wrapping are read-only
+    allowed = frozenset({"-d", "--decode", "-i", "--ignore-garbage", "-w", "--wrap", "-D"})
+    return _flags_ok(args, allowed, "w", frozenset({"--wrap"}), max_operands=1)
+
+
+def _tput(args: Sequence[str]) -> bool:
+    # capability queries only: others (``reset``, ``init``, ``clear``) write to the terminal
+    return len(args) == 1 and args[0] in ("cols", "lines", "colors", "longname")
+
+
+def _fd(args: Sequence[str]) -> bool:
+    return _deny_flags(
+        args,
+        frozenset({"-x", "--exec", "-X", "--exec-batch", "-z"}),
+        "tedEScjo",
+        frozenset({"--type", "--extension", "--max-depth", "--exclude", "--size",
+                   "--changed-within", "--changed-before", "--threads", "--owner",
+                   "--color", "--base-directory", "--search-path", "--format"}),
+    )  # fmt: skip
+
+
+_IP_OBJECTS = frozenset({"addr", "address", "a", "link", "l", "route", "r", "neigh", "n"})
+
+
+def _ip(args: Sequence[str]) -> bool:
+    rest = [a for a in args if a in ("-4", "-6", "-br", "-brief", "-c", "-color", "-s", "-d")]
+    words = [a for a in args if a not in rest]
+    if not words or words[0] not in _IP_OBJECTS:
+        return False
+    return words[1:] in ([], ["show"], ["list"], ["ls"])
+
+
+def _history(args: Sequence[str]) -> bool:
+    # ``-c`` clears, ``-w``/``-a`` write the history file
+    return not args or (len(args) == 1 and args[0].isdigit())
+
+
+def _version_only(args: Sequence[str]) -> bool:
+    return list(args) in (["--version"], ["-V"])
+
+
+def _docker(args: Sequence[str]) -> bool:
+    return (
+        bool(args)
+        and args[0] in ("ps", "images")
+        and _flags_ok(
+            args[1:], frozenset({"-a", "--all", "-q", "--quiet", "--no-trunc"}), max_operands=0
+        )
+    )
+
+
+def _man(args: Sequence[str]) -> bool:
+    # ``-P``/``--pager`` and ``-H``/``--html`` name a program to run
+    return _deny_flags(
+        args,
+        frozenset({"-P", "--pager", "-H", "--html", "-T", "--troff-device", "-t", "-Z", "-X"}),
+        "PMLSmpECREH",
+        frozenset({"--pager", "--manpath", "--sections", "--locale", "--encoding"}),
+    )
+
+
+def _help(args: Sequence[str]) -> bool:
+    return True
+
+
+def _ss(args: Sequence[str]) -> bool:
+    # ``-K``/``--kill`` closes the sockets it lists
+    return _deny_flags(args, frozenset({"-K", "--kill", "-D", "--diag"}), "FDA")
 
 
 def _sort(args: Sequence[str]) -> bool:
@@ -239,7 +306,10 @@ def _rg(args: Sequence[str]) -> bool:
     parsed = parse_flags(args, "ABCEefgjMmrTtd", frozenset(_RG_LONG_VALUES))
     if parsed is None:
         return False
-    return not any(f in ("--pre", "--pre-glob", "--hostname-bin") for f in parsed[0])
+    # ``-z``/``--search-zip`` runs decompression programs on the files
+    return not any(
+        f in ("--pre", "--pre-glob", "--hostname-bin", "-z", "--search-zip") for f in parsed[0]
+    )
 
 
 _RG_LONG_VALUES = {
@@ -404,21 +474,17 @@ def sed_script_is_read_only(script: str) -> bool:
 
 
 # git: global options allowed before the subcommand
-_GIT_GLOBAL_OK = frozenset(
-    {"--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--glob-pathspecs",
-     "--noglob-pathspecs", "--icase-pathspecs", "--no-replace-objects", "--version", "-v"}
-)  # fmt: skip
+_GIT_GLOBAL_OK: frozenset[str] = frozenset()
+"""None: an option before the subcommand (``-C``, ``-c``, ``--no-pager``...) is left to a rule."""
 _GIT_QUERY = frozenset(
-    {"status", "log", "diff", "show", "blame", "annotate", "rev-parse", "ls-files", "ls-tree",
-     "cat-file", "describe", "shortlog", "whatchanged", "grep", "merge-base", "rev-list",
-     "name-rev", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr",
-     "diff-tree", "diff-files", "diff-index", "range-diff", "ls-remote", "version", "var",
-     "show-branch", "cherry", "verify-commit", "verify-tag", "fsck"}
+    {"status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "cat-file", "describe",
+     "shortlog", "grep", "merge-base", "rev-list", "for-each-ref"}
 )  # fmt: skip
+"""``ls-remote`` is left out on purpose: it connects to the remote (and may run ssh)."""
 # flags that write files, run programs or open pagers, in any query subcommand
 _GIT_DENIED = frozenset(
     {"--output", "-O", "--open-files-in-pager", "--exec", "--upload-pack", "--receive-pack",
-     "--ext-diff", "--config", "--lost-found", "--write", "-w"}
+     "--ext-diff", "--config", "--lost-found", "--write", "-w", "--raw"}
 )  # fmt: skip
 _GIT_LONG_VALUES = frozenset(
     {"--format", "--pretty", "--author", "--committer", "--grep", "--since", "--until",
@@ -438,11 +504,6 @@ def _git(args: Sequence[str]) -> bool:
         return True  # ``git --version`` or plain ``git``
     sub, rest = args[i], args[i + 1 :]
     if sub in _GIT_QUERY:
-        if sub == "fsck" and not rest:
-            return True
-        if sub == "fsck":
-            return _flags_ok(rest, frozenset({"--no-dangling", "--connectivity-only",
-                                              "--unreachable", "--full", "--strict"}))  # fmt: skip
         # the getopt is conservative: a denied short flag bundled with others still shows
         parsed = parse_flags(rest, "nLSGCM", _GIT_LONG_VALUES)
         if parsed is None:
@@ -482,13 +543,7 @@ def _git_listing(args: Sequence[str], ok: frozenset[str]) -> bool:
 
 
 def _git_remote(args: Sequence[str]) -> bool:
-    if all(a in ("-v", "--verbose") for a in args):
-        return True
-    return (
-        bool(args)
-        and args[0] == "get-url"
-        and _flags_ok(args[1:], frozenset({"--push", "--all"}), max_operands=1)
-    )
+    return all(a in ("-v", "--verbose") for a in args)
 
 
 def _git_stash(args: Sequence[str]) -> bool:
@@ -504,8 +559,8 @@ def _git_stash(args: Sequence[str]) -> bool:
 def _git_config(args: Sequence[str]) -> bool:
     if args and args[0] in ("get", "list"):
         args = ["--list" if args[0] == "list" else "--get", *args[1:]]
-    readers = {"--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch",
-               "--get-color", "--get-colorbool"}  # fmt: skip
+    readers = {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color",
+               "--get-colorbool"}  # fmt: skip
     scopes = {"--global", "--system", "--local", "--worktree", "--show-origin", "--show-scope",
               "--null", "-z", "--name-only", "--includes", "--no-includes", "--type", "--bool",
               "--int", "--path", "--default", "-f", "--file", "--blob"}  # fmt: skip
@@ -534,10 +589,6 @@ def _git_reflog(args: Sequence[str]) -> bool:
     return _git(["log", *args])
 
 
-def _git_submodule(args: Sequence[str]) -> bool:
-    return bool(args) and args[0] == "status"
-
-
 _GIT_SUBCOMMANDS: dict[str, Rule] = {
     "branch": _git_branch,
     "tag": _git_tag,
@@ -546,23 +597,25 @@ _GIT_SUBCOMMANDS: dict[str, Rule] = {
     "config": _git_config,
     "worktree": _git_worktree,
     "reflog": _git_reflog,
-    "submodule": _git_submodule,
 }
-
-
-def _command_v(args: Sequence[str]) -> bool:
-    return bool(args) and args[0] in ("-v", "-V")
-
-
-def _env(args: Sequence[str]) -> bool:
-    return not args
 
 
 RULES: dict[str, Rule] = {
     "cd": _cd,
     "printf": _printf,
     "uniq": _uniq,
-    "xxd": _xxd,
+    "base64": _base64,
+    "tput": _tput,
+    "fd": _fd,
+    "ip": _ip,
+    "history": _history,
+    "node": _version_only,
+    "python3": _version_only,
+    "python": _version_only,
+    "docker": _docker,
+    "man": _man,
+    "help": _help,
+    "ss": _ss,
     "sort": _sort,
     "date": _date,
     "hostname": _hostname,
@@ -574,8 +627,6 @@ RULES: dict[str, Rule] = {
     "find": _find,
     "sed": _sed,
     "git": _git,
-    "command": _command_v,
-    "env": _env,
 }
 
 _STRICT_OVERRIDES = frozenset({"file"})

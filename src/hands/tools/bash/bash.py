@@ -22,6 +22,7 @@ from hands.core.decision import (
 from hands.core.schema import ToolInput
 from hands.core.subject import runs_command
 from hands.core.tool import Progress, Tool, ToolResult
+from hands.shell.characters import hidden_character
 from hands.tools.bash._settings import MAX_TIMEOUT_MS, BashSettings
 
 if TYPE_CHECKING:
@@ -155,6 +156,13 @@ class BashTool(Tool[BashInput, BashOutput]):
             return "The command is empty. Pass the shell command to run in `command`."
         if "\x00" in command:
             return "The command contains a NUL byte, which cannot be passed to a shell."
+        hidden = hidden_character(command)
+        if hidden is not None:
+            return (
+                f"The command contains a non-printing character ({hidden}), which would be "
+                "invisible to whoever reviews it. Remove it, or write it as an escape such "
+                "as $'\\r' or printf '\\r'."
+            )
         size = len(command.encode("utf-8", "surrogatepass"))
         if size > MAX_COMMAND_BYTES:
             return (

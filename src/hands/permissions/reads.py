@@ -1,0 +1,384 @@
+"""The files a shell command reads, for the check that keeps reads inside the working dirs.
+
+A command on :data:`READERS` reads its path operands (after a pattern or filter for
+``grep``, ``rg``, ``sed``, ``awk``, ``jq``), the values of its read-from-file flags, and,
+with no operand, the directory it runs in when it lists or searches. An input redirection
+``< file`` reads its target. A word whose value the analysis cannot know (a variable, a
+substitution) is not provably inside, so it is reported as unresolved; ``$HOME`` and
+``$PWD`` at the start of a word are resolved.
+
+A recursive search that follows symlinks reads wherever the links below its roots lead;
+:func:`links_leaving` looks for such links (up to a bound, past which it answers "yes").
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hands.shell.syntax import Arg, SimpleCommand
+
+PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "sed", "awk", "jq"})
+LISTS_CWD = frozenset({"ls", "find", "rg", "du", "tree", "fd", "dir", "vdir"})
+READERS = frozenset(
+    {
+        "cat", "head", "tail", "less", "more", "nl", "tac", "wc", "sort", "uniq", "cut",
+        "diff", "cmp", "comm", "strings", "od", "hexdump", "xxd", "base64", "base32", "file",
+        "stat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "jq", "md5sum", "sha1sum",
+        "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "column",
+        "fold", "paste", "rev", "bat", "ls", "dir", "vdir", "find", "du", "tree", "fd", "pr",
+        "expand", "unexpand", "fmt", "tsort", "join", "shuf", "split", "csplit",
+        "iconv", "source", ".", "cp", "lsattr", "getfacl",
+        "zcat", "bzcat", "xzcat", "gzip", "tar", "unzip", "zipinfo",
+    }
+)  # fmt: skip
+"""Programs whose path operands are read."""
+
+# flags whose value is a file that is read: program -> (short flags, long flags)
+FILE_FLAGS: dict[str, tuple[str, frozenset[str]]] = {
+    "grep": ("f", frozenset({"--file", "--exclude-from"})),
+    "egrep": ("f", frozenset({"--file", "--exclude-from"})),
+    "fgrep": ("f", frozenset({"--file", "--exclude-from"})),
+    "rg": ("f", frozenset({"--file", "--ignore-file"})),
+    "jq": ("f", frozenset({"--from-file", "--rawfile", "--slurpfile"})),
+    "date": ("fr", frozenset({"--file", "--reference"})),
+    "file": ("fm", frozenset({"--files-from", "--magic-file"})),
+    "sort": ("", frozenset({"--files0-from", "--random-source"})),
+    "wc": ("", frozenset({"--files0-from"})),
+    "du": ("X", frozenset({"--files0-from", "--exclude-from"})),
+    "diff": ("", frozenset({"--from-file", "--to-file", "--exclude-from"})),
+    "sed": ("f", frozenset({"--file"})),
+    "awk": ("f", frozenset({"--file"})),
+    "touch": ("r", frozenset({"--reference"})),
+    "tree": ("", frozenset({"--fromfile"})),
+}
+TWO_VALUES = frozenset({"--rawfile", "--slurpfile"})
+"""jq's ``--rawfile NAME FILE``: the file is the second value."""
+FOLLOWING: dict[str, tuple[str, frozenset[str]]] = {
+    "grep": ("R", frozenset({"--dereference-recursive"})),
+    "egrep": ("R", frozenset({"--dereference-recursive"})),
+    "fgrep": ("R", frozenset({"--dereference-recursive"})),
+    "rg": ("L", frozenset({"--follow"})),
+    "find": ("", frozenset({"-L", "-follow"})),
+    "du": ("L", frozenset({"--dereference"})),
+    "tree": ("l", frozenset[str]()),
+    "ls": ("L", frozenset({"--dereference"})),
+    "fd": ("L", frozenset({"--follow"})),
+}
+"""Flags that make a recursive walk follow symlinks."""
+_VALUED_SHORT: dict[str, str] = {
+    "grep": "efmABCD", "egrep": "efmABCD", "fgrep": "efmABCD", "rg": "ABCEefgjMmrTtd",
+    "head": "nc", "tail": "ncs", "cut": "bcdf", "sort": "kotST", "uniq": "fsw", "nl": "bdfhilnpsvw",
+    "od": "AjNtSw", "xxd": "cgloOsn", "strings": "nte", "sed": "efl", "awk": "fvF", "jq": "f",
+    "file": "fmFP", "stat": "c", "ls": "ITw", "du": "BdXt", "fold": "w", "column": "cstoR",
+    "split": "abln", "wc": "", "diff": "CFIUWSXx", "paste": "d", "tree": "LPIoH",
+    "hexdump": "eEfns", "date": "dfrI", "pr": "wloNhHe",
+}  # fmt: skip
+_VALUED_LONG = frozenset(
+    {"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context",
+     "--glob", "--iglob", "--type", "--type-not", "--max-depth", "--lines", "--bytes",
+     "--key", "--output", "--field-separator", "--format", "--printf", "--files0-from",
+     "--expression", "--rawfile", "--slurpfile", "--arg", "--argjson", "--from-file",
+     "--reference", "--date", "--ignore-file", "--exclude-from", "--magic-file",
+     "--files-from", "--width", "--delimiter", "--label", "--color", "--colors",
+     "--encoding", "--sort", "--sortr", "--max-filesize", "--threads", "--replace",
+     "--random-source", "--to-file", "--time-style", "--block-size"}
+)  # fmt: skip
+_FIND_OPTIONS = frozenset({"-H", "-L", "-P"})
+_DYNAMIC_PREFIX = re.compile(r"^\$(?:\{(HOME|PWD)\}|(HOME|PWD))(?![A-Za-z0-9_])(.*)$", re.S)
+MAX_WALK = 2000
+
+
+@dataclass(kw_only=True, slots=True)
+class Reads:
+    """The paths one command line reads: resolved ones, and words that could not be."""
+
+    paths: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    """(program, path) with the path absolute; relative to the directory the command ran in."""
+    unresolved: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    """(program, word) for words whose value is not known."""
+    following: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    """(program, root) for recursive walks that follow symlinks."""
+    files: list[str] = field(default_factory=list[str])
+    """Paths read through a redirection or a read-from-file flag (for Read deny rules)."""
+
+
+def command_reads(
+    cmd: SimpleCommand,
+    *,
+    expand: Callable[[str], str],
+    home: str,
+    cwd: str,
+    out: Reads,
+) -> None:
+    """Add what ``cmd`` reads to ``out``; ``expand`` makes a static word an absolute path."""
+    for red in cmd.redirects:
+        if red.kind == "read":
+            _add(out, "<", red.target, red.text, expand)
+            if red.target is not None:
+                out.files.append(expand(red.target))
+    name = cmd.name
+    if name is None:
+        return
+    name = name.rpartition("/")[2]
+    args = cmd.args[1:]
+    if name == "git":
+        _git_reads(args, out, expand)
+        return
+    if name not in READERS and name not in FILE_FLAGS:
+        return
+    flags, flag_files, operands = _split(name, args)
+    for word in flag_files:
+        path = _add_arg(out, name, word, expand, home=home, cwd=cwd)
+        if path is not None:
+            out.files.append(path)
+    if name not in READERS:
+        return
+    if name in PATTERN_FIRST and operands and not _pattern_in_flags(name, flags):
+        operands = operands[1:]
+    if name == "find":
+        operands = _find_roots(operands)
+    roots = _operand_reads(name, flags, operands, expand, home=home, cwd=cwd, out=out)
+    if _follows(name, flags):
+        out.following.extend((name, r) for r in roots)
+
+
+def _operand_reads(
+    name: str,
+    flags: Sequence[str],
+    operands: Sequence[Arg],
+    expand: Callable[[str], str],
+    *,
+    home: str,
+    cwd: str,
+    out: Reads,
+) -> list[str]:
+    """Add the operands read (or the cwd a listing reads); return the resolved ones."""
+    if not operands and (name in LISTS_CWD or _recursive(name, flags)):
+        out.paths.append((name, cwd))
+        return [cwd]
+    roots: list[str] = []
+    for word in operands:
+        path = _add_arg(out, name, word, expand, home=home, cwd=cwd)
+        if path is not None:
+            roots.append(path)
+    return roots
+
+
+def _add(out: Reads, name: str, value: str | None, text: str, expand: Callable[[str], str]) -> None:
+    if value is None or (value.startswith("~") and not value.startswith("~/") and value != "~"):
+        out.unresolved.append((name, text))
+    else:
+        out.paths.append((name, expand(value)))
+
+
+def _add_arg(
+    out: Reads,
+    name: str,
+    arg: Arg,
+    expand: Callable[[str], str],
+    *,
+    home: str,
+    cwd: str,
+) -> str | None:
+    value = arg.value
+    if value is None:
+        text = arg.text
+        if len(text) > 1 and text[0] == text[-1] == '"':
+            text = text[1:-1]
+        m = _DYNAMIC_PREFIX.match(text)
+        rest = m.group(3) if m else None
+        if m is None or rest is None or any(c in rest for c in "$`\\\"'"):
+            out.unresolved.append((name, arg.text))
+            return None
+        value = (home if (m.group(1) or m.group(2)) == "HOME" else cwd) + rest
+    if value == "-" or value == "":
+        return None
+    if value.startswith("~") and not value.startswith("~/") and value != "~":
+        out.unresolved.append((name, arg.text))
+        return None
+    if arg.kind == "glob":
+        path = expand(value)
+        out.paths.append((name, path))
+        head = re.split(r"[*?\[{]", path, maxsplit=1)[0]
+        out.paths.append((name, head.rpartition("/")[0] or "/"))
+        return path
+    path = expand(value)
+    out.paths.append((name, path))
+    return path
+
+
+def _split(name: str, args: Sequence[Arg]) -> tuple[list[str], list[Arg], list[Arg]]:
+    """(flags, words read as files by flags, operands) of one command."""
+    short_files, long_files = FILE_FLAGS.get(name, ("", frozenset[str]()))
+    valued_short = _VALUED_SHORT.get(name, "")
+    flags: list[str] = []
+    files: list[Arg] = []
+    operands: list[Arg] = []
+    i = 0
+    n = len(args)
+    find_like = name == "find"
+    while i < n:
+        arg = args[i]
+        v = arg.value
+        i += 1
+        if v is None or find_like:
+            operands.append(arg)
+            continue
+        if v == "--":
+            operands.extend(args[i:])
+            break
+        if v.startswith("--"):
+            i = _long_flag(args, i, long_files, flags, files)
+            continue
+        if v.startswith("-") and len(v) > 1 and not v[1].isdigit():
+            for k, ch in enumerate(v[1:], start=1):
+                flags.append("-" + ch)
+                if ch in short_files or ch in valued_short:
+                    attached = v[k + 1 :]
+                    if ch in short_files:
+                        if attached:
+                            files.append(_value_arg(arg, k + 1))
+                        elif i < n:
+                            files.append(args[i])
+                    if not attached:
+                        i += 1
+                    break
+            continue
+        operands.append(arg)
+    if find_like:
+        flags = [a.value for a in args if a.value in _FIND_OPTIONS or a.value == "-follow"]  # type: ignore[misc]
+    return flags, files, operands
+
+
+def _long_flag(
+    args: Sequence[Arg], i: int, long_files: frozenset[str], flags: list[str], files: list[Arg]
+) -> int:
+    """Record the long flag just before ``args[i]``; the index past its value."""
+    arg = args[i - 1]
+    v = arg.value or ""
+    flag, eq, _ = v.partition("=")
+    flags.append(flag)
+    if flag in TWO_VALUES:
+        if i + 1 < len(args):
+            files.append(args[i + 1])
+        return i + 2
+    if eq:
+        if flag in long_files:
+            files.append(_value_arg(arg, len(flag) + 1))
+        return i
+    if flag in _VALUED_LONG or flag in long_files:
+        if flag in long_files and i < len(args):
+            files.append(args[i])
+        return i + 1
+    return i
+
+
+def _value_arg(arg: Arg, start: int) -> Arg:
+    from hands.shell.syntax import Arg as ArgType
+
+    value = arg.value
+    assert value is not None
+    return ArgType(text=arg.text[start:], value=value[start:], kind=arg.kind)
+
+
+def _pattern_in_flags(name: str, flags: Sequence[str]) -> bool:
+    if name in ("grep", "egrep", "fgrep", "rg"):
+        return any(f in ("-e", "-f", "--regexp", "--file") for f in flags)
+    if name in ("sed", "awk"):
+        return any(f in ("-e", "-f", "--expression", "--file") for f in flags)
+    if name == "jq":
+        return any(f in ("-f", "--from-file") for f in flags)
+    return False
+
+
+def _find_roots(operands: Sequence[Arg]) -> list[Arg]:
+    roots: list[Arg] = []
+    for arg in operands:
+        v = arg.value
+        if v in _FIND_OPTIONS or (v is not None and v.startswith("-D")):
+            continue
+        if v is not None and (v.startswith(("-", "(", "!")) or v == ","):
+            break
+        roots.append(arg)
+    return roots
+
+
+def _recursive(name: str, flags: Sequence[str]) -> bool:
+    if name in ("grep", "egrep", "fgrep"):
+        return any(f in ("-r", "-R", "--recursive", "--dereference-recursive") for f in flags)
+    return False
+
+
+def _follows(name: str, flags: Sequence[str]) -> bool:
+    spec = FOLLOWING.get(name)
+    if spec is None:
+        return False
+    short, long = spec
+    return any((len(f) == 2 and f[1] in short) or f in long for f in flags)
+
+
+_GIT_FILE_OPTIONS = frozenset({"--contents", "--output", "--git-dir", "--work-tree"})
+
+
+def _git_reads(args: Sequence[Arg], out: Reads, expand: Callable[[str], str]) -> None:
+    """``git diff --no-index A B`` and ``git blame --contents FILE`` read files anywhere."""
+    values = [a.value for a in args]
+    no_index = "--no-index" in values
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        v = arg.value
+        i += 1
+        if v is None:
+            if no_index:
+                out.unresolved.append(("git", arg.text))
+            continue
+        flag, eq, rest = v.partition("=")
+        if flag in _GIT_FILE_OPTIONS:
+            if eq:
+                _add(out, "git", rest, arg.text, expand)
+            elif i < len(args):
+                nxt = args[i]
+                _add(out, "git", nxt.value, nxt.text, expand)
+                i += 1
+            continue
+        if no_index and not v.startswith("-") and v not in ("diff",):
+            _add(out, "git", v, arg.text, expand)
+
+
+def links_leaving(root: str, inside: Callable[[str], bool]) -> str | None:
+    """A symlink below ``root`` whose target is outside, or a reason to assume one."""
+    seen = 0
+    for path in _walk(root):
+        seen += 1
+        if seen > MAX_WALK:
+            return f"more than {MAX_WALK} entries below {root}"
+        if Path(path).is_symlink() and not inside(os.path.realpath(path)):
+            return path
+    return None
+
+
+def _walk(root: str) -> Iterator[str]:
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            yield entry.path
+            try:
+                if entry.is_dir(follow_symlinks=False) and entry.name != ".git":
+                    stack.append(entry.path)
+            except OSError:
+                continue
+
+
+__all__ = ["READERS", "Reads", "command_reads", "links_leaving"]
