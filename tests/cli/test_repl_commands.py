@@ -121,3 +121,26 @@ def test_at_path_attaches_the_file_and_tab_completes_it(
     sent = transcript(hands_home)
     assert "(@notes.txt):\\n```\\nalpha\\nbeta\\n```" in sent
     assert sent.count("The user attached") == 1  # an e-mail address is only text
+
+
+def test_init_writes_a_starter_file_and_memory_lists_what_is_read(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "README.md").write_text("# Proj\n\nA tool that counts stock.\n\nMore text.\n")
+    (project / "Makefile").write_text("test:\n\tpytest\n\nlint:\n\truff check .\n")
+    (project / "src").mkdir()
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    start(terminal, project, hands_home, s)
+    terminal.submit("/memory", "No instruction files are in use")
+    terminal.submit("/init", "Wrote ")
+    written = (project / "CLAUDE.md").read_text()
+    assert "A tool that counts stock." in written
+    assert "`make test`" in written and "`make lint`" in written and "`src/`" in written
+    screen = terminal.submit("/memory", "read at the start of each session")
+    assert "CLAUDE.md" in screen
+    (project / "CLAUDE.md").write_text("mine\n")
+    terminal.submit("/init", "Replace it with a starter file?")
+    terminal.submit("n", "CLAUDE.md left as it was.")
+    assert (project / "CLAUDE.md").read_text() == "mine\n"  # never replaced without a yes

@@ -19,7 +19,7 @@ from hands.core.outcome import ToolCallOutcome
 from hands.core.schema import ToolInput
 from hands.core.subject import fetches_url
 from hands.core.tool import Tool
-from hands.permissions.asking import PromptAskHandler, suggest_rules
+from hands.permissions.asking import PromptAskHandler, suggest_rules, visible
 from hands.permissions.engine import PermissionEngine
 from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import ToolPool, assemble_pool, pool_for
@@ -346,10 +346,13 @@ def test_the_question_shows_the_whole_call_before_it_runs(world: World) -> None:
     assert call("Bash", {"command": long}).status == "ok"
     assert f"    {long}" in shown[-1].splitlines()  # whole, on one line, never cut
     assert f"  in {sub}" in shown[-1]  # not the project directory: said
-    call("Bash", {"command": "printf '\x1b[2Khidden\r' > out.txt\nls"})
-    assert "2 lines:" in shown[-1]
-    assert "\x1b" not in shown[-1] and "\r" not in shown[-1]  # a terminal would act on them
-    assert "printf '\\x1b[2Khidden\\r' > out.txt" in shown[-1]  # shown as escapes instead
+    asked = len(shown)
+    hidden = call("Bash", {"command": "printf '\x1b[2Khidden\r' > out.txt"})
+    assert hidden.is_error and len(shown) == asked  # refused before anyone is asked
+    call("Bash", {"command": "mkdir one\nmkdir two"})
+    assert "2 lines:" in shown[-1] and "    mkdir two" in shown[-1]
+    # a terminal would act on these; the question shows them as escapes instead
+    assert visible("a\x1b[2Kb\rc\u202ed") == "a\\x1b[2Kb\\rc\\u202ed"
 
     notes = world.project / "notes.txt"
     notes.write_text("alpha\nbeta\n")

@@ -220,12 +220,52 @@ class Repl:
                 first = tool.description.strip().splitlines()[0] if tool.description else ""
                 table.add_row(tool.name, first[:80])
             self.console.print(table)
+        elif name == "/init":
+            await self._init()
+        elif name == "/memory":
+            self._memory()
         elif name == "/permissions":
             self._show_permissions()
         elif name == "/mcp":
             self._show_mcp()
         else:
             self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
+
+    async def _init(self) -> None:
+        from hands.cli.repl_init import init_target, starter_instructions
+
+        target = init_target(self.setup.cwd)
+        if target.exists():
+            answer = await self._ask(f"{target} exists. Replace it with a starter file? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                self.console.print(Text(f"{target.name} left as it was.", style="dim"))
+                return
+        text = starter_instructions(self.setup.cwd)
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self.console.print(Text(f"hands: cannot write {target}: {exc.strerror}", style="red"))
+            return
+        self.console.print(
+            Text(f"Wrote {target} ({text.count(chr(10))} lines); edit it to taste.", style="dim")
+        )
+
+    def _memory(self) -> None:
+        from hands.cli.repl_init import memory_files
+
+        files = memory_files(self.setup.cwd)
+        if not files:
+            self.console.print(
+                Text("No instruction files are in use; /init writes a starter one.", style="dim")
+            )
+            return
+        table = Table("file", "characters")
+        for path, size in files:
+            table.add_row(str(path), f"{size:,}")
+        self.console.print(table)
+        self.console.print(
+            Text("They are read at the start of each session; edit them with your editor.")
+        )
 
     def _model(self, arg: str) -> None:
         if not arg:
