@@ -144,3 +144,26 @@ def test_init_writes_a_starter_file_and_memory_lists_what_is_read(
     terminal.submit("/init", "Replace it with a starter file?")
     terminal.submit("n", "CLAUDE.md left as it was.")
     assert (project / "CLAUDE.md").read_text() == "mine\n"  # never replaced without a yes
+
+
+def test_resume_inside_a_session_continues_an_earlier_one(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    import subprocess
+    import sys
+
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "The answer is 42."}]}])
+    done = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "what is the answer", "--model", f"scripted:{s}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    start(terminal, tmp_path, hands_home, s)
+    screen = terminal.submit("/resume", "Resume which session")
+    assert "what is the answer" in screen
+    terminal.submit("", "Staying in this session.")
+    terminal.submit("/resume", "Resume which session")
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("(resumed)")
+    assert "> what is the answer" in screen and "● The answer is 42." in screen
+    terminal.wait_for_prompt()

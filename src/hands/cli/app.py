@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, NoReturn, cast
 
 import typer
 
@@ -185,7 +186,10 @@ def main_command(
             keys=terminal_input(setup),
             permission_mode=loaded.default_mode,
         )
-        raise typer.Exit(anyio.run(repl.run))
+        code = anyio.run(repl.run)
+        if repl.resume_to is not None:
+            _restart_on(repl.resume_to)
+        raise typer.Exit(code)
     from hands.cli.print_mode import run_print
 
     code = run_print(
@@ -247,6 +251,24 @@ def help_command(ctx: typer.Context) -> None:
     """Show this help."""
     parent = ctx.parent
     typer.echo((parent or ctx).get_help())
+
+
+def _restart_on(session_id: str) -> NoReturn:
+    """Run ``hands`` again with the same options, resuming ``session_id`` (``/resume``)."""
+    args: list[str] = []
+    skip = False
+    for arg in sys.argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if arg in ("-c", "--continue") or arg.startswith("--resume="):
+            continue
+        if arg in ("-r", "--resume"):
+            skip = True
+            continue
+        args.append(arg)
+    sys.stdout.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "hands", *args, "--resume", session_id])
 
 
 def _pick_session(where: Path, *, interactive: bool) -> str:

@@ -27,6 +27,8 @@ from hands.core.messages import Message, TextBlock, ToolUseBlock
 from hands.models.base import Usage
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from hands.cli.repl_input import TerminalInput
     from hands.core.decision import AskRequest, PermissionDecision
 
@@ -71,6 +73,8 @@ class Repl:
         self.usage = Usage()
         self.cost_usd: float | None = 0.0
         self.prompts = 0
+        self.resume_to: str | None = None
+        """The session ``/resume`` picked: the command restarts on it when the REPL ends."""
         self._kept: list[TextBlock] = []
         """What ``!command`` runs printed, sent with the next prompt."""
         self._shell_scope: anyio.CancelScope | None = None
@@ -191,45 +195,85 @@ class Repl:
         arg = arg.strip()
         if name == "/exit":
             raise Exit
-        if name == "/help":
-            self.console.print(help_text(), markup=False, highlight=False)
-        elif name == "/model":
+        if name == "/model":
             self._model(arg)
-        elif name == "/compact":
-            self.console.print(Text(COMPACT_UNAVAILABLE, style="yellow"))
-        elif name == "/cost":
-            from hands.cli.repl_status import cost_text
-
-            self.console.print(cost_text(self.usage, self.cost_usd, self.prompts))
-        elif name == "/status":
-            from hands.cli.repl_status import status_table
-
-            self.console.print(status_table(self.setup, self.mode))
-        elif name == "/config":
-            from hands.cli.repl_status import config_table
-
-            self.console.print(config_table(self.setup.settings))
-        elif name == "/clear":
-            await hook_turns.end_session(self.setup.hooks, self._hook_context(), "clear")
-            self.setup.history.clear()
-            await hook_turns.start_session(self.setup.hooks, self._hook_context(), source="clear")
-            self.console.print(Text("Conversation cleared.", style="dim"))
-        elif name == "/tools":
-            table = Table("tool", "description")
-            for tool in self.setup.source.current_pool():
-                first = tool.description.strip().splitlines()[0] if tool.description else ""
-                table.add_row(tool.name, first[:80])
-            self.console.print(table)
-        elif name == "/init":
-            await self._init()
-        elif name == "/memory":
-            self._memory()
-        elif name == "/permissions":
-            self._show_permissions()
-        elif name == "/mcp":
-            self._show_mcp()
-        else:
+            return
+        action = self._commands().get(name)
+        if action is None:
             self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
+            return
+        done = action()
+        if done is not None:
+            await done
+
+    def _commands(self) -> dict[str, Callable[[], Awaitable[None] | None]]:
+        """The slash commands without an argument, by name."""
+        return {
+            "/help": lambda: self.console.print(help_text(), markup=False, highlight=False),
+            "/compact": lambda: self.console.print(Text(COMPACT_UNAVAILABLE, style="yellow")),
+            "/cost": self._cost,
+            "/status": self._status,
+            "/config": self._config,
+            "/clear": self._clear,
+            "/tools": self._tools,
+            "/resume": self._resume,
+            "/init": self._init,
+            "/memory": self._memory,
+            "/permissions": self._show_permissions,
+            "/mcp": self._show_mcp,
+        }
+
+    def _cost(self) -> None:
+        from hands.cli.repl_status import cost_text
+
+        self.console.print(cost_text(self.usage, self.cost_usd, self.prompts))
+
+    def _status(self) -> None:
+        from hands.cli.repl_status import status_table
+
+        self.console.print(status_table(self.setup, self.mode))
+
+    def _config(self) -> None:
+        from hands.cli.repl_status import config_table
+
+        self.console.print(config_table(self.setup.settings))
+
+    async def _clear(self) -> None:
+        await hook_turns.end_session(self.setup.hooks, self._hook_context(), "clear")
+        self.setup.history.clear()
+        await hook_turns.start_session(self.setup.hooks, self._hook_context(), source="clear")
+        self.console.print(Text("Conversation cleared.", style="dim"))
+
+    def _tools(self) -> None:
+        table = Table("tool", "description")
+        for tool in self.setup.source.current_pool():
+            first = tool.description.strip().splitlines()[0] if tool.description else ""
+            table.add_row(tool.name, first[:80])
+        self.console.print(table)
+
+    async def _resume(self) -> None:
+        """Pick an earlier session of this project; the REPL restarts on it."""
+        from hands.cli.sessions_list import describe, summaries
+        from hands.core.limits import hands_home
+
+        found = [
+            s
+            for s in summaries(hands_home(), self.setup.cwd)
+            if s.session_id != self.setup.session.id
+        ][:20]
+        if not found:
+            self.console.print(Text("No earlier session in this project to resume.", style="dim"))
+            return
+        for number, summary in enumerate(found, start=1):
+            self.console.print(f"{number:>3}. {describe(summary)}", markup=False, highlight=False)
+        answer = (
+            await self._ask(f"Resume which session (1-{len(found)}, Enter for none)? ")
+        ).strip()
+        if not answer.isdigit() or not 1 <= int(answer) <= len(found):
+            self.console.print(Text("Staying in this session.", style="dim"))
+            return
+        self.resume_to = found[int(answer) - 1].session_id
+        raise Exit
 
     async def _init(self) -> None:
         from hands.cli.repl_init import init_target, starter_instructions

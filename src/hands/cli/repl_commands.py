@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "/mcp": "MCP servers and their state",
     "/memory": "the instruction files (CLAUDE.md, AGENTS.md...) the session reads",
     "/model": "the model in use; /model NAME switches to another",
+    "/resume": "pick an earlier session of this project and continue it",
     "/permissions": "the permission rules in force and where they come from",
     "/status": "model, permission mode, settings files and MCP servers",
     "/tools": "the tools the model can use",
