@@ -32,7 +32,7 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
             "ReadMcpResourceTool", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
             "SendMessage", "SendUserFile", "ShareOnboardingGuide", "TaskCreate", "TaskGet",
             "TaskList", "TaskUpdate", "TodoRead", "TodoWrite", "ToolSearch",
-            "WaitForMcpServers", "WebSearch", "Workflow",
+            "WaitForMcpServers", "Workflow",
         ),
         None,
     ),
