@@ -46,7 +46,9 @@ def test_check_uses_the_directory_settings(tmp_path: Path) -> None:
     settings = tmp_path / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"permissions": {"deny": ["WebFetch(domain:evil.com)"]}}))
-    request = CheckRequest(tool="WebFetch", input={"url": "https://evil.com/x"}, cwd=tmp_path)
+    request = CheckRequest(
+        tool="WebFetch", input={"url": "https://evil.com/x", "prompt": "p"}, cwd=tmp_path
+    )
     decision, _ = anyio.run(lambda: check_call(request, env=env_for(tmp_path)))
     assert decision.behavior == "deny" and decision.source == str(settings)
 

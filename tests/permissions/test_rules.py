@@ -84,7 +84,7 @@ def test_escaped_parentheses_are_unescaped() -> None:
     ],
 )
 def test_bad_rules_warn_with_file_and_rule(text: str, behavior: str, fragment: str | None) -> None:
-    parsed = parse_rule(text, behavior, ORIGIN)  # type: ignore[arg-type]
+    parsed = parse_rule(text, behavior, ORIGIN, grammar=BUILTINS)  # type: ignore[arg-type]
     if fragment is None:
         assert isinstance(parsed, PermissionRule)
         return

@@ -69,7 +69,7 @@ class HandsMcpBridge:
                         title=tool.name,
                         read_only_hint=read_only,
                         destructive_hint=None if read_only else destructive or None,
-                        open_world_hint=tool.name in ("WebFetch", "WebSearch") or None,
+                        open_world_hint=_reaches_the_web(tool) or None,
                     ),
                 )
             )
@@ -262,3 +262,8 @@ async def serve_http(bridge: HandsMcpBridge, port: int, host: str = "127.0.0.1")
         await uvicorn.Server(config).serve()
     finally:
         await bridge.session.aclose()
+
+
+def _reaches_the_web(tool: Tool[Any, Any]) -> bool:
+    """A built-in of the web family (its calls reach the open internet)."""
+    return type(tool).__module__.startswith("hands.tools.web.")

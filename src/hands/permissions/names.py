@@ -13,7 +13,6 @@ from typing import Final
 
 from hands.core.subject import (
     RuleSubject,
-    fetches_url,
     names_value,
     reads_path,
     runs_command,
@@ -25,7 +24,6 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     "LSP": reads_path(),
     "Monitor": runs_command(),
     "PowerShell": runs_command(ignore_case=True),
-    "WebFetch": fetches_url(),
     **dict.fromkeys(
         (
             "Artifact", "AskUserQuestion", "CronCreate", "CronDelete", "CronList",
@@ -34,7 +32,7 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
             "ReadMcpResourceTool", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
             "SendMessage", "SendUserFile", "ShareOnboardingGuide", "TaskCreate", "TaskGet",
             "TaskList", "TaskUpdate", "TodoRead", "TodoWrite", "ToolSearch",
-            "WaitForMcpServers", "WebSearch", "Workflow",
+            "WaitForMcpServers", "Workflow",
         ),
         None,
     ),

@@ -47,6 +47,8 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(name="Glob", module="hands.tools.search.glob", cls="GlobTool"),
     Builtin(name="Grep", module="hands.tools.search.grep", cls="GrepTool"),
     Builtin(name="Bash", module="hands.tools.bash.bash", cls="BashTool"),
+    Builtin(name="WebFetch", module="hands.tools.web.web_fetch", cls="WebFetchTool"),
+    Builtin(name="WebSearch", module="hands.tools.web.web_search", cls="WebSearchTool"),
     Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",

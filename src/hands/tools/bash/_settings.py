@@ -138,7 +138,8 @@ def install(session: Session, settings: Settings) -> BashSettings:
     """Give ``session`` the Bash settings of every settings file (and the environment).
 
     The ``sandbox`` objects are merged across files, and ``WebFetch(domain:...)`` allow
-    and deny rules join the sandbox's allowed and denied domains, as in Claude Code.
+    and deny rules (every ``domain:`` rule) join the sandbox's allowed and denied domains,
+    as in Claude Code.
     """
     from hands.permissions.policy import settings_rules
     from hands.permissions.rules import DomainPattern
@@ -147,9 +148,11 @@ def install(session: Session, settings: Settings) -> BashSettings:
     if not isinstance(sandbox.get("network"), dict):
         sandbox["network"] = {}  # absent, or not an object (ignored as from_settings does)
     network = cast(dict[str, Any], sandbox["network"])
-    rules, _ = settings_rules(settings)
+    from hands.tools.web.web_fetch import WebFetchTool
+
+    rules, _ = settings_rules(settings, grammar={WebFetchTool.name: WebFetchTool.subject})
     for rule in rules:
-        if rule.tool != "WebFetch" or not isinstance(rule.matcher, DomainPattern):
+        if rule.kind != "domain" or not isinstance(rule.matcher, DomainPattern):
             continue
         host = rule.matcher.text.removeprefix("domain:")
         key = {"allow": "allowedDomains", "deny": "deniedDomains"}.get(rule.behavior)

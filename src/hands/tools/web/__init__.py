@@ -1,0 +1,1 @@
+"""The web tools: WebFetch reads one URL, WebSearch asks a search backend."""

@@ -1,0 +1,251 @@
+"""Search backends behind one Protocol: Brave, Tavily, SearXNG and DuckDuckGo (ddgs)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from hands.errors import ToolError
+
+if TYPE_CHECKING:
+    import httpx
+
+BRAVE_URL = "https://api.search.brave.com/res/v1/web/search"
+TAVILY_URL = "https://api.tavily.com/search"
+BACKEND_VARIABLE = "HANDS_WEBSEARCH_BACKEND"
+PAGE_SIZE = 10
+_TIMEOUT_S = 20.0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Hit:
+    """One search result."""
+
+    title: str
+    url: str
+    snippet: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Query:
+    """One backend request: the text, the domain filters and which page of results."""
+
+    text: str
+    allowed: tuple[str, ...] = ()
+    blocked: tuple[str, ...] = ()
+    page: int = 0
+    """0 for the first page of results."""
+
+
+class SearchBackend(Protocol):
+    """Anything that answers a query with hits; raises ToolError with what went wrong."""
+
+    @property
+    def name(self) -> str:
+        """What the backend is called in results and errors."""
+        ...
+
+    @property
+    def pages(self) -> bool:
+        """Whether asking for the next page can give more results."""
+        ...
+
+    async def search(self, query: Query) -> Sequence[Hit]:
+        """The hits of one page."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BraveBackend:
+    """The Brave Search API (``X-Subscription-Token``; ``web.results``)."""
+
+    key: str
+    url: str = BRAVE_URL
+    name: str = "Brave Search"
+    pages: bool = True
+
+    async def search(self, query: Query) -> Sequence[Hit]:
+        params = {"q": query.text, "count": str(PAGE_SIZE), "offset": str(query.page)}
+        headers = {"X-Subscription-Token": self.key, "Accept": "application/json"}
+        data = await _request(self.name, "GET", self.url, params=params, headers=headers)
+        web = _field(data, "web", self.name)
+        results = [] if web is None else _list(_field(web, "results", self.name), self.name)
+        return [_hit(r, "title", "url", "description") for r in results]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TavilyBackend:
+    """Tavily's search API (bearer key; ``include_domains``/``exclude_domains``)."""
+
+    key: str
+    url: str = TAVILY_URL
+    name: str = "Tavily"
+    pages: bool = False
+
+    async def search(self, query: Query) -> Sequence[Hit]:
+        body: dict[str, Any] = {"query": query.text, "max_results": PAGE_SIZE}
+        if query.allowed:
+            body["include_domains"] = list(query.allowed)
+        if query.blocked:
+            body["exclude_domains"] = list(query.blocked)
+        headers = {"Authorization": f"Bearer {self.key}"}
+        data = await _request(self.name, "POST", self.url, json=body, headers=headers)
+        results = _list(_field(data, "results", self.name), self.name)
+        return [_hit(r, "title", "url", "content") for r in results]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SearxngBackend:
+    """A SearXNG instance's JSON API (``/search?format=json``)."""
+
+    url: str
+    name: str = "SearXNG"
+    pages: bool = True
+
+    async def search(self, query: Query) -> Sequence[Hit]:
+        params = {"q": query.text, "format": "json", "pageno": str(query.page + 1)}
+        endpoint = self.url.rstrip("/") + "/search"
+        data = await _request(self.name, "GET", endpoint, params=params, headers={})
+        results = _list(_field(data, "results", self.name), self.name)
+        return [_hit(r, "title", "url", "content") for r in results]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DdgsBackend:
+    """DuckDuckGo through the ``ddgs`` package: no key needed."""
+
+    name: str = "DuckDuckGo"
+    pages: bool = True
+
+    async def search(self, query: Query) -> Sequence[Hit]:
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(lambda: self._search(query))
+
+    def _search(self, query: Query) -> Sequence[Hit]:
+        from ddgs.ddgs import DDGS
+        from ddgs.exceptions import DDGSException
+
+        try:
+            found = DDGS().text(
+                query.text, max_results=PAGE_SIZE, page=query.page + 1, backend="duckduckgo"
+            )
+        except DDGSException as exc:
+            if "no results" in str(exc).lower():
+                return []
+            raise ToolError(f"{self.name} search failed ({exc}). Try again later.") from None
+        return [_hit(r, "title", "href", "body") for r in found]
+
+
+def backend_from_env(env: Mapping[str, str] | None = None) -> SearchBackend:
+    """The backend the environment configures; ToolError when none can work."""
+    env = os.environ if env is None else env
+    chosen = env.get(BACKEND_VARIABLE, "").strip().lower()
+    brave = env.get("BRAVE_API_KEY") or env.get("BRAVE_SEARCH_API_KEY") or ""
+    tavily = env.get("TAVILY_API_KEY", "")
+    searxng = env.get("SEARXNG_URL", "")
+    if not chosen:
+        chosen = "brave" if brave else "tavily" if tavily else "searxng" if searxng else "ddgs"
+    if chosen == "brave":
+        if not brave:
+            raise ToolError(_unset("Brave Search", "BRAVE_API_KEY"))
+        return BraveBackend(key=brave, url=env.get("HANDS_BRAVE_URL") or BRAVE_URL)
+    if chosen == "tavily":
+        if not tavily:
+            raise ToolError(_unset("Tavily", "TAVILY_API_KEY"))
+        return TavilyBackend(key=tavily, url=env.get("HANDS_TAVILY_URL") or TAVILY_URL)
+    if chosen == "searxng":
+        if not searxng:
+            raise ToolError(_unset("SearXNG", "SEARXNG_URL (the instance's base URL)"))
+        return SearxngBackend(url=searxng)
+    if chosen in ("ddgs", "duckduckgo"):
+        try:
+            import ddgs  # noqa: F401  # pyright: ignore[reportUnusedImport]
+        except ImportError:
+            raise ToolError(
+                "Web search is not available: the keyless DuckDuckGo backend needs the ddgs "
+                "package (pip install ddgs), or set BRAVE_API_KEY, TAVILY_API_KEY or "
+                "SEARXNG_URL. Tell the user."
+            ) from None
+        return DdgsBackend()
+    raise ToolError(
+        f"{BACKEND_VARIABLE}={chosen!r} names no search backend; use brave, tavily, searxng "
+        "or ddgs. Tell the user."
+    )
+
+
+def _unset(name: str, variable: str) -> str:
+    return (
+        f"Web search is set to use {name}, but {variable} is not set. Tell the user to set "
+        f"it, or to choose another backend with {BACKEND_VARIABLE}."
+    )
+
+
+async def _request(
+    name: str,
+    method: str,
+    url: str,
+    *,
+    headers: Mapping[str, str],
+    params: Mapping[str, str] | None = None,
+    json: object = None,
+) -> object:
+    import httpx
+
+    try:
+        async with httpx.AsyncClient(timeout=_TIMEOUT_S) as client:
+            response = await client.request(method, url, params=params, json=json, headers=headers)
+    except httpx.HTTPError as exc:
+        raise ToolError(
+            f"Could not reach {name} ({type(exc).__name__}: {exc or 'no answer'}). Try again later."
+        ) from None
+    _check_status(name, response)
+    try:
+        return response.json()
+    except ValueError:
+        raise ToolError(
+            f"{name} answered with something that is not JSON (HTTP {response.status_code}, "
+            f"{len(response.content):,} bytes). Try again later."
+        ) from None
+
+
+def _check_status(name: str, response: httpx.Response) -> None:
+    status = response.status_code
+    if status < 400:
+        return
+    detail = response.text.strip()[:300]
+    if status in (401, 403):
+        raise ToolError(
+            f"{name} refused the API key (HTTP {status}: {detail}). Tell the user to check it."
+        )
+    if status == 429:
+        raise ToolError(
+            f"{name} is limiting requests (HTTP 429). Wait before searching again, or continue "
+            "with what you have."
+        )
+    raise ToolError(f"{name} failed (HTTP {status}: {detail}). Try again later.")
+
+
+def _field(data: object, key: str, name: str) -> object:
+    if not isinstance(data, Mapping):
+        raise ToolError(f"{name} answered with JSON of an unexpected shape (not an object).")
+    return cast(Mapping[str, object], data).get(key)
+
+
+def _list(value: object, name: str) -> list[Mapping[str, object]]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ToolError(f"{name} answered with JSON of an unexpected shape (results not a list).")
+    items = cast(list[object], value)
+    return [cast(Mapping[str, object], v) for v in items if isinstance(v, Mapping)]
+
+
+def _hit(item: Mapping[str, object], title: str, url: str, snippet: str) -> Hit:
+    def text(key: str) -> str:
+        value = item.get(key)
+        return value.strip() if isinstance(value, str) else ""
+
+    return Hit(title=text(title) or text(url), url=text(url), snippet=text(snippet))

@@ -1,0 +1,88 @@
+"""HTML to Markdown: the main content, without scripts, styles and navigation."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urljoin
+
+from bs4 import BeautifulSoup, Tag
+from markdownify import MarkdownConverter
+
+_NEVER = (
+    "script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas",
+    "form", "button", "input", "select", "textarea", "nav", "aside", "dialog",
+)  # fmt: skip
+_PAGE_CHROME = ("header", "footer")
+_ROLES = ("navigation", "banner", "contentinfo", "complementary", "search")
+_MARKS = frozenset({"¶", "#", "§", "🔗", ""})
+_MAIN = ("main", '[role="main"]', "article")
+
+
+class _Converter(MarkdownConverter):
+    """markdownify with ATX headings and fenced code blocks."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(
+            heading_style="atx", bullets="-", code_language="", escape_underscores=False,
+            escape_asterisks=False, **options,
+        )  # fmt: skip
+
+
+def html_to_markdown(html: str, base_url: str) -> str:
+    """The page's main content as Markdown, links made absolute against ``base_url``."""
+    soup = BeautifulSoup(html, "lxml")
+    for tag in soup.find_all(_NEVER):
+        tag.decompose()
+    for tag in soup.select(", ".join(f'[role="{r}"]' for r in _ROLES)):
+        tag.decompose()
+    for tag in soup.select('[hidden], [aria-hidden="true"]'):
+        tag.decompose()
+    main = _main(soup)
+    if main is None:
+        for tag in soup.find_all(_PAGE_CHROME):
+            tag.decompose()
+        main = soup.body or soup
+    _absolute_links(main, base_url)
+    title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    text = _Converter().convert_soup(main)
+    text = _squeeze(text)
+    if title and not text.lstrip().startswith("#"):
+        text = f"# {title}\n\n{text}"
+    return text
+
+
+def _main(soup: BeautifulSoup) -> Tag | None:
+    for selector in _MAIN:
+        found = soup.select(selector)
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+def _absolute_links(root: Tag | BeautifulSoup, base_url: str) -> None:
+    for a in root.find_all("a"):
+        href = a.get("href")
+        if isinstance(href, str) and href.startswith("#") and a.get_text(strip=True) in _MARKS:
+            a.decompose()  # a heading's permalink sign
+        elif isinstance(href, str):
+            if href.startswith(("javascript:", "data:")):
+                del a["href"]
+            elif not href.startswith("#"):
+                a["href"] = urljoin(base_url, href)
+    for img in root.find_all("img"):
+        src = img.get("src")
+        if not isinstance(src, str) or src.startswith("data:"):
+            img.decompose()
+        else:
+            img["src"] = urljoin(base_url, src)
+
+
+def _squeeze(text: str) -> str:
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    out: list[str] = []
+    blank = 0
+    for line in lines:
+        blank = blank + 1 if not line else 0
+        if blank <= 1:
+            out.append(line)
+    return "\n".join(out) + "\n"
