@@ -116,9 +116,7 @@ def evaluate(
 ) -> tuple[float, float]:
     """The sum over ``parts`` (each split counts the same; its own field weights, as each
     split's index has the fields its tools fill) of :func:`evaluate_one`."""
-    values = [
-        evaluate_one(p, w, whole_first, verbs) for p, w in zip(parts, weights, strict=True)
-    ]
+    values = [evaluate_one(p, w, whole_first, verbs) for p, w in zip(parts, weights, strict=True)]
     return sum(v for v, _ in values), sum(se**2 for _, se in values) ** 0.5
 
 

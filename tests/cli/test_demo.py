@@ -15,8 +15,9 @@ def test_demo_runs_the_whole_session_offline() -> None:
     text = out.getvalue()
     assert code == 0, text
     # parallel exploration, an edit with its diff, the sample's tests failing then passing
-    for expected in ("● Glob(", "● Grep(", "● Read(", "● Edit(", "● Bash("):
+    for expected in ("● Glob(", "● Grep(", "● Read(", "● Edit(", "● Bash(", "● WebFetch("):
         assert expected in text
+    assert "chars of Markdown" in text  # the sample's docs page, fetched from loopback
     assert "-         return sum(item.unit_price for item in self.items.values())" in text
     assert "FAILED (failures=1)" in text
     assert text.rstrip().splitlines()[-1].startswith("success · 5 turns")

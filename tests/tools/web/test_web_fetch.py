@@ -399,3 +399,17 @@ def test_rendering_shows_the_url_then_what_was_received(web: Web, render: Any) -
     )
     line = summary(FetchedPage(requested=url, page=page, prompt="p", shown_chars=4_120))
     assert line == "Received 12.3 KB (200 OK, text/html) → 4,120 chars of Markdown"
+
+
+def test_a_huge_page_converts_its_main_content_up_to_the_html_bound(web: Web) -> None:
+    filler = "<div class='ad'>" + "<span>sidebar</span>" * 40_000 + "</div>"
+    script = "<script>" + "x" * 2_000_000 + "</script>"
+    body = (
+        f"<html><head>{script}</head><body>{filler}<main><h1>Real content</h1>"
+        + "<p>paragraph text</p>" * 100_000
+        + "</main></body></html>"
+    ).encode()
+    web.server.extra["/giant.html"] = lambda h: h.send(200, body, "text/html")
+    text = web.ok("/giant.html")
+    assert "# Real content" in text and "sidebar" not in text
+    assert "Cut here:" in text

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import threading
+from collections.abc import Generator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import anyio
 from rich.console import Console
@@ -22,6 +27,7 @@ from hands.core.decision import AskRequest, PermissionDecision, allow
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
 from hands.pipeline.pool import pool_for
+from hands.tools.bash._settings import BashSettings, SandboxSettings
 
 PROMPT = "The stock total in the inventory sample looks wrong. Find the bug, fix it and prove it."
 
@@ -32,10 +38,31 @@ def _copy_sample(target: Path) -> None:
         shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def _script(project: Path) -> dict[str, object]:
+def _script(project: Path, docs: str) -> dict[str, object]:
     text = (resources.files("hands.cli.demo") / "script.json").read_text(encoding="utf-8")
     placeholder = json.dumps(str(project))[1:-1]
-    return json.loads(text.replace("$PROJECT", placeholder))
+    return json.loads(text.replace("$PROJECT", placeholder).replace("$DOCS", docs))
+
+
+@contextmanager
+def _docs_server(root: Path) -> Generator[str]:
+    """Serve the sample's docs/ on loopback; yields their base URL."""
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(root), **kwargs)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
@@ -44,7 +71,12 @@ def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="hands-demo-"))
     project = workdir / "inventory"
     _copy_sample(project)
-    model = ScriptedModel(_script(project), name="scripted:demo")
+    with _docs_server(project / "docs") as docs:
+        return _run(project, workdir, docs, keep=keep, console=console)
+
+
+def _run(project: Path, workdir: Path, docs: str, *, keep: bool, console: Console) -> int:
+    model = ScriptedModel(_script(project, docs), name="scripted:demo")
     pool = pool_for()
     startup.done()  # every model is built: the demo's commands see the user's environment
     view = SessionView(console, pool)
@@ -67,6 +99,10 @@ def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
         )
     )
     session = Session()
+    # the docs are served on loopback, which WebFetch reaches only for a host the settings
+    # open by name: the demo opens it as sandbox.network.allowedDomains would
+    network = SandboxSettings(allowed_domains=("127.0.0.1",))
+    session.service(BashSettings, lambda: BashSettings(sandbox=network))
     ok = False
 
     async def go() -> None:

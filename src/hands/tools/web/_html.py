@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urljoin
 
@@ -14,6 +15,9 @@ _NEVER = (
 )  # fmt: skip
 _PAGE_CHROME = ("header", "footer")
 _ROLES = ("navigation", "banner", "contentinfo", "complementary", "search")
+MAX_HTML_CHARS = 600_000
+_SCRIPTS = re.compile(r"<(script|style|svg|noscript)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_MAIN_START = re.compile(r"<main\b|<[a-z]+[^>]*role=[\"']?main|<article\b", re.IGNORECASE)
 _MARKS = frozenset({"¶", "#", "§", "🔗", ""})
 _MAIN = ("main", '[role="main"]', "article")
 
@@ -29,7 +33,13 @@ class _Converter(MarkdownConverter):
 
 
 def html_to_markdown(html: str, base_url: str) -> str:
-    """The page's main content as Markdown, links made absolute against ``base_url``."""
+    """The page's main content as Markdown, links made absolute against ``base_url``.
+
+    Of a page over :data:`MAX_HTML_CHARS` (scripts and styles removed), only the part from
+    its main content on up to that size is converted: more would make Markdown past the
+    cut the model sees, and a parsed tree takes many times the page's size in memory.
+    """
+    html, cut = _bounded(html)
     soup = BeautifulSoup(html, "lxml")
     for tag in soup.find_all(_NEVER):
         tag.decompose()
@@ -48,7 +58,23 @@ def html_to_markdown(html: str, base_url: str) -> str:
     text = _squeeze(text)
     if title and not text.lstrip().startswith("#"):
         text = f"# {title}\n\n{text}"
+    if cut:
+        text += (
+            f"\n[The page goes on: only its first {MAX_HTML_CHARS:,} characters of HTML "
+            "were converted.]\n"
+        )
     return text
+
+
+def _bounded(html: str) -> tuple[str, bool]:
+    if len(html) <= MAX_HTML_CHARS:
+        return html, False
+    html = _SCRIPTS.sub("", html)
+    if len(html) <= MAX_HTML_CHARS:
+        return html, False
+    found = _MAIN_START.search(html)
+    start = found.start() if found is not None and found.start() > MAX_HTML_CHARS // 2 else 0
+    return html[start : start + MAX_HTML_CHARS], True
 
 
 def _main(soup: BeautifulSoup) -> Tag | None:

@@ -8,6 +8,8 @@ sends SNI and ``Host`` for, the host name itself.
 
 from __future__ import annotations
 
+import functools
+import ssl
 from collections.abc import Iterable
 from typing import cast
 
@@ -61,10 +63,17 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
     """httpx's transport over a :class:`PinnedBackend`, without proxies."""
 
     def __init__(self, backend: PinnedBackend) -> None:
-        super().__init__(trust_env=False)
+        context = _ssl_context()
+        super().__init__(verify=context, trust_env=False)
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
+            ssl_context=context,
             max_connections=4,
             max_keepalive_connections=2,
             network_backend=backend,
         )
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """The verifying TLS context, made once: loading the CA store takes milliseconds."""
+    return httpx.create_ssl_context(trust_env=False)
