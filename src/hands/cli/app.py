@@ -11,6 +11,7 @@ from typing import Annotated, Any, NoReturn, cast
 
 import typer
 
+from hands.cli.args import read_stdin
 from hands.cli.options import (
     AddDirOption,
     AllowedToolsOption,
@@ -445,8 +446,3 @@ def demo_command(
     from hands.cli.demo.run import run_demo
 
     raise typer.Exit(run_demo(keep=keep))
-
-
-def read_stdin() -> str:
-    """Standard input as text; bytes that are not UTF-8 become U+FFFD, never a crash."""
-    return sys.stdin.buffer.read().decode("utf-8", errors="replace")

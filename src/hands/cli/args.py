@@ -112,3 +112,8 @@ def announce_warnings(loaded: Settings) -> None:
 
     for warning in settings_warnings(loaded, grammar=BuiltinGrammar()):
         print(f"hands: warning: {warning}", file=sys.stderr)
+
+
+def read_stdin() -> str:
+    """Standard input as text; bytes that are not UTF-8 become U+FFFD, never a crash."""
+    return sys.stdin.buffer.read().decode("utf-8", errors="replace")

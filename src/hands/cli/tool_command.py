@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hands.cli.args import UsageError, resolve_cwd, settings_for
+from hands.cli.args import UsageError, read_stdin, resolve_cwd, settings_for
 from hands.core.context import PERMISSION_MODES
 from hands.core.outcome import error_message
 
@@ -53,7 +53,7 @@ def main(argv: Sequence[str]) -> int:
     args = p.parse_args(list(argv))
     text = args.input_json
     if text == "-":
-        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+        text = read_stdin()
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

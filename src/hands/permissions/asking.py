@@ -124,7 +124,7 @@ class PromptAskHandler:
         tool = request.tool
         suggestions, persistent = suggest_rules(self._engine, tool, request.input, request.context)
         label = f"{tool.user_facing_name(request.input)}({tool.describe_input(request.input)})"
-        lines = [visible(request.message or f"{label} needs permission.")]
+        lines = [request.message or f"{label} needs permission."]
         lines += await _what_it_does(request)
         lines.append("  1. Yes")
         if suggestions:
@@ -182,10 +182,10 @@ async def _what_it_does(request: AskRequest) -> list[str]:
     except Exception as exc:  # a preview that fails must not stop the question being asked
         preview = f"(the tool could not show what it will do: {exc})"
     if preview:
-        out += [f"    {visible(line)}" for line in preview.splitlines() or [""]]
+        out += [f"    {line}" for line in preview.splitlines() or [""]]
     ctx = request.context
     if ctx.project_dir is not None and PurePath(ctx.cwd) != PurePath(ctx.project_dir):
-        out.append(f"  in {visible(str(ctx.cwd))}")
+        out.append(f"  in {ctx.cwd}")
     return out
 
 
