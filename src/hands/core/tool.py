@@ -17,6 +17,7 @@ from typing import (
     TYPE_CHECKING,
     Any,
     Generic,
+    Literal,
     TypeAlias,
     TypedDict,
     TypeGuard,
@@ -43,6 +44,7 @@ Progress: TypeAlias = Callable[[Any], None]
 
 ContextModifier: TypeAlias = Callable[[ToolContext], ToolContext]
 Content: TypeAlias = "str | Sequence[ResultPart]"
+SubagentUse: TypeAlias = Literal["always", "never", "in_plan_mode"]
 
 MAX_NAME_LENGTH = 64
 _ENCODER = json.JSONEncoder(default=str, ensure_ascii=False)
@@ -127,6 +129,10 @@ class Tool(Generic[InputT, OutputT]):
     """Runs in plan mode although it is not read-only (the tool that leaves plan mode)."""
     simple_mode: bool = False
     """Kept in simple mode (``HANDS_SIMPLE``), which offers only the core file and shell tools."""
+    subagent_use: SubagentUse = "always"
+    """Whether a sub-agent is given the tool: ``always``; ``never`` (only the main agent
+    may use it: a question for the user); ``in_plan_mode`` (only a sub-agent that runs in
+    plan mode: the tools that enter and leave it)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
