@@ -334,7 +334,7 @@ async def test_unknown_block_type_is_a_clear_error(server: LoopbackServer) -> No
     )
     seen, error = await run_until_error(model(server), MalformedStreamError)
     assert isinstance(error, MalformedStreamError) and not error.retryable
-    assert "'hologram'" in str(error) and "text, thinking and tool_use" in str(error)
+    assert "'hologram'" in str(error) and "text, thinking, tool_use and web search" in str(error)
     assert completed(seen) == [TextBlock(text="Searching.")]
 
 

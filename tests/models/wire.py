@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from models.loopback import sse
@@ -179,3 +180,59 @@ def o_usage(prompt: int, completion: int, cached: int = 0) -> bytes:
 
 def o_done() -> bytes:
     return b"data: [DONE]\n\n"
+
+
+# -- Anthropic's server-side web search ------------------------------------------------
+
+
+def a_server_search(index: int, id: str, query: str) -> list[bytes]:
+    """A ``server_tool_use`` block: empty input at its start, the query as JSON deltas."""
+    text = json.dumps({"query": query})
+    half = len(text) // 2
+    return [
+        a_block_start(
+            index, {"type": "server_tool_use", "id": id, "name": "web_search", "input": {}}
+        ),
+        a_delta(index, {"type": "input_json_delta", "partial_json": text[:half]}),
+        a_delta(index, {"type": "input_json_delta", "partial_json": text[half:]}),
+        a_stop(index),
+    ]
+
+
+def search_page(url: str, title: str, page_age: str | None = "April 30, 2025") -> dict[str, Any]:
+    """One ``web_search_result`` as the API sends it (its content encrypted)."""
+    page: dict[str, Any] = {
+        "type": "web_search_result",
+        "url": url,
+        "title": title,
+        "encrypted_content": "EqgfCioIARgBIiQ3YTAwMjY1Mi1" + title.replace(" ", ""),
+    }
+    if page_age is not None:
+        page["page_age"] = page_age
+    return page
+
+
+def a_search_result(index: int, tool_use_id: str, content: Any) -> list[bytes]:
+    """A ``web_search_tool_result`` block: it arrives whole in its start event."""
+    block = {"type": "web_search_tool_result", "tool_use_id": tool_use_id, "content": content}
+    return [a_block_start(index, block), a_stop(index)]
+
+
+def a_cited_text(index: int, text: str, citation: dict[str, Any]) -> list[bytes]:
+    """A text block whose sentence cites a search result (``citations_delta``)."""
+    return [
+        a_block_start(index, {"type": "text", "text": "", "citations": []}),
+        a_delta(index, {"type": "citations_delta", "citation": citation}),
+        a_delta(index, {"type": "text_delta", "text": text}),
+        a_stop(index),
+    ]
+
+
+def web_citation(url: str, title: str, cited: str) -> dict[str, Any]:
+    return {
+        "type": "web_search_result_location",
+        "url": url,
+        "title": title,
+        "encrypted_index": "Eo8BCioIAhgBIiQyYjQ0OWJmZi1",
+        "cited_text": cited,
+    }

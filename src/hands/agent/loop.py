@@ -51,6 +51,7 @@ from hands.models.base import (
     MessageStop,
     ModelRequest,
     RetryWait,
+    SessionModel,
     TextDelta,
     Usage,
 )
@@ -97,6 +98,7 @@ class _Turn:
     results: list[ToolResultEvent] = field(default_factory=lambda: list[ToolResultEvent]())
     failure: BaseException | None = None
     stop: bool = False
+    stop_reason: str = ""
 
 
 class Query:
@@ -207,6 +209,8 @@ class Query:
             permission_mode=opts.permission_mode,
         )
         hooks = opts.hooks if isinstance(opts.hooks, LoopHooks) else None
+        in_use = self.session.service(SessionModel)
+        in_use.model = in_use.model or opts.model
         return _Run(opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks)
 
     def _before_turn(self, run: _Run) -> Message | None:
@@ -250,6 +254,7 @@ class Query:
                         yield BlockEvent(block=event.block)
                     elif isinstance(event, MessageStop):
                         self.usage = self.usage + event.usage
+                        turn.stop_reason = event.stop_reason
                     elif isinstance(event, ToolResultEvent):
                         turn.results.append(event)
                         yield event
@@ -306,7 +311,9 @@ class Query:
             if run.error or self.deferred_tool_use is not None:
                 run.subtype = "error_during_execution" if run.error else run.subtype
                 return
-        if results:
+        if results or turn.stop_reason == "pause_turn":
+            # pause_turn: the API paused its own tool loop (web search); sending the
+            # conversation again, paused message last, lets it go on.
             turn.stop = False
             return
         nudge = None

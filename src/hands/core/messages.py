@@ -8,18 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TextBlock:
-    """Plain text from the model or the user."""
+    """Plain text from the model or the user.
+
+    ``citations`` are the API's citation objects as sent (e.g. ``web_search_result_location``
+    entries naming the page a sentence came from), kept so they round-trip.
+    """
 
     text: str
+    citations: tuple[Mapping[str, Any], ...] = ()
     type: Literal["text"] = "text"
 
     def to_wire(self) -> dict[str, Any]:
         """Return the API form."""
+        if self.citations:
+            return {
+                "type": "text",
+                "text": self.text,
+                "citations": [dict(c) for c in self.citations],
+            }
         return {"type": "text", "text": self.text}
 
 
@@ -78,6 +89,71 @@ class ToolReferenceBlock:
         return {"type": "tool_reference", "tool_name": self.tool_name}
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ServerToolUseBlock:
+    """A tool the API runs itself (its web search): shown and kept, never answered."""
+
+    id: str
+    name: str
+    input: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    type: Literal["server_tool_use"] = "server_tool_use"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        return {
+            "type": "server_tool_use",
+            "id": self.id,
+            "name": self.name,
+            "input": dict(self.input),
+        }
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WebSearchResult:
+    """One page the API's web search found; ``encrypted_content`` must be sent back as is."""
+
+    url: str
+    title: str
+    encrypted_content: str = ""
+    page_age: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        wire: dict[str, Any] = {
+            "type": "web_search_result",
+            "url": self.url,
+            "title": self.title,
+            "encrypted_content": self.encrypted_content,
+        }
+        if self.page_age is not None:
+            wire["page_age"] = self.page_age
+        return wire
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WebSearchToolResultBlock:
+    """What the API's web search returned for a ``server_tool_use``: pages, or an error."""
+
+    tool_use_id: str
+    results: tuple[WebSearchResult, ...] = ()
+    error_code: str | None = None
+    """Set (``max_uses_exceeded``, ``too_many_requests``, ``unavailable``...) when it failed."""
+    type: Literal["web_search_tool_result"] = "web_search_tool_result"
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form."""
+        content: Any = (
+            {"type": "web_search_tool_result_error", "error_code": self.error_code}
+            if self.error_code is not None
+            else [r.to_wire() for r in self.results]
+        )
+        return {
+            "type": "web_search_tool_result",
+            "tool_use_id": self.tool_use_id,
+            "content": content,
+        }
+
+
 ResultPart: TypeAlias = TextBlock | ImageBlock | ToolReferenceBlock
 """What a tool_result may hold besides plain text."""
 
@@ -114,7 +190,14 @@ class ToolResultBlock:
 
 
 ContentBlock: TypeAlias = (
-    TextBlock | ImageBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ToolReferenceBlock
+    TextBlock
+    | ImageBlock
+    | ThinkingBlock
+    | ToolUseBlock
+    | ToolResultBlock
+    | ToolReferenceBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock
 )
 
 
@@ -149,7 +232,9 @@ def block_from_wire(data: Mapping[str, Any]) -> ContentBlock:
     """Read one content block from its API form."""
     kind = data.get("type")
     if kind == "text":
-        return TextBlock(text=str(data["text"]))
+        citations = data.get("citations")
+        kept = tuple(_as_sequence(citations)) if citations else ()
+        return TextBlock(text=str(data["text"]), citations=kept)
     if kind == "image":
         source = data["source"]
         return ImageBlock(media_type=str(source["media_type"]), data=str(source["data"]))
@@ -161,6 +246,12 @@ def block_from_wire(data: Mapping[str, Any]) -> ContentBlock:
         return ToolReferenceBlock(tool_name=str(data["tool_name"]))
     if kind == "tool_use":
         return ToolUseBlock(id=str(data["id"]), name=str(data["name"]), input=dict(data["input"]))
+    if kind == "server_tool_use":
+        return ServerToolUseBlock(
+            id=str(data["id"]), name=str(data["name"]), input=dict(data.get("input") or {})
+        )
+    if kind == "web_search_tool_result":
+        return web_search_result_from_wire(data)
     if kind == "tool_result":
         raw = data.get("content", "")
         content: str | tuple[ResultPart, ...]
@@ -179,6 +270,27 @@ def block_from_wire(data: Mapping[str, Any]) -> ContentBlock:
             is_error=bool(data.get("is_error", False)),
         )
     raise ValueError(f"unknown content block type: {kind!r}")
+
+
+def web_search_result_from_wire(data: Mapping[str, Any]) -> WebSearchToolResultBlock:
+    """Read a ``web_search_tool_result`` block: its pages, or its error code."""
+    tool_use_id = str(data["tool_use_id"])
+    content = data.get("content")
+    if isinstance(content, Mapping):
+        error = cast(Mapping[str, Any], content)
+        code = str(error.get("error_code") or "unavailable")
+        return WebSearchToolResultBlock(tool_use_id=tool_use_id, error_code=code)
+    results = tuple(
+        WebSearchResult(
+            url=str(item.get("url") or ""),
+            title=str(item.get("title") or ""),
+            encrypted_content=str(item.get("encrypted_content") or ""),
+            page_age=None if item.get("page_age") is None else str(item["page_age"]),
+        )
+        for item in _as_sequence(content or [])
+        if item.get("type", "web_search_result") == "web_search_result"
+    )
+    return WebSearchToolResultBlock(tool_use_id=tool_use_id, results=results)
 
 
 def message_from_wire(data: Mapping[str, Any]) -> Message:

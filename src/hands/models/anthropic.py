@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from hands.core.messages import (
     ContentBlock,
     Message,
+    ServerToolUseBlock,
     TextBlock,
     ThinkingBlock,
     ToolUseBlock,
+    web_search_result_from_wire,
 )
 from hands.core.tool import ToolSpec
 from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
@@ -83,13 +85,16 @@ class AnthropicModel(SdkModel):
         thinking: int | Literal["adaptive"] | None = None,
         prompt_cache: bool = True,
         default_headers: Mapping[str, str] | None = None,
+        server_tools: Sequence[Mapping[str, Any]] = (),
         client: AsyncAnthropic | None = None,
     ) -> None:
         """Build the provider; ``client`` replaces the SDK client built from the rest.
 
         ``max_tokens`` overrides the request's; ``thinking`` turns on extended thinking,
         with a budget of that many tokens or ``"adaptive"`` (the model decides);
-        ``prompt_cache`` places cache breakpoints.
+        ``prompt_cache`` places cache breakpoints; ``server_tools`` (e.g.
+        ``{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}``) are sent
+        with every request, beside the request's own.
         """
         if client is None:
             from anthropic import AsyncAnthropic
@@ -106,6 +111,7 @@ class AnthropicModel(SdkModel):
         self.max_tokens = max_tokens
         self.thinking: int | Literal["adaptive"] | None = thinking
         self.prompt_cache = prompt_cache
+        self.server_tools = tuple(dict(t) for t in server_tools)
 
     @property
     def total_cost_usd(self) -> float | None:
@@ -126,8 +132,10 @@ class AnthropicModel(SdkModel):
             if self.prompt_cache:
                 block["cache_control"] = dict(EPHEMERAL)
             params["system"] = [block]
-        if request.tools:
-            params["tools"] = tools_to_wire(request.tools, cache=self.prompt_cache)
+        tools = tools_to_wire(request.tools, cache=self.prompt_cache) if request.tools else []
+        tools += [dict(t) for t in (*self.server_tools, *request.server_tools)]
+        if tools:
+            params["tools"] = tools
         if self.thinking == "adaptive":
             params["thinking"] = {"type": "adaptive"}
         elif isinstance(self.thinking, int):
@@ -230,6 +238,9 @@ class _Open:
     id: str = ""
     name: str = ""
     signature: str = ""
+    citations: list[Mapping[str, Any]] = field(default_factory=lambda: list[Mapping[str, Any]]())
+    complete: ContentBlock | None = None
+    """A block that arrives whole in its start event (a server tool's result)."""
 
 
 class StreamAssembler:
@@ -290,6 +301,7 @@ class StreamAssembler:
         kind = str(block.get("type"))
         if kind == "text":
             self._open[index] = _Open(kind=kind)
+            self._open[index].citations.extend(_mappings(block.get("citations")))
             text = str(block.get("text") or "")
             if text:
                 self._open[index].parts.append(text)
@@ -311,10 +323,13 @@ class StreamAssembler:
             if isinstance(initial, Mapping) and initial:
                 self._open[index].parts.append(json.dumps(initial))
             return [ToolUseStart(index=index, id=tool_id, name=name)]
+        if kind in ("server_tool_use", "web_search_tool_result"):
+            self._open[index] = _server_block(index, kind, block)
+            return []
         raise _malformed(
             f"the model sent a content block of unknown type {kind!r}; hands handles text, "
-            "thinking and tool_use blocks, so turn off the API feature that produces it "
-            "(e.g. server tools, redacted thinking) or use another model",
+            "thinking, tool_use and web search blocks, so turn off the API feature that "
+            "produces it (e.g. other server tools, redacted thinking) or use another model",
             retryable=False,
         )
 
@@ -340,7 +355,13 @@ class StreamAssembler:
             fragment = str(delta.get("partial_json") or "")
             block.parts.append(fragment)
             return [InputJsonDelta(index=index, partial_json=fragment)] if fragment else []
+        if kind == "input_json_delta" and block.kind == "server_tool_use":
+            block.parts.append(str(delta.get("partial_json") or ""))
+            return []
         if kind == "citations_delta" and block.kind == "text":
+            citation = delta.get("citation")
+            if isinstance(citation, Mapping):
+                block.citations.append(cast(Mapping[str, Any], citation))
             return []
         raise _malformed(
             f"a {kind!r} delta arrived for content block {index} of type {block.kind!r}",
@@ -365,6 +386,8 @@ class StreamAssembler:
                 )
             tool = ToolUseBlock(id=block.id, name=block.name, input=cast(dict[str, Any], parsed))
             return [BlockComplete(index=index, block=tool)]
+        if block.kind == "server_tool_use":
+            return [BlockComplete(index=index, block=_server_tool_use(block))]
         return [BlockComplete(index=index, block=_finish_plain(block))]
 
     def _message_stop(self) -> list[StreamEvent]:
@@ -372,7 +395,7 @@ class StreamAssembler:
         out: list[StreamEvent] = []
         for index in sorted(self._open):
             block = self._open[index]
-            if block.kind == "tool_use":
+            if block.kind in ("tool_use", "server_tool_use"):
                 raise _malformed(
                     f"the message ended while the input of tool {block.name!r} was still open"
                 )
@@ -425,9 +448,45 @@ class StreamAssembler:
 
 
 def _finish_plain(block: _Open) -> ContentBlock:
+    if block.complete is not None:
+        return block.complete
     if block.kind == "thinking":
         return ThinkingBlock(thinking="".join(block.parts), signature=block.signature)
-    return TextBlock(text="".join(block.parts))
+    return TextBlock(text="".join(block.parts), citations=tuple(block.citations))
+
+
+def _server_block(index: int, kind: str, block: Mapping[str, Any]) -> _Open:
+    """Open a block of the API's own web search: its call (input streams) or its result."""
+    if kind == "web_search_tool_result":
+        try:
+            result = web_search_result_from_wire(block)
+        except (KeyError, ValueError, AttributeError) as exc:
+            raise _malformed(f"web_search_tool_result block {index} is unreadable: {exc}") from None
+        return _Open(kind=kind, complete=result)
+    tool_id, name = str(block.get("id") or ""), str(block.get("name") or "")
+    if not tool_id or not name:
+        raise _malformed(f"server_tool_use block {index} has no id or name")
+    opened = _Open(kind=kind, id=tool_id, name=name)
+    initial = block.get("input")
+    if isinstance(initial, Mapping) and initial:
+        opened.parts.append(json.dumps(initial))
+    return opened
+
+
+def _server_tool_use(block: _Open) -> ServerToolUseBlock:
+    raw = "".join(block.parts)
+    try:
+        parsed: Any = json.loads(raw) if raw.strip() else {}
+    except json.JSONDecodeError:
+        raise _malformed(f"the input of server tool {block.name!r} is not valid JSON") from None
+    if not isinstance(parsed, dict):
+        raise _malformed(f"the input of server tool {block.name!r} is not a JSON object")
+    return ServerToolUseBlock(id=block.id, name=block.name, input=cast(dict[str, Any], parsed))
+
+
+def _mappings(value: object) -> list[Mapping[str, Any]]:
+    items = cast(list[object], value) if isinstance(value, list) else []
+    return [cast(Mapping[str, Any], item) for item in items if isinstance(item, Mapping)]
 
 
 def _mapping(value: object) -> Mapping[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
@@ -47,6 +47,10 @@ class ModelRequest:
     system: str = ""
     max_tokens: int = 8192
     extra: dict[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    server_tools: Sequence[Mapping[str, Any]] = ()
+    """Tools the provider runs itself, in its own wire form (Anthropic's
+    ``{"type": "web_search_20250305", "name": "web_search", ...}``); a provider without
+    such tools refuses a request that has any."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -145,3 +149,14 @@ class Model(Protocol):
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Stream one assistant turn. Raises ModelError on a broken stream."""
         ...
+
+
+@dataclass(kw_only=True, slots=True)
+class SessionModel:
+    """The model a session's agent talks to, kept for tools that send requests of their own.
+
+    The agent loop sets it (the first query of a session wins, so sub-agents leave it be);
+    a tool reads it with ``ctx.session.service(SessionModel).model``.
+    """
+
+    model: Model | None = None

@@ -110,6 +110,12 @@ class OpenAIModel(SdkModel):
 
     def request_params(self, request: ModelRequest) -> dict[str, Any]:
         """The keyword arguments of ``chat.completions.create`` for ``request``."""
+        if request.server_tools:
+            names = ", ".join(str(t.get("type") or t.get("name")) for t in request.server_tools)
+            raise ModelAPIError(
+                f"Chat Completions has no tools the server runs itself ({names}); "
+                "use an Anthropic model for them"
+            )
         params: dict[str, Any] = {
             "model": self._model,
             "messages": messages_to_openai(request.system, request.messages),
