@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from hands.tools.web._backends import BraveBackend, SearxngBackend, backend_from_env
+from hands.tools.web._backends import BraveBackend, SearxngBackend
+from hands.tools.web._choice import backend_from_env
 from hands.tools.web.web_search import SearchBudget, WebSearchInput, WebSearchTool, cap_from_env
 from tools.web.conftest import Web
 from tools.web.search_servers import SearchApi, search_api

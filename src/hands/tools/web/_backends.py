@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -14,7 +13,6 @@ if TYPE_CHECKING:
 
 BRAVE_URL = "https://api.search.brave.com/res/v1/web/search"
 TAVILY_URL = "https://api.tavily.com/search"
-BACKEND_VARIABLE = "HANDS_WEBSEARCH_BACKEND"
 PAGE_SIZE = 10
 _TIMEOUT_S = 20.0
 
@@ -137,50 +135,6 @@ class DdgsBackend:
                 return []
             raise ToolError(f"{self.name} search failed ({exc}). Try again later.") from None
         return [_hit(r, "title", "href", "body") for r in found]
-
-
-def backend_from_env(env: Mapping[str, str] | None = None) -> SearchBackend:
-    """The backend the environment configures; ToolError when none can work."""
-    env = os.environ if env is None else env
-    chosen = env.get(BACKEND_VARIABLE, "").strip().lower()
-    brave = env.get("BRAVE_API_KEY") or env.get("BRAVE_SEARCH_API_KEY") or ""
-    tavily = env.get("TAVILY_API_KEY", "")
-    searxng = env.get("SEARXNG_URL", "")
-    if not chosen:
-        chosen = "brave" if brave else "tavily" if tavily else "searxng" if searxng else "ddgs"
-    if chosen == "brave":
-        if not brave:
-            raise ToolError(_unset("Brave Search", "BRAVE_API_KEY"))
-        return BraveBackend(key=brave, url=env.get("HANDS_BRAVE_URL") or BRAVE_URL)
-    if chosen == "tavily":
-        if not tavily:
-            raise ToolError(_unset("Tavily", "TAVILY_API_KEY"))
-        return TavilyBackend(key=tavily, url=env.get("HANDS_TAVILY_URL") or TAVILY_URL)
-    if chosen == "searxng":
-        if not searxng:
-            raise ToolError(_unset("SearXNG", "SEARXNG_URL (the instance's base URL)"))
-        return SearxngBackend(url=searxng)
-    if chosen in ("ddgs", "duckduckgo"):
-        try:
-            import ddgs  # noqa: F401  # pyright: ignore[reportUnusedImport]
-        except ImportError:
-            raise ToolError(
-                "Web search is not available: the keyless DuckDuckGo backend needs the ddgs "
-                "package (pip install ddgs), or set BRAVE_API_KEY, TAVILY_API_KEY or "
-                "SEARXNG_URL. Tell the user."
-            ) from None
-        return DdgsBackend()
-    raise ToolError(
-        f"{BACKEND_VARIABLE}={chosen!r} names no search backend; use brave, tavily, searxng "
-        "or ddgs. Tell the user."
-    )
-
-
-def _unset(name: str, variable: str) -> str:
-    return (
-        f"Web search is set to use {name}, but {variable} is not set. Tell the user to set "
-        f"it, or to choose another backend with {BACKEND_VARIABLE}."
-    )
 
 
 async def _request(

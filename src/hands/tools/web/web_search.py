@@ -13,7 +13,9 @@ from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.core.words import plural
-from hands.tools.web._backends import PAGE_SIZE, Hit, Query, SearchBackend, backend_from_env
+from hands.models.base import SessionModel
+from hands.tools.web._backends import PAGE_SIZE, Hit, Query, SearchBackend
+from hands.tools.web._choice import backend_from_env
 from hands.tools.web._domains import clean_domain, passes
 
 if TYPE_CHECKING:
@@ -111,7 +113,7 @@ class WebSearchTool(ReadOnlyTool[WebSearchInput, SearchResults]):
     async def call(
         self, input: WebSearchInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[SearchResults]:
-        backend = self._backend or backend_from_env()
+        backend = self._backend or backend_from_env(model=ctx.session.service(SessionModel).model)
         budget = ctx.session.service(SearchBudget)
         if not budget.take():
             out = SearchResults(query=input.query, backend=backend.name, capped=budget.limit)
