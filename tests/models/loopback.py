@@ -12,7 +12,8 @@ import json
 import socket
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol, TypeVar
@@ -178,3 +179,17 @@ class LoopbackServer:
         """Shut down and free the port."""
         self._server.shutdown()
         self._server.server_close()
+
+
+@contextmanager
+def serving(monkeypatch: Any) -> Iterator[LoopbackServer]:
+    """A started server, reached without a proxy (``monkeypatch`` clears the variables)."""
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    srv = LoopbackServer()
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()

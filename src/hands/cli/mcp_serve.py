@@ -175,9 +175,9 @@ def build_bridge(
     runtime = ToolRuntime(tools=pool, policy=policy, ask=ask, hooks=hooks, limits=limits)
     session = session or Session()
     if settings is not None:
-        from hands.tools.bash._settings import install
+        from hands.pipeline.settings import install_settings
 
-        install(session, settings)
+        install_settings(session, settings)
     context = ToolContext(
         cwd=cwd,
         session=session,

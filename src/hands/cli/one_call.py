@@ -29,7 +29,7 @@ from hands.core.session import Session
 from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import BuiltinGrammar, find_builtin, pool_for
 from hands.pipeline.runtime import ToolRuntime
-from hands.tools.bash._settings import install as install_bash_settings
+from hands.pipeline.settings import install_settings
 
 
 async def _explicit(request: AskRequest) -> PermissionDecision:
@@ -92,7 +92,7 @@ def run_one(
     runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = Session()
-    install_bash_settings(session, settings)
+    install_settings(session, settings)
     state_file = session_state_path(session.home, session_name) if session_name else None
     if state_file is not None:
         _restore_read_state(session, state_file)

@@ -189,9 +189,9 @@ def prepare(
             dict(earlier.states),
         )
     session = Session(session_id=session_id, home=probe.home)
-    from hands.tools.bash._settings import install
+    from hands.pipeline.settings import install_settings
 
-    install(session, settings)
+    install_settings(session, settings)
     if READ_STATE in states:
         from hands.tools.file._state import ReadStateCache
 

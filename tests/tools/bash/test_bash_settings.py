@@ -11,9 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from hands.config.settings import load_settings
+from hands.config.sandbox import merged_sandbox
+from hands.config.settings import Settings, load_settings
 from hands.core.session import Session
-from hands.tools.bash._settings import BashSettings, install, merged_sandbox
+from hands.permissions.network import NetworkDomains
+from hands.pipeline.settings import install_settings
+from hands.tools.bash._settings import BashSettings
+
+
+def local_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: object) -> Settings:
+    """The settings of a project whose settings.local.json holds ``data``."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.local.json").write_text(json.dumps(data))
+    return load_settings(project, trusted=True)
 
 
 def test_sandbox_objects_merge_scalars_by_strength_and_join_lists() -> None:
@@ -35,27 +47,55 @@ def test_sandbox_objects_merge_scalars_by_strength_and_join_lists() -> None:
 def test_a_session_gets_the_settings_files_sandbox_and_webfetch_domains(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    project = tmp_path / "project"
-    (project / ".claude").mkdir(parents=True)
-    (project / ".claude" / "settings.local.json").write_text(
-        json.dumps(
-            {
-                "sandbox": {"enabled": True, "network": {"allowedDomains": ["github.com"]}},
-                "permissions": {
-                    "allow": ["WebFetch(domain:docs.python.org)"],
-                    "deny": ["WebFetch(domain:evil.example)"],
-                },
-                "bashBackgroundOnTimeout": True,
-            }
-        )
+    settings = local_settings(
+        tmp_path,
+        monkeypatch,
+        {
+            "sandbox": {"enabled": True, "network": {"allowedDomains": ["github.com"]}},
+            "permissions": {
+                "allow": ["WebFetch(domain:docs.python.org)"],
+                "deny": ["WebFetch(domain:evil.example)"],
+            },
+            "bashBackgroundOnTimeout": True,
+        },
     )
     session = Session()
-    bash = install(session, load_settings(project, trusted=True))
+    bash = install_settings(session, settings)
     assert session.service(BashSettings) is bash
     assert bash.sandbox.enabled and bash.background_on_timeout
     assert bash.sandbox.allowed_domains == ("github.com", "docs.python.org")
     assert bash.sandbox.denied_domains == ("evil.example",)
+    assert session.service(NetworkDomains) == NetworkDomains(
+        allowed=("github.com", "docs.python.org"), denied=("evil.example",)
+    )
+
+
+def test_only_webfetch_domain_rules_open_the_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # another tool's rule of the same shape (an MCP server's fetch, a user tool, a glob)
+    # is that tool's permission, never a door through the sandbox's proxy
+    settings = local_settings(
+        tmp_path,
+        monkeypatch,
+        {
+            "permissions": {
+                "allow": [
+                    "mcp__web__fetch(domain:internal.example)",
+                    "MyFetcher(domain:10.0.0.5)",
+                    "mcp__*(domain:glob.example)",
+                    "Bash(domain:bash.example)",
+                    "WebFetch(domain:docs.python.org)",
+                ],
+                "deny": ["mcp__web__fetch(domain:kept-open.example)"],
+            }
+        },
+    )
+    session = Session()
+    bash = install_settings(session, settings)
+    assert bash.sandbox.allowed_domains == ("docs.python.org",)
+    assert bash.sandbox.denied_domains == ()
+    assert session.service(NetworkDomains).opened_hosts == {"docs.python.org"}
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed")

@@ -22,6 +22,7 @@ from hands.pipeline.pool import ToolPool
 from hands.pipeline.runtime import ToolRuntime
 from hands.tools.web._exchange import FetchLimits
 from hands.tools.web.web_fetch import WebFetchTool
+from models.loopback import LoopbackServer, serving
 from tools.web.web_server import WebServer, web_server
 
 LOOPBACK = "WebFetch(domain:127.0.0.1)"
@@ -114,3 +115,10 @@ def web(
     project = tmp_path / "proj"
     project.mkdir()
     return Web(project, hands_home, server)
+
+
+@pytest.fixture
+def messages_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopbackServer]:
+    """A loopback server speaking the Anthropic Messages API, reached without a proxy."""
+    with serving(monkeypatch) as srv:
+        yield srv

@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
+from hands.config.settings import load_settings
 from hands.core.messages import ImageBlock
 from hands.permissions.asking import PromptAskHandler
-from hands.tools.bash._settings import BashSettings, SandboxSettings
+from hands.permissions.network import NetworkDomains
+from hands.pipeline.settings import install_settings
 from hands.tools.web._cache import PageCache, ttl_from_env
 from hands.tools.web._exchange import FetchLimits
 from hands.tools.web._page import Page
@@ -124,10 +126,22 @@ def test_an_exact_allow_rule_opens_a_loopback_host(web: Web) -> None:
 
 
 def test_sandbox_allowed_domains_open_a_loopback_host(web: Web) -> None:
-    web.session.service(
-        BashSettings, lambda: BashSettings(sandbox=SandboxSettings(allowed_domains=("127.0.0.1",)))
-    )
+    web.session.service(NetworkDomains, lambda: NetworkDomains(allowed=("127.0.0.1",)))
     assert "Installing widgets" in web.ok("/page.html", engine=web.engine(allow=ANY_HOST))
+
+
+def test_another_tools_domain_rule_does_not_open_a_loopback_host(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(web.home))
+    rule = "mcp__web__fetch(domain:127.0.0.1)"
+    (web.project / ".claude").mkdir(exist_ok=True)
+    (web.project / ".claude" / "settings.local.json").write_text(
+        json.dumps({"permissions": {"allow": [rule]}})
+    )
+    install_settings(web.session, load_settings(web.project, trusted=True))
+    text = web.err("/page.html", engine=web.engine(allow=(*ANY_HOST, rule)))
+    assert "Refused" in text and "loopback" in text
 
 
 def test_a_redirect_to_a_metadata_address_is_not_followed(web: Web) -> None:

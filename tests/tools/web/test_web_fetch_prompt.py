@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from models.loopback import LoopbackServer, json_reply, sse_reply
@@ -12,18 +10,10 @@ from tools.web.conftest import Web
 
 
 @pytest.fixture
-def anthropic(monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopbackServer]:
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    srv = LoopbackServer()
-    srv.start()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", srv.url)
+def anthropic(messages_api: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> LoopbackServer:
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", messages_api.url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    return messages_api
 
 
 def test_the_small_model_answers_the_prompt_in_one_capped_request(

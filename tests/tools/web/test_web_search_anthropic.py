@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -39,18 +38,10 @@ PAGES = [
 
 
 @pytest.fixture
-def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopbackServer]:
+def api(messages_api: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> LoopbackServer:
     for var in ("HANDS_WEBSEARCH_BACKEND", "BRAVE_API_KEY", "TAVILY_API_KEY", "SEARXNG_URL"):
         monkeypatch.delenv(var, raising=False)
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    srv = LoopbackServer()
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    return messages_api
 
 
 @pytest.fixture

@@ -26,8 +26,8 @@ from hands.cli.session_view import SessionView
 from hands.core.decision import AskRequest, PermissionDecision, allow
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
+from hands.permissions.network import NetworkDomains
 from hands.pipeline.pool import pool_for
-from hands.tools.bash._settings import BashSettings, SandboxSettings
 
 PROMPT = "The stock total in the inventory sample looks wrong. Find the bug, fix it and prove it."
 
@@ -101,8 +101,7 @@ def _run(project: Path, workdir: Path, docs: str, *, keep: bool, console: Consol
     session = Session()
     # the docs are served on loopback, which WebFetch reaches only for a host the settings
     # open by name: the demo opens it as sandbox.network.allowedDomains would
-    network = SandboxSettings(allowed_domains=("127.0.0.1",))
-    session.service(BashSettings, lambda: BashSettings(sandbox=network))
+    session.service(NetworkDomains, lambda: NetworkDomains(allowed=("127.0.0.1",)))
     ok = False
 
     async def go() -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
+
+from hands.config.sandbox import merged_sandbox
 
 if TYPE_CHECKING:
     from hands.config.settings import Settings
     from hands.core.session import Session
+    from hands.permissions.network import NetworkDomains
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -104,62 +107,18 @@ class BashSettings:
         )
 
 
-def merged_sandbox(layers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """The ``sandbox`` objects of several settings files, weakest first, merged.
-
-    A stronger file's scalar wins; lists (``allowedDomains``, ``excludedCommands``...)
-    are joined.
-    """
-    merged: dict[str, Any] = {}
-    for layer in layers:
-        raw = layer.get("sandbox")
-        if isinstance(raw, Mapping):
-            _merge_into(merged, cast(Mapping[str, Any], raw))
-    return merged
-
-
-def _merge_into(target: dict[str, Any], layer: Mapping[str, Any]) -> None:
-    for key, value in layer.items():
-        old = target.get(key)
-        if isinstance(value, Mapping) and isinstance(old, dict):
-            _merge_into(cast(dict[str, Any], old), cast(Mapping[str, Any], value))
-        elif isinstance(value, Mapping):
-            fresh: dict[str, Any] = {}
-            _merge_into(fresh, cast(Mapping[str, Any], value))
-            target[key] = fresh
-        elif isinstance(value, list) and isinstance(old, list):
-            joined = [*cast(list[Any], old), *cast(list[Any], value)]
-            target[key] = [v for i, v in enumerate(joined) if v not in joined[:i]]
-        else:
-            target[key] = value
-
-
-def install(session: Session, settings: Settings) -> BashSettings:
+def install(session: Session, settings: Settings, *, network: NetworkDomains) -> BashSettings:
     """Give ``session`` the Bash settings of every settings file (and the environment).
 
-    The ``sandbox`` objects are merged across files, and ``WebFetch(domain:...)`` allow
-    and deny rules (every ``domain:`` rule) join the sandbox's allowed and denied domains,
-    as in Claude Code.
+    The ``sandbox`` objects are merged across files; its network lists are ``network``
+    (the sandbox's own joined by the fetch tool's ``domain:`` rules, read by
+    :func:`hands.permissions.network.network_domains`).
     """
-    from hands.permissions.policy import settings_rules
-    from hands.permissions.rules import DomainPattern
-
     sandbox = merged_sandbox(source.data for source in reversed(settings.sources))
-    if not isinstance(sandbox.get("network"), dict):
-        sandbox["network"] = {}  # absent, or not an object (ignored as from_settings does)
-    network = cast(dict[str, Any], sandbox["network"])
-    from hands.tools.web.web_fetch import WebFetchTool
-
-    rules, _ = settings_rules(settings, grammar={WebFetchTool.name: WebFetchTool.subject})
-    for rule in rules:
-        if rule.kind != "domain" or not isinstance(rule.matcher, DomainPattern):
-            continue
-        host = rule.matcher.text.removeprefix("domain:")
-        key = {"allow": "allowedDomains", "deny": "deniedDomains"}.get(rule.behavior)
-        if key is not None and host and host != "*":
-            hosts = cast(list[Any], network.setdefault(key, []))
-            if host not in hosts:
-                hosts.append(host)
+    old = sandbox.get("network")
+    net = dict(cast(Mapping[str, Any], old)) if isinstance(old, Mapping) else {}
+    net["allowedDomains"], net["deniedDomains"] = list(network.allowed), list(network.denied)
+    sandbox["network"] = net
     background = settings.value("bashBackgroundOnTimeout")
     bash = BashSettings.from_settings(
         {"sandbox": sandbox, "bashBackgroundOnTimeout": background is True}

@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import anyio
 
+from hands.permissions.engine import PermissionEngine
+from hands.permissions.network import NetworkDomains
+from hands.permissions.rules import DomainPattern
+
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
     from hands.core.tool import Tool
@@ -76,13 +80,9 @@ async def resolve(host: str, port: int) -> tuple[Address, ...]:
 def opened_hosts(tool: Tool[Any, Any], ctx: ToolContext) -> frozenset[str]:
     """Hosts the user opened by name, whose non-public addresses may be reached.
 
-    The exact ``domain:`` allow rules of ``tool`` and the entries of
-    ``sandbox.network.allowedDomains``; a wildcard opens nothing here.
+    The exact ``domain:`` allow rules of ``tool`` and the exact entries of the session's
+    :class:`NetworkDomains` (``sandbox.network.allowedDomains``); a wildcard opens nothing.
     """
-    from hands.permissions.engine import PermissionEngine
-    from hands.permissions.rules import DomainPattern
-    from hands.tools.bash._settings import BashSettings
-
     hosts: set[str] = set()
     policy = ctx.policy
     if isinstance(policy, PermissionEngine):
@@ -90,6 +90,4 @@ def opened_hosts(tool: Tool[Any, Any], ctx: ToolContext) -> frozenset[str]:
             matcher = rule.matcher
             if isinstance(matcher, DomainPattern) and matcher.exact:
                 hosts.add(matcher.exact)
-    sandbox = ctx.session.service(BashSettings).sandbox
-    hosts.update(d.strip().lower().rstrip(".") for d in sandbox.allowed_domains if "*" not in d)
-    return frozenset(hosts)
+    return frozenset(hosts | ctx.session.service(NetworkDomains).opened_hosts)

@@ -1,0 +1,68 @@
+"""The domains a session's settings open to the network, for the shell's sandbox and for fetches.
+
+``sandbox.network.allowedDomains`` and ``deniedDomains`` (merged across the settings files),
+joined, as in Claude Code, by the ``domain:`` allow and deny rules of the one tool that
+fetches URLs for the model. Those rules are parsed by that tool's declared subject, and
+only rules naming that tool count: another tool's ``name(domain:…)`` rule (an MCP
+server's, a user tool's) opens nothing here.
+
+Both the Bash sandbox's proxy and WebFetch's address guard read the result from the
+session (:class:`NetworkDomains`), so neither tool family imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from hands.config.sandbox import merged_sandbox
+from hands.permissions.policy import settings_rules
+from hands.permissions.rules import DomainPattern
+
+if TYPE_CHECKING:
+    from hands.config.settings import Settings
+    from hands.core.tool import Tool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NetworkDomains:
+    """Hosts (or ``*.`` patterns) the settings open to the network, and those they close."""
+
+    allowed: tuple[str, ...] = ()
+    denied: tuple[str, ...] = ()
+
+    @property
+    def opened_hosts(self) -> frozenset[str]:
+        """The allowed entries that name one host exactly (no wildcard), normalized."""
+        return frozenset(
+            d.strip().lower().rstrip(".") for d in self.allowed if d.strip() and "*" not in d
+        )
+
+
+def network_domains(settings: Settings, *, fetcher: type[Tool[Any, Any]]) -> NetworkDomains:
+    """What ``settings`` open and close: the sandbox's lists, then ``fetcher``'s domain rules."""
+    network = merged_sandbox(source.data for source in reversed(settings.sources)).get("network")
+    empty: Mapping[str, Any] = {}
+    net = cast(Mapping[str, Any], network) if isinstance(network, Mapping) else empty
+    allowed, denied = _strings(net.get("allowedDomains")), _strings(net.get("deniedDomains"))
+    names = (fetcher.name, *fetcher.aliases)
+    grammar = dict.fromkeys(names, fetcher.subject)
+    rules, _ = settings_rules(settings, grammar=grammar)
+    for rule in rules:
+        if rule.tool not in names or rule.name_regex is not None:
+            continue
+        if rule.kind != "domain" or not isinstance(rule.matcher, DomainPattern):
+            continue
+        host = rule.matcher.text.removeprefix("domain:")
+        target = {"allow": allowed, "deny": denied}.get(rule.behavior)
+        if target is not None and host and host != "*" and host not in target:
+            target.append(host)
+    return NetworkDomains(allowed=tuple(allowed), denied=tuple(denied))
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    items = [v for v in cast(list[object], value) if isinstance(v, str)]
+    return [v for i, v in enumerate(items) if v not in items[:i]]

@@ -1,0 +1,25 @@
+"""What a session's settings give its tools: the network domains and the Bash settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hands.permissions.network import NetworkDomains, network_domains
+from hands.tools.bash._settings import BashSettings, install
+
+if TYPE_CHECKING:
+    from hands.config.settings import Settings
+    from hands.core.session import Session
+
+
+def install_settings(session: Session, settings: Settings) -> BashSettings:
+    """Give ``session`` the domains its settings open, and its Bash settings.
+
+    The domains (for the sandbox's proxy and WebFetch's address guard) are
+    ``sandbox.network`` joined by WebFetch's own ``domain:`` rules, no other tool's.
+    """
+    from hands.tools.web.web_fetch import WebFetchTool  # loaded with a session, not before
+
+    network = network_domains(settings, fetcher=WebFetchTool)
+    session.service(NetworkDomains, lambda: network)
+    return install(session, settings, network=network)
