@@ -1,7 +1,9 @@
-"""Loopback servers speaking the search APIs' documented HTTP: Brave, Tavily, SearXNG."""
+"""Loopback servers speaking the search APIs' HTTP: Brave, Tavily, SearXNG (their JSON
+APIs as documented) and DuckDuckGo's HTML results page (the markup ``ddgs`` reads)."""
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from collections.abc import Iterator
@@ -65,6 +67,33 @@ def _results(kind: str, api: SearchApi, page: int) -> Any:
     }
 
 
+def _duckduckgo_html(items: list[dict[str, str]]) -> str:
+    """A results page in the markup of html.duckduckgo.com/html/, with one ad first."""
+    ad = (
+        '<div class="result results_links results_links_deep result--ad">'
+        '<div class="links_main links_deep result__body">'
+        '<h2 class="result__title"><a class="result__a" href="https://duckduckgo.com/y.js?ad=1">'
+        "Sponsored</a></h2>"
+        '<a class="result__snippet" href="https://duckduckgo.com/y.js?ad=1">Buy now</a>'
+        "</div></div>"
+    )
+    rows = [
+        '<div class="result results_links results_links_deep web-result">'
+        '<div class="links_main links_deep result__body">'
+        f'<h2 class="result__title"><a rel="nofollow" class="result__a" href="{i["url"]}">'
+        f"{html.escape(i['title'])}</a></h2>"
+        f'<div class="result__extras"><a class="result__url" href="{i["url"]}">{i["url"]}</a></div>'
+        f'<a class="result__snippet" href="{i["url"]}">{html.escape(i["snippet"])}</a>'
+        '<div class="clear"></div></div></div>'
+        for i in items
+    ]
+    body = "".join([ad, *rows]) if items else '<div class="no-results">No results.</div>'
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>q at DuckDuckGo</title>'
+        f'</head><body><div id="links" class="results">{body}</div></body></html>'
+    )
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -80,7 +109,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", "0"))
-        self._answer(json.loads(self.rfile.read(length)) if length else None)
+        raw = self.rfile.read(length) if length else b""
+        if "json" in self.headers.get("Content-Type", ""):
+            self._answer(json.loads(raw))
+        else:  # a form, as DuckDuckGo's HTML page is sent
+            form = parse_qs(raw.decode(), keep_blank_values=True)
+            self._answer({k: v[0] for k, v in form.items()})
 
     def _answer(self, body: Any) -> None:
         parts = urlsplit(self.path)
@@ -102,6 +136,12 @@ class _Handler(BaseHTTPRequestHandler):
             )
         if api.fault == "shape":
             return self._send(200, b"[1, 2, 3]", "application/json")
+        if kind == "duckduckgo":
+            # ddgs asks for page n > 1 with s = 10 + (n - 2) * 15
+            start = int(body.get("s", "0") or "0")
+            page = 0 if start == 0 else (start - 10) // 15 + 1
+            items = api.pages[page] if page < len(api.pages) else []
+            return self._send(200, _duckduckgo_html(items).encode(), "text/html; charset=utf-8")
         if kind == "brave":
             page = int(query.get("offset", "0"))
         elif kind == "searxng":
@@ -130,7 +170,7 @@ class _Server(ThreadingHTTPServer):
 
 @contextmanager
 def search_api(kind: str, api: SearchApi) -> Iterator[str]:
-    """Serve ``api`` as ``kind`` (brave, tavily, searxng); yields the base URL."""
+    """Serve ``api`` as ``kind`` (brave, tavily, searxng, duckduckgo); yields the base URL."""
     server = _Server(kind, api)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

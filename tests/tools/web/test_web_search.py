@@ -173,15 +173,65 @@ def test_an_unreachable_backend_is_an_error(search: Web, monkeypatch: pytest.Mon
     assert out.is_error and "Could not reach SearXNG" in out.block.text
 
 
-def test_ddgs_is_the_keyless_default_and_its_failure_is_clear(
-    search: Web, monkeypatch: pytest.MonkeyPatch
+@pytest.fixture
+def duckduckgo(monkeypatch: pytest.MonkeyPatch) -> Iterator[SearchApi]:
+    """ddgs itself (its HTTP client, its parsing) sent to a loopback results page."""
+    from ddgs.engines.duckduckgo import Duckduckgo
+
+    api = SearchApi()
+    with search_api("duckduckgo", api) as url:
+        monkeypatch.setattr(Duckduckgo, "search_url", url + "/html/")
+        yield api
+
+
+def test_ddgs_is_the_keyless_default_and_its_results_are_mapped(
+    search: Web, duckduckgo: SearchApi
 ) -> None:
-    # ddgs takes no base URL, so its parsing cannot be served from loopback; its failure
-    # path can: a proxy where nothing listens
+    assert backend_from_env({}).name == "DuckDuckGo"
+    duckduckgo.pages = [
+        [
+            {
+                "title": "asyncio — Asynchronous I/O",
+                "url": "https://docs.python.org/3/library/asyncio.html",
+                "snippet": "asyncio is a library to write concurrent code using async/await.",
+            }
+        ]
+    ]
+    out = run(search, query="python asyncio")
+    text = out.block.text
+    assert not out.is_error, text
+    assert 'Web search for "python asyncio" (DuckDuckGo)' in text
+    assert (
+        "1. asyncio — Asynchronous I/O\n   https://docs.python.org/3/library/asyncio.html\n"
+        "   asyncio is a library to write concurrent code using async/await." in text
+    )
+    assert "Sponsored" not in text and "y.js" not in text  # ddgs drops the ads
+    first = duckduckgo.seen[0]
+    assert first.method == "POST" and first.body["q"] == "python asyncio"
+
+
+def test_ddgs_pages_and_domain_filters(search: Web, duckduckgo: SearchApi) -> None:
+    duckduckgo.pages = [
+        hits("example.com", "example.com", "python.org"),
+        hits("docs.python.org", "example.com", start=3),
+        [],
+    ]
+    out = run(search, query="python docs", allowed_domains=["python.org"])
+    text = out.block.text
+    assert "https://python.org/page2" in text and "https://docs.python.org/page3" in text
+    assert "example.com" not in text and "left out" not in text
+    assert [s.body.get("s", "") for s in duckduckgo.seen] == ["", "10", "25"]
+
+
+def test_ddgs_without_results_and_its_failure_are_clear(
+    search: Web, duckduckgo: SearchApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = run(search, query="nothing at all")
+    assert not out.is_error and "no results" in out.block.text
+    # a proxy where nothing listens: ddgs cannot connect
     with search_api("searxng", SearchApi()) as url:
         pass
     monkeypatch.setenv("DDGS_PROXY", url)
-    assert backend_from_env({}).name == "DuckDuckGo"
     out = run(search, query="anything")
     assert out.is_error and "DuckDuckGo" in out.block.text
 
