@@ -10,7 +10,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from cli.test_conventions import hands
+from hands.agent.events import BlockEvent
+from hands.cli.session_view import SessionView
+from hands.core.messages import ServerToolUseBlock, WebSearchResult, WebSearchToolResultBlock
+from hands.pipeline.pool import ToolPool
 from models.loopback import LoopbackServer, sse_reply
 from models.wire import (
     a_cited_text,
@@ -102,3 +108,20 @@ def test_a_paused_turn_is_sent_again_and_goes_on(tmp_path: Path, server: Loopbac
         "server_tool_use",
         "web_search_tool_result",
     ]
+
+
+def test_the_screen_shows_what_the_api_searched_and_found() -> None:
+    console = Console(record=True, width=100, force_terminal=False)
+    view = SessionView(console, ToolPool())
+    use = ServerToolUseBlock(id="srvtoolu_01", name="web_search", input={"query": "example news"})
+    found = WebSearchToolResultBlock(
+        tool_use_id="srvtoolu_01",
+        results=(WebSearchResult(url=PAGE["url"], title=PAGE["title"]),) * 2,
+    )
+    failed = WebSearchToolResultBlock(tool_use_id="srvtoolu_02", error_code="unavailable")
+    for block in (use, found, failed):
+        view.show(BlockEvent(block=block))
+    view.end()
+    screen = console.export_text()
+    assert "web_search (run by the API): example news" in screen
+    assert "2 pages found" in screen and "the search failed (unavailable)" in screen

@@ -29,7 +29,12 @@ from hands.agent.events import (
     TextDeltaEvent,
 )
 from hands.cli.indent import hanging
-from hands.core.messages import TextBlock, ToolUseBlock
+from hands.core.messages import (
+    ServerToolUseBlock,
+    TextBlock,
+    ToolUseBlock,
+    WebSearchToolResultBlock,
+)
 from hands.core.outcome import error_message
 from hands.core.tool import Tool
 from hands.core.words import plural
@@ -150,6 +155,8 @@ class SessionView:
             self._text = ""
             if isinstance(block, TextBlock) and block.text.strip():
                 self._print(bulleted(Markdown(block.text)))
+            elif isinstance(block, ServerToolUseBlock | WebSearchToolResultBlock):
+                self._print(Text(f"  {server_line(block)}", style="dim"))
         elif isinstance(event, ToolProgressEvent):
             self._show_progress(event)
         elif isinstance(event, ToolResultEvent):
@@ -315,3 +322,14 @@ def _parse(tool: Tool[Any, Any] | None, block: ToolUseBlock) -> Any:
         return tool.parse_input(block.input)
     except Exception:
         return None
+
+
+def server_line(block: ServerToolUseBlock | WebSearchToolResultBlock) -> str:
+    """One line for a tool the API ran itself: what it searched, what it found."""
+    if isinstance(block, ServerToolUseBlock):
+        query = block.input.get("query")
+        what = f": {query}" if isinstance(query, str) else ""
+        return f"{block.name} (run by the API){what}"
+    if block.error_code is not None:
+        return f"  ⎿ the search failed ({block.error_code})"
+    return f"  ⎿ {plural(len(block.results), 'page')} found"
