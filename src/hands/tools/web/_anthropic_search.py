@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 from hands.core.messages import TextBlock, WebSearchToolResultBlock, user_text
 from hands.errors import ModelError, ToolError
 from hands.models.base import BlockComplete, ModelRequest
-from hands.tools.web._backends import Hit, Query
+from hands.tools.web._backends import MAX_SEARCHES_PER_CALL, Hit, Query
 
 if TYPE_CHECKING:
     from hands.models.base import Model
 
 SEARCH_TOOL_TYPE = "web_search_20250305"
-MAX_USES = 8
 MAX_TOKENS = 2_048
 
 _SYSTEM = (
@@ -44,7 +43,7 @@ def is_anthropic(model: object) -> bool:
     return getattr(model, "provider", None) == "anthropic"
 
 
-def search_tool(query: Query, *, max_uses: int = MAX_USES) -> dict[str, Any]:
+def search_tool(query: Query, *, max_uses: int = MAX_SEARCHES_PER_CALL) -> dict[str, Any]:
     """The server tool's definition for one call, with the call's domain filters."""
     tool: dict[str, Any] = {"type": SEARCH_TOOL_TYPE, "name": "web_search", "max_uses": max_uses}
     if query.allowed:
@@ -59,7 +58,7 @@ class AnthropicSearchBackend:
     """Searches with the API's web search through the session's Anthropic model."""
 
     model: Model
-    max_uses: int = MAX_USES
+    max_uses: int = MAX_SEARCHES_PER_CALL
     name: str = "Anthropic web search"
     pages: bool = False
 

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 BRAVE_URL = "https://api.search.brave.com/res/v1/web/search"
 TAVILY_URL = "https://api.tavily.com/search"
 PAGE_SIZE = 10
+MAX_SEARCHES_PER_CALL = 8
+"""Backend searches one WebSearch call may make (pages asked for, or the API's searches)."""
 _TIMEOUT_S = 20.0
 
 

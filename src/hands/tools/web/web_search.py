@@ -14,14 +14,19 @@ from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.core.words import plural
 from hands.models.base import SessionModel
-from hands.tools.web._backends import PAGE_SIZE, Hit, Query, SearchBackend
+from hands.tools.web._backends import (
+    MAX_SEARCHES_PER_CALL,
+    PAGE_SIZE,
+    Hit,
+    Query,
+    SearchBackend,
+)
 from hands.tools.web._choice import backend_from_env
 from hands.tools.web._domains import clean_domain, passes
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-MAX_SEARCHES_PER_CALL = 8
 DEFAULT_SESSION_CAP = 200
 CAP_VARIABLES = ("HANDS_MAX_WEB_SEARCHES_PER_SESSION", "CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION")
 
