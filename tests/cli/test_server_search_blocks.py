@@ -25,6 +25,7 @@ from models.wire import (
     a_server_search,
     a_start,
     a_text,
+    a_tool,
     search_page,
     web_citation,
 )
@@ -36,6 +37,13 @@ USE = {
     "name": "web_search",
     "input": {"query": "example news"},
 }
+SEARCH_VARIABLES = (
+    "HANDS_WEBSEARCH_BACKEND",
+    "BRAVE_API_KEY",
+    "BRAVE_SEARCH_API_KEY",
+    "TAVILY_API_KEY",
+    "SEARXNG_URL",
+)
 RESULT = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": [PAGE]}
 
 
@@ -47,6 +55,7 @@ def env(server: LoopbackServer) -> dict[str, str]:
         "HTTP_PROXY": "",
         "HTTPS_PROXY": "",
         "ANTHROPIC_MAX_RETRIES": "0",
+        **dict.fromkeys(SEARCH_VARIABLES, ""),  # no other search backend configured
     }
 
 
@@ -125,3 +134,27 @@ def test_the_screen_shows_what_the_api_searched_and_found() -> None:
     screen = console.export_text()
     assert "web_search (run by the API): example news" in screen
     assert "2 pages found" in screen and "the search failed (unavailable)" in screen
+
+
+def test_websearch_in_an_anthropic_session_searches_through_the_session_model(
+    tmp_path: Path, server: LoopbackServer
+) -> None:
+    call = '{"query": "example news"}'
+    server.queue(
+        sse_reply(a_start(), *a_tool(0, "toolu_01", "WebSearch", call), *a_end("tool_use")),
+        searched(),  # the WebSearch call's own request, with the API's web search in it
+        sse_reply(a_start(), *a_text(0, "Per Example news, it happened."), *a_end()),
+    )
+    proc = hands(
+        "-p", "what happened?", "--model", "anthropic:claude-x", "--allowedTools", "WebSearch",
+        env=env(server), cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "Per Example news, it happened."
+    main, inner, last = (r.body for r in server.requests)
+    assert inner["model"] == main["model"] == "claude-x"
+    assert inner["tools"] == [{"type": "web_search_20250305", "name": "web_search", "max_uses": 8}]
+    (result,) = [b for b in last["messages"][-1]["content"] if b["type"] == "tool_result"]
+    text = result["content"] if isinstance(result["content"], str) else result["content"][0]["text"]
+    assert "(Anthropic web search)" in text
+    assert "1. Example news\n   https://example.org/news\n   It happened." in text
