@@ -1,0 +1,131 @@
+"""Whether hands would ask about a call, decided before the framework runs it.
+
+Some frameworks ask "does this call need approval?" before they invoke a tool (the
+OpenAI Agents SDK's ``needs_approval``, a LangGraph ``interrupt()`` before the work).
+The answer must be the pipeline's: PreToolUse hooks first (a block, a rewrite, their
+own allow or ask), then the permission engine. The hooks' verdict is kept for the call
+that follows, so they run once per call however the framework splits it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hands.core.context import ToolContext
+from hands.core.decision import AskHandler, AskRequest, PermissionDecision, PermissionPolicy
+from hands.core.hooks import PermissionHooks, PostToolUseOutcome, PreToolUseOutcome, ToolHooks
+from hands.core.tool import Tool
+
+
+async def would_ask(
+    tool: Tool[Any, Any],
+    arguments: Mapping[str, Any],
+    ctx: ToolContext,
+    *,
+    policy: PermissionPolicy,
+    hooks: RememberedHooks | None,
+) -> bool:
+    """Whether running this call would reach the user (nothing runs)."""
+    if ctx.permission_mode == "dontAsk":
+        return False  # an ask is a denial there: the call reports it
+    pre: PreToolUseOutcome | None = None
+    if hooks is not None:
+        pre = await hooks.decide_early(tool=tool, tool_input=arguments, ctx=ctx)
+        if pre.decision in ("deny", "defer"):
+            return False
+        if pre.updated_input is not None:
+            arguments = pre.updated_input
+    try:
+        parsed = tool.parse_input(arguments)
+    except Exception:
+        return False  # the call reports the invalid input
+    decision = await policy.decide(tool, parsed, ctx)
+    hook = pre.decision if pre is not None else None
+    if decision.behavior == "allow":
+        return hook == "ask"
+    if decision.behavior != "ask":
+        return False
+    if hook == "allow" and decision.hook_can_approve:
+        needs_input = decision.hook_needs_input and (pre is None or pre.updated_input is None)
+        return needs_input
+    return True
+
+
+class RememberedHooks:
+    """The session's hooks, with PreToolUse answered once per call id."""
+
+    def __init__(self, inner: ToolHooks) -> None:
+        self.inner = inner
+        self._early: dict[str, PreToolUseOutcome] = {}
+
+    async def decide_early(
+        self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
+    ) -> PreToolUseOutcome:
+        """Run PreToolUse now, and keep its verdict for the call with ``ctx.tool_use_id``."""
+        outcome = await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
+        if ctx.tool_use_id:
+            self._early[ctx.tool_use_id] = outcome
+        return outcome
+
+    def forget(self, call_id: str) -> None:
+        """Drop the verdict kept for a call that will not run (the framework paused)."""
+        self._early.pop(call_id, None)
+
+    async def pre_tool_use(
+        self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
+    ) -> PreToolUseOutcome:
+        """The verdict kept for this call, or the hooks' answer now."""
+        kept = self._early.pop(ctx.tool_use_id, None)
+        if kept is not None:
+            return kept
+        return await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
+
+    async def post_tool_use(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        response: Any,
+        ctx: ToolContext,
+        duration_ms: float,
+    ) -> PostToolUseOutcome:
+        """PostToolUse, as the session's hooks run it."""
+        return await self.inner.post_tool_use(
+            tool=tool, tool_input=tool_input, response=response, ctx=ctx, duration_ms=duration_ms
+        )
+
+    async def post_tool_use_failure(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        error: str,
+        ctx: ToolContext,
+        duration_ms: float,
+    ) -> PostToolUseOutcome:
+        """PostToolUseFailure, as the session's hooks run it."""
+        return await self.inner.post_tool_use_failure(
+            tool=tool, tool_input=tool_input, error=error, ctx=ctx, duration_ms=duration_ms
+        )
+
+    async def permission_request(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        ctx: ToolContext,
+        message: str,
+    ) -> PermissionDecision | None:
+        """PermissionRequest hooks, when the session's hooks have them."""
+        if isinstance(self.inner, PermissionHooks):
+            return await self.inner.permission_request(
+                tool=tool, tool_input=tool_input, ctx=ctx, message=message
+            )
+        return None
+
+    async def ask_user(self, ask: AskHandler, request: AskRequest) -> PermissionDecision:
+        """Ask through ``ask`` (with the session's Notification hooks, if any)."""
+        if isinstance(self.inner, PermissionHooks):
+            return await self.inner.ask_user(ask, request)
+        return await ask(request)

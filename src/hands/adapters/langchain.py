@@ -1,0 +1,167 @@
+"""hands' tools as LangChain tools (``pip install 'hands[langchain]'``).
+
+For LangGraph's ``ToolNode`` and LangChain's ``create_agent``.
+
+::
+
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
+    from hands.adapters.langchain import hands_tools
+
+    agent = create_agent(model, tools=hands_tools(cwd="."), checkpointer=InMemorySaver())
+
+Every call runs through hands' pipeline (see :class:`hands.adapters.toolbox.Toolbox`).
+A call the permission engine asks about calls LangGraph's ``interrupt()`` with a
+``{"type": "permission", ...}`` payload; the graph pauses (a checkpointer is needed) and
+``Command(resume=True)`` (or ``False``, or ``{"approved": bool}``) runs or refuses it.
+A running call's progress (Bash output) goes to the graph's custom stream
+(``stream_mode="custom"``). The tools run on the caller's event loop when invoked
+asynchronously, and on one event loop thread of the toolbox's own when invoked
+synchronously.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, TypeVar, cast
+
+from langchain_core.tools import BaseTool, ToolException
+from langgraph.config import get_stream_writer
+from langgraph.types import interrupt
+from pydantic import ConfigDict
+
+from hands.adapters.toolbox import Approval, CallResult, Toolbox, ToolDef, new_call_id
+from hands.core.messages import ImageBlock, TextBlock
+
+T = TypeVar("T")
+
+
+class _Portal:
+    """One event loop, on a daemon thread, for the synchronous calls of one toolbox."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def run(self, fn: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        with self._lock:
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                threading.Thread(
+                    target=self._loop.run_forever, name="hands-tools", daemon=True
+                ).start()
+            loop = self._loop
+        return asyncio.run_coroutine_threadsafe(fn(), loop).result()
+
+
+class HandsTool(BaseTool):
+    """One hands tool as a LangChain tool."""
+
+    toolbox: Toolbox
+    portal: _Portal
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.pop("run_manager", None)
+        call_id = new_call_id()
+        asks = self.portal.run(lambda: self.toolbox.would_ask(self.name, kwargs, call_id=call_id))
+        approval = self._approval(call_id, kwargs) if asks else None
+        progress = _progress_writer(self.name)  # the graph's writer lives in this thread
+        return self.portal.run(lambda: self._call(call_id, kwargs, approval, progress))
+
+    async def _arun(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.pop("run_manager", None)
+        call_id = new_call_id()
+        asks = await self.toolbox.would_ask(self.name, kwargs, call_id=call_id)
+        approval = self._approval(call_id, kwargs) if asks else None
+        return await self._call(call_id, kwargs, approval, _progress_writer(self.name))
+
+    def _approval(self, call_id: str, arguments: dict[str, Any]) -> Approval:
+        try:
+            return _ask_graph(self.name, arguments)
+        except BaseException:  # the graph pauses here and runs the tool again on resume
+            self.toolbox.forget(call_id)
+            raise
+
+    async def _call(
+        self,
+        call_id: str,
+        arguments: dict[str, Any],
+        approval: Approval,
+        progress: Callable[[Any], None] | None,
+    ) -> Any:
+        result = await self.toolbox.call(
+            self.name, arguments, call_id=call_id, approval=approval, progress=progress
+        )
+        if result.is_error:
+            raise ToolException(result.text)
+        return _content(result)
+
+
+def _ask_graph(name: str, arguments: dict[str, Any]) -> Approval:
+    """Pause the graph for the user's answer (LangGraph re-runs the tool on resume)."""
+    answer: object = interrupt(
+        {
+            "type": "permission",
+            "tool": name,
+            "input": arguments,
+            "message": f"{name} needs the user's approval to run.",
+        }
+    )
+    if isinstance(answer, Mapping):
+        answer = cast("Mapping[str, object]", answer).get("approved", False)
+    if isinstance(answer, str):
+        return (
+            "approved"
+            if answer.lower() in {"approved", "approve", "yes", "y", "allow"}
+            else "denied"
+        )
+    return "approved" if answer is True else "denied"
+
+
+def _progress_writer(name: str) -> Callable[[Any], None] | None:
+    try:
+        writer = get_stream_writer()
+    except Exception:  # not inside a graph run
+        return None
+
+    def send(data: Any) -> None:
+        writer({"type": "tool_progress", "tool": name, "data": data})
+
+    return send
+
+
+def _content(result: CallResult) -> Any:
+    if not result.images:
+        return result.text
+    blocks: list[dict[str, Any]] = []
+    for part in result.parts:
+        if isinstance(part, ImageBlock):
+            blocks.append({"type": "image", "base64": part.data, "mime_type": part.media_type})
+        elif isinstance(part, TextBlock):
+            blocks.append({"type": "text", "text": part.text})
+    return blocks
+
+
+def _tool(toolbox: Toolbox, portal: _Portal, definition: ToolDef) -> HandsTool:
+    return HandsTool(
+        name=definition.name,
+        description=definition.description,
+        args_schema=dict(definition.input_schema),
+        toolbox=toolbox,
+        portal=portal,
+        handle_tool_error=True,  # hands' error results reach the model as error messages
+    )
+
+
+def hands_tools(toolbox: Toolbox | None = None, **options: Any) -> list[BaseTool]:
+    """LangChain tools for hands' tools; keyword arguments go to :class:`Toolbox`."""
+    box = toolbox if toolbox is not None else Toolbox(**options)
+    portal = _Portal()
+    return [_tool(box, portal, d) for d in box.every_tool_def()]
+
+
+__all__ = ["HandsTool", "hands_tools"]

@@ -1,0 +1,371 @@
+"""A hands tool pool with its permissions, hooks and session, callable one call at a time.
+
+Every framework adapter is a thin layer over :class:`Toolbox`: the framework decides when
+a tool runs; the toolbox runs it through hands' whole pipeline (validation, PreToolUse
+hooks, the permission engine of the user's settings files, the tool under its time
+limit, PostToolUse hooks, spill of large results) in one :class:`~hands.core.session.Session`
+shared by every call of the run, so Read's read-state, background shells and the
+working directory carry from call to call.
+
+A call the permission engine would ask about comes back as :class:`PendingApproval`
+(nothing was run); the framework asks its user in its own way and calls again with the
+answer. A blocking ``ask`` handler can answer instead, as in :func:`hands.query`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+
+from hands.adapters.asking import RememberedHooks, would_ask
+from hands.adapters.scheduling import CallGate
+from hands.core.context import PermissionMode, ToolContext
+from hands.core.decision import AskHandler, AskRequest, PermissionDecision, allow, deny
+from hands.core.limits import Limits
+from hands.core.messages import ImageBlock, ResultPart, TextBlock, ToolUseBlock
+from hands.core.session import Session
+from hands.core.tool import Progress, Tool
+from hands.pipeline.execution import parse_for, run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from hands.agent.options import ToolSource
+    from hands.config.settings import Settings
+    from hands.core.decision import PermissionPolicy
+    from hands.core.hooks import ToolHooks
+
+Approval: TypeAlias = Literal["approved", "denied"] | None
+"""The framework's answer for a call it was asked to approve; ``None``: not asked yet."""
+
+_PENDING = "approval pending"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolDef:
+    """What a framework needs to declare one hands tool."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+    sequential: bool
+    """The tool never runs alongside others (no call of it is concurrency-safe)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PendingApproval:
+    """A call hands would ask the user about; it was not run."""
+
+    call_id: str
+    tool_name: str
+    input: Mapping[str, Any]
+    message: str
+    """Why permission is needed, in the permission engine's words."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CallResult:
+    """One call's result, as the model should see it."""
+
+    call_id: str
+    parts: tuple[ResultPart, ...]
+    is_error: bool = False
+    pending: PendingApproval | None = None
+    """Set when the call waits for approval (``parts`` then says so)."""
+
+    @property
+    def text(self) -> str:
+        """The text of the result (images left out)."""
+        return "\n".join(p.text for p in self.parts if isinstance(p, TextBlock))
+
+    @property
+    def images(self) -> tuple[ImageBlock, ...]:
+        """The images of the result."""
+        return tuple(p for p in self.parts if isinstance(p, ImageBlock))
+
+
+class Toolbox:
+    """hands' tools for another framework's agent: one session, one permission engine.
+
+    ``tools``: a pool, a list of tools, or a :class:`~hands.agent.options.ToolSource`
+    (MCP servers, deferred tools behind ToolSearch), asked again on every listing;
+    ``None``: the built-in tools. ``settings``: loaded from ``cwd`` as the CLI loads them
+    (``trusted`` as :func:`hands.config.settings.load_settings` takes it: ``None`` looks
+    the workspace up in the trusted-workspaces file, so an untrusted project's allow rules
+    and hooks stay off); pass ``policy``/``hooks`` to replace what the settings give.
+    """
+
+    def __init__(
+        self,
+        *,
+        cwd: Path | str | None = None,
+        tools: ToolPool | Sequence[Tool[Any, Any]] | ToolSource | None = None,
+        settings: Settings | None = None,
+        trusted: bool | None = None,
+        permission_mode: PermissionMode = "default",
+        policy: PermissionPolicy | None = None,
+        hooks: ToolHooks | None = None,
+        ask: AskHandler | None = None,
+        limits: Limits | None = None,
+        session: Session | None = None,
+        on_notice: Callable[[str], None] | None = None,
+    ) -> None:
+        from hands.config.settings import load_settings
+        from hands.permissions.policy import engine_for
+        from hands.pipeline.pool import BuiltinGrammar, pool_for
+        from hands.tools.bash._settings import install as install_bash_settings
+
+        root = Path(cwd if cwd is not None else Path.cwd()).absolute()
+        if settings is None:
+            settings = load_settings(root, trusted=trusted)
+        self.settings = settings
+        self.policy: PermissionPolicy = (
+            policy if policy is not None else engine_for(settings, grammar=BuiltinGrammar())
+        )
+        if hooks is None and settings.hooks:
+            from hands.hooks.engine import build_hooks
+
+            hooks = build_hooks(settings, on_notice=on_notice)
+        self.hooks = hooks
+        self._hooks = RememberedHooks(hooks) if hooks is not None else None
+        self._ask = ask
+        self.limits = limits if limits is not None else Limits.from_env()
+        if tools is None:
+            self._static: ToolPool | None = pool_for(self.policy, simple=self.limits.simple)
+            self._source: ToolSource | None = None
+        elif isinstance(tools, ToolPool):
+            self._static, self._source = tools, None
+        elif isinstance(tools, Sequence):
+            self._static, self._source = ToolPool(tools), None
+        else:
+            self._static, self._source = None, tools
+        self.session = session if session is not None else Session()
+        install_bash_settings(self.session, settings)
+        self.context = ToolContext(
+            cwd=root,
+            session=self.session,
+            project_dir=root,
+            permission_mode=permission_mode,
+            additional_dirs=settings.additional_directories,
+        )
+        self._gate = CallGate()
+
+    # -- the tools -------------------------------------------------------------------
+
+    def pool(self) -> ToolPool:
+        """The tools offered now (a ToolSource may have found or connected more)."""
+        if self._source is not None:
+            return self._source.current_pool()
+        assert self._static is not None
+        return self._static
+
+    def tool_defs(self) -> list[ToolDef]:
+        """The definitions of the tools offered now, in request order."""
+        pool = self.pool()
+        defs = [_definition(pool, spec.name) for spec in pool.specs()]
+        reminder = getattr(self._source, "reminder", None)
+        text = reminder() if callable(reminder) else None
+        if isinstance(text, str) and text:
+            # hands' loop lists the deferred tools in a reminder message; a framework
+            # sends no such message, so the list goes with the tool that finds them
+            from hands.discovery.tool_search import ToolSearchTool
+
+            defs = [
+                dataclasses.replace(d, description=f"{d.description}\n\n{text}")
+                if isinstance(pool.find(d.name), ToolSearchTool)
+                else d
+                for d in defs
+            ]
+        return defs
+
+    def every_tool_def(self) -> list[ToolDef]:
+        """The tools offered now and those deferred behind ToolSearch (not shown yet).
+
+        For frameworks whose tool list is fixed when the agent is made: each tool is
+        declared once, and :meth:`offers` says whether the model sees it this turn.
+        """
+        defs = self.tool_defs()
+        deferred = getattr(self._source, "deferred_tools", None)
+        if callable(deferred):
+            known = {d.name for d in defs}
+            for tool in cast("Iterable[Tool[Any, Any]]", deferred()):
+                if tool.name not in known:  # (``find`` would mark it found)
+                    defs.append(_definition_of(tool))
+        return defs
+
+    def offers(self, name: str) -> bool:
+        """Whether the model sees the tool in its next request."""
+        return name in self.pool().names
+
+    def find(self, name: str) -> Tool[Any, Any] | None:
+        """The tool a call of ``name`` runs (also a deferred one, or an alias)."""
+        return self.pool().find(name)
+
+    # -- calls -----------------------------------------------------------------------
+
+    async def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        call_id: str | None = None,
+        approval: Approval = None,
+        progress: Progress | None = None,
+    ) -> CallResult:
+        """Run one call through the whole pipeline. Never raises except on cancellation.
+
+        ``approval`` answers an earlier :class:`PendingApproval` for the same call. A
+        call the engine asks about, with no answer and no ``ask`` handler, comes back
+        pending and is not run.
+        """
+        call_id = call_id or new_call_id()
+        pool = self.pool()
+        block = ToolUseBlock(id=call_id, name=name, input=dict(arguments))
+        asked: list[AskRequest] = []
+        runtime = ToolRuntime(
+            tools=pool,
+            policy=self.policy,
+            ask=self._answerer(approval, asked),
+            hooks=self._hooks,
+            limits=self.limits,
+        )
+        tool = pool.find(name)
+        parsed = _parsed(tool, block.input)
+        shared = tool is None or (parsed is not None and tool.is_concurrency_safe(parsed))
+        async with self._gate.hold(exclusive=not shared):
+            outcome = await run_tool_use(
+                block,
+                self.context,
+                runtime,
+                progress if progress is not None else _ignore,
+                parsed=parsed,
+            )
+            if outcome.context_modifier is not None:
+                self.context = outcome.context_modifier(self.context)
+        if asked and approval is None:
+            request = asked[0]
+            pending = PendingApproval(
+                call_id=call_id,
+                tool_name=request.tool.name,
+                input=dict(arguments),
+                message=request.message or f"{request.tool.name} needs permission.",
+            )
+            notice = f"{pending.message} Waiting for the user's approval; the call was not run."
+            return CallResult(
+                call_id=call_id, parts=(TextBlock(text=notice),), is_error=True, pending=pending
+            )
+        content = outcome.block.content
+        parts: tuple[ResultPart, ...] = (
+            (TextBlock(text=content),) if isinstance(content, str) else tuple(content)
+        )
+        parts += tuple(TextBlock(text=extra) for extra in outcome.extra_context)
+        return CallResult(call_id=call_id, parts=parts, is_error=outcome.is_error)
+
+    async def would_ask(
+        self, name: str, arguments: Mapping[str, Any], *, call_id: str = ""
+    ) -> bool:
+        """Whether running this call would ask the user (nothing runs).
+
+        For frameworks that ask before they invoke a tool. PreToolUse hooks run here
+        and their verdict is kept for the call with the same ``call_id``; input that
+        does not parse, unknown names and denials are not asked about: the call itself
+        reports them.
+        """
+        tool = self.pool().find(name)
+        if tool is None:
+            return False
+        ctx = self.context.for_call(call_id, policy=self.policy)
+        return await would_ask(tool, arguments, ctx, policy=self.policy, hooks=self._hooks)
+
+    def forget(self, call_id: str) -> None:
+        """Drop what :meth:`would_ask` kept for a call that will not run."""
+        if self._hooks is not None:
+            self._hooks.forget(call_id)
+
+    def _answerer(self, approval: Approval, asked: list[AskRequest]) -> AskHandler:
+        fallback = self._ask
+
+        async def answer(request: AskRequest) -> PermissionDecision:
+            if approval == "approved":
+                return allow("approved by the user")
+            if approval == "denied":
+                return deny(
+                    f"The user did not approve this {request.tool.name} call; it was not "
+                    "run. Do not retry it; ask the user how to go on.",
+                    "user",
+                )
+            if fallback is not None:
+                return await fallback(request)
+            asked.append(request)
+            return deny(request.message or _PENDING, _PENDING)
+
+        return answer
+
+    async def aclose(self) -> None:
+        """End the session: stop background shells, remove temporary files."""
+        await self.session.aclose()
+
+    async def __aenter__(self) -> Toolbox:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def new_call_id() -> str:
+    """A fresh ``tool_use`` id, for a framework that gives its calls none."""
+    return f"toolu_{secrets.token_hex(12)}"
+
+
+def _definition(pool: ToolPool, name: str) -> ToolDef:
+    tool = pool.find(name)
+    assert tool is not None
+    return _definition_of(tool)
+
+
+def _definition_of(tool: Tool[Any, Any]) -> ToolDef:
+    return ToolDef(
+        name=tool.name,
+        description=tool.description,
+        input_schema=tool.input_schema,
+        sequential=not _ever_concurrent(tool),
+    )
+
+
+def _ever_concurrent(tool: Tool[Any, Any]) -> bool:
+    """Whether some call of the tool may run alongside others (it decides per input)."""
+    return type(tool).is_concurrency_safe is not Tool.is_concurrency_safe
+
+
+def _parsed(tool: Tool[Any, Any] | None, arguments: Mapping[str, Any]) -> BaseModel | None:
+    """The call's input, parsed once for the gate and the pipeline; None if invalid."""
+    if tool is None:
+        return None
+    parsed = parse_for(tool, arguments)
+    return None if isinstance(parsed, str) else parsed
+
+
+def _ignore(data: Any) -> None:
+    return None
+
+
+def pending_of(results: Iterable[CallResult]) -> list[PendingApproval]:
+    """The calls among ``results`` that wait for approval."""
+    return [r.pending for r in results if r.pending is not None]
+
+
+__all__ = [
+    "Approval",
+    "CallResult",
+    "PendingApproval",
+    "ToolDef",
+    "Toolbox",
+    "new_call_id",
+    "pending_of",
+]

@@ -1,0 +1,151 @@
+"""pydantic-ai's own FunctionModel drives an agent whose tools are hands' tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("pydantic_ai")
+
+from adapter_scenario import (
+    CALL_ECHO,
+    FIND_ECHO,
+    MAKE_FILE,
+    Step,
+    check_before_approval,
+    make_project,
+    toolbox_with_deferred_mcp,
+    toolbox_with_mcp,
+    turns,
+)
+from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    RetryPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from hands.adapters.pydantic_ai import HandsToolset
+from hands.adapters.toolbox import Toolbox
+
+
+class Script:
+    """Answers each request with the next message of tool calls, then with text."""
+
+    def __init__(self, messages: list[list[Step]]) -> None:
+        self.messages = messages
+        self.seen: dict[str, tuple[str, bool]] = {}
+        self.tool_names: list[list[str]] = []
+        self.search_description = ""
+
+    def __call__(self, history: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        self.tool_names.append([t.name for t in info.function_tools])
+        for tool in info.function_tools:
+            if tool.name == "ToolSearch" and not self.search_description:
+                self.search_description = tool.description or ""
+        for part in history[-1].parts if isinstance(history[-1], ModelRequest) else ():
+            if isinstance(part, ToolReturnPart):
+                failed = getattr(part, "outcome", "success") != "success"
+                self.seen[part.tool_call_id] = (str(part.content), failed)
+            elif isinstance(part, RetryPromptPart) and part.tool_call_id:
+                self.seen[part.tool_call_id] = (str(part.content), True)
+        if not self.messages:
+            return ModelResponse(parts=[TextPart("done")])
+        step = self.messages.pop(0)
+        return ModelResponse(
+            parts=[ToolCallPart(s.name, dict(s.input), tool_call_id=s.id) for s in step]
+        )
+
+
+def test_a_run_reads_edits_is_blocked_calls_mcp_and_pauses_for_approval(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+
+    async def go() -> None:
+        async with toolbox_with_mcp(project) as box:
+            script = Script(turns(project))
+            toolset = HandsToolset(box)
+            agent = Agent(
+                FunctionModel(script), toolsets=[toolset], output_type=[str, DeferredToolRequests]
+            )
+            first = await agent.run("fix the bug")
+            assert isinstance(first.output, DeferredToolRequests)
+            assert [c.tool_call_id for c in first.output.approvals] == ["c7"]
+            assert "Bash" in first.output.metadata["c7"]["message"]
+            check_before_approval(project, script.seen)
+            # Read, Grep, Edit, Bash are all offered; Bash is not "sequential" (some of its
+            # calls are concurrency-safe) — hands' own gate orders its calls
+            assert {"Read", "Grep", "Edit", "Bash", "mcp__demo__echo"} <= set(script.tool_names[0])
+
+            second = await agent.run(
+                message_history=first.all_messages(),
+                deferred_tool_results=DeferredToolResults(approvals={"c7": True}),
+            )
+            assert second.output == "done"
+            assert project.made.read_text() == "x"
+            assert not script.seen["c7"][1]
+
+    anyio.run(go)
+
+
+def test_a_denied_call_is_not_run(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+
+    async def go() -> None:
+        script = Script([[Step(id="b1", name="Bash", input={"command": MAKE_FILE})]])
+        async with HandsToolset(Toolbox(cwd=project.root, trusted=True)) as toolset:
+            agent = Agent(
+                FunctionModel(script), toolsets=[toolset], output_type=[str, DeferredToolRequests]
+            )
+            first = await agent.run("make a file")
+            assert isinstance(first.output, DeferredToolRequests)
+            second = await agent.run(
+                message_history=first.all_messages(),
+                deferred_tool_results=DeferredToolResults(approvals={"b1": False}),
+            )
+            assert second.output == "done"
+            assert not project.made.exists()
+            assert script.seen["b1"][0]  # the model was told the call was denied
+            await toolset.aclose()
+
+    anyio.run(go)
+
+
+def test_tools_that_never_run_alongside_others_are_sequential(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+
+    async def go() -> None:
+        toolset = HandsToolset(cwd=project.root, trusted=True)
+        tools: dict[str, Any] = await toolset.get_tools(None)  # type: ignore[arg-type]
+        assert tools["Edit"].tool_def.sequential and tools["Write"].tool_def.sequential
+        assert not tools["Read"].tool_def.sequential and not tools["Bash"].tool_def.sequential
+        assert tools["Read"].tool_def.parameters_json_schema["required"] == ["file_path"]
+        await toolset.aclose()
+
+    anyio.run(go)
+
+
+def test_a_deferred_mcp_tool_is_offered_once_tool_search_finds_it(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+
+    async def go() -> None:
+        async with toolbox_with_deferred_mcp(project) as box:
+            script = Script([[FIND_ECHO], [CALL_ECHO]])
+            agent = Agent(FunctionModel(script), toolsets=[HandsToolset(box)])
+            run = await agent.run("echo")
+            assert run.output == "done"
+            assert "ToolSearch" in script.tool_names[0]
+            assert "mcp__demo__echo" not in script.tool_names[0]
+            assert "mcp__demo__echo" in script.tool_names[1]
+            # the deferred tools are listed where the model looks for them
+            assert "mcp__demo__echo" in script.search_description
+            assert script.seen["d2"] == ("found", False)
+
+    anyio.run(go)

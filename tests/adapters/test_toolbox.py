@@ -1,0 +1,149 @@
+"""The toolbox every adapter stands on: one session, hands' permissions, hooks and order."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from hands.adapters.scheduling import CallGate
+from hands.adapters.toolbox import Toolbox
+
+
+def project_with_counting_hook(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "project"
+    (root / ".claude").mkdir(parents=True)
+    log = tmp_path / "hook.log"
+    hook = root / ".claude" / "count.py"
+    hook.write_text(
+        "import json, sys\n"
+        f"open({str(log)!r}, 'a').write(json.load(sys.stdin)['tool_input']['command'] + '\\n')\n"
+    )
+    settings = {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [{"type": "command", "command": f"{sys.executable} {hook}"}],
+                }
+            ]
+        }
+    }
+    (root / ".claude" / "settings.local.json").write_text(json.dumps(settings))
+    return root, log
+
+
+def test_a_call_that_needs_approval_waits_and_runs_once_approved(tmp_path: Path) -> None:
+    root, log = project_with_counting_hook(tmp_path)
+    command = "python3 -c \"open('out.txt', 'w')\""
+
+    async def go() -> None:
+        async with Toolbox(cwd=root, trusted=True) as box:
+            assert await box.would_ask("Bash", {"command": command}, call_id="a1")
+            assert not await box.would_ask("Bash", {"command": "ls"}, call_id="a2")
+            box.forget("a2")
+            waiting = await box.call("Bash", {"command": command}, call_id="a1")
+            assert waiting.pending is not None and waiting.is_error
+            assert waiting.pending.tool_name == "Bash" and "approval" in waiting.text
+            assert not (root / "out.txt").exists()
+            denied = await box.call("Bash", {"command": command}, approval="denied")
+            assert denied.is_error and denied.pending is None and "not run" in denied.text
+            assert not (root / "out.txt").exists()
+            done = await box.call("Bash", {"command": command}, call_id="a3", approval="approved")
+            assert not done.is_error and (root / "out.txt").exists()
+
+    anyio.run(go)
+    # would_ask ran the hook for a1 and a2 and kept a1's verdict for the a1 call; the
+    # denied call and a3 ran it once each
+    assert log.read_text().splitlines() == [command, "ls", command, command]
+
+
+def test_the_session_carries_read_state_and_the_working_directory(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "sub").mkdir(parents=True)
+    (root / "notes.txt").write_text("old\n")
+
+    async def go() -> None:
+        async with Toolbox(cwd=root, trusted=True, permission_mode="acceptEdits") as box:
+            unread = await box.call(
+                "Edit",
+                {"file_path": str(root / "notes.txt"), "old_string": "old", "new_string": "new"},
+            )
+            assert unread.is_error and "Read" in unread.text  # read first, as in a conversation
+            assert not (await box.call("Read", {"file_path": str(root / "notes.txt")})).is_error
+            edited = await box.call(
+                "Edit",
+                {"file_path": str(root / "notes.txt"), "old_string": "old", "new_string": "new"},
+            )
+            assert not edited.is_error and (root / "notes.txt").read_text() == "new\n"
+            await box.call("Bash", {"command": "cd sub"})
+            where = await box.call("Bash", {"command": "pwd"})
+            assert where.text.strip().endswith("/sub")
+
+    anyio.run(go)
+
+
+def test_unknown_tools_and_bad_input_are_errors_the_model_can_act_on(tmp_path: Path) -> None:
+    async def go() -> None:
+        async with Toolbox(cwd=tmp_path, trusted=True) as box:
+            unknown = await box.call("Nope", {})
+            assert unknown.is_error and "Read" in unknown.text  # the available tools are named
+            bad = await box.call("Read", {"file_path": 3})
+            assert bad.is_error and "file_path" in bad.text
+            assert not await box.would_ask("Read", {"file_path": 3})
+
+    anyio.run(go)
+
+
+def test_the_gate_runs_safe_calls_together_and_the_others_alone_in_order() -> None:
+    events: list[str] = []
+
+    async def go() -> None:
+        gate = CallGate()
+
+        async def call(name: str, exclusive: bool, delay: float) -> None:
+            async with gate.hold(exclusive=exclusive):
+                events.append(f"start {name}")
+                await anyio.sleep(delay)
+                events.append(f"end {name}")
+
+        async with anyio.create_task_group() as tg:
+            for name, exclusive in [("r1", False), ("r2", False), ("w", True), ("r3", False)]:
+                tg.start_soon(call, name, exclusive, 0.05)
+                await anyio.sleep(0.005)  # started in this order, as a framework would
+
+    anyio.run(go)
+    assert events[:2] == ["start r1", "start r2"]  # the two reads overlap
+    w = events.index("start w")
+    assert {"end r1", "end r2"} <= set(events[:w])  # the write waits for both
+    assert events[w + 1] == "end w" and events[w + 2] == "start r3"  # and r3 for the write
+
+
+def test_a_cancelled_waiter_gives_its_turn_back() -> None:
+    async def go() -> None:
+        gate = CallGate()
+        order: list[str] = []
+        async with gate.hold(exclusive=True):
+            with anyio.move_on_after(0.02):
+                async with gate.hold(exclusive=True):
+                    order.append("never")
+        async with gate.hold(exclusive=True):
+            order.append("after")
+        assert order == ["after"]
+
+    anyio.run(go)
+
+
+@pytest.mark.parametrize("mode", ["dontAsk"])
+def test_dont_ask_never_pauses_it_denies(tmp_path: Path, mode: str) -> None:
+    async def go() -> None:
+        async with Toolbox(cwd=tmp_path, trusted=True, permission_mode=mode) as box:  # type: ignore[arg-type]
+            command = {"command": "python3 -c 'print(1)'"}
+            assert not await box.would_ask("Bash", command)
+            result = await box.call("Bash", command)
+            assert result.is_error and result.pending is None and "dontAsk" in result.text
+
+    anyio.run(go)
