@@ -119,7 +119,7 @@ class Toolbox:
         from hands.config.settings import load_settings
         from hands.permissions.policy import engine_for
         from hands.pipeline.pool import BuiltinGrammar, pool_for
-        from hands.tools.bash._settings import install as install_bash_settings
+        from hands.pipeline.settings import install_settings
 
         root = Path(cwd if cwd is not None else Path.cwd()).absolute()
         if settings is None:
@@ -146,7 +146,7 @@ class Toolbox:
         else:
             self._static, self._source = None, tools
         self.session = session if session is not None else Session()
-        install_bash_settings(self.session, settings)
+        install_settings(self.session, settings)
         self.context = ToolContext(
             cwd=root,
             session=self.session,

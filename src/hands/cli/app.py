@@ -436,6 +436,67 @@ def permissions_check_command(
     print(format_decision(decision, as_json=as_json))
 
 
+@app.command("batch")
+def batch_command(
+    tasks: Annotated[Path, typer.Argument(help="The task file (JSONL, one task per line).")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Results file (JSONL); default TASKS.results.jsonl."),
+    ] = None,
+    engine: Annotated[
+        str, typer.Option("--engine", help="local (a process pool here) or ray.")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="The Ray cluster to join (ray only).")
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", help="Sessions at once.")
+    ] = None,
+    sandbox: Annotated[
+        str, typer.Option("--sandbox", help="bwrap (Bash, setup and check sandboxed) or none.")
+    ] = "bwrap",
+    model: Annotated[
+        str | None, typer.Option("--model", help="The model of tasks that name none.")
+    ] = None,
+    retries: Annotated[
+        int, typer.Option("--retries", help="Attempts more for a task whose worker died.")
+    ] = 2,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Skip the tasks already in the results file.")
+    ] = False,
+    run_dir: Annotated[
+        Path | None, typer.Option("--run-dir", help="Where each task's workdir and home go.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or summary.")] = False,
+) -> None:
+    """Run many isolated sessions from a task file, here or on a Ray cluster."""
+    from hands.cli.args import UsageError
+    from hands.cli.batch import batch_main
+
+    try:
+        if engine not in ("local", "ray"):
+            raise UsageError(f"--engine {engine!r}: choose local or ray")
+        if sandbox not in ("bwrap", "none"):
+            raise UsageError(f"--sandbox {sandbox!r}: choose bwrap or none")
+        code = batch_main(
+            tasks_path=tasks,
+            out=out,
+            engine=engine,  # type: ignore[arg-type]
+            address=address,
+            concurrency=concurrency,
+            sandbox=sandbox,  # type: ignore[arg-type]
+            model=model,
+            retries=retries,
+            resume=resume,
+            run_dir=run_dir,
+            quiet=quiet,
+        )
+    except UsageError as exc:
+        print(f"hands: {exc}", file=sys.stderr)
+        raise typer.Exit(2) from None
+    raise typer.Exit(code)
+
+
 @app.command("demo")
 def demo_command(
     keep: Annotated[

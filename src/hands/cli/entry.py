@@ -78,7 +78,12 @@ def flag_values(argv: list[str]) -> list[str]:
             continue
         if arg == "--":
             return out + argv[i:]
-        if arg in ("-r", "--resume") and (i + 1 == len(argv) or argv[i + 1].startswith("-")):
+        resumes_session = argv[:1] != ["batch"]  # ``hands batch --resume`` is a plain flag
+        if (
+            resumes_session
+            and arg in ("-r", "--resume")
+            and (i + 1 == len(argv) or argv[i + 1].startswith("-"))
+        ):
             out.append("--resume=")
             continue
         name, eq, value = arg.partition("=")

@@ -1,0 +1,75 @@
+"""``hands batch TASKS.jsonl``: run a task file's sessions, locally or on Ray."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Literal
+
+from hands.cli.args import UsageError
+
+
+def batch_main(
+    *,
+    tasks_path: Path,
+    out: Path | None,
+    engine: Literal["local", "ray"],
+    address: str | None,
+    concurrency: int | None,
+    sandbox: Literal["bwrap", "none"],
+    model: str | None,
+    retries: int,
+    resume: bool,
+    run_dir: Path | None,
+    quiet: bool,
+) -> int:
+    """Run the batch; the exit code is 0 when every task has a result."""
+    from rich.console import Console
+
+    from hands.batch.engines import Engine, LocalEngine, RayEngine
+    from hands.batch.results import ResultsFile
+    from hands.batch.runner import results_path_default, run_batch
+    from hands.batch.session import RunSettings
+    from hands.batch.tasks import load_tasks
+
+    tasks = load_tasks(tasks_path)
+    out = out if out is not None else results_path_default(tasks_path)
+    if out.exists() and out.stat().st_size and not resume:
+        raise UsageError(
+            f"{out} already has results: pass --resume to skip the tasks it holds, or choose "
+            "another --out"
+        )
+    if sandbox == "bwrap":
+        _check_sandbox()
+    if concurrency is not None and concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    chosen: Engine
+    if engine == "ray":
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise UsageError("--engine ray needs Ray: pip install 'hands[ray]'")
+        chosen = RayEngine(address=address, concurrency=concurrency or 32, retries=retries)
+    else:
+        if address is not None:
+            raise UsageError("--address is for --engine ray")
+        chosen = LocalEngine(
+            concurrency=concurrency or max(1, (os.cpu_count() or 2)), retries=retries
+        )
+    where = run_dir if run_dir is not None else out.with_name(out.stem + ".runs")
+    settings = RunSettings(run_dir=where.absolute(), sandbox=sandbox, model=model)
+    console = None if quiet else Console(stderr=True)
+    run_batch(tasks, engine=chosen, settings=settings, results=ResultsFile(out), console=console)
+    if not quiet:
+        print(f"hands: results in {out}", file=sys.stderr)
+    return 0
+
+
+def _check_sandbox() -> None:
+    from hands.tools.bash.sandbox.sandbox import SandboxUnavailable, check_available
+
+    try:
+        check_available()
+    except SandboxUnavailable as exc:
+        raise UsageError(f"{exc} Install bubblewrap, or pass --sandbox none.") from exc

@@ -1,0 +1,10 @@
+"""Make the batch test helpers importable as ``batch_helpers``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = str(Path(__file__).parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
