@@ -80,6 +80,7 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     input_model = TaskOutputInput
     should_defer = True
     max_result_chars = 30_000
+    subagent_use = "never"
 
     async def call(
         self, input: TaskOutputInput, ctx: ToolContext, progress: Progress
