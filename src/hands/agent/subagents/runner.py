@@ -220,6 +220,7 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
     try:
         prompt = await _start_hooks(prepared)
         prepared.transcript.message(prompt)
+        progress(_replace(update, message=prompt))
         q = query(prompt, prepared.options)
         result: ResultEvent | None = None
         async with aclosing(q) as events:

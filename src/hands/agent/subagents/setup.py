@@ -1,0 +1,40 @@
+"""The session's delegation tools: Agent, with the agent types of the project and user."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from hands.agent.subagents.catalog import AgentCatalog
+from hands.agent.subagents.tool import AgentTool
+from hands.core.tool import Tool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DelegationTools:
+    """The tools to add to a session's pool, and a warning per file that was skipped."""
+
+    tools: tuple[Tool[Any, Any], ...]
+    warnings: tuple[str, ...]
+
+
+def model_overrides(value: Callable[[str], Any]) -> dict[str, str]:
+    """The settings' ``agentModels``: an alias (``haiku``) → ``PROVIDER:NAME``."""
+    raw = value("agentModels")
+    if not isinstance(raw, dict):
+        return {}
+    items = cast(Mapping[object, object], raw).items()
+    return {str(k).lower(): v for k, v in items if isinstance(v, str) and v.strip()}
+
+
+def delegation_tools(
+    *, cwd: Path, home: Path | None = None, settings: Callable[[str], Any] | None = None
+) -> DelegationTools:
+    """Agent with the built-in types and those of ``cwd``'s and the user's agent files."""
+    catalog = AgentCatalog.load(cwd=cwd, home=home)
+    overrides = model_overrides(settings) if settings is not None else {}
+    return DelegationTools(
+        tools=(AgentTool(catalog, model_overrides=overrides),), warnings=catalog.warnings
+    )
