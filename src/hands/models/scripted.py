@@ -29,6 +29,7 @@ from hands.models.base import (
     InputJsonDelta,
     MessageStart,
     MessageStop,
+    Model,
     ModelRequest,
     StreamEvent,
     TextDelta,
@@ -190,9 +191,7 @@ class ScriptedAgents:
     goes to ``main``. Each route keeps its own place in its script.
     """
 
-    def __init__(
-        self, main: ScriptedModel, routes: Mapping[str, ScriptedModel], *, name: str = "scripted"
-    ) -> None:
+    def __init__(self, main: Model, routes: Mapping[str, Model], *, name: str = "scripted") -> None:
         self.main = main
         self.routes = dict(routes)
         self._keys = sorted(self.routes, key=len, reverse=True)
@@ -203,7 +202,7 @@ class ScriptedAgents:
         """The model's identifier."""
         return self._name
 
-    def route(self, request: ModelRequest) -> ScriptedModel:
+    def route(self, request: ModelRequest) -> Model:
         """The script that answers ``request``."""
         first = next((m for m in request.messages if m.role == "user"), None)
         text = first.text if first is not None else ""

@@ -18,8 +18,7 @@ GENERAL_PURPOSE = AgentDefinition(
     ),
     system_prompt=(
         "You are a sub-agent of a coding agent, given one task by it. Do the task fully "
-        "with the tools you have; do not stop at a plan when the task asks for a change. "
-        + _FINISH
+        "with the tools you have; do not stop at a plan when the task asks for a change. " + _FINISH
     ),
 )
 
@@ -49,8 +48,7 @@ PLAN = AgentDefinition(
     system_prompt=(
         "You are a planning agent working in plan mode: read and search the code, change "
         "nothing. Return a step-by-step implementation plan: for each step the files and "
-        "functions involved and what changes there, then the risks and how to test it. "
-        + _FINISH
+        "functions involved and what changes there, then the risks and how to test it. " + _FINISH
     ),
     read_only=True,
     permission_mode="plan",

@@ -58,8 +58,7 @@ def _result(finished: Finished, tree: Worktree | None) -> ToolResult[AgentOutput
             "interrupted": "it was interrupted",
         }.get(finished.status, finished.error or "it failed")
         text = (
-            f"The {finished.agent_type} agent did not finish: {why}.\n\n"
-            f"Its last message:\n{text}"
+            f"The {finished.agent_type} agent did not finish: {why}.\n\nIts last message:\n{text}"
         )
     output = AgentOutput(
         status="completed",

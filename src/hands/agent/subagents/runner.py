@@ -99,8 +99,12 @@ class Finished:
 
 
 def effective_mode(wanted: PermissionMode | None, caller: PermissionMode) -> PermissionMode:
-    """The type's mode, unless it is looser than the caller's (then the caller's)."""
-    if wanted is None or caller == "bypassPermissions":
+    """The type's mode, unless it is looser than the caller's (then the caller's).
+
+    A file's ``permissionMode: bypassPermissions`` never loosens a stricter session;
+    Plan's ``plan`` holds even under a caller in bypassPermissions.
+    """
+    if wanted is None:
         return caller
     return wanted if _LOOSENESS[wanted] <= _LOOSENESS[caller] else caller
 
@@ -256,8 +260,7 @@ async def _start_hooks(prepared: Prepared) -> Message:
     if not outcome.context:
         return prepared.prompt
     note = TextBlock(
-        text=f"<system-reminder>\nSubagentStart hook context: {outcome.context}\n"
-        "</system-reminder>"
+        text=f"<system-reminder>\nSubagentStart hook context: {outcome.context}\n</system-reminder>"
     )
     return Message(role="user", content=(note, *prepared.prompt.content))
 
