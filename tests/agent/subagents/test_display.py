@@ -30,7 +30,7 @@ def test_the_agent_call_shows_the_type_the_task_and_the_current_tool(
         tool_uses=3,
         current="Grep(BUG)",
     )
-    assert render(tool.render_progress(update)).strip() == "Explore: Grep(BUG) · 3 tool uses"
+    assert render(tool.render_progress(update)).strip() == "⎿ Explore: Grep(BUG) · 3 tool uses"
 
 
 @pytest.mark.anyio
