@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
-import yaml
-
 from hands.agent.subagents.definition import AgentDefinition
+from hands.config.frontmatter import FrontmatterError, name_list, split_frontmatter, text_field
 from hands.core.context import PERMISSION_MODES, PermissionMode
 
 AGENT_DIRS = (Path(".claude") / "agents", Path(".hands") / "agents")
@@ -32,70 +31,13 @@ class Loaded:
     warnings: tuple[str, ...]
 
 
-class _Bad(ValueError):
-    """A file that is not a usable agent definition (the message says why)."""
-
-
-def split_frontmatter(text: str) -> tuple[Mapping[str, Any], str] | None:
-    """The frontmatter mapping and the body; ``None`` when the text has no frontmatter.
-
-    Raises ``_Bad`` when the frontmatter is there but is not a YAML mapping.
-    """
-    text = text.removeprefix("\ufeff")
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        return None
-    for end in range(1, len(lines)):
-        if lines[end].strip() == "---":
-            break
-    else:
-        raise _Bad("the frontmatter has no closing '---' line")
-    try:
-        data = yaml.safe_load("".join(lines[1:end]))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 2})" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise _Bad(f"the frontmatter is not valid YAML{where}: {problem}") from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise _Bad("the frontmatter is not a mapping of keys to values")
-    return cast(dict[str, Any], data), "".join(lines[end + 1 :])
-
-
-def tool_names(value: object, key: str) -> tuple[str, ...]:
-    """A ``tools`` value: a comma-separated string or a list of names."""
-    if isinstance(value, str):
-        items: Iterable[object] = value.split(",")
-    elif isinstance(value, list):
-        items = cast(list[object], value)
-    else:
-        raise _Bad(f"{key} must be a comma-separated string or a list of tool names")
-    names = [str(item).strip() for item in items]
-    return tuple(n for n in names if n)
-
-
-def _text(data: Mapping[str, Any], key: str, *, required: bool = False) -> str:
-    value = data.get(key)
-    if value is None:
-        if required:
-            raise _Bad(f"the frontmatter has no {key!r}")
-        return ""
-    if not isinstance(value, str | int | float) or isinstance(value, bool):
-        raise _Bad(f"{key!r} must be text")
-    text = str(value).strip()
-    if required and not text:
-        raise _Bad(f"{key!r} is empty")
-    return text
-
-
 def _mode(data: Mapping[str, Any]) -> PermissionMode | None:
     value = data.get("permissionMode")
     if value is None:
         return None
     if value not in PERMISSION_MODES:
-        raise _Bad(f"permissionMode {value!r} is not one of {', '.join(PERMISSION_MODES)}")
+        modes = ", ".join(PERMISSION_MODES)
+        raise FrontmatterError(f"permissionMode {value!r} is not one of {modes}")
     return value
 
 
@@ -104,7 +46,7 @@ def _turns(data: Mapping[str, Any]) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise _Bad(f"maxTurns must be a whole number of at least 1, not {value!r}")
+        raise FrontmatterError(f"maxTurns must be a whole number of at least 1, not {value!r}")
     return value
 
 
@@ -114,7 +56,7 @@ def _servers(data: Mapping[str, Any]) -> tuple[str, ...]:
         return ()
     if isinstance(value, dict):
         return tuple(str(k) for k in cast(dict[object, object], value))
-    return tool_names(value, "mcpServers")
+    return name_list(value, "mcpServers")
 
 
 def _isolation(data: Mapping[str, Any]) -> Literal["worktree"] | None:
@@ -122,38 +64,40 @@ def _isolation(data: Mapping[str, Any]) -> Literal["worktree"] | None:
     if value is None:
         return None
     if value != "worktree":
-        raise _Bad(f"isolation {value!r} is not supported (only 'worktree')")
+        raise FrontmatterError(f"isolation {value!r} is not supported (only 'worktree')")
     return "worktree"
 
 
 def parse_agent(
     path: Path, text: str, *, scope: Literal["user", "project"] = "project"
 ) -> AgentDefinition:
-    """The agent a file defines; raises ``_Bad`` with the reason when it defines none."""
+    """The agent a file defines; FrontmatterError, saying why, when it defines none."""
     split = split_frontmatter(text)
     if split is None:
-        raise _Bad("it has no YAML frontmatter (a '---' block with name and description)")
+        raise FrontmatterError(
+            "it has no YAML frontmatter (a '---' block with name and description)"
+        )
     data, body = split
-    name = _text(data, "name", required=True)
+    name = text_field(data, "name", required=True)
     if ":" in name:
-        raise _Bad(f"the name {name!r} may not contain ':'")
+        raise FrontmatterError(f"the name {name!r} may not contain ':'")
     hooks: object = data.get("hooks") or {}
     if not isinstance(hooks, dict):
-        raise _Bad("hooks must be a mapping of hook events")
+        raise FrontmatterError("hooks must be a mapping of hook events")
     tools = data.get("tools")
     disallowed = data.get("disallowedTools")
     return AgentDefinition(
         name=name,
-        description=_text(data, "description", required=True),
+        description=text_field(data, "description", required=True),
         system_prompt=body.strip(),
-        tools=None if tools is None else tool_names(tools, "tools"),
-        disallowed_tools=() if disallowed is None else tool_names(disallowed, "disallowedTools"),
-        model=_text(data, "model") or "inherit",
+        tools=None if tools is None else name_list(tools, "tools"),
+        disallowed_tools=() if disallowed is None else name_list(disallowed, "disallowedTools"),
+        model=text_field(data, "model") or "inherit",
         permission_mode=_mode(data),
         max_turns=_turns(data),
         mcp_servers=_servers(data),
         hooks=cast(dict[str, Any], hooks),  # checked by the hook engine when it runs them
-        initial_prompt=_text(data, "initialPrompt"),
+        initial_prompt=text_field(data, "initialPrompt"),
         isolation=_isolation(data),
         background=data.get("background") is True,
         source=path,
@@ -170,13 +114,13 @@ def read_agent_files(
     for path in paths:
         try:
             if path.stat().st_size > MAX_FILE_BYTES:
-                raise _Bad(f"it is larger than {MAX_FILE_BYTES:,} bytes")
+                raise FrontmatterError(f"it is larger than {MAX_FILE_BYTES:,} bytes")
             text = path.read_text(encoding="utf-8")
             agent = parse_agent(path, text, scope=scope)
         except (OSError, UnicodeDecodeError) as exc:
             warnings.append(f"agent file {path} cannot be read: {exc}")
             continue
-        except _Bad as exc:
+        except FrontmatterError as exc:
             warnings.append(f"agent file {path} was skipped: {exc}")
             continue
         agents[agent.name] = agent

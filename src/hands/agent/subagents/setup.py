@@ -1,4 +1,4 @@
-"""The session's delegation tools: Agent, with the agent types of the project and user."""
+"""The session's delegation tools: Agent and Skill, with the project's and user's files."""
 
 from __future__ import annotations
 
@@ -32,9 +32,17 @@ def model_overrides(value: Callable[[str], Any]) -> dict[str, str]:
 def delegation_tools(
     *, cwd: Path, home: Path | None = None, settings: Callable[[str], Any] | None = None
 ) -> DelegationTools:
-    """Agent with the built-in types and those of ``cwd``'s and the user's agent files."""
+    """Agent and Skill, with ``cwd``'s and the user's agent files and skills.
+
+    Skill is left out of the pool (not enabled) when there is no skill.
+    """
+    from hands.tools.skill._skills import load_skills
+    from hands.tools.skill.skill import SkillTool
+
     catalog = AgentCatalog.load(cwd=cwd, home=home)
+    skills = load_skills(cwd=cwd, home=home)
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
-        tools=(AgentTool(catalog, model_overrides=overrides),), warnings=catalog.warnings
+        tools=(AgentTool(catalog, model_overrides=overrides), SkillTool(skills)),
+        warnings=(*catalog.warnings, *skills.warnings),
     )
