@@ -206,3 +206,46 @@ async def test_stream_json_puts_a_sub_agents_messages_under_its_agent_call(
     top = [line for line in lines if line.get("parent_tool_use_id", "x") is None]
     results = [b for line in top if line["type"] == "user" for b in line["message"]["content"]]
     assert [b["tool_use_id"] for b in results] == ["toolu_outer"]
+
+
+@tool
+def change(label: str) -> str:
+    """A tool that changes something."""
+    return f"{label} changed"
+
+
+async def test_a_background_agents_asks_reach_the_main_sessions_handler(tmp_path: Path) -> None:
+    from hands.core.decision import AskRequest, PermissionDecision
+
+    asked: list[str | None] = []
+
+    async def ask(request: AskRequest) -> PermissionDecision:
+        asked.append(request.context.agent_type)
+        return PermissionDecision(behavior="allow", reason="user")
+
+    model = routed(
+        [
+            [
+                agent_call(
+                    "change in the background",
+                    run_in_background=True,
+                    subagent_type="general-purpose",
+                )
+            ],
+            [text("waiting")],
+            [text("done")],
+        ],
+        {
+            "change in the background": [
+                [{"type": "tool_use", "name": "change", "input": {"label": "x"}}],
+                [text("changed x")],
+            ]
+        },
+    )
+    options = QueryOptions(
+        model=model, tools=pool_for(base=[change], extra=[AgentTool()]), cwd=tmp_path, ask=ask
+    )
+    q = query("go", options)
+    await run_all(q)
+    assert asked == ["general-purpose"]
+    assert any("changed x" in m.text for m in q.messages)
