@@ -12,6 +12,7 @@ from typing import Any
 
 from hands.models.base import Model
 from hands.models.scripted import ScriptedAgents, ScriptedModel
+from hands.tools.search.grep import GrepTool
 
 TASK = "Locate where the stock's total value is computed and say what is wrong with it"
 
@@ -48,7 +49,7 @@ def explore_model(main: ScriptedModel, project: Path) -> Model:
             {
                 "type": "tool_use",
                 "id": "toolu_explore_grep",
-                "name": "Grep",
+                "name": GrepTool.name,
                 "input": {
                     "pattern": "def total_value|unit_price",
                     "path": str(project / "inventory"),
