@@ -11,7 +11,7 @@
   Agent calls (they run side by side) against 10 turns of one Agent call each. Goal: the
   parallel run ≥ 5× faster.
 
-    .venv/bin/python benchmarks/agents.py [--quick]
+    .venv/bin/python benchmarks/subagents.py [--quick]
 """
 
 from __future__ import annotations
