@@ -1,5 +1,5 @@
 """Test helpers shipped with hands: a deterministic, scripted model."""
 
-from hands.models.scripted import Script, ScriptedModel
+from hands.models.scripted import Script, ScriptedAgents, ScriptedModel
 
-__all__ = ["Script", "ScriptedModel"]
+__all__ = ["Script", "ScriptedAgents", "ScriptedModel"]

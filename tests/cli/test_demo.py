@@ -20,7 +20,9 @@ def test_demo_runs_the_whole_session_offline() -> None:
     assert "chars of Markdown" in text  # the sample's docs page, fetched from loopback
     assert "-         return sum(item.unit_price for item in self.items.values())" in text
     assert "FAILED (failures=1)" in text
-    assert text.rstrip().splitlines()[-1].startswith("success · 5 turns")
+    assert "● Explore(Locate the total)" in text  # a sub-agent found the bug's line
+    assert "inventory/stock.py:29" in text
+    assert text.rstrip().splitlines()[-1].startswith("success · 6 turns")
     assert any(line.strip() == "OK" for line in text.splitlines())
 
 

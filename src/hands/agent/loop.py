@@ -32,6 +32,7 @@ from hands.agent.events import (
 from hands.agent.options import QueryOptions, ToolSource
 from hands.core.context import ToolContext
 from hands.core.hooks import LoopHooks
+from hands.core.inbox import Inbox
 from hands.core.limits import Limits
 from hands.core.messages import (
     ContentBlock,
@@ -118,6 +119,7 @@ class Query:
         self.usage = Usage()
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
+        self._current: _Run | None = None
         self.deferred_tool_use: ToolUseBlock | None = None
         """Set when a PreToolUse hook deferred the turn's only call: the run ended there."""
 
@@ -163,8 +165,7 @@ class Query:
                 run.error = f"reached the limit of {plural(run.opts.max_turns, 'turn')}"
                 break
             run.turns += 1
-            note = self._before_turn(run)
-            if note is not None:
+            for note in self._before_turn(run):
                 yield MessageEvent(message=note)
             turn = _Turn()
             async with aclosing(self._turn(run, turn)) as events:
@@ -173,7 +174,7 @@ class Query:
             async with aclosing(self._after_turn(run, turn)) as events:
                 async for event in events:
                     yield event
-            if turn.stop:
+            if turn.stop and not await self._await_background(run):
                 break
         await hook_turns.end_session(run.hooks, run.ctx, run.opts.session_end)
         yield ResultEvent(
@@ -207,16 +208,43 @@ class Query:
             project_dir=cwd,
             additional_dirs=tuple(opts.additional_dirs),
             permission_mode=opts.permission_mode,
+            agent_id=opts.agent_id,
+            agent_type=opts.agent_type,
+            host=self,
         )
         hooks = opts.hooks if isinstance(opts.hooks, LoopHooks) else None
         in_use = self.session.service(SessionModel)
         in_use.model = in_use.model or opts.model
-        return _Run(opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks)
+        self._current = _Run(opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks)
+        return self._current
 
-    def _before_turn(self, run: _Run) -> Message | None:
-        """Ask the source for this turn's pool; the reminder message it wants sent, if any."""
+    @property
+    def runtime(self) -> ToolRuntime | None:
+        """The pool, policy, ask handler, hooks and limits of the running turn."""
+        return self._current.runtime if self._current is not None else None
+
+    async def _await_background(self, run: _Run) -> bool:
+        """The model is done: wait for background work it started, if any; True to go on."""
+        inbox = self.session.service(Inbox)
+        if not run.opts.wait_for_background or self._interrupted or run.error:
+            return False
+        if not inbox.outstanding(run.opts.agent_id):
+            return False
+        with anyio.CancelScope() as scope:
+            self._model_scope = scope
+            await inbox.wait(run.opts.agent_id)
+        self._model_scope = None
+        return not self._interrupted
+
+    def _before_turn(self, run: _Run) -> list[Message]:
+        """Messages to send first: background work's notices, the source's reminder."""
+        notes: list[Message] = []
+        notices = self.session.service(Inbox).take(run.opts.agent_id)
+        if notices:
+            notes.append(user_text("\n\n".join(notices)))
+            self.messages.append(notes[-1])
         if run.source is None:
-            return None
+            return notes
         if run.turns > 1:
             fresh = run.source.current_pool()
             if fresh is not run.runtime.tools:
@@ -227,7 +255,8 @@ class Query:
         note = run.source.reminder_message(self.messages)
         if note is not None:
             self.messages.append(note)
-        return note
+            notes.append(note)
+        return notes
 
     async def _turn(self, run: _Run, turn: _Turn) -> AsyncGenerator[QueryEvent]:
         """One model request: stream it, run its tools as they complete, keep what came."""

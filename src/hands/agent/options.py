@@ -83,6 +83,14 @@ class QueryOptions:
     ``history`` is given, else ``startup``; ``None``: not fired (a caller that keeps one
     session over several queries fires it once, see
     :func:`hands.agent.hook_turns.start_session`)."""
+    agent_id: str | None = None
+    """The sub-agent this query runs (its calls and hooks carry the id); ``None``: the main
+    agent."""
+    agent_type: str | None = None
+    """That sub-agent's type (``Explore``, a custom agent's name)."""
+    wait_for_background: bool = True
+    """When the model is done while work it started in the background (a background
+    sub-agent) still runs, wait for its notice and go on, instead of ending the run."""
     session_end: SessionEndReason | None = "other"
     """SessionEnd hooks when the query ends, with this reason; ``None``: not fired (the
     caller fires it when the session really ends, see

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from hands.agent.events import BlockEvent, MessageEvent, QueryEvent, ResultEvent
-from hands.core.messages import ToolResultBlock
+from hands.agent.subagents.progress import SubagentUpdate
+from hands.core.messages import Message, ToolResultBlock
+from hands.orchestration.events import ToolProgressEvent
 
 
 def init_message(
@@ -84,7 +86,24 @@ def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list
             ]
     if isinstance(event, ResultEvent):
         return [result_message(event)]
+    if isinstance(event, ToolProgressEvent) and isinstance(event.data, SubagentUpdate):
+        update = event.data
+        if update.message is not None:
+            return [_subagent_line(update.message, update, session_id=session_id)]
     return []
+
+
+def _subagent_line(message: Message, update: SubagentUpdate, *, session_id: str) -> dict[str, Any]:
+    """A sub-agent's message, under the Agent call that runs it (``parent_tool_use_id``)."""
+    wire = message.to_wire()
+    if message.role == "assistant":
+        wire = {"type": "message", "model": update.model, **wire}
+    return {
+        "type": message.role,
+        "message": wire,
+        "parent_tool_use_id": update.parent_tool_use_id,
+        "session_id": session_id,
+    }
 
 
 def dumps(obj: dict[str, Any]) -> str:

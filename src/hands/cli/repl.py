@@ -370,8 +370,9 @@ class Repl:
 
         async def ask(request: AskRequest) -> PermissionDecision:
             # the call (and whatever the model said before it) is on screen before the
-            # question about it
-            await self._until_shown(request.context.tool_use_id)
+            # question about it; a sub-agent's calls are shown only as its progress
+            if request.context.agent_id is None:
+                await self._until_shown(request.context.tool_use_id)
             return await handler(request)
 
         # the session's own start and end hooks fire once, around the whole session

@@ -170,7 +170,8 @@ def prepare(
     from hands.permissions.policy import engine_for
 
     engine = engine_for(settings, grammar=BuiltinGrammar())
-    pool = pool_for(engine, simple=simple or limits.simple)
+    simple = simple or limits.simple
+    pool = pool_for(engine, simple=simple, extra=_delegation(cwd, settings, simple))
     history: list[Message] = []
     session_id: str | None = None
     states: dict[str, Any] = {}
@@ -250,6 +251,18 @@ def prepare(
         mcp_extra=mcp_servers or {},
         resumed=resume is not None or continue_last,
     )
+
+
+def _delegation(cwd: Path, settings: Settings, simple: bool) -> tuple[Any, ...]:
+    """Agent (and its agent files' warnings, said once), unless in simple mode."""
+    if simple:
+        return ()
+    from hands.agent.subagents.setup import delegation_tools
+
+    found = delegation_tools(cwd=cwd, settings=settings.value)
+    for warning in found.warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    return found.tools
 
 
 def _started_without_asking(config: McpConfigSet, settings: Settings) -> list[str]:

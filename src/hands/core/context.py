@@ -41,6 +41,12 @@ class ToolContext:
     """The id of the ``tool_use`` block being run; empty outside a call."""
     agent_id: str | None = None
     """The sub-agent running the call; ``None`` for the main agent."""
+    agent_type: str | None = None
+    """The type of that sub-agent (``Explore``, a custom agent's name); ``None`` for the main
+    agent."""
+    host: object | None = None
+    """The running query (the agent loop sets it): how a tool that starts a sub-agent finds
+    the model, tools and policy it runs with. ``None`` outside a query."""
     policy: PermissionPolicy | None = None
     """The permission policy of the runtime running the call (the pipeline sets it)."""
 
@@ -74,6 +80,8 @@ class ToolContext:
             permission_mode=self.permission_mode,
             tool_use_id=tool_use_id,
             agent_id=self.agent_id,
+            agent_type=self.agent_type,
+            host=self.host,
             policy=self.policy if policy is None else policy,
         )
 

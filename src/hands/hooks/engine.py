@@ -319,6 +319,7 @@ class HookEngine(HookRunner):
         agent_type: str,
         stop_hook_active: bool,
         last_assistant_message: str,
+        agent_transcript_path: str | None = None,
     ) -> LoopHookOutcome:
         """SubagentStop: like Stop, for a sub-agent (matcher: the agent type)."""
         return await self._loop_event(
@@ -329,6 +330,7 @@ class HookEngine(HookRunner):
                 agent_type=agent_type,
                 stop_hook_active=stop_hook_active,
                 last_assistant_message=last_assistant_message,
+                agent_transcript_path=agent_transcript_path,
             ),
             ctx,
             target=agent_type,

@@ -35,6 +35,8 @@ def common(
         data["permission_mode"] = ctx.permission_mode
     if ctx.agent_id is not None:
         data["agent_id"] = ctx.agent_id
+        if ctx.agent_type is not None:
+            data["agent_type"] = ctx.agent_type
     data.update(fields)
     return data
 
@@ -140,6 +142,7 @@ def stop(
     last_assistant_message: str,
     event: str = "Stop",
     agent_type: str | None = None,
+    agent_transcript_path: str | None = None,
 ) -> dict[str, Any]:
     """Stop / SubagentStop: the end of a turn."""
     data = common(
@@ -152,7 +155,7 @@ def stop(
     )
     if event == "SubagentStop":
         data["agent_type"] = agent_type or ""
-        data["agent_transcript_path"] = data["transcript_path"]
+        data["agent_transcript_path"] = agent_transcript_path or data["transcript_path"]
     return data
 
 

@@ -29,6 +29,7 @@ from hands.models.base import (
     InputJsonDelta,
     MessageStart,
     MessageStop,
+    Model,
     ModelRequest,
     StreamEvent,
     TextDelta,
@@ -179,3 +180,38 @@ def _chunks(text: str) -> list[str]:
 def _fragments(raw: str) -> list[str]:
     size = max(1, len(raw) // 3)
     return [raw[i : i + size] for i in range(0, len(raw), size)] or [raw]
+
+
+class ScriptedAgents:
+    """Several scripted models behind one: each request goes to the script of its agent.
+
+    A request belongs to the route whose key appears in the conversation's first user
+    message (the longest key wins), so a sub-agent, whose conversation starts with its
+    prompt, is served by the route keyed by a phrase of that prompt; every other request
+    goes to ``main``. Each route keeps its own place in its script.
+    """
+
+    def __init__(self, main: Model, routes: Mapping[str, Model], *, name: str = "scripted") -> None:
+        self.main = main
+        self.routes = dict(routes)
+        self._keys = sorted(self.routes, key=len, reverse=True)
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        """The model's identifier."""
+        return self._name
+
+    def route(self, request: ModelRequest) -> Model:
+        """The script that answers ``request``."""
+        first = next((m for m in request.messages if m.role == "user"), None)
+        text = first.text if first is not None else ""
+        for key in self._keys:
+            if key in text:
+                return self.routes[key]
+        return self.main
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Stream the next turn of the request's route."""
+        async for event in self.route(request).stream(request):
+            yield event

@@ -125,6 +125,8 @@ class PromptAskHandler:
         suggestions, persistent = suggest_rules(self._engine, tool, request.input, request.context)
         label = f"{tool.user_facing_name(request.input)}({tool.describe_input(request.input)})"
         lines = [request.message or f"{label} needs permission."]
+        if request.context.agent_type is not None:  # a sub-agent's call, shown as such
+            lines[0] = f"[{request.context.agent_type} agent] {lines[0]}"
         lines += await _what_it_does(request)
         lines.append("  1. Yes")
         if suggestions:

@@ -76,8 +76,12 @@ def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
 
 
 def _run(project: Path, workdir: Path, docs: str, *, keep: bool, console: Console) -> int:
-    model = ScriptedModel(_script(project, docs), name="scripted:demo")
-    pool = pool_for()
+    from hands.agent.subagents.tool import AgentTool
+    from hands.cli.demo.explore import explore_model, with_explore_step
+
+    main = ScriptedModel(with_explore_step(_script(project, docs), project), name="scripted:demo")
+    model = explore_model(main, project)
+    pool = pool_for(extra=[AgentTool()])
     startup.done()  # every model is built: the demo's commands see the user's environment
     view = SessionView(console, pool)
 

@@ -1,4 +1,4 @@
-"""TaskOutput: new output and status of a background task (legacy name BashOutput)."""
+"""TaskOutput: new output and status of a background shell or sub-agent (BashOutput)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
 
 if TYPE_CHECKING:
+    from hands.tools.agent.background import BackgroundAgent, BackgroundAgents
     from hands.tools.bash._shells import BackgroundShells, BackgroundTask
 
 DEFAULT_WAIT_MS = 30_000
@@ -58,11 +59,31 @@ def find_task(ctx: ToolContext, task_id: str) -> tuple[BackgroundShells, Backgro
     task = shells.get(task_id)
     if task is not None:
         return shells, task
-    running = shells.running()
-    if running:
-        listing = "\n".join(f"- {t.id}: {t.command[:100]}" for t in running)
-        raise ToolError(f"No background task with id {task_id!r}. Running tasks:\n{listing}")
-    raise ToolError(f"No background task with id {task_id!r}. No background tasks are running.")
+    raise _unknown(ctx, task_id)
+
+
+def find_agent(ctx: ToolContext, task_id: str) -> tuple[BackgroundAgents, BackgroundAgent] | None:
+    """The session's background sub-agents and the agent ``task_id``, if it is one."""
+    from hands.tools.agent.background import BackgroundAgents
+
+    agents = BackgroundAgents.for_session(ctx.session)
+    agent = agents.get(task_id)
+    return None if agent is None else (agents, agent)
+
+
+def _unknown(ctx: ToolContext, task_id: str) -> ToolError:
+    """The error for an id that names no task: it lists the running ones."""
+    from hands.tools.agent.background import BackgroundAgents
+    from hands.tools.bash._shells import BackgroundShells
+
+    shells = BackgroundShells.for_session(ctx.session).running()
+    agents = BackgroundAgents.for_session(ctx.session).running()
+    lines = [f"- {t.id}: {t.command[:100]}" for t in shells]
+    lines += [f"- {a.id}: {a.agent_type} agent, {a.description[:100]}" for a in agents]
+    if lines:
+        listing = "\n".join(lines)
+        return ToolError(f"No background task with id {task_id!r}. Running tasks:\n{listing}")
+    return ToolError(f"No background task with id {task_id!r}. No background tasks are running.")
 
 
 class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
@@ -72,7 +93,8 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     aliases = ("BashOutput", "AgentOutputTool")
     description = (
         "Get the new output and the status of a background task started with "
-        "Bash(run_in_background=true). Returns only output printed since the previous "
+        "Bash(run_in_background=true), or of a background agent (its progress, then its "
+        "result). Returns only output printed since the previous "
         "read. With block=true (the default) it first waits for the task to finish, up "
         "to `timeout` milliseconds. The full output is also in the task's output file, "
         "which the Read tool can open."
@@ -80,10 +102,26 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     input_model = TaskOutputInput
     should_defer = True
     max_result_chars = 30_000
+    subagent_use = "never"
 
     async def call(
         self, input: TaskOutputInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[TaskOutputResult]:
+        found = find_agent(ctx, input.task_id)
+        if found is not None:
+            agents, agent = found
+            if input.block:
+                await agents.wait(agent, input.timeout / 1000)
+            return ToolResult(
+                output=TaskOutputResult(
+                    task_id=agent.id,
+                    status=agent.status,
+                    output=agent.read_new(),
+                    exit_code=None,
+                    command=f"{agent.agent_type} agent: {agent.description}",
+                    output_path=str(agent.output_path),
+                )
+            )
         shells, task = find_task(ctx, input.task_id)
         if input.block:
             await shells.wait(task, input.timeout / 1000)

@@ -51,8 +51,26 @@ class TaskStopTool(Tool[TaskStopInput, TaskStopResult]):
     async def call(
         self, input: TaskStopInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[TaskStopResult]:
-        from hands.tools.bash.task_output import find_task
+        from hands.tools.bash.task_output import find_agent, find_task
 
+        found = find_agent(ctx, input.task_id)
+        if found is not None:
+            _, agent = found
+            was = agent.status
+            agent.stop()
+            message = (
+                f"Stopped the {agent.agent_type} agent {agent.id} ({agent.description[:100]})"
+                if was == "running"
+                else f"Agent {agent.id} had already ended ({was})"
+            )
+            return ToolResult(
+                output=TaskStopResult(
+                    message=message,
+                    task_id=agent.id,
+                    task_type="local_agent",
+                    command=agent.description,
+                )
+            )
         shells, task = find_task(ctx, input.task_id)
         was = task.status
         await shells.stop(task)

@@ -1,0 +1,146 @@
+"""Start a sub-agent for an Agent call: in the foreground, in the background, in a worktree."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from hands.agent.subagents.progress import SubagentUpdate
+from hands.agent.subagents.runner import Finished, Prepared, Spawn, SpawnRefused, prepare, run
+from hands.agent.subagents.tool import AgentInput, AgentOutput, AgentTool
+from hands.agent.subagents.worktree import Worktree, create_worktree, finish_worktree
+from hands.core.inbox import Inbox
+from hands.core.tool import ToolResult
+from hands.errors import ToolError
+from hands.tools.agent.background import AgentStatus, BackgroundAgent, BackgroundAgents
+
+if TYPE_CHECKING:
+    from hands.core.context import ToolContext
+    from hands.core.tool import Progress
+
+
+async def launch(
+    tool: AgentTool, input: AgentInput, ctx: ToolContext, progress: Progress
+) -> ToolResult[AgentOutput]:
+    """Run the call's sub-agent (or start it in the background) and say what came of it."""
+    agent = tool.definition(input)
+    tree: Worktree | None = None
+    if (input.isolation or agent.isolation) == "worktree":
+        tree = await create_worktree(ctx.root, home=ctx.session.home, label=agent.name)
+    spawn = Spawn(
+        agent=agent,
+        prompt=input.prompt,
+        description=input.description,
+        model=input.model,
+        cwd=tree.path if tree is not None else None,
+        model_overrides=tool.model_overrides,
+    )
+    try:
+        prepared = prepare(spawn, ctx, spawner=type(tool))
+    except SpawnRefused as exc:
+        if tree is not None:
+            await finish_worktree(tree)
+        raise ToolError(str(exc)) from None
+    if input.run_in_background or agent.background:
+        return _start_background(prepared, tree)
+    try:
+        finished = await run(prepared, progress)
+    finally:
+        kept = await finish_worktree(tree) if tree is not None else False
+    return _result(finished, tree if kept else None)
+
+
+def _result(finished: Finished, tree: Worktree | None) -> ToolResult[AgentOutput]:
+    text = finished.text.strip() or "(the agent ended without a final message)"
+    if finished.status != "completed":
+        why = {
+            "max_turns": "it reached its limit of turns",
+            "interrupted": "it was interrupted",
+        }.get(finished.status, finished.error or "it failed")
+        text = (
+            f"The {finished.agent_type} agent did not finish: {why}.\n\nIts last message:\n{text}"
+        )
+    output = AgentOutput(
+        status="completed",
+        agent_id=finished.agent_id,
+        agent_type=finished.agent_type,
+        content=text,
+        total_tool_use_count=finished.tool_uses,
+        total_duration_ms=finished.duration_ms,
+        usage=finished.usage,
+        resolved_model=finished.model,
+        worktree_path=str(tree.path) if tree is not None else "",
+        worktree_branch=tree.branch if tree is not None else "",
+    )
+    return ToolResult(output=output, is_error=finished.status != "completed")
+
+
+def _start_background(prepared: Prepared, tree: Worktree | None) -> ToolResult[AgentOutput]:
+    ctx = prepared.parent
+    session = ctx.session
+    registry = BackgroundAgents.for_session(session)
+    if not registry.stops_with_session:
+        session.add_cleanup(registry.stop_all)
+        registry.stops_with_session = True
+    out = session.directory / "tasks" / f"{prepared.agent_id}.output"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.touch()
+    record = BackgroundAgent(
+        id=prepared.agent_id,
+        agent_type=prepared.spawn.agent.name,
+        description=prepared.spawn.description,
+        output_path=out,
+        parent_id=ctx.agent_id,
+    )
+    registry.add(record)
+    session.service(Inbox).started(ctx.agent_id)
+    task = asyncio.get_running_loop().create_task(
+        _run_background(prepared, record, tree), name=f"agent:{record.id}"
+    )
+    record.stop = task.cancel
+    return ToolResult(
+        output=AgentOutput(
+            status="async_launched",
+            agent_id=record.id,
+            agent_type=record.agent_type,
+            output_file=str(out),
+            resolved_model=prepared.options.model.name,
+        )
+    )
+
+
+async def _run_background(
+    prepared: Prepared, record: BackgroundAgent, tree: Worktree | None
+) -> None:
+    def log(update: Any) -> None:
+        if isinstance(update, SubagentUpdate) and update.message is None:
+            record.log(update.line())
+
+    status: AgentStatus = "failed"
+    text = ""
+    try:
+        finished = await run(prepared, log)
+        result = _result(finished, tree)
+        status = "completed" if finished.status == "completed" else "failed"
+        text = result.output.content
+        if tree is not None:
+            kept = await finish_worktree(tree)
+            if kept:
+                text += f"\n\nworktree: {tree.path} (branch {tree.branch})"
+    except asyncio.CancelledError:
+        status, text = "stopped", "The agent was stopped before it finished."
+        raise
+    except Exception as exc:  # a bug must not pass unnoticed: it becomes the result
+        status, text = "failed", f"The agent failed: {type(exc).__name__}: {exc}"
+    finally:
+        record.finish(status, text)
+        notice = (
+            "<task-notification>\n"
+            f"<task-id>{record.id}</task-id>\n<status>{status}</status>\n"
+            f"<summary>The background {record.agent_type} agent "
+            f'"{record.description}" {status}.</summary>\n'
+            f"<result>\n{text}\n</result>\n"
+            f"<output-file>{record.output_path}</output-file>\n"
+            "</task-notification>"
+        )
+        prepared.parent.session.service(Inbox).finished(record.parent_id, notice)

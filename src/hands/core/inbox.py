@@ -1,0 +1,63 @@
+"""Notices waiting for an agent: work it started in the background, finished since.
+
+A background sub-agent that ends leaves a notice for the agent that started it; the loop
+delivers waiting notices with its next request, and when the model is done while such
+work is still running, it waits for the next notice instead of ending the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import anyio
+
+
+@dataclass(kw_only=True, slots=True)
+class _Box:
+    notices: list[str] = field(default_factory=lambda: list[str]())
+    running: int = 0
+    arrived: anyio.Event = field(default_factory=anyio.Event)
+
+
+class Inbox:
+    """Per-session notices, kept per agent (``None``: the main agent). A session service."""
+
+    def __init__(self) -> None:
+        self._boxes: dict[str | None, _Box] = {}
+
+    def _box(self, agent_id: str | None) -> _Box:
+        box = self._boxes.get(agent_id)
+        if box is None:
+            box = self._boxes[agent_id] = _Box()
+        return box
+
+    def started(self, agent_id: str | None) -> None:
+        """Work the agent will hear about began."""
+        self._box(agent_id).running += 1
+
+    def finished(self, agent_id: str | None, notice: str) -> None:
+        """That work ended: ``notice`` waits for the agent."""
+        box = self._box(agent_id)
+        box.running = max(0, box.running - 1)
+        box.notices.append(notice)
+        box.arrived.set()
+
+    def take(self, agent_id: str | None) -> list[str]:
+        """The waiting notices, forgotten once taken."""
+        box = self._boxes.get(agent_id)
+        if box is None or not box.notices:
+            return []
+        out, box.notices = box.notices, []
+        box.arrived = anyio.Event()
+        return out
+
+    def outstanding(self, agent_id: str | None) -> bool:
+        """Whether work the agent will hear about is still running."""
+        box = self._boxes.get(agent_id)
+        return box is not None and box.running > 0
+
+    async def wait(self, agent_id: str | None) -> None:
+        """Until a notice is waiting (at once if one is)."""
+        box = self._box(agent_id)
+        if not box.notices:
+            await box.arrived.wait()

@@ -1,0 +1,116 @@
+"""Finding skills: ``SKILL.md`` files under ``.claude/skills/*/`` and ``.hands/skills/*/``.
+
+Project skills win over the user's of the same name. The frontmatter gives ``name``
+(default: the folder's name), ``description`` and ``allowed-tools``; the body is the
+instructions the model gets when it invokes the skill.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hands.config.frontmatter import (
+    FrontmatterError,
+    name_list,
+    split_frontmatter,
+    text_field,
+)
+
+SKILL_DIRS = (Path(".claude") / "skills", Path(".hands") / "skills")
+SKILL_FILE = "SKILL.md"
+MAX_SKILL_BYTES = 1_000_000
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Skill:
+    """One skill."""
+
+    name: str
+    description: str
+    instructions: str
+    directory: Path
+    allowed_tools: tuple[str, ...] = ()
+    """Permission rules (``Bash(git add *)``, ``Read``) allowed while the skill is active."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SkillSet:
+    """The skills found, and a warning per SKILL.md that could not be used."""
+
+    skills: tuple[Skill, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def find(self, name: str) -> Skill | None:
+        """The skill called ``name`` (a leading slash is ignored)."""
+        wanted = name.strip().lstrip("/")
+        return next((s for s in self.skills if s.name == wanted), None)
+
+
+def parse_skill(path: Path, text: str) -> Skill:
+    """The skill a SKILL.md defines; FrontmatterError saying why when it defines none."""
+    split = split_frontmatter(text)
+    if split is None:
+        raise FrontmatterError("it has no YAML frontmatter (a '---' block with a description)")
+    data, body = split
+    allowed = data.get("allowed-tools")
+    return Skill(
+        name=text_field(data, "name") or path.parent.name,
+        description=text_field(data, "description", required=True),
+        instructions=body.strip(),
+        directory=path.parent,
+        allowed_tools=() if allowed is None else name_list(allowed, "allowed-tools"),
+    )
+
+
+def _read(root: Path) -> tuple[list[Skill], list[str]]:
+    skills: list[Skill] = []
+    warnings: list[str] = []
+    for sub in SKILL_DIRS:
+        directory = root / sub
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.glob(f"*/{SKILL_FILE}")):
+            try:
+                if path.stat().st_size > MAX_SKILL_BYTES:
+                    raise FrontmatterError(f"it is larger than {MAX_SKILL_BYTES:,} bytes")
+                skills.append(parse_skill(path, path.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError) as exc:
+                warnings.append(f"skill file {path} cannot be read: {exc}")
+            except FrontmatterError as exc:
+                warnings.append(f"skill file {path} was skipped: {exc}")
+    return skills, warnings
+
+
+def load_skills(*, cwd: Path, home: Path | None = None) -> SkillSet:
+    """The user's skills, then the project's (which win a name)."""
+    user_home = home if home is not None else Path.home()
+    user, user_warnings = _read(user_home)
+    project, project_warnings = ([], []) if cwd.resolve() == user_home.resolve() else _read(cwd)
+    merged = {s.name: s for s in (*user, *project)}
+    return SkillSet(
+        skills=tuple(sorted(merged.values(), key=lambda s: s.name)),
+        warnings=(*user_warnings, *project_warnings),
+    )
+
+
+def listing(skills: SkillSet, budget: int) -> str:
+    """``- name: description`` lines within ``budget`` characters.
+
+    Descriptions are shortened first, so every skill's name fits when it can; skills
+    past the budget are counted, not listed.
+    """
+    lines = [f"- {s.name}: {' '.join(s.description.split())}" for s in skills.skills]
+    if sum(len(line) + 1 for line in lines) <= budget:
+        return "\n".join(lines)
+    share = max(40, budget // max(1, len(lines)))
+    lines = [line if len(line) <= share else line[: share - 1] + "…" for line in lines]
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > budget:
+            kept.append(f"({len(lines) - len(kept)} more skills not listed)")
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)

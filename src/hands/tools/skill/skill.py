@@ -1,0 +1,134 @@
+"""Skill: load a skill's instructions (and its folder) into the conversation.
+
+Only the skills' names and descriptions are in the tool's description, within a
+character budget (``HANDS_SKILL_CHAR_BUDGET``, default 8,000: 1% of a 200k-token
+window at four characters a token would be the same); invoking one returns its
+instructions and its folder, so the model can Read the skill's other files. The call
+is checked against ``Skill(name)`` rules (asked for otherwise); the skill's
+``allowed-tools`` are then allowed for the rest of the session.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import Field
+
+from hands.core.context import ToolContext
+from hands.core.schema import ToolInput
+from hands.core.subject import names_value
+from hands.core.tool import Progress, Tool, ToolResult
+from hands.errors import ToolError
+from hands.tools.skill._skills import Skill, SkillSet, listing, load_skills
+
+DEFAULT_BUDGET = 8_000
+
+
+class SkillInput(ToolInput):
+    """Input of Skill."""
+
+    skill: str = Field(description="The skill's name, as listed (no leading slash)")
+    args: str | None = Field(default=None, description="Arguments for the skill, if it takes any")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SkillOutput:
+    """The invoked skill's instructions and where its files are."""
+
+    name: str
+    directory: str
+    instructions: str
+    args: str = ""
+    allowed_tools: tuple[str, ...] = ()
+
+
+def budget(env: dict[str, str] | None = None) -> int:
+    """``HANDS_SKILL_CHAR_BUDGET`` or 8,000 characters."""
+    raw = (os.environ if env is None else env).get("HANDS_SKILL_CHAR_BUDGET", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_BUDGET
+
+
+class SkillTool(Tool[SkillInput, SkillOutput]):
+    """Invoke one of the session's skills."""
+
+    name = "Skill"
+    input_model = SkillInput
+    subject = names_value("skill", strip_slash=True)
+    asks_when_read_only = True
+
+    def __init__(self, skills: SkillSet | None = None, *, char_budget: int | None = None) -> None:
+        self.skills = skills if skills is not None else SkillSet()
+        listed = listing(self.skills, char_budget or budget()) or "(no skills are installed)"
+        self.description = (
+            "Load a skill: instructions for a kind of task, with files beside them. When a "
+            "task matches a skill below, invoke it first and follow what it says; its "
+            "folder's other files can be read with Read. Skills:\n" + listed
+        )
+
+    @classmethod
+    def load(cls, *, cwd: Path, home: Path | None = None) -> SkillTool:
+        """The skills of the project in ``cwd`` and of the user."""
+        return cls(load_skills(cwd=cwd, home=home))
+
+    def is_enabled(self) -> bool:
+        return bool(self.skills.skills)
+
+    def is_read_only(self, input: SkillInput) -> bool:
+        return True
+
+    def is_concurrency_safe(self, input: SkillInput) -> bool:
+        return False  # it may change which calls are allowed next
+
+    async def validate_input(self, input: SkillInput, ctx: ToolContext) -> str | None:
+        if self.skills.find(input.skill) is None:
+            names = ", ".join(s.name for s in self.skills.skills) or "(none)"
+            return f"There is no skill {input.skill!r}. Skills: {names}."
+        return None
+
+    async def call(
+        self, input: SkillInput, ctx: ToolContext, progress: Progress
+    ) -> ToolResult[SkillOutput]:
+        skill = self.skills.find(input.skill)
+        if skill is None:
+            raise ToolError(f"There is no skill {input.skill!r}.")
+        if skill.allowed_tools:
+            _allow_while_active(skill, ctx)
+        return ToolResult(
+            output=SkillOutput(
+                name=skill.name,
+                directory=str(skill.directory),
+                instructions=skill.instructions,
+                args=input.args or "",
+                allowed_tools=skill.allowed_tools,
+            )
+        )
+
+    def to_content(self, output: SkillOutput) -> str:
+        parts = [
+            f'<skill name="{output.name}">',
+            f"Base directory of this skill: {output.directory}",
+            output.instructions or "(the skill has no instructions)",
+        ]
+        if output.args:
+            parts.append(f"ARGUMENTS: {output.args}")
+        if output.allowed_tools:
+            allowed = ", ".join(output.allowed_tools)
+            parts.append(f"Allowed without asking while it is active: {allowed}")
+        parts.append("</skill>")
+        return "\n\n".join(parts)
+
+
+def _allow_while_active(skill: Skill, ctx: ToolContext) -> None:
+    """Add the skill's ``allowed-tools`` as session allow rules of the running engine."""
+    from hands.config.rule_texts import RuleOrigin
+    from hands.permissions.engine import PermissionEngine
+    from hands.permissions.rules import PermissionRule, parse_rule
+
+    engine = ctx.policy
+    if not isinstance(engine, PermissionEngine):
+        return
+    origin = RuleOrigin(scope="session", label=f"skill {skill.name}", root=ctx.root)
+    rules = [parse_rule(text, "allow", origin) for text in skill.allowed_tools]
+    engine.add_rules(r for r in rules if isinstance(r, PermissionRule))

@@ -1,0 +1,130 @@
+"""The Skill tool: skills found, listed within a budget, invoked, their allowed-tools honoured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hands.agent.loop import QueryOptions, query
+from hands.config.settings import load_settings
+from hands.orchestration.events import ToolResultEvent
+from hands.permissions.policy import engine_for
+from hands.pipeline.pool import BuiltinGrammar, pool_for
+from hands.testing import ScriptedModel
+from hands.tools.skill._skills import listing, load_skills
+from hands.tools.skill.skill import SkillTool
+
+
+def write_skill(root: Path, folder: str, front: str, body: str, sub: str = ".claude") -> Path:
+    directory = root / sub / "skills" / folder
+    directory.mkdir(parents=True)
+    (directory / "SKILL.md").write_text(f"---\n{front}\n---\n{body}\n")
+    return directory
+
+
+def test_skills_are_found_in_project_and_user_folders_and_listed_within_a_budget(
+    tmp_path: Path,
+) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    write_skill(home, "notes", "description: the user's notes skill", "user body")
+    write_skill(home, "deploy", "name: deploy\ndescription: ship it", "user deploy", sub=".hands")
+    write_skill(project, "deploy", "name: deploy\ndescription: the project's deploy", "project")
+    write_skill(project, "broken", "description: [oops", "x")
+    found = load_skills(cwd=project, home=home)
+    assert [s.name for s in found.skills] == ["deploy", "notes"]
+    deploy = found.find("/deploy")
+    assert deploy is not None and deploy.instructions == "project"
+    assert len(found.warnings) == 1 and "broken" in found.warnings[0]
+    assert (
+        listing(found, 8_000) == "- deploy: the project's deploy\n- notes: the user's notes skill"
+    )
+    many = write_skill  # a crowd of skills with long descriptions still fits the budget
+    for i in range(40):
+        many(project, f"s{i:02d}", f"description: {'word ' * 60}", "b")
+    crowd = load_skills(cwd=project, home=home)
+    text = listing(crowd, 1_000)
+    assert len(text) <= 1_100 and "more skills not listed" in text
+    assert text.startswith("- deploy: ")
+    assert "- notes" not in SkillTool(crowd, char_budget=1_000).description.split("Skills:")[0]
+
+
+@pytest.mark.anyio
+async def test_a_skill_is_invoked_and_its_allowed_tools_are_allowed_while_active(
+    tmp_path: Path,
+) -> None:
+    directory = write_skill(
+        tmp_path,
+        "release",
+        "name: release\ndescription: cut a release\nallowed-tools: Bash(touch *)",
+        "Touch the RELEASED file, then say done.",
+    )
+    (directory / "checklist.md").write_text("- tag it\n")
+    settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    model = ScriptedModel.from_turns(
+        [{"type": "tool_use", "name": "Bash", "input": {"command": "touch BEFORE"}}],
+        [{"type": "tool_use", "name": "Skill", "input": {"skill": "release", "args": "v2"}}],
+        [{"type": "tool_use", "name": "Bash", "input": {"command": "touch RELEASED"}}],
+        [{"type": "text", "text": "done"}],
+    )
+
+    async def ask(request: object) -> object:
+        from hands.core.decision import AskRequest, PermissionDecision
+
+        assert isinstance(request, AskRequest)
+        # Skill itself asks (no Skill(release) rule); the user says yes to it only
+        ok = request.tool.name == "Skill"
+        return PermissionDecision(behavior="allow" if ok else "deny", message="no")
+
+    options = QueryOptions(
+        model=model,
+        tools=pool_for(engine, extra=[skill]),
+        cwd=tmp_path,
+        policy=engine,
+        ask=ask,  # type: ignore[arg-type]
+    )
+    events = [e async for e in query("release it", options)]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    assert blocks[0].is_error and not (tmp_path / "BEFORE").exists()  # asked, refused
+    assert not blocks[1].is_error
+    assert "Touch the RELEASED file" in blocks[1].text
+    assert f"Base directory of this skill: {directory}" in blocks[1].text
+    assert "ARGUMENTS: v2" in blocks[1].text
+    assert not blocks[2].is_error, blocks[2].text  # allowed by the skill, never asked
+    assert (tmp_path / "RELEASED").exists()
+
+
+@pytest.mark.anyio
+async def test_skill_rules_decide_invocations_and_unknown_skills_are_errors(
+    tmp_path: Path,
+) -> None:
+    write_skill(tmp_path, "lint", "description: run the linters", "lint it")
+    write_skill(tmp_path, "secret", "description: not for the model", "hidden")
+    (tmp_path / ".claude" / "settings.json").write_text(
+        '{"permissions": {"allow": ["Skill(lint)"], "deny": ["Skill(secret)"]}}'
+    )
+    settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    model = ScriptedModel.from_turns(
+        [
+            {"type": "tool_use", "name": "Skill", "input": {"skill": "lint"}},
+            {"type": "tool_use", "name": "Skill", "input": {"skill": "secret"}},
+            {"type": "tool_use", "name": "Skill", "input": {"skill": "nope"}},
+        ],
+        [{"type": "text", "text": "ok"}],
+    )
+    options = QueryOptions(
+        model=model, tools=pool_for(engine, extra=[skill]), cwd=tmp_path, policy=engine
+    )
+    events = [e async for e in query("go", options)]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    assert not blocks[0].is_error and "lint it" in blocks[0].text
+    assert blocks[1].is_error and "hidden" not in blocks[1].text
+    assert (
+        blocks[2].is_error
+        and "no skill 'nope'" in blocks[2].text
+        and "lint, secret" in blocks[2].text
+    )
