@@ -26,7 +26,8 @@ from models.loopback import LoopbackServer, serving
 from tools.web.web_server import WebServer, web_server
 
 LOOPBACK = "WebFetch(domain:127.0.0.1)"
-FAST = FetchLimits(connect_seconds=2, read_seconds=0.5, total_seconds=5)
+# read_seconds: long enough for a loaded machine to send a large body, short for /stall
+FAST = FetchLimits(connect_seconds=5, read_seconds=3, total_seconds=20)
 
 
 class Web:
