@@ -81,6 +81,9 @@ class Repl:
         self._shells = 0
         keys.on_shift_tab = self._cycle_mode
         self.view = SessionView(console, setup.pool)
+        from hands.cli.todo_panel import TodoPanel
+
+        self.view.footer = TodoPanel(setup.session)
         self._ask_lock = anyio.Lock()
         self._turn: Query | None = None
         self._leave = False
