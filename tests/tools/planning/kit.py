@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -45,3 +48,44 @@ async def run(
         ),
     )
     return [e.outcome async for e in q if isinstance(e, ToolResultEvent)]
+
+
+def print_session(
+    project: Path, script: Path, call: dict[str, Any], *args: str
+) -> list[dict[str, Any]]:
+    """``hands -p`` with one scripted call then a text answer; the stream-json lines."""
+    turns = [{"blocks": [call]}, {"blocks": [{"type": "text", "text": "done"}]}]
+    script.write_text(json.dumps({"turns": turns}))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hands",
+            "-p",
+            "go",
+            "--model",
+            f"scripted:{script}",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            *args,
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def blocks_of(lines: list[dict[str, Any]], role: str, kind: str) -> list[dict[str, Any]]:
+    """The content blocks of type ``kind`` in the stream-json messages of ``role``."""
+    return [
+        block
+        for line in lines
+        if line["type"] == role
+        for block in line["message"]["content"]
+        if isinstance(block, dict) and block.get("type") == kind
+    ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 
 from hands.core.decision import AskRequest, PermissionDecision
 from hands.tools.planning.ask_user_question import AskUserQuestionTool, Question
-from tools.planning.kit import run, use
+from tools.planning.kit import blocks_of, print_session, run, use
 
 pytestmark = pytest.mark.anyio
 ASK = AskUserQuestionTool.name
@@ -148,46 +147,9 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
 
 
 def print_mode(project: Path, tmp_path: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
-    script = tmp_path / "script.json"
-    script.write_text(
-        json.dumps(
-            {
-                "turns": [
-                    {"blocks": [use(ASK, questions=[COLOR])]},
-                    {"blocks": [{"type": "text", "text": "ok"}]},
-                ]
-            }
-        )
-    )
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "hands",
-            "-p",
-            "ask",
-            "--model",
-            f"scripted:{script}",
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--settings",
-            json.dumps(settings),
-        ],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return [
-        block
-        for line in map(json.loads, proc.stdout.splitlines())
-        if line["type"] == "user"
-        for block in line["message"]["content"]
-        if isinstance(block, dict) and block.get("type") == "tool_result"
-    ]
+    call = use(ASK, questions=[COLOR])
+    lines = print_session(project, tmp_path / "s.json", call, "--settings", json.dumps(settings))
+    return blocks_of(lines, "user", "tool_result")
 
 
 def test_print_mode_needs_a_hook_that_answers(project: Path, tmp_path: Path) -> None:

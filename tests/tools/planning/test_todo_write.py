@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +18,7 @@ from hands.core.session import Session
 from hands.pipeline.pool import ToolPool
 from hands.tools.planning._todos import TodoItem, TodoList
 from hands.tools.planning.todo_write import TodoWriteTool
-from tools.planning.kit import run, use
+from tools.planning.kit import blocks_of, print_session, run, use
 
 pytestmark = pytest.mark.anyio
 TODO = TodoWriteTool.name
@@ -144,44 +141,8 @@ def test_the_list_is_in_stream_json_and_the_transcript_and_comes_back_on_continu
 ) -> None:
     todos = [item("Read", "completed"), item("Write", "in_progress", "Writing")]
     script = tmp_path / "script.json"
-    script.write_text(
-        json.dumps(
-            {
-                "turns": [
-                    {"blocks": [use(TODO, todos=todos)]},
-                    {"blocks": [{"type": "text", "text": "planned"}]},
-                ]
-            }
-        )
-    )
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "hands",
-            "-p",
-            "plan",
-            "--model",
-            f"scripted:{script}",
-            "--output-format",
-            "stream-json",
-            "--verbose",
-        ],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    uses = [
-        block
-        for line in lines
-        if line["type"] == "assistant"
-        for block in line["message"]["content"]
-        if block["type"] == "tool_use"
-    ]
+    lines = print_session(project, script, use(TODO, todos=todos))
+    uses = blocks_of(lines, "assistant", "tool_use")
     assert [(u["name"], u["input"]["todos"]) for u in uses] == [(TODO, todos)]
     (path,) = sessions(hands_home, project)
     assert load(path).states["todos"] == todos
