@@ -25,6 +25,7 @@ from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import SessionEndReason
 from hands.core.messages import Message, TextBlock, ToolUseBlock
 from hands.models.base import Usage
+from hands.tools.planning.ask_user_question import AskUserQuestionInput
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -375,6 +376,8 @@ class Repl:
             # the call (and whatever the model said before it) is on screen before the
             # question about it
             await self._until_shown(request.context.tool_use_id)
+            if isinstance(request.input, AskUserQuestionInput):
+                return await self._questions(request)
             return await handler(request)
 
         # the session's own start and end hooks fire once, around the whole session
@@ -453,6 +456,24 @@ class Repl:
             return
         with anyio.move_on_after(_SHOWN_WAIT_S):
             await self._shown.setdefault(tool_use_id, anyio.Event()).wait()
+
+    async def _questions(self, request: AskRequest) -> PermissionDecision:
+        """AskUserQuestion: each question a list to pick from; Ctrl-C declines them all."""
+        from hands.cli.repl_questions import answer_questions, choose
+        from hands.tools.planning.ask_user_question import answered
+
+        assert isinstance(request.input, AskUserQuestionInput)
+        async with self._ask_lock:
+            self.view.hold()
+            try:
+                answers = await answer_questions(
+                    request.input.questions, self.console, choose, self.keys.answer
+                )
+            except (KeyboardInterrupt, EOFError):
+                answers = None
+            finally:
+                self.view.release()
+        return answered(request, answers)
 
     async def _ask(self, text: str) -> str:
         async with self._ask_lock:

@@ -132,7 +132,7 @@ def test_the_result_shows_the_checklist(render: Any) -> None:
     from hands.tools.planning.todo_write import TodoWriteResult
 
     shown = render(tool.render_result(TodoWriteResult(old_todos=(), new_todos=items)))
-    assert shown.splitlines() == ["☒ Plan", "◼ Build"]
+    assert shown.splitlines() == ["  ⎿ ☒ Plan", "    ◼ Build"]
     assert tool.describe_input(tool.parse_input({"todos": [item("a", "pending")]})) == "0 of 1 done"
 
 

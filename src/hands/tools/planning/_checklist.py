@@ -13,20 +13,30 @@ from hands.tools.planning._todos import TodoItem
 BOXES = {"completed": "☒", "in_progress": "◼", "pending": "☐"}
 
 
-def checklist(items: Sequence[TodoItem], *, spinner: Spinner | None = None) -> RenderableType:
-    """One line per item; with ``spinner``, the item in progress spins with its activeForm."""
+def checklist(
+    items: Sequence[TodoItem], *, spinner: Spinner | None = None, result: bool = False
+) -> RenderableType:
+    """One line per item; with ``spinner``, the item in progress spins with its activeForm.
+
+    ``result``: indented under a ``⎿``, as a tool's result is shown.
+    """
     lines: list[RenderableType] = []
-    for item in items:
+    for number, item in enumerate(items):
+        if result:
+            lead = Text("  ⎿ " if number == 0 else "    ", style="dim")
+            lines.append(Text.assemble(lead, _line(item)))
+            continue
         if item.status == "in_progress" and spinner is not None:
             spinner.update(text=Text(item.active_form + "…", style="bold"))
             lines.append(spinner)
-        elif item.status == "in_progress":
-            lines.append(Text(f"{BOXES['in_progress']} {item.content}", style="bold"))
-        elif item.status == "completed":
-            lines.append(Text(f"{BOXES['completed']} {item.content}", style="dim strike"))
         else:
-            lines.append(Text(f"{BOXES['pending']} {item.content}"))
-    return Group(*lines)
+            lines.append(_line(item))
+    return Group(*lines) if lines or not result else Text("  ⎿ (empty)", style="dim")
+
+
+def _line(item: TodoItem) -> Text:
+    style = {"in_progress": "bold", "completed": "dim strike"}.get(item.status, "")
+    return Text(f"{BOXES[item.status]} {item.content}", style=style)
 
 
 def progress_words(items: Sequence[TodoItem]) -> str:

@@ -94,4 +94,4 @@ class TodoWriteTool(Tool[TodoWriteInput, TodoWriteResult]):
     def render_result(self, output: TodoWriteResult) -> RenderableType:
         from hands.tools.planning._checklist import checklist
 
-        return checklist(output.new_todos)
+        return checklist(output.new_todos, result=True)
