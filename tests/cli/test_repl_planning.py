@@ -8,27 +8,9 @@ from pathlib import Path
 from hands.tools.planning.ask_user_question import AskUserQuestionTool
 from hands.tools.planning.todo_write import TodoWriteTool
 from terminal import Terminal, launch, script
+from tools.planning.kit import COLOR, SIZES
 
-QUESTIONS = [
-    {
-        "question": "Which colour?",
-        "header": "Colour",
-        "options": [
-            {"label": "Red", "description": "warm"},
-            {"label": "Blue", "description": "cool"},
-        ],
-    },
-    {
-        "question": "Which sizes?",
-        "header": "Sizes",
-        "multiSelect": True,
-        "options": [
-            {"label": "S", "description": "small"},
-            {"label": "M", "description": "medium"},
-            {"label": "L", "description": "large"},
-        ],
-    },
-]
+QUESTIONS = [COLOR, SIZES]
 
 
 def call(name: str, data: dict[str, object]) -> dict[str, object]:

@@ -18,6 +18,26 @@ from hands.permissions.engine import PermissionEngine
 from hands.pipeline.pool import pool_for
 from hands.testing import ScriptedModel
 
+COLOR = {
+    "question": "Which colour?",
+    "header": "Colour",
+    "options": [
+        {"label": "Red", "description": "warm"},
+        {"label": "Blue", "description": "cool"},
+    ],
+}
+SIZES = {
+    "question": "Which sizes?",
+    "header": "Sizes",
+    "multiSelect": True,
+    "options": [
+        {"label": "S", "description": "small"},
+        {"label": "M", "description": "medium"},
+        {"label": "L", "description": "large"},
+    ],
+}
+"""Two questions for AskUserQuestion: one choice of two, and a multi-select of three."""
+
 
 def use(name: str, **data: Any) -> dict[str, Any]:
     return {"type": "tool_use", "name": name, "input": data}

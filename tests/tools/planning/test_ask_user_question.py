@@ -12,28 +12,10 @@ import pytest
 
 from hands.core.decision import AskRequest, PermissionDecision
 from hands.tools.planning.ask_user_question import AskUserQuestionTool, Question
-from tools.planning.kit import blocks_of, print_session, run, use
+from tools.planning.kit import COLOR, SIZES, blocks_of, print_session, run, use
 
 pytestmark = pytest.mark.anyio
 ASK = AskUserQuestionTool.name
-COLOR = {
-    "question": "Which colour?",
-    "header": "Colour",
-    "options": [
-        {"label": "Red", "description": "warm"},
-        {"label": "Blue", "description": "cool"},
-    ],
-}
-SIZES = {
-    "question": "Which sizes?",
-    "header": "Sizes",
-    "multiSelect": True,
-    "options": [
-        {"label": "S", "description": "small"},
-        {"label": "M", "description": "medium"},
-        {"label": "L", "description": "large"},
-    ],
-}
 
 
 @pytest.fixture
