@@ -403,15 +403,18 @@ def _refuse_if_blocked(db: sqlite3.Connection, list_id: str, number: int) -> Non
         )
 
 
-_STORES: dict[Path, TaskStore] = {}
+_STORES: dict[tuple[int, Path], TaskStore] = {}
 _STORES_LOCK = threading.Lock()
 
 
 def store_at(path: Path) -> TaskStore:
-    """The process's store for the database at ``path`` (opened on first use)."""
-    key = path.absolute()
+    """The process's store for the database at ``path`` (opened on first use).
+
+    Keyed by process too: a forked child opens its own connection, never its parent's.
+    """
+    key = (os.getpid(), path.absolute())
     with _STORES_LOCK:
         found = _STORES.get(key)
         if found is None:
-            found = _STORES[key] = TaskStore(key)
+            found = _STORES[key] = TaskStore(key[1])
         return found

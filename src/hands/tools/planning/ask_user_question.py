@@ -164,8 +164,9 @@ def answering(handler: QuestionHandler, fallback: AskHandler | None) -> AskHandl
             return answered(request, await handler(request.input.questions))
         if fallback is None:
             return deny(
-                f"{request.tool.name} needs approval ({request.message}) and nobody is "
-                "available to give it in this session; use an allowed tool instead.",
+                f"{request.tool.name} needs approval ({request.message}), and nobody is "
+                "available to approve it in this session. Do not retry this call; use an "
+                "allowed tool or tell the user which permission is needed.",
                 "no ask handler",
             )
         return await fallback(request)
