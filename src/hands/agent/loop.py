@@ -61,6 +61,7 @@ from hands.orchestration.streaming import StreamingToolExecutor
 from hands.permissions.simple import SimplePolicy
 from hands.pipeline.pool import ToolPool, pool_for
 from hands.pipeline.runtime import ToolRuntime
+from hands.tools.planning.ask_user_question import answering
 
 
 class _ModelFailed:
@@ -197,7 +198,9 @@ class Query:
         runtime = ToolRuntime(
             tools=pool,
             policy=opts.policy or SimplePolicy(),
-            ask=opts.ask,
+            ask=opts.ask
+            if opts.answer_questions is None
+            else answering(opts.answer_questions, opts.ask),
             hooks=opts.hooks,
             limits=limits,
         )

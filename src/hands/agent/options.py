@@ -16,6 +16,7 @@ from hands.core.session import Session
 from hands.core.tool import Tool
 from hands.models.base import Model
 from hands.pipeline.pool import ToolPool
+from hands.tools.planning.ask_user_question import QuestionHandler
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are a coding agent working in the user's project through tools. Use the tools to "
@@ -63,6 +64,9 @@ class QueryOptions:
     ask: AskHandler | None = None
     """Answers the calls the policy asks about; ``None``: they are denied (unless a
     PermissionRequest hook answers)."""
+    answer_questions: QuestionHandler | None = None
+    """Answers AskUserQuestion (question text → chosen label, or free text; ``None``: the
+    user declined); without it such calls go to ``ask`` like any other question."""
     hooks: ToolHooks | None = None
     """Hooks around every call, and around the loop when they also implement ``LoopHooks``."""
     limits: Limits | None = None

@@ -301,6 +301,24 @@ def sessions_command(cwd: CwdOption = None) -> None:
         typer.echo(describe(summary))
 
 
+@app.command("tasks")
+def tasks_command(
+    cwd: CwdOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List this project's tasks (or HANDS_TASK_LIST_ID's): number, status, subject."""
+    from hands.cli import tasks_list
+    from hands.core.limits import hands_home
+
+    name, tasks = tasks_list.tasks_of(hands_home(), _cwd(cwd))
+    if as_json:
+        typer.echo(tasks_list.as_json(name, tasks))
+    else:
+        from hands.cli.console import console_for
+
+        tasks_list.show(console_for(), name, tasks)
+
+
 tools_app = typer.Typer(help="The tool pool.", invoke_without_command=True, no_args_is_help=False)
 app.add_typer(tools_app, name="tools")
 

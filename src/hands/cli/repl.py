@@ -25,6 +25,7 @@ from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import SessionEndReason
 from hands.core.messages import Message, TextBlock, ToolUseBlock
 from hands.models.base import Usage
+from hands.tools.planning.ask_user_question import AskUserQuestionInput
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -81,6 +82,9 @@ class Repl:
         self._shells = 0
         keys.on_shift_tab = self._cycle_mode
         self.view = SessionView(console, setup.pool)
+        from hands.cli.todo_panel import TodoPanel
+
+        self.view.footer = TodoPanel(setup.session)
         self._ask_lock = anyio.Lock()
         self._turn: Query | None = None
         self._leave = False
@@ -373,6 +377,8 @@ class Repl:
             # question about it; a sub-agent's calls are shown only as its progress
             if request.context.agent_id is None:
                 await self._until_shown(request.context.tool_use_id)
+            if isinstance(request.input, AskUserQuestionInput):
+                return await self._questions(request)
             return await handler(request)
 
         # the session's own start and end hooks fire once, around the whole session
@@ -451,6 +457,24 @@ class Repl:
             return
         with anyio.move_on_after(_SHOWN_WAIT_S):
             await self._shown.setdefault(tool_use_id, anyio.Event()).wait()
+
+    async def _questions(self, request: AskRequest) -> PermissionDecision:
+        """AskUserQuestion: each question a list to pick from; Ctrl-C declines them all."""
+        from hands.cli.repl_questions import answer_questions, choose
+        from hands.tools.planning.ask_user_question import answered
+
+        assert isinstance(request.input, AskUserQuestionInput)
+        async with self._ask_lock:
+            self.view.hold()
+            try:
+                answers = await answer_questions(
+                    request.input.questions, self.console, choose, self.keys.answer
+                )
+            except (KeyboardInterrupt, EOFError):
+                answers = None
+            finally:
+                self.view.release()
+        return answered(request, answers)
 
     async def _ask(self, text: str) -> str:
         async with self._ask_lock:

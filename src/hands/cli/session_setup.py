@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from hands.permissions.engine import PermissionEngine
 
 READ_STATE = "read_state"
+TODOS = "todos"
 
 
 @dataclass(kw_only=True)
@@ -59,6 +60,8 @@ class AgentSetup:
     history: list[Message] = field(default_factory=lambda: list[Message]())
     mcp_extra: dict[str, object] = field(default_factory=lambda: dict[str, object]())
     """Servers from ``--mcp-config``."""
+    todos_saved: int = 0
+    """The version of the todo list last written to the transcript."""
 
     def approve_mcp(self, answers: dict[str, bool]) -> None:
         """Rebuild the MCP manager with the user's answers about project servers."""
@@ -129,8 +132,13 @@ class AgentSetup:
 
     def _save_read_state(self) -> None:
         from hands.tools.file._state import ReadStateCache
+        from hands.tools.planning._todos import TodoList
 
         self.writer.state(READ_STATE, self.session.service(ReadStateCache).snapshot())
+        todos = self.session.service(TodoList)
+        if todos.version != self.todos_saved:  # the list is written when it changed
+            self.writer.state(TODOS, todos.snapshot())
+            self.todos_saved = todos.version
 
 
 def prepare(
@@ -197,6 +205,10 @@ def prepare(
         from hands.tools.file._state import ReadStateCache
 
         session.service(ReadStateCache).restore(states[READ_STATE])
+    if TODOS in states:
+        from hands.tools.planning._todos import TodoList
+
+        session.service(TodoList).restore(states[TODOS])
     writer = TranscriptWriter(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -103,6 +104,8 @@ class SessionView:
         self._shown_uses: set[str] = set()
         self._early: dict[str, ToolResultEvent] = {}
         self._working: _Working | None = None
+        self.footer: Callable[[], RenderableType | None] | None = None
+        """Drawn under the running tools while a turn runs (the todo checklist)."""
 
     # -- public -------------------------------------------------------------------
 
@@ -301,6 +304,9 @@ class SessionView:
             parts.append(running)
             if running.progress is not None:
                 parts.append(running.progress)
+        footer = self.footer() if self.footer is not None else None
+        if footer is not None:
+            parts.append(footer)
         if self._working is not None:
             parts.append(self._working)
         return Group(*parts)

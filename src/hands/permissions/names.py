@@ -26,12 +26,11 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     "PowerShell": runs_command(ignore_case=True),
     **dict.fromkeys(
         (
-            "Artifact", "AskUserQuestion", "CronCreate", "CronDelete", "CronList",
+            "Artifact", "CronCreate", "CronDelete", "CronList",
             "EndConversation", "EnterPlanMode", "EnterWorktree", "ExitPlanMode",
             "ExitWorktree", "ListAgents", "ListMcpResourcesTool", "LS", "PushNotification",
             "ReadMcpResourceTool", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
-            "SendMessage", "SendUserFile", "ShareOnboardingGuide", "TaskCreate", "TaskGet",
-            "TaskList", "TaskUpdate", "TodoRead", "TodoWrite", "ToolSearch",
+            "SendMessage", "SendUserFile", "ShareOnboardingGuide", "TodoRead", "ToolSearch",
             "WaitForMcpServers", "Workflow",
         ),
         None,

@@ -38,6 +38,15 @@ class SimplePolicy:
         if own.behavior == "deny":
             return own
         mode = ctx.permission_mode
+        if tool.always_asks:  # only a person can answer: no mode or read-only pass lets it by
+            return PermissionDecision(
+                behavior="deny" if mode == "dontAsk" else "ask",
+                message=f"{tool.name} needs an answer from the user"
+                + (", and this session does not ask (mode dontAsk)." if mode == "dontAsk" else "."),
+                reason="always asks",
+                hook_can_approve=True,
+                hook_needs_input=True,
+            )
         if mode == "bypassPermissions":
             return allow("mode bypassPermissions")
         if own.behavior == "allow":

@@ -61,6 +61,16 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="TaskStopTool",
         aliases=("KillShell", "KillBash"),
     ),
+    Builtin(name="TodoWrite", module="hands.tools.planning.todo_write", cls="TodoWriteTool"),
+    Builtin(name="TaskCreate", module="hands.tools.planning.task_create", cls="TaskCreateTool"),
+    Builtin(name="TaskGet", module="hands.tools.planning.task_get", cls="TaskGetTool"),
+    Builtin(name="TaskList", module="hands.tools.planning.task_list", cls="TaskListTool"),
+    Builtin(name="TaskUpdate", module="hands.tools.planning.task_update", cls="TaskUpdateTool"),
+    Builtin(
+        name="AskUserQuestion",
+        module="hands.tools.planning.ask_user_question",
+        cls="AskUserQuestionTool",
+    ),
 )
 
 

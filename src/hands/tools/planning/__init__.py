@@ -1,0 +1,1 @@
+"""The planning tools: TodoWrite, the Task tools (a task list kept in SQLite), AskUserQuestion."""

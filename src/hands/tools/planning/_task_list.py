@@ -1,0 +1,51 @@
+"""Which task list a session uses, where the database is, and which planning tools are on.
+
+One database under the hands home holds every list. A session uses its project's list,
+or the one ``HANDS_TASK_LIST_ID`` (Claude Code's ``CLAUDE_CODE_TASK_LIST_ID``) names, so
+several sessions and sub-agents can share one. The Task tools are offered by default;
+``HANDS_ENABLE_TASKS=0`` (or ``CLAUDE_CODE_ENABLE_TASKS=0``) offers TodoWrite instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from hands.core.context import ToolContext
+from hands.tools.planning._task_store import TaskStore, store_at
+
+DATABASE = "tasks.db"
+LIST_ID_VARIABLES = ("HANDS_TASK_LIST_ID", "CLAUDE_CODE_TASK_LIST_ID")
+ENABLE_VARIABLES = ("HANDS_ENABLE_TASKS", "CLAUDE_CODE_ENABLE_TASKS")
+_OFF = frozenset({"0", "false", "no", "off"})
+
+
+def tasks_enabled(env: Mapping[str, str] | None = None) -> bool:
+    """Whether the Task tools are offered (else TodoWrite): on unless a variable says 0."""
+    env = os.environ if env is None else env
+    for name in ENABLE_VARIABLES:
+        value = env.get(name, "").strip().lower()
+        if value:
+            return value not in _OFF
+    return True
+
+
+def list_id(project: Path, env: Mapping[str, str] | None = None) -> str:
+    """The list a session in ``project`` uses: the one a variable names, or the project's."""
+    env = os.environ if env is None else env
+    for name in LIST_ID_VARIABLES:
+        value = env.get(name, "").strip()
+        if value:
+            return value
+    return f"project:{project.resolve()}"
+
+
+def database(home: Path) -> Path:
+    """The task database under the hands home ``home``."""
+    return home / DATABASE
+
+
+def store_for(ctx: ToolContext) -> tuple[TaskStore, str]:
+    """The store and the list id of a call."""
+    return store_at(database(ctx.session.home)), list_id(ctx.root)

@@ -1,0 +1,64 @@
+"""What the four Task tools share: when they are offered, how they reach the store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio
+
+from hands.core.context import ToolContext
+from hands.core.decision import PermissionDecision, allow
+from hands.core.tool import InputT, OutputT, Tool
+from hands.errors import ToolError
+from hands.tools.planning._task_list import store_for, tasks_enabled
+from hands.tools.planning._task_store import Task, TaskError, TaskStore
+
+T = TypeVar("T")
+
+
+class TaskTool(Tool[InputT, OutputT]):
+    """Base of TaskCreate, TaskUpdate, TaskGet and TaskList.
+
+    They change only the task list, never the user's files: no permission is asked, and
+    they run in plan mode (a plan is made of tasks). Offered unless ``HANDS_ENABLE_TASKS=0``.
+    """
+
+    should_defer = True
+    allowed_in_plan_mode = True
+
+    def is_enabled(self) -> bool:
+        return tasks_enabled()
+
+    async def check_permissions(self, input: Any, ctx: ToolContext) -> PermissionDecision:
+        return allow("the task list is the session's own")
+
+
+async def in_store(ctx: ToolContext, work: Callable[[TaskStore, str], T]) -> T:
+    """Run ``work(store, list_id)`` in a worker thread; a refused change is a ToolError."""
+    store, list_id = store_for(ctx)
+    try:
+        return await anyio.to_thread.run_sync(work, store, list_id)
+    except TaskError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def task_line(task: Task) -> str:
+    """``#2 [pending] Write the tests (owner) [blocked by #1]``."""
+    owner = f" ({task.owner})" if task.owner else ""
+    waits = (
+        f" [blocked by {', '.join('#' + t for t in task.open_blockers)}]"
+        if task.open_blockers
+        else ""
+    )
+    return f"#{task.id} [{task.status}] {task.subject}{owner}{waits}"
+
+
+class TaskReader(TaskTool[InputT, OutputT]):
+    """TaskGet and TaskList: they only read, so they run beside anything."""
+
+    def is_read_only(self, input: Any) -> bool:
+        return True
+
+    def is_concurrency_safe(self, input: Any) -> bool:
+        return True

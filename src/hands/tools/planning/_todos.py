@@ -1,0 +1,61 @@
+"""The session's todo list: what TodoWrite last wrote, kept for the REPL and the transcript."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+TodoStatus: TypeAlias = Literal["pending", "in_progress", "completed"]
+
+
+class TodoItem(BaseModel):
+    """One item of the list."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    content: str = Field(min_length=1, description="What to do, in the imperative")
+    status: TodoStatus = Field(description="pending, in_progress or completed")
+    active_form: str = Field(
+        min_length=1,
+        alias="activeForm",
+        description="The same in the present continuous, shown while it is in progress",
+    )
+
+
+class TodoList:
+    """The items of one session's list; replaced whole by every TodoWrite."""
+
+    def __init__(self) -> None:
+        self.items: tuple[TodoItem, ...] = ()
+        self.version = 0
+        """Counts the writes, so a screen knows when to draw the list again."""
+
+    def replace(self, items: Sequence[TodoItem]) -> tuple[TodoItem, ...]:
+        """Store ``items``; the list before."""
+        old, self.items = self.items, tuple(items)
+        self.version += 1
+        return old
+
+    @property
+    def current(self) -> TodoItem | None:
+        """The item in progress, if any."""
+        return next((i for i in self.items if i.status == "in_progress"), None)
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        """The list as JSON, for the transcript."""
+        return [item.model_dump(by_alias=True) for item in self.items]
+
+    def restore(self, data: object) -> None:
+        """Take back a snapshot (a resumed session); anything unreadable is left out."""
+        if not isinstance(data, list):
+            return
+        items: list[TodoItem] = []
+        for entry in data:  # pyright: ignore[reportUnknownVariableType]
+            try:
+                items.append(TodoItem.model_validate(entry))
+            except ValidationError:
+                continue
+        self.items = tuple(items)
+        self.version += 1
