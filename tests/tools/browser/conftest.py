@@ -100,6 +100,13 @@ class Browsing:
         self.asked: list[str] = []
         self._n = 0
 
+    def configure(self, **changes: Any) -> None:
+        """Change the session browser's settings from the next call on."""
+        from dataclasses import replace
+
+        self.settings = replace(self.settings, **changes)
+        self.browser._settings = self.settings  # pyright: ignore[reportPrivateUsage]
+
     def engine(
         self,
         *,

@@ -133,6 +133,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.pages.hits.append(parts.path)
         if parts.path in _PAGES:
             self.send(200, _PAGES[parts.path])
+        elif parts.path == "/link":
+            to = html.escape(parse_qs(parts.query)["to"][0])
+            self.send(200, f'<!doctype html><title>Links</title><a href="{to}">Elsewhere</a>')
+        elif parts.path == "/redirect":
+            self.send(302, "", Location=parse_qs(parts.query)["to"][0])
         elif parts.path == "/api/fruit":
             self.send(200, '["Apple", "Banana", "Cherry"]', "application/json")
         elif parts.path == "/report.csv":

@@ -159,9 +159,13 @@ async def report(
 async def _snapshot(tab: Tab, browser: BrowserSession) -> Snapshot | None:
     settings = browser.settings
     try:
-        return await take_snapshot(
-            tab, cap=settings.snapshot_chars, timeout_s=settings.action_timeout_s
+        snap, browser.next_ref = await take_snapshot(
+            tab,
+            next_ref=browser.next_ref,
+            cap=settings.snapshot_chars,
+            max_nodes=settings.snapshot_elements,
         )
+        return snap
     except Exception as exc:
         browser.events.note(f"No snapshot could be taken ({first_line(exc)}).")
         return None
@@ -182,6 +186,8 @@ def explain(exc: BaseException, browser: BrowserSession, mark: int) -> str:
     text = first_line(exc)
     name = type(exc).__name__
     if name == "TargetClosedError" or "Target crashed" in text or "has been closed" in text:
+        if "browser has been closed" in text:
+            browser.lost("it closed during a call")
         text += (
             ". The page or browser closed during the call; the next browser call opens a new one."
         )

@@ -156,15 +156,17 @@ class RequestGuard:
         verdict = await decide_url(url, ctx)
         if verdict == "deny":
             return f"a permission rule denies {host}"
-        if top and host not in self.browser.approved_hosts:
-            if verdict != "allow":
-                return (
-                    f"opening {host} needs the user's permission; call "
-                    f"{navigate_tool_name()} with this URL to ask for it"
-                )
-            self.browser.approved_hosts.add(host)
+        new_host = top and host not in self.browser.approved_hosts
+        if new_host and verdict != "allow":
+            return (
+                f"opening {host} needs the user's permission; call "
+                f"{navigate_tool_name()} with this URL to ask for it"
+            )
         default = 443 if url.startswith(("https:", "wss:")) else 80
-        return await address_refusal(host, port or default, ctx)
+        refused = await address_refusal(host, port or default, ctx)
+        if refused is None and new_host:
+            self.browser.approved_hosts.add(host)
+        return refused
 
 
 async def decide_url(url: str, ctx: ToolContext) -> str:
@@ -201,7 +203,7 @@ async def recheck(tab: Tab, browser: BrowserSession, ctx: ToolContext) -> str | 
         await tab.page.goto("about:blank")
     except Exception:  # the page is gone already
         pass
-    tab.refs, tab.last_snapshot = frozenset(), None
+    tab.refs, tab.last_snapshot = {}, None
     browser.events.note(note + " The tab was left on about:blank.")
     return note
 

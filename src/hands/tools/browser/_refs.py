@@ -13,7 +13,7 @@ from hands.core.outcome import echo
 from hands.errors import ToolError
 
 if TYPE_CHECKING:
-    from playwright.async_api import Locator
+    from playwright.async_api import ElementHandle
 
     from hands.tools.browser._session import Tab
 
@@ -33,7 +33,7 @@ def snapshot_tool_name() -> str:
     return BrowserSnapshotTool.name
 
 
-async def locate(tab: Tab, raw: str) -> Locator:
+async def locate(tab: Tab, raw: str) -> ElementHandle:
     """The one element ``raw`` names in the tab's latest snapshot; raises ToolError."""
     ref = clean_ref(raw)
     take = f"Take a new snapshot with {snapshot_tool_name()} and use a ref from it."
@@ -49,14 +49,17 @@ async def locate(tab: Tab, raw: str) -> Locator:
             f"Ref {ref} is not in the latest snapshot of this tab: it is from an older page "
             f"or snapshot, was left out of a cut snapshot, or is mistyped. {take}"
         )
-    locator = tab.page.locator(f"aria-ref={ref}")
+    from hands.tools.browser._snapshot_script import RESOLVE_JS
+
+    element: ElementHandle | None = None
     try:
-        count = await locator.count()
-    except Exception:
-        count = 0
-    if count != 1:
+        handle = await tab.refs[ref].evaluate_handle(RESOLVE_JS, ref)
+        element = handle.as_element()
+    except Exception:  # the frame navigated or closed
+        element = None
+    if element is None:
         raise ToolError(
             f"Ref {ref} no longer names an element on the page (it changed since the "
             f"snapshot). {take}"
         )
-    return locator
+    return element

@@ -10,7 +10,7 @@ browser's process group.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -21,7 +21,7 @@ from hands.tools.browser._events import EventLog
 from hands.tools.browser._settings import BrowserSettings, missing
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page
+    from playwright.async_api import Browser, BrowserContext, Frame, Page
 
     from hands.core.context import ToolContext
     from hands.core.session import Session
@@ -69,7 +69,8 @@ class Tab:
     """One page of the browser, with the refs of its latest snapshot."""
 
     page: Page
-    refs: frozenset[str] = frozenset()
+    refs: dict[str, Frame] = field(default_factory=lambda: dict[str, "Frame"]())
+    """The refs of the latest snapshot and the frame each lives in."""
     last_snapshot: str | None = None
     crashed: bool = False
 
@@ -92,6 +93,8 @@ class BrowserSession:
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
         self._stop: Stop | None = None
+        self.next_ref = 1
+        """The next ref number: refs are never reused within the session."""
         self.inflight = 0
         """Requests of the session's pages still under way."""
         self._lock = anyio.Lock()
@@ -134,6 +137,8 @@ class BrowserSession:
         """The current tab, the browser started (or restarted) first when needed."""
         self.ctx = ctx
         async with self._lock:
+            if self._browser is not None and not self._browser.is_connected():
+                self._dead = self._dead or "it was closed or killed"
             if self._dead:
                 self.events.note(
                     f"The browser had stopped ({self._dead}); a new one was started. Its tabs "
@@ -155,6 +160,7 @@ class BrowserSession:
         settings = self.settings
         browser, stop = await self.launcher(settings)
         self._browser, self._stop, self._dead = browser, stop, ""
+        browser.on("disconnected", lambda _b: self._lost("it was closed or killed"))
         try:
             context = await browser.new_context(
                 accept_downloads=True,
@@ -176,6 +182,10 @@ class BrowserSession:
 
     def _count(self, step: int) -> None:
         self.inflight = max(0, self.inflight + step)
+
+    def lost(self, why: str) -> None:
+        """The browser went away (a call saw it closed): the next call starts a new one."""
+        self._lost(why)
 
     def _lost(self, why: str) -> None:
         if self._context is not None:

@@ -31,6 +31,8 @@ class BrowserSettings:
     snapshot_chars: int = 40_000
     """A snapshot longer than this is cut at a line, with a notice
     (``HANDS_BROWSER_SNAPSHOT_CHARS``)."""
+    snapshot_elements: int = 10_000
+    """The snapshot reads at most this many elements (``HANDS_BROWSER_SNAPSHOT_ELEMENTS``)."""
     navigation_timeout_s: float = 20.0
     """How long a page may take to load (``HANDS_BROWSER_NAVIGATION_TIMEOUT_MS``)."""
     action_timeout_s: float = 5.0
@@ -50,6 +52,7 @@ class BrowserSettings:
             executable=find_executable(env),
             headless=not (headed and bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))),
             snapshot_chars=_number(env, "HANDS_BROWSER_SNAPSHOT_CHARS", 40_000),
+            snapshot_elements=_number(env, "HANDS_BROWSER_SNAPSHOT_ELEMENTS", 10_000),
             navigation_timeout_s=_number(env, "HANDS_BROWSER_NAVIGATION_TIMEOUT_MS", 20_000) / 1000,
             action_timeout_s=_number(env, "HANDS_BROWSER_ACTION_TIMEOUT_MS", 5_000) / 1000,
             dialogs="accept" if answer == "accept" else "dismiss",

@@ -49,14 +49,18 @@ class BrowserTypeTool(BrowserTool[BrowserTypeInput]):
     ) -> Action:
         target = await locate(tab, input.ref)
         what = describe_ref(tab, clean_ref(input.ref))
-        if not await target.is_editable():
+        try:
+            editable = await target.is_editable()
+        except Exception:  # Playwright raises for an element that cannot be edited at all
+            editable = False
+        if not editable:
             raise ToolError(
                 f"{what} is not an editable element, so nothing was typed. Type into a "
                 "textbox, searchbox or other editable element of the latest snapshot."
             )
         if input.slowly:
-            await target.clear()
-            await target.press_sequentially(input.text, delay=20)
+            await target.fill("")
+            await target.type(input.text, delay=20)
         else:
             await target.fill(input.text)
         line = f"Typed {len(input.text):,} characters into {what}"
