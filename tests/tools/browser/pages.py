@@ -85,6 +85,8 @@ class PageServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.release = threading.Event()
         self.hits: list[str] = []
+        self.full_hits: list[str] = []
+        """Paths with their queries."""
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.server_address[1]}{path}"
@@ -131,6 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
         self.pages.hits.append(parts.path)
+        self.pages.full_hits.append(self.path)
         if parts.path in _PAGES:
             self.send(200, _PAGES[parts.path])
         elif parts.path == "/link":

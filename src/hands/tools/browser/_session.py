@@ -18,7 +18,7 @@ import anyio
 
 from hands.errors import ToolError
 from hands.tools.browser._events import EventLog
-from hands.tools.browser._settings import BrowserSettings, missing
+from hands.tools.browser._settings import INSTALL_HINT, BrowserSettings, missing
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Frame, Page
@@ -52,7 +52,7 @@ async def launch_chromium(settings: BrowserSettings) -> tuple[Browser, Stop]:
     except Exception as exc:
         await driver.stop()
         raise ToolError(
-            f"Chromium at {settings.executable} did not start: {_first_line(exc)}"
+            f"Chromium at {settings.executable} did not start: {_first_line(exc)}. " + INSTALL_HINT
         ) from None
 
     async def stop() -> None:

@@ -114,3 +114,19 @@ def _number(env: Mapping[str, str], key: str, default: int) -> int:
     except ValueError:
         return default
     return value if value > 0 else default
+
+
+def pool_note(names: tuple[str, ...], env: Mapping[str, str] | None = None) -> str | None:
+    """Why the browser tools are missing from a pool with these names, if they are."""
+    if any(n.startswith("Browser_") for n in names):
+        return None
+    env = os.environ if env is None else env
+    if env.get(ENABLE_VARIABLE, "").strip().lower() in {"0", "false", "no", "off"}:
+        return None
+    problem = missing(env)
+    if problem is None:
+        return None
+    return (
+        f"{problem} Until then they are left out of the pool; {ENABLE_VARIABLE}=1 offers "
+        "them anyway."
+    )
