@@ -67,6 +67,8 @@ class BrowserTool(Tool[InputT, BrowserReport]):
     should_defer = True
     show_unchanged: ClassVar[bool] = False
     """Print the whole snapshot even when it did not change (the snapshot tool)."""
+    settles: ClassVar[bool] = True
+    """Wait for the page's requests after the action; False for tools that change nothing."""
 
     def is_enabled(self) -> bool:
         return offered()
@@ -87,7 +89,8 @@ class BrowserTool(Tool[InputT, BrowserReport]):
         try:
             tab = await browser.tab(ctx)
             action = await self.act(input, tab, browser, ctx)
-            await settle(browser, tab)
+            if self.settles:
+                await settle(browser, tab)
         except ToolError:
             raise
         except Exception as exc:

@@ -34,6 +34,7 @@ class BrowserScreenshotTool(BrowserTool[BrowserScreenshotInput]):
     name = "Browser_screenshot"
     aliases = ("browser_screenshot",)
     description = DESCRIPTION
+    settles = False
     input_model = BrowserScreenshotInput
     search_hint = "screenshot image of the browser page"
 

@@ -32,6 +32,7 @@ class BrowserSnapshotTool(BrowserTool[BrowserSnapshotInput]):
     name = "Browser_snapshot"
     aliases = ("browser_snapshot",)
     description = DESCRIPTION
+    settles = False
     input_model = BrowserSnapshotInput
     show_unchanged = True
     search_hint = "accessibility snapshot of the browser page with element refs"
