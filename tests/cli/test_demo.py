@@ -7,6 +7,7 @@ import sys
 from rich.console import Console
 
 from hands.cli.demo.run import run_demo
+from hands.tools.browser._settings import missing
 
 
 def test_demo_runs_the_whole_session_offline() -> None:
@@ -20,8 +21,14 @@ def test_demo_runs_the_whole_session_offline() -> None:
     assert "chars of Markdown" in text  # the sample's docs page, fetched from loopback
     assert "-         return sum(item.unit_price for item in self.items.values())" in text
     assert "FAILED (failures=1)" in text
-    assert text.rstrip().splitlines()[-1].startswith("success · 5 turns")
+    assert any(line.startswith("success · 5 turns") for line in text.splitlines())
     assert any(line.strip() == "OK" for line in text.splitlines())
+    # then the browser step on the sample's local lookup page
+    if missing() is not None:
+        assert "browser step skipped: The browser tools cannot run" in text
+        return
+    assert '⎿ Clicked button "Look up" [e2]' in text
+    assert text.rstrip().splitlines()[-1].startswith("success · 4 turns")
 
 
 def test_demo_piped_to_a_file_has_no_padded_lines() -> None:

@@ -127,6 +127,10 @@ def _run(project: Path, workdir: Path, docs: str, *, keep: bool, console: Consol
             await session.aclose()
 
     anyio.run(go)
+    if ok:
+        from hands.cli.demo.browser_step import run_browser_step
+
+        ok = run_browser_step(docs, project, console=console, ask=approve)
     if keep:
         console.print(Text(f"sample project kept at {project}", style="dim"))
     else:

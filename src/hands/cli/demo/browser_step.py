@@ -1,0 +1,83 @@
+"""The demo's browser step: a real headless Chromium on the sample's local lookup page.
+
+A short second scripted session after the main one: open the page, type a SKU, click
+the button and read the answer from the snapshot. Skipped, with the reason, where
+Playwright or Chromium is missing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import anyio
+from rich.text import Text
+
+from hands.agent.events import ResultEvent
+from hands.agent.loop import QueryOptions, query
+from hands.cli.session_view import SessionView
+from hands.core.session import Session
+from hands.models.scripted import ScriptedModel
+from hands.pipeline.pool import pool_for
+from hands.tools.bash._settings import BashSettings, SandboxSettings
+from hands.tools.browser._settings import missing
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from hands.core.decision import AskHandler
+
+PROMPT = "Check the stock lookup page: what does it say about apple?"
+
+
+def _script(docs: str) -> dict[str, object]:
+    def call(name: str, **input: object) -> dict[str, object]:
+        return {"type": "tool_use", "name": name, "input": input, "delay_ms": 200}
+
+    def say(text: str) -> dict[str, object]:
+        return {"type": "text", "text": text, "delay_ms": 200}
+
+    return {
+        "turns": [
+            {"blocks": [say("Opening the page in the browser."),
+                        call("Browser_navigate", url=f"{docs}/lookup.html")]},
+            {"blocks": [say("Typing the SKU into the field (ref e1)."),
+                        call("Browser_type", ref="e1", text="apple")]},
+            {"blocks": [call("Browser_click", ref="e2")]},
+            {"blocks": [say("The page says apple: 3 in stock at 2.50, worth 7.50.")]},
+        ]
+    }  # fmt: skip
+
+
+def run_browser_step(docs: str, project: Path, *, console: Console, ask: AskHandler) -> bool:
+    """Run the step; True when it succeeded or was skipped."""
+    problem = missing()
+    if problem is not None:
+        console.print(Text(f"browser step skipped: {problem}", style="dim"))
+        return True
+    console.print(Text.assemble(("\n> ", "bold cyan"), PROMPT))
+    model = ScriptedModel(_script(docs), name="scripted:demo-browser")
+    pool = pool_for()
+    view = SessionView(console, pool)
+    session = Session()
+    network = SandboxSettings(allowed_domains=("127.0.0.1",))  # the docs' loopback server
+    session.service(BashSettings, lambda: BashSettings(sandbox=network))
+    ok = False
+
+    async def go() -> None:
+        nonlocal ok
+        options = QueryOptions(
+            model=model, tools=pool, cwd=project, permission_mode="acceptEdits", ask=ask,
+            session=session,
+        )  # fmt: skip
+        try:
+            async for event in query(PROMPT, options):
+                view.show(event)
+                if isinstance(event, ResultEvent):
+                    ok = not event.is_error
+        finally:
+            await session.aclose()
+
+    anyio.run(go)
+    return ok
