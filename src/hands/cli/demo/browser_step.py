@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import anyio
 from rich.text import Text
 
-from hands.agent.events import ResultEvent
-from hands.agent.loop import QueryOptions, query
+from hands.agent.loop import QueryOptions
+from hands.cli.demo.run import play
 from hands.cli.session_view import SessionView
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
@@ -63,21 +62,8 @@ def run_browser_step(docs: str, project: Path, *, console: Console, ask: AskHand
     session = Session()
     network = SandboxSettings(allowed_domains=("127.0.0.1",))  # the docs' loopback server
     session.service(BashSettings, lambda: BashSettings(sandbox=network))
-    ok = False
-
-    async def go() -> None:
-        nonlocal ok
-        options = QueryOptions(
-            model=model, tools=pool, cwd=project, permission_mode="acceptEdits", ask=ask,
-            session=session,
-        )  # fmt: skip
-        try:
-            async for event in query(PROMPT, options):
-                view.show(event)
-                if isinstance(event, ResultEvent):
-                    ok = not event.is_error
-        finally:
-            await session.aclose()
-
-    anyio.run(go)
-    return ok
+    options = QueryOptions(
+        model=model, tools=pool, cwd=project, permission_mode="acceptEdits", ask=ask,
+        session=session,
+    )  # fmt: skip
+    return play(PROMPT, options, view)

@@ -65,6 +65,25 @@ def _docs_server(root: Path) -> Generator[str]:
         server.server_close()
 
 
+def play(prompt: str, options: QueryOptions, view: SessionView) -> bool:
+    """Run one scripted session to its end, shown as it goes; True when it succeeded."""
+    ok = False
+
+    async def go() -> None:
+        nonlocal ok
+        try:
+            async for event in query(prompt, options):
+                view.show(event)
+                if isinstance(event, ResultEvent):
+                    ok = not event.is_error
+        finally:
+            if options.session is not None:
+                await options.session.aclose()
+
+    anyio.run(go)
+    return ok
+
+
 def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
     """Run the demo; return 0 when the session ended successfully."""
     console = console or console_for()
@@ -103,30 +122,15 @@ def _run(project: Path, workdir: Path, docs: str, *, keep: bool, console: Consol
     # open by name: the demo opens it as sandbox.network.allowedDomains would
     network = SandboxSettings(allowed_domains=("127.0.0.1",))
     session.service(BashSettings, lambda: BashSettings(sandbox=network))
-    ok = False
-
-    async def go() -> None:
-        nonlocal ok
-        q = query(
-            PROMPT,
-            QueryOptions(
-                model=model,
-                tools=pool,
-                cwd=project,
-                permission_mode="acceptEdits",
-                ask=approve,
-                session=session,
-            ),
-        )
-        try:
-            async for event in q:
-                view.show(event)
-                if isinstance(event, ResultEvent):
-                    ok = not event.is_error
-        finally:
-            await session.aclose()
-
-    anyio.run(go)
+    options = QueryOptions(
+        model=model,
+        tools=pool,
+        cwd=project,
+        permission_mode="acceptEdits",
+        ask=approve,
+        session=session,
+    )
+    ok = play(PROMPT, options, view)
     if ok:
         from hands.cli.demo.browser_step import run_browser_step
 
