@@ -67,6 +67,25 @@ NAV_A = """<!doctype html><title>A</title><h1>Page A</h1>
 
 NAV_B = """<!doctype html><title>B</title><h1>Page B</h1><button>Another button</button>"""
 
+INFINITE = """<!doctype html><title>Feed</title><ul id="feed"></ul>
+<script>
+let next = 0, busy = false;
+function more() {
+  if (busy) return; busy = true;
+  fetch("/api/more?from=" + next).then(r => r.json()).then(items => {
+    for (const text of items) {
+      const li = document.createElement("li"); li.textContent = text; li.style.height = "60px";
+      document.getElementById("feed").appendChild(li);
+    }
+    next += items.length; busy = false;
+  });
+}
+window.addEventListener("scroll", () => {
+  if (window.innerHeight + window.scrollY >= document.body.offsetHeight - 200) more();
+});
+more();
+</script>"""
+
 ECHO = """<!doctype html><title>Echo</title><input aria-label="Box"><p>static text</p>"""
 
 
@@ -105,6 +124,7 @@ _PAGES = {
     "/nav-a": NAV_A,
     "/nav-b": NAV_B,
     "/echo": ECHO,
+    "/infinite": INFINITE,
 }
 
 
@@ -141,6 +161,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.send(200, f'<!doctype html><title>Links</title><a href="{to}">Elsewhere</a>')
         elif parts.path == "/redirect":
             self.send(302, "", Location=parse_qs(parts.query)["to"][0])
+        elif parts.path == "/api/more":
+            start = int(parse_qs(parts.query)["from"][0])
+            items = ", ".join(f'"Post {i}"' for i in range(start, start + 20))
+            self.send(200, f"[{items}]", "application/json")
         elif parts.path == "/api/fruit":
             self.send(200, '["Apple", "Banana", "Cherry"]', "application/json")
         elif parts.path == "/report.csv":

@@ -132,3 +132,10 @@ def test_a_page_that_never_finishes_loading_is_an_error_with_what_loaded(
     text = browsing.err("browser_navigate", url=browsing.pages.url("/stall"))
     assert "did not finish loading within 3 s" in text
     assert 'heading "Partly loaded"' in text
+
+
+def test_scrolling_an_endless_page_loads_more_into_the_snapshot(browsing: Browsing) -> None:
+    first = browsing.open("/infinite")
+    assert "listitem: Post 19" in first and "Post 20" not in first
+    scrolled = browsing.ok("browser_scroll", direction="down", amount=5_000)
+    assert "listitem: Post 39" in scrolled

@@ -119,3 +119,24 @@ def _own_launcher():  # a browser of this test's own, so killing it spares the m
     from hands.tools.browser._session import launch_chromium
 
     return launch_chromium
+
+
+def test_a_crashed_page_is_replaced_by_a_blank_tab_with_a_note(browsing: Browsing) -> None:
+    browsing.open("/nav-a")
+    tab = browsing.browser.tabs[0]
+
+    async def crash() -> None:
+        try:
+            await tab.page.goto("chrome://crash", timeout=5_000)
+        except Exception:  # the renderer died: the navigation fails
+            pass
+
+    browsing.portal.call(crash)
+    for _ in range(50):
+        if tab.crashed:
+            break
+        time.sleep(0.1)
+    assert tab.crashed
+    after = browsing.ok("browser_snapshot")
+    assert "Tab [0] had crashed or closed; it is now a blank page." in after
+    assert 'heading "Page B"' in browsing.open("/nav-b")
