@@ -7,6 +7,8 @@ Playwright or Chromium is missing.
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -31,22 +33,8 @@ PROMPT = "Check the stock lookup page: what does it say about apple?"
 
 
 def _script(docs: str) -> dict[str, object]:
-    def call(name: str, **input: object) -> dict[str, object]:
-        return {"type": "tool_use", "name": name, "input": input, "delay_ms": 200}
-
-    def say(text: str) -> dict[str, object]:
-        return {"type": "text", "text": text, "delay_ms": 200}
-
-    return {
-        "turns": [
-            {"blocks": [say("Opening the page in the browser."),
-                        call("Browser_navigate", url=f"{docs}/lookup.html")]},
-            {"blocks": [say("Typing the SKU into the field (ref e1)."),
-                        call("Browser_type", ref="e1", text="apple")]},
-            {"blocks": [call("Browser_click", ref="e2")]},
-            {"blocks": [say("The page says apple: 3 in stock at 2.50, worth 7.50.")]},
-        ]
-    }  # fmt: skip
+    text = (resources.files("hands.cli.demo") / "browser_script.json").read_text(encoding="utf-8")
+    return json.loads(text.replace("$DOCS", docs))
 
 
 def run_browser_step(docs: str, project: Path, *, console: Console, ask: AskHandler) -> bool:
