@@ -338,6 +338,11 @@ def tools_command(
 
     pool = pool_for(simple=simple or Limits.from_env().simple)
     infos = [describe_tool(t) for t in pool]
+    from hands.tools.browser._settings import pool_note
+
+    note = pool_note(pool.names)
+    if note:
+        typer.echo(f"hands: {note}", err=True)
     if as_json:
         typer.echo(json.dumps(infos, indent=2))
         return

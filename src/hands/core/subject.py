@@ -49,10 +49,15 @@ class RuleSubject:
     """Command patterns match regardless of case."""
     strip_slash: bool = False
     """A leading ``/`` of the name is not part of it (``/commit`` is the skill ``commit``)."""
+    shares_rules_of: str = ""
+    """Another tool whose rules bind this one too (a browser's navigation obeys the web
+    fetch tool's ``domain:`` rules); "" for none."""
 
     @property
     def family(self) -> str:
         """The rule name every tool of this subject obeys besides its own ("" for none)."""
+        if self.shares_rules_of:
+            return self.shares_rules_of
         if self.kind == "read":
             return READ_RULES
         if self.kind == "write":
@@ -86,9 +91,13 @@ def runs_command(
     return RuleSubject(kind="command", field=field, shell=shell, ignore_case=ignore_case)
 
 
-def fetches_url(field: str = "url") -> RuleSubject:
-    """The tool fetches the URL in ``field``; rules match its host as ``Tool(domain:host)``."""
-    return RuleSubject(kind="domain", field=field)
+def fetches_url(field: str = "url", *, shares_rules_of: str = "") -> RuleSubject:
+    """The tool fetches the URL in ``field``; rules match its host as ``Tool(domain:host)``.
+
+    ``shares_rules_of`` names another tool whose rules (``Other(domain:host)``, a bare
+    ``Other``) bind this one as well.
+    """
+    return RuleSubject(kind="domain", field=field, shares_rules_of=shares_rules_of)
 
 
 def names_value(field: str, *, strip_slash: bool = False) -> RuleSubject:

@@ -32,6 +32,16 @@ class Builtin:
         return getattr(importlib.import_module(self.module), self.cls)
 
 
+def _browser(action: str, cls: str) -> Builtin:
+    """A browser tool's row: ``Browser_<action>`` in its own module, alias ``browser_<action>``."""
+    return Builtin(
+        name=f"Browser_{action}",
+        module=f"hands.tools.browser.browser_{action}",
+        cls=cls,
+        aliases=(f"browser_{action}",),
+    )
+
+
 # Every built-in tool, imported only when the pool (or that one tool) is built.
 BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(
@@ -49,6 +59,20 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(name="Bash", module="hands.tools.bash.bash", cls="BashTool"),
     Builtin(name="WebFetch", module="hands.tools.web.web_fetch", cls="WebFetchTool"),
     Builtin(name="WebSearch", module="hands.tools.web.web_search", cls="WebSearchTool"),
+    _browser("navigate", "BrowserNavigateTool"),
+    _browser("snapshot", "BrowserSnapshotTool"),
+    _browser("click", "BrowserClickTool"),
+    _browser("type", "BrowserTypeTool"),
+    _browser("select_option", "BrowserSelectOptionTool"),
+    _browser("press_key", "BrowserPressKeyTool"),
+    _browser("hover", "BrowserHoverTool"),
+    _browser("scroll", "BrowserScrollTool"),
+    _browser("wait_for", "BrowserWaitForTool"),
+    _browser("back", "BrowserBackTool"),
+    _browser("forward", "BrowserForwardTool"),
+    _browser("screenshot", "BrowserScreenshotTool"),
+    _browser("tabs", "BrowserTabsTool"),
+    _browser("close", "BrowserCloseTool"),
     Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",

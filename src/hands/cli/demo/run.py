@@ -65,6 +65,25 @@ def _docs_server(root: Path) -> Generator[str]:
         server.server_close()
 
 
+def play(prompt: str, options: QueryOptions, view: SessionView) -> bool:
+    """Run one scripted session to its end, shown as it goes; True when it succeeded."""
+    ok = False
+
+    async def go() -> None:
+        nonlocal ok
+        try:
+            async for event in query(prompt, options):
+                view.show(event)
+                if isinstance(event, ResultEvent):
+                    ok = not event.is_error
+        finally:
+            if options.session is not None:
+                await options.session.aclose()
+
+    anyio.run(go)
+    return ok
+
+
 def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
     """Run the demo; return 0 when the session ended successfully."""
     console = console or console_for()
@@ -106,30 +125,19 @@ def _run(project: Path, workdir: Path, docs: str, *, keep: bool, console: Consol
     # the docs are served on loopback, which WebFetch reaches only for a host the settings
     # open by name: the demo opens it as sandbox.network.allowedDomains would
     session.service(NetworkDomains, lambda: NetworkDomains(allowed=("127.0.0.1",)))
-    ok = False
+    options = QueryOptions(
+        model=model,
+        tools=pool,
+        cwd=project,
+        permission_mode="acceptEdits",
+        ask=approve,
+        session=session,
+    )
+    ok = play(PROMPT, options, view)
+    if ok:
+        from hands.cli.demo.browser_step import run_browser_step
 
-    async def go() -> None:
-        nonlocal ok
-        q = query(
-            PROMPT,
-            QueryOptions(
-                model=model,
-                tools=pool,
-                cwd=project,
-                permission_mode="acceptEdits",
-                ask=approve,
-                session=session,
-            ),
-        )
-        try:
-            async for event in q:
-                view.show(event)
-                if isinstance(event, ResultEvent):
-                    ok = not event.is_error
-        finally:
-            await session.aclose()
-
-    anyio.run(go)
+        ok = run_browser_step(docs, project, console=console, ask=approve)
     if keep:
         console.print(Text(f"sample project kept at {project}", style="dim"))
     else:

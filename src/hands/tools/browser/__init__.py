@@ -1,0 +1,1 @@
+"""The browser tools: a real headless Chromium driven through accessibility snapshots."""

@@ -1,0 +1,216 @@
+"""Navigation safety: which URLs the browser may open, and every request checked on its way.
+
+The browser follows WebFetch's network rules. ``Browser_navigate`` asks per domain and
+obeys ``WebFetch(domain:…)`` rules (its subject declares that family); private, loopback
+and metadata addresses are refused unless the user opened that exact host (an exact
+domain allow rule, or ``sandbox.network.allowedDomains``); ``file://`` opens only inside
+the working directories. Each request the page makes passes :class:`RequestGuard`: a deny
+rule or a refused address blocks it, and a top-level navigation to a host no call was
+allowed to open (a click on an outside link) is stopped and reported, so the model asks
+for it with a navigate call. Chromium follows HTTP redirects without showing the hops to
+the guard; a page that ends on a refused address is left at once (:func:`recheck`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+from hands.core.outcome import echo
+from hands.tools.web._guard import ResolveError, address_problem, opened_hosts, resolve
+from hands.tools.web._urls import parse_url
+
+if TYPE_CHECKING:
+    from playwright.async_api import Request, Route
+
+    from hands.core.context import ToolContext
+    from hands.tools.browser._session import BrowserSession, Tab
+
+_PASS_SCHEMES = frozenset({"data", "blob", "about", "chrome-error"})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Target:
+    """A URL the browser may be sent to."""
+
+    url: str
+    host: str = ""
+    """The host of an http(s) URL, lower case ASCII."""
+    path: Path | None = None
+    """The file of a ``file://`` URL."""
+
+
+def parse_target(raw: str, ctx: ToolContext) -> Target | str:
+    """The checked URL, or a message saying why it cannot be opened."""
+    text = raw.strip()
+    if text == "about:blank":
+        return Target(url=text)
+    try:
+        parts = urlsplit(text)
+    except ValueError as exc:
+        return f"The url {echo(text)!r} is malformed ({exc})."
+    scheme = parts.scheme.lower()
+    if scheme == "file":
+        return _file_target(parts.path, ctx)
+    if scheme not in ("http", "https"):
+        what = f"the {scheme}: scheme" if scheme else "no scheme"
+        return (
+            f"The url {echo(text)!r} has {what}; the browser opens http(s) URLs, file:// URLs "
+            "inside the working directories, and about:blank. Give a full URL such as "
+            "https://example.com/."
+        )
+    parsed = parse_url(text)
+    if isinstance(parsed, str):
+        return parsed
+    return Target(url=text, host=parsed.host)
+
+
+def _file_target(raw_path: str, ctx: ToolContext) -> Target | str:
+    path = Path(url2pathname(raw_path))
+    if not path.is_absolute():
+        return f"The file URL's path {echo(raw_path)!r} is not absolute."
+    if not ctx.is_inside_working_dirs(path):
+        return (
+            f"{path} is outside the working directories; the browser opens file:// URLs only "
+            "inside them (add a directory with --add-dir to open files there)."
+        )
+    return Target(url=path.resolve().as_uri(), path=path)
+
+
+async def address_refusal(host: str, port: int, ctx: ToolContext) -> str | None:
+    """Why ``host`` may not be reached (a non-public address it was not opened for)."""
+    from hands.tools.browser.browser_navigate import BrowserNavigateTool
+
+    if host in opened_hosts(BrowserNavigateTool(), ctx):
+        return None
+    try:
+        addresses = await resolve(host, port)
+    except ResolveError:
+        return None  # the browser's own lookup fails the same way, with its own error
+    for address in addresses:
+        problem = address_problem(address)
+        if problem is not None:
+            return (
+                f"{host} resolves to {address}, {problem}. Such addresses are reached only when "
+                f"the user allows this exact host (a domain:{host} allow rule for WebFetch or "
+                "the browser, or sandbox.network.allowedDomains)."
+            )
+    return None
+
+
+class RequestGuard:
+    """Checks each request of the session's pages; a refused one is aborted and noted."""
+
+    def __init__(self, browser: BrowserSession) -> None:
+        self.browser = browser
+        self._seen: ToolContext | None = None
+        self._hosts: dict[tuple[str, bool], str | None] = {}
+
+    async def handle(self, route: Route) -> None:
+        """Playwright's route handler: continue the request, or abort it with a note."""
+        try:
+            problem = await self.problem(route.request)
+        except Exception as exc:  # fail closed: a check that broke lets nothing through
+            problem = f"the request could not be checked ({exc})"
+        try:
+            if problem is None:
+                await route.continue_()
+            else:
+                self.browser.events.note(f"Blocked {echo(route.request.url, 120)}: {problem}")
+                await route.abort("blockedbyclient")
+        except Exception:  # the page or browser went away meanwhile
+            pass
+
+    async def problem(self, request: Request) -> str | None:
+        """Why ``request`` may not go out; None when it may."""
+        ctx = self.browser.ctx
+        if ctx is None:
+            return "no call is running"
+        if ctx is not self._seen:  # rules and addresses are checked afresh in every call
+            self._seen, self._hosts = ctx, {}
+        url = request.url
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme in _PASS_SCHEMES:
+            return None
+        if scheme == "file":
+            path = Path(url2pathname(parts.path))
+            if ctx.is_inside_working_dirs(path):
+                return None
+            return f"{path} is outside the working directories"
+        host = (parts.hostname or "").lower().rstrip(".")
+        if scheme not in ("http", "https", "ws", "wss") or not host:
+            return f"the {scheme}: scheme is not opened by the browser"
+        top = _is_top_navigation(request)
+        key = (host, top)
+        if key not in self._hosts:
+            self._hosts[key] = await self._host_problem(url, host, parts.port, top, ctx)
+        return self._hosts[key]
+
+    async def _host_problem(
+        self, url: str, host: str, port: int | None, top: bool, ctx: ToolContext
+    ) -> str | None:
+        verdict = await decide_url(url, ctx)
+        if verdict == "deny":
+            return f"a permission rule denies {host}"
+        new_host = top and host not in self.browser.approved_hosts
+        if new_host and verdict != "allow":
+            return (
+                f"opening {host} needs the user's permission; call "
+                f"{navigate_tool_name()} with this URL to ask for it"
+            )
+        default = 443 if url.startswith(("https:", "wss:")) else 80
+        refused = await address_refusal(host, port or default, ctx)
+        if refused is None and new_host:
+            self.browser.approved_hosts.add(host)
+        return refused
+
+
+async def decide_url(url: str, ctx: ToolContext) -> str:
+    """What the session's rules say about navigating to ``url``: allow, ask or deny."""
+    from hands.tools.browser.browser_navigate import BrowserNavigateInput, BrowserNavigateTool
+
+    policy = ctx.policy
+    if policy is None:
+        return "ask"
+    decision = await policy.decide(BrowserNavigateTool(), BrowserNavigateInput(url=url), ctx)
+    return decision.behavior
+
+
+def navigate_tool_name() -> str:
+    """The navigate tool's name, for messages."""
+    from hands.tools.browser.browser_navigate import BrowserNavigateTool
+
+    return BrowserNavigateTool.name
+
+
+async def recheck(tab: Tab, browser: BrowserSession, ctx: ToolContext) -> str | None:
+    """Leave a page that a redirect brought to a refused address; the note, if it did."""
+    url = tab.page.url
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if parts.scheme not in ("http", "https") or not host:
+        return None
+    default = 443 if parts.scheme == "https" else 80
+    problem = await address_refusal(host, parts.port or default, ctx)
+    if problem is None:
+        return None
+    note = f"The page ended on {url} (after a redirect), which is refused: {problem}"
+    try:
+        await tab.page.goto("about:blank")
+    except Exception:  # the page is gone already
+        pass
+    tab.refs, tab.last_snapshot = {}, None
+    browser.events.note(note + " The tab was left on about:blank.")
+    return note
+
+
+def _is_top_navigation(request: Request) -> bool:
+    try:
+        frame = request.frame
+        return request.is_navigation_request() and frame.parent_frame is None
+    except Exception:  # a request of no frame (a worker's) is not a navigation
+        return False

@@ -1,0 +1,105 @@
+"""Browser_navigate: open a URL in the session's browser and show the page."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from hands.core.schema import ToolInput
+from hands.core.subject import Subject, fetches_url, reads_path
+from hands.errors import ToolError
+from hands.tools.browser._base import Action, BrowserTool, first_line
+from hands.tools.browser._guard import Target, address_refusal, parse_target
+from hands.tools.web.web_fetch import WebFetchTool
+
+if TYPE_CHECKING:
+    from hands.core.context import ToolContext
+    from hands.tools.browser._session import BrowserSession, Tab
+
+_FILE_SUBJECT = reads_path("url")
+
+DESCRIPTION = """Open a URL in a real (headless) Chromium and get the page back as an
+accessibility snapshot: roles, names, values and states, with a ref such as [ref=e12] on
+every element you can act on. Use the refs with the other browser tools (click, type,
+select_option, hover, screenshot).
+
+- Use it for pages that need JavaScript, a login, forms or clicking; to just read a
+  page, WebFetch is cheaper.
+- url: http(s), a file:// URL inside the working directories, or about:blank.
+- Waits for the page to load (and its requests to finish, briefly). A page that does
+  not load in time gives an error with what has loaded so far.
+- The user may be asked once per domain. Private and local addresses are refused unless
+  the user allowed that host.
+- The browser starts on the first browser call and lives for the session; its tabs,
+  cookies and logins are kept between calls."""
+
+
+class BrowserNavigateInput(ToolInput):
+    """Input of Browser_navigate."""
+
+    url: str = Field(description="The URL to open")
+
+
+class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
+    """Open a URL in the current tab."""
+
+    name = "Browser_navigate"
+    aliases = ("browser_navigate",)
+    description = DESCRIPTION
+    input_model = BrowserNavigateInput
+    subject = fetches_url("url", shares_rules_of=WebFetchTool.name)
+    search_hint = "open a web page in a real browser: click, type, log in, fill forms"
+
+    def permission_subject(self, input: BrowserNavigateInput, ctx: ToolContext) -> Subject | None:
+        target = parse_target(input.url, ctx)
+        if isinstance(target, Target) and target.path is not None:
+            return Subject(kind="read", value=str(target.path), declared=_FILE_SUBJECT)
+        return super().permission_subject(input, ctx)
+
+    async def validate_input(self, input: BrowserNavigateInput, ctx: ToolContext) -> str | None:
+        target = parse_target(input.url, ctx)
+        return target if isinstance(target, str) else None
+
+    async def act(
+        self, input: BrowserNavigateInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
+    ) -> Action:
+        target = parse_target(input.url, ctx)
+        if isinstance(target, str):
+            raise ToolError(target)
+        if target.host:
+            port = _port(target.url)
+            problem = await address_refusal(target.host, port, ctx)
+            if problem is not None:
+                raise ToolError(f"Refused to open {target.url}: {problem}")
+            browser.approved_hosts.add(target.host)
+        from playwright.async_api import Error, TimeoutError
+
+        timeout = browser.settings.navigation_timeout_s
+        try:
+            response = await tab.page.goto(target.url, wait_until="load", timeout=timeout * 1000)
+        except TimeoutError:
+            return Action(
+                line=(
+                    f"{target.url} did not finish loading within {timeout:g} s. What has "
+                    "loaded so far follows; wait for more, reload, or try another page."
+                ),
+                is_error=True,
+            )
+        except Error as exc:
+            raise ToolError(f"Could not open {target.url}: {first_line(exc)}") from None
+        status = response.status if response is not None else None
+        line = f"Opened {tab.page.url}"
+        if status is not None and status >= 400:
+            line += f" (HTTP {status} {response.status_text if response else ''})".rstrip()
+        return Action(line=line + ".")
+
+
+def _port(url: str) -> int:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return parts.port or (443 if parts.scheme == "https" else 80)
+
+
+__all__ = ["BrowserNavigateInput", "BrowserNavigateTool"]
