@@ -30,7 +30,8 @@ from hands.agent.events import (
     TextDeltaEvent,
 )
 from hands.agent.options import QueryOptions, ToolSource
-from hands.core.context import ToolContext
+from hands.agent.plan_reminder import plan_mode_reminder
+from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
 from hands.core.limits import Limits
 from hands.core.messages import (
@@ -116,6 +117,7 @@ class Query:
         self.usage = Usage()
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
+        self._mode: PermissionMode = options.permission_mode
         self.deferred_tool_use: ToolUseBlock | None = None
         """Set when a PreToolUse hook deferred the turn's only call: the run ended there."""
 
@@ -209,18 +211,27 @@ class Query:
         hooks = opts.hooks if isinstance(opts.hooks, LoopHooks) else None
         return _Run(opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks)
 
+    @property
+    def permission_mode(self) -> PermissionMode:
+        """The mode in force: the one it started in, as tools (plan mode) changed it."""
+        return self._mode
+
     def _before_turn(self, run: _Run) -> Message | None:
-        """Ask the source for this turn's pool; the reminder message it wants sent, if any."""
-        if run.source is None:
-            return None
-        if run.turns > 1:
-            fresh = run.source.current_pool()
-            if fresh is not run.runtime.tools:
-                run.runtime = dataclasses.replace(run.runtime, tools=fresh)
-                run.specs = fresh.specs()
-        # Deferred tools are announced in the conversation, not the system prompt, so the
-        # cached system prompt stays put.
-        note = run.source.reminder_message(self.messages)
+        """Refresh the pool from the source; the reminder message to send first, if any."""
+        planning = plan_mode_reminder(run.ctx) if run.turns == 1 else None
+        note = None
+        if run.source is not None:
+            if run.turns > 1:
+                fresh = run.source.current_pool()
+                if fresh is not run.runtime.tools:
+                    run.runtime = dataclasses.replace(run.runtime, tools=fresh)
+                    run.specs = fresh.specs()
+            # Deferred tools are announced in the conversation, not the system prompt, so
+            # the cached system prompt stays put.
+            note = run.source.reminder_message(self.messages)
+        if planning is not None:
+            content = (*planning.content, *(note.content if note is not None else ()))
+            note = Message(role="user", content=content)
         if note is not None:
             self.messages.append(note)
         return note
@@ -266,6 +277,7 @@ class Query:
                         turn.failure = event.error
         assert executor is not None
         run.ctx = executor.context
+        self._mode = run.ctx.permission_mode
         self._executor = None
 
     async def _after_turn(self, run: _Run, turn: _Turn) -> AsyncGenerator[QueryEvent]:

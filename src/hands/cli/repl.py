@@ -185,7 +185,11 @@ class Repl:
                 self.console.print(Text(f"hands: {type(exc).__name__}: {exc}", style="red"))
 
     def _cycle_mode(self) -> str:
-        self.mode = next_mode(self.mode, bypass=self._bypass)
+        before, self.mode = self.mode, next_mode(self.mode, bypass=self._bypass)
+        if self.mode == "plan":
+            from hands.tools.plan.state import entered
+
+            entered(self.setup.session, before)
         return describe_mode(self.mode) + " (Shift-Tab for the next)"
 
     async def command(self, text: str) -> None:
@@ -357,6 +361,7 @@ class Repl:
     async def turn(self, text: str) -> None:
         """Run one prompt to the end, rendering as it goes."""
         from hands.cli.mentions import attachments
+        from hands.cli.plan_question import ask_plan_approval, is_plan_approval
         from hands.permissions.asking import PromptAskHandler
 
         attached, notes = attachments(text, self.setup.cwd)
@@ -372,6 +377,8 @@ class Repl:
             # the call (and whatever the model said before it) is on screen before the
             # question about it
             await self._until_shown(request.context.tool_use_id)
+            if is_plan_approval(request):
+                return await ask_plan_approval(request, self._ask)
             return await handler(request)
 
         # the session's own start and end hooks fire once, around the whole session
@@ -396,6 +403,7 @@ class Repl:
             self._turn = None
             self.view.end()
         self.setup.history = list(q.messages)
+        self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it
         self._count(q.usage)
         if self._leave:
             raise Exit

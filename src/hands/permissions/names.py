@@ -27,12 +27,11 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     **dict.fromkeys(
         (
             "Artifact", "AskUserQuestion", "CronCreate", "CronDelete", "CronList",
-            "EndConversation", "EnterPlanMode", "EnterWorktree", "ExitPlanMode",
-            "ExitWorktree", "ListAgents", "ListMcpResourcesTool", "LS", "PushNotification",
-            "ReadMcpResourceTool", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
-            "SendMessage", "SendUserFile", "ShareOnboardingGuide", "TaskCreate", "TaskGet",
-            "TaskList", "TaskUpdate", "TodoRead", "TodoWrite", "ToolSearch",
-            "WaitForMcpServers", "Workflow",
+            "EndConversation", "EnterWorktree", "ExitWorktree", "ListAgents",
+            "ListMcpResourcesTool", "LS", "PushNotification", "ReadMcpResourceTool",
+            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendMessage", "SendUserFile",
+            "ShareOnboardingGuide", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TodoRead",
+            "TodoWrite", "ToolSearch", "WaitForMcpServers", "Workflow",
         ),
         None,
     ),

@@ -50,6 +50,10 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(name="WebFetch", module="hands.tools.web.web_fetch", cls="WebFetchTool"),
     Builtin(name="WebSearch", module="hands.tools.web.web_search", cls="WebSearchTool"),
     Builtin(
+        name="EnterPlanMode", module="hands.tools.plan.enter_plan_mode", cls="EnterPlanModeTool"
+    ),
+    Builtin(name="ExitPlanMode", module="hands.tools.plan.exit_plan_mode", cls="ExitPlanModeTool"),
+    Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",
         cls="TaskOutputTool",
