@@ -47,7 +47,7 @@ def test_model_cost_compact_config_and_unknown_input_never_crash(
     assert "tokens: " in screen and " out · " in screen
     terminal.submit(f"/model {other}", "Now using scripted:other.json")
     terminal.submit("again", "● other")
-    terminal.submit("/compact", "cannot compact a conversation yet")
+    terminal.submit("/compact", "Compaction did not summarise")
     screen = terminal.submit("/config", "permission mode")
     assert "cleanupPeriodDays" in screen and "settings.json" in screen
     screen = terminal.submit("/nonsense", "Unknown command /nonsense")

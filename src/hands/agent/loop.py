@@ -19,8 +19,11 @@ import anyio
 from anyio.streams.memory import MemoryObjectSendStream
 
 from hands.agent import hook_turns
+from hands.agent.compaction.compactor import Compactor
+from hands.agent.compaction.settings import CompactionSettings
 from hands.agent.events import (
     BlockEvent,
+    CompactionEvent,
     MessageEvent,
     QueryEvent,
     RequestRetryEvent,
@@ -78,6 +81,7 @@ class _Run:
     hooks: LoopHooks | None
     started: float = field(default_factory=time.perf_counter)
     specs: list[ToolSpec] = field(default_factory=lambda: list[ToolSpec]())
+    compactor: Compactor
     retries_left: int = 0
     turns: int = 0
     stop_blocks: int = 0
@@ -166,6 +170,9 @@ class Query:
             note = self._before_turn(run)
             if note is not None:
                 yield MessageEvent(message=note)
+            compacted = await self._fit_window(run)
+            if compacted is not None:
+                yield compacted
             turn = _Turn()
             async with aclosing(self._turn(run, turn)) as events:
                 async for event in events:
@@ -209,7 +216,24 @@ class Query:
             permission_mode=opts.permission_mode,
         )
         hooks = opts.hooks if isinstance(opts.hooks, LoopHooks) else None
-        return _Run(opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks)
+        compactor = Compactor(
+            model=opts.model,
+            settings=opts.compaction or CompactionSettings.from_env(),
+            hooks=opts.hooks,
+        )
+        return _Run(
+            opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks, compactor=compactor
+        )
+
+    async def _fit_window(self, run: _Run) -> CompactionEvent | None:
+        """Compact before a request that would pass the context window's threshold."""
+        outcome = await run.compactor.before_request(
+            self.messages, run.ctx, system=run.opts.system_prompt, tools=run.specs
+        )
+        if outcome is None:
+            return None
+        self.messages[:] = outcome.messages
+        return CompactionEvent(outcome=outcome)
 
     @property
     def permission_mode(self) -> PermissionMode:
@@ -261,6 +285,7 @@ class Query:
                         yield BlockEvent(block=event.block)
                     elif isinstance(event, MessageStop):
                         self.usage = self.usage + event.usage
+                        run.compactor.observe(event.usage, request.messages)
                     elif isinstance(event, ToolResultEvent):
                         turn.results.append(event)
                         yield event

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hands.agent.events import BlockEvent, MessageEvent, QueryEvent, ResultEvent
+from hands.agent.events import BlockEvent, CompactionEvent, MessageEvent, QueryEvent, ResultEvent
 from hands.core.messages import ToolResultBlock
 
 
@@ -84,7 +84,28 @@ def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list
             ]
     if isinstance(event, ResultEvent):
         return [result_message(event)]
+    if isinstance(event, CompactionEvent):
+        return [compaction_message(event, session_id=session_id)]
     return []
+
+
+def compaction_message(event: CompactionEvent, *, session_id: str) -> dict[str, Any]:
+    """The ``system``/``compact_boundary`` line: the conversation was compacted (or not)."""
+    outcome = event.outcome
+    return {
+        "type": "system",
+        "subtype": "compact_boundary",
+        "session_id": session_id,
+        "compact_metadata": {
+            "trigger": outcome.trigger,
+            "status": outcome.status,
+            "pre_tokens": outcome.tokens_before,
+            "post_tokens": outcome.tokens_after,
+            "cleared_results": outcome.cleared,
+            "summarized_messages": outcome.summarized,
+            **({"error": outcome.error} if outcome.error else {}),
+        },
+    }
 
 
 def dumps(obj: dict[str, Any]) -> str:

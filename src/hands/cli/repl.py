@@ -35,12 +35,6 @@ if TYPE_CHECKING:
 _SHOWN_WAIT_S = 2.0
 """A permission prompt waits at most this long for its call to be on screen first."""
 
-COMPACT_UNAVAILABLE = (
-    "hands cannot compact a conversation yet: it is kept whole and sent in full. "
-    "/clear starts a fresh one (the transcript so far is kept)."
-)
-
-
 class Exit(Exception):
     """The user asked to leave."""
 
@@ -202,6 +196,9 @@ class Repl:
         if name == "/model":
             self._model(arg)
             return
+        if name == "/compact":
+            await self._compact(arg)
+            return
         action = self._commands().get(name)
         if action is None:
             self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
@@ -214,7 +211,6 @@ class Repl:
         """The slash commands without an argument, by name."""
         return {
             "/help": lambda: self.console.print(help_text(), markup=False, highlight=False),
-            "/compact": lambda: self.console.print(Text(COMPACT_UNAVAILABLE, style="yellow")),
             "/cost": self._cost,
             "/status": self._status,
             "/config": self._config,
@@ -226,6 +222,32 @@ class Repl:
             "/permissions": self._show_permissions,
             "/mcp": self._show_mcp,
         }
+
+    async def _compact(self, instructions: str) -> None:
+        """``/compact [instructions]``: summarise the conversation now."""
+        from hands.agent.compaction import compact_conversation
+        from hands.agent.compaction.compactor import describe
+
+        if not self.setup.history:
+            self.console.print(Text("There is no conversation to compact yet.", style="dim"))
+            return
+        self.console.print(Text("Compacting the conversation…", style="dim"))
+        outcome = await compact_conversation(
+            self.setup.history,
+            model=self.setup.model,
+            ctx=self._hook_context(),
+            system=self.setup.system_prompt,
+            tools=self.setup.source.current_pool().specs(),
+            hooks=self.setup.hooks,
+            settings=self.setup.compaction,
+            trigger="manual",
+            instructions=instructions,
+        )
+        failed = outcome.status in ("failed", "blocked")
+        self.console.print(Text(describe(outcome), style="yellow" if failed else "green"))
+        if outcome.changed:
+            self.setup.history = list(outcome.messages)
+            self.setup.record_compaction(outcome)
 
     def _cost(self) -> None:
         from hands.cli.repl_status import cost_text

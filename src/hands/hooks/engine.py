@@ -337,7 +337,7 @@ class HookEngine(HookRunner):
     async def pre_compact(
         self, ctx: ToolContext, *, trigger: str, custom_instructions: str = ""
     ) -> LoopHookOutcome:
-        """PreCompact (``manual`` or ``auto``): a block cancels the compaction."""
+        """PreCompact (``manual``/``auto``): a block cancels it; printed text adds instructions."""
         return await self._loop_event(
             "PreCompact",
             lambda: events.pre_compact(
@@ -345,6 +345,7 @@ class HookEngine(HookRunner):
             ),
             ctx,
             target=trigger,
+            plain_is_context=True,
         )
 
     async def session_end(self, ctx: ToolContext, *, reason: str) -> None:
