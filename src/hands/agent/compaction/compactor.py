@@ -110,6 +110,18 @@ async def compact_conversation(
         return kept("cleared" if cleared.count else "unchanged")
     if not summarize_allowed:
         return kept("cleared" if cleared.count else "unchanged")
+    # the turns kept verbatim leave room: at most a share of the window, and a quarter of
+    # the threshold, so the next requests do not compact again at once
+    budget = min(
+        int(settings.window_for(model.name) * settings.recent_share),
+        settings.limit_for(model.name) // 4,
+    )
+    start = _recent_start(cleared.messages, budget)
+    older = cleared.messages[:start]
+    if not older:  # nothing said yet can be summarised: only the request itself is large
+        if trigger == "auto":
+            return kept("cleared" if cleared.count else "unchanged")
+        return kept("failed", "there is nothing old enough to summarise yet")
     compact_hooks = hooks if isinstance(hooks, CompactHooks) else None
     if compact_hooks is not None:
         gate = await compact_hooks.pre_compact(
@@ -119,16 +131,6 @@ async def compact_conversation(
             return kept("blocked", f"a PreCompact hook blocked compaction: {gate.reason}")
         if gate.context:
             instructions = "\n".join(t for t in (instructions, gate.context) if t.strip())
-    # the turns kept verbatim leave room: at most a share of the window, and a quarter of
-    # the threshold, so the next requests do not compact again at once
-    budget = min(
-        int(settings.window_for(model.name) * settings.recent_share),
-        settings.limit_for(model.name) // 4,
-    )
-    start = _recent_start(cleared.messages, budget)
-    older = cleared.messages[:start]
-    if not older:
-        return kept("failed", "there is nothing old enough to summarise yet")
     try:
         text = await summarize(model, older, tools=tools, instructions=instructions)
     except SummaryFailedError as exc:
