@@ -122,6 +122,8 @@ class Query:
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
         self._mode: PermissionMode = options.permission_mode
+        self.context_tokens: int | None = None
+        """The conversation's size in tokens as the provider last counted it (None: not yet)."""
         self.deferred_tool_use: ToolUseBlock | None = None
         """Set when a PreToolUse hook deferred the turn's only call: the run ended there."""
 
@@ -226,11 +228,21 @@ class Query:
         )
 
     async def _fit_window(self, run: _Run) -> CompactionEvent | None:
-        """Compact before a request that would pass the context window's threshold."""
-        outcome = await run.compactor.before_request(
-            self.messages, run.ctx, system=run.opts.system_prompt, tools=run.specs
-        )
-        if outcome is None:
+        """Compact before a request that would pass the context window's threshold.
+
+        An interrupt stops a summary request like any model request: nothing changes.
+        """
+        outcome = None
+        with anyio.CancelScope() as scope:
+            self._model_scope = scope
+            if self._interrupted:
+                scope.cancel()
+            outcome = await run.compactor.before_request(
+                self.messages, run.ctx, system=run.opts.system_prompt, tools=run.specs
+            )
+        self._model_scope = None
+        self.context_tokens = run.compactor.counter.last_tokens
+        if outcome is None or scope.cancelled_caught:
             return None
         self.messages[:] = outcome.messages
         return CompactionEvent(outcome=outcome)
@@ -286,6 +298,7 @@ class Query:
                     elif isinstance(event, MessageStop):
                         self.usage = self.usage + event.usage
                         run.compactor.observe(event.usage, request.messages)
+                        self.context_tokens = run.compactor.counter.last_tokens
                     elif isinstance(event, ToolResultEvent):
                         turn.results.append(event)
                         yield event

@@ -67,6 +67,8 @@ class Repl:
         self.usage = Usage()
         self.cost_usd: float | None = 0.0
         self.prompts = 0
+        self.context_tokens: int | None = None
+        """The conversation's size after the last turn, as the provider counted it."""
         self.resume_to: str | None = None
         """The session ``/resume`` picked: the command restarts on it when the REPL ends."""
         self._kept: list[TextBlock] = []
@@ -248,11 +250,24 @@ class Repl:
         if outcome.changed:
             self.setup.history = list(outcome.messages)
             self.setup.record_compaction(outcome)
+            self.context_tokens = outcome.tokens_after
 
     def _cost(self) -> None:
         from hands.cli.repl_status import cost_text
 
         self.console.print(cost_text(self.usage, self.cost_usd, self.prompts))
+        if self.context_tokens is not None:
+            from hands.agent.compaction import CompactionSettings
+
+            settings = self.setup.compaction or CompactionSettings()
+            window = settings.window_for(self.setup.model.name)
+            share = 100 * self.context_tokens / window
+            self.console.print(
+                f"context: ~{self.context_tokens:,} of {window:,} tokens ({share:.0f}%); "
+                f"compacts at {settings.percent:g}%",
+                markup=False,
+                highlight=False,
+            )
 
     def _status(self) -> None:
         from hands.cli.repl_status import status_table
@@ -267,6 +282,7 @@ class Repl:
     async def _clear(self) -> None:
         await hook_turns.end_session(self.setup.hooks, self._hook_context(), "clear")
         self.setup.history.clear()
+        self.context_tokens = None
         await hook_turns.start_session(self.setup.hooks, self._hook_context(), source="clear")
         self.console.print(Text("Conversation cleared.", style="dim"))
 
@@ -426,6 +442,7 @@ class Repl:
             self.view.end()
         self.setup.history = list(q.messages)
         self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it
+        self.context_tokens = q.context_tokens
         self._count(q.usage)
         if self._leave:
             raise Exit
