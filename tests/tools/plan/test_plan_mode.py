@@ -196,3 +196,32 @@ async def test_the_simple_policy_plans_the_same_way(tmp_path: Path) -> None:
     assert not blocks[1].is_error and plan.read_text() == "the plan\n"
     assert not blocks[2].is_error and q.permission_mode == "default"
     assert [r.tool.name for r in asked.requests] == [EXIT]
+
+
+async def test_the_plan_file_can_be_read_and_revised_while_planning(tmp_path: Path) -> None:
+    session = Session(session_id="plan-five", home=tmp_path / "hands")
+    plan = plan_file(session)
+    asked = Asked()
+    results, _, _ = await run(
+        tmp_path,
+        [
+            [call("Write", file_path=str(plan), content="1. first idea\n")],
+            [call("Read", file_path=str(plan))],
+            [call("Edit", file_path=str(plan), old_string="first", new_string="better")],
+        ],
+        mode="plan",
+        ask=asked,
+        session=session,
+    )
+    assert [r.is_error for r in results] == [False, False, False]
+    assert plan.read_text() == "1. better idea\n" and asked.requests == []
+    # a link to the plan file is not the plan file
+    link = tmp_path / "link.md"
+    link.symlink_to(plan)
+    results, _, _ = await run(
+        tmp_path,
+        [[call("Write", file_path=str(link), content="x")]],
+        mode="plan",
+        session=session,
+    )
+    assert results[0].is_error and plan.read_text() == "1. better idea\n"
