@@ -121,6 +121,7 @@ async def test_auto_compaction_summarises_and_the_session_goes_on(tmp_path: Path
         {
             "PreCompact": [group("auto", cmd(logger))],
             "SessionStart": [group("compact", cmd(logger))],
+            "PostCompact": [group("auto", cmd(logger))],
         }
     )
     model = ScriptedModel.from_turns(
@@ -158,7 +159,11 @@ async def test_auto_compaction_summarises_and_the_session_goes_on(tmp_path: Path
     edit = r.results[-1]
     assert not edit.is_error, edit.text
     assert "49 the slow" in files[0].read_text()
-    assert log.read_text().splitlines() == ["PreCompact:auto", "SessionStart:compact"]
+    assert log.read_text().splitlines() == [
+        "PreCompact:auto",
+        "PostCompact:auto",
+        "SessionStart:compact",
+    ]
     assert r.query.messages[0] is opening or r.query.messages[0] == opening
 
 

@@ -43,6 +43,17 @@ class CompactHooks(Protocol):
         ...
 
 
+@runtime_checkable
+class PostCompactHooks(Protocol):
+    """Hooks told the summary once it is written."""
+
+    async def post_compact(
+        self, ctx: ToolContext, *, trigger: str, compact_summary: str
+    ) -> LoopHookOutcome:
+        """PostCompact."""
+        ...
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CompactOutcome:
     """What compaction came to, and the conversation to go on with."""
@@ -136,6 +147,8 @@ async def compact_conversation(
     except SummaryFailedError as exc:
         return kept("failed", str(exc))
     extra = ""
+    if isinstance(hooks, PostCompactHooks):
+        await hooks.post_compact(ctx, trigger=trigger, compact_summary=text)
     if compact_hooks is not None:
         started = await compact_hooks.session_start(ctx, source="compact")
         if started.context:
