@@ -45,9 +45,10 @@ def test_model_cost_compact_config_and_unknown_input_never_crash(
     terminal.submit("hi", "success · 1 turn")
     screen = terminal.submit("/cost", "1 prompt so far")
     assert "tokens: " in screen and " out · " in screen
+    assert "of 200,000 tokens (" in terminal.wait_for("compacts at 92%")
     terminal.submit(f"/model {other}", "Now using scripted:other.json")
     terminal.submit("again", "● other")
-    terminal.submit("/compact", "cannot compact a conversation yet")
+    terminal.submit("/compact", "Compaction did not summarise")
     screen = terminal.submit("/config", "permission mode")
     assert "cleanupPeriodDays" in screen and "settings.json" in screen
     screen = terminal.submit("/nonsense", "Unknown command /nonsense")

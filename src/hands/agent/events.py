@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from hands.agent.compaction.compactor import CompactOutcome
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.models.base import Usage
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
@@ -54,6 +55,17 @@ class RequestRetryEvent:
     delay_s: float
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CompactionEvent:
+    """The conversation was shortened to fit the context window, or could not be.
+
+    ``outcome.messages`` is the conversation from here on (a transcript records it as a
+    compaction boundary); ``outcome.error`` says why a summary is missing.
+    """
+
+    outcome: CompactOutcome
+
+
 ResultSubtype: TypeAlias = Literal[
     "success", "error_max_turns", "error_during_execution", "interrupted"
 ]
@@ -90,11 +102,13 @@ QueryEvent: TypeAlias = (
     | ToolResultEvent
     | StreamRetryEvent
     | RequestRetryEvent
+    | CompactionEvent
     | ResultEvent
 )
 
 __all__ = [
     "BlockEvent",
+    "CompactionEvent",
     "MessageEvent",
     "QueryEvent",
     "RequestRetryEvent",

@@ -19,8 +19,11 @@ import anyio
 from anyio.streams.memory import MemoryObjectSendStream
 
 from hands.agent import hook_turns
+from hands.agent.compaction.compactor import Compactor
+from hands.agent.compaction.settings import CompactionSettings
 from hands.agent.events import (
     BlockEvent,
+    CompactionEvent,
     MessageEvent,
     QueryEvent,
     RequestRetryEvent,
@@ -30,7 +33,8 @@ from hands.agent.events import (
     TextDeltaEvent,
 )
 from hands.agent.options import QueryOptions, ToolSource
-from hands.core.context import ToolContext
+from hands.agent.plan_reminder import plan_mode_reminder
+from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
 from hands.core.inbox import Inbox
 from hands.core.limits import Limits
@@ -80,6 +84,7 @@ class _Run:
     hooks: LoopHooks | None
     started: float = field(default_factory=time.perf_counter)
     specs: list[ToolSpec] = field(default_factory=lambda: list[ToolSpec]())
+    compactor: Compactor
     retries_left: int = 0
     turns: int = 0
     stop_blocks: int = 0
@@ -121,6 +126,9 @@ class Query:
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
         self._current: _Run | None = None
+        self._mode: PermissionMode = options.permission_mode
+        self.context_tokens: int | None = None
+        """The conversation's size in tokens as the provider last counted it (None: not yet)."""
         self.deferred_tool_use: ToolUseBlock | None = None
         """Set when a PreToolUse hook deferred the turn's only call: the run ended there."""
 
@@ -168,6 +176,9 @@ class Query:
             run.turns += 1
             for note in self._before_turn(run):
                 yield MessageEvent(message=note)
+            compacted = await self._fit_window(run)
+            if compacted is not None:
+                yield compacted
             turn = _Turn()
             async with aclosing(self._turn(run, turn)) as events:
                 async for event in events:
@@ -218,7 +229,14 @@ class Query:
         hooks = opts.hooks if isinstance(opts.hooks, LoopHooks) else None
         in_use = self.session.service(SessionModel)
         in_use.model = in_use.model or opts.model
-        self._current = _Run(opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks)
+        compactor = Compactor(
+            model=opts.model,
+            settings=opts.compaction or CompactionSettings.from_env(),
+            hooks=opts.hooks,
+        )
+        self._current = _Run(
+            opts=opts, source=source, runtime=runtime, ctx=ctx, hooks=hooks, compactor=compactor
+        )
         return self._current
 
     @property
@@ -239,23 +257,54 @@ class Query:
         self._model_scope = None
         return not self._interrupted
 
+    async def _fit_window(self, run: _Run) -> CompactionEvent | None:
+        """Compact before a request that would pass the context window's threshold.
+
+        An interrupt stops a summary request like any model request: nothing changes.
+        """
+        outcome = None
+        with anyio.CancelScope() as scope:
+            self._model_scope = scope
+            if self._interrupted:
+                scope.cancel()
+            outcome = await run.compactor.before_request(
+                self.messages, run.ctx, system=run.opts.system_prompt, tools=run.specs
+            )
+        self._model_scope = None
+        self.context_tokens = run.compactor.counter.last_tokens
+        if outcome is None or scope.cancelled_caught:
+            return None
+        self.messages[:] = outcome.messages
+        return CompactionEvent(outcome=outcome)
+
+    @property
+    def permission_mode(self) -> PermissionMode:
+        """The mode in force: the one it started in, as tools (plan mode) changed it."""
+        return self._mode
+
     def _before_turn(self, run: _Run) -> list[Message]:
-        """Messages to send first: background work's notices, the source's reminder."""
+        """Messages to send first: background work's notices, the plan-mode reminder and
+        the source's reminder (deferred tools); the pool refreshed from the source.
+        """
         notes: list[Message] = []
         notices = self.session.service(Inbox).take(run.opts.agent_id)
         if notices:
             notes.append(user_text("\n\n".join(notices)))
             self.messages.append(notes[-1])
-        if run.source is None:
-            return notes
-        if run.turns > 1:
-            fresh = run.source.current_pool()
-            if fresh is not run.runtime.tools:
-                run.runtime = dataclasses.replace(run.runtime, tools=fresh)
-                run.specs = fresh.specs()
-        # Deferred tools are announced in the conversation, not the system prompt, so the
-        # cached system prompt stays put.
-        note = run.source.reminder_message(self.messages)
+        planning = plan_mode_reminder(run.ctx) if run.turns == 1 else None
+        note = None
+        if run.source is not None:
+            if run.turns > 1:
+                fresh = run.source.current_pool()
+                if fresh is not run.runtime.tools:
+                    run.runtime = dataclasses.replace(run.runtime, tools=fresh)
+                    run.specs = fresh.specs()
+            # Deferred tools are announced in the conversation, not the system prompt, so
+            # the cached system prompt stays put.
+            note = run.source.reminder_message(self.messages)
+        if planning is not None:
+            content = (*planning.content, *(note.content if note is not None else ()))
+            note = Message(role="user", content=content)
         if note is not None:
             self.messages.append(note)
             notes.append(note)
@@ -287,6 +336,8 @@ class Query:
                     elif isinstance(event, MessageStop):
                         self.usage = self.usage + event.usage
                         turn.stop_reason = event.stop_reason
+                        run.compactor.observe(event.usage, request.messages)
+                        self.context_tokens = run.compactor.counter.last_tokens
                     elif isinstance(event, ToolResultEvent):
                         turn.results.append(event)
                         yield event
@@ -303,6 +354,7 @@ class Query:
                         turn.failure = event.error
         assert executor is not None
         run.ctx = executor.context
+        self._mode = run.ctx.permission_mode
         self._executor = None
 
     async def _after_turn(self, run: _Run, turn: _Turn) -> AsyncGenerator[QueryEvent]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from hands.agent.compaction.settings import CompactionSettings
 from hands.core.context import PermissionMode
 from hands.core.decision import AskHandler, PermissionPolicy
 from hands.core.hooks import SessionEndReason, SessionStartSource, ToolHooks
@@ -95,6 +96,9 @@ class QueryOptions:
     wait_for_background: bool = True
     """When the model is done while work it started in the background (a background
     sub-agent) still runs, wait for its notice and go on, instead of ending the run."""
+    compaction: CompactionSettings | None = None
+    """The context window and when to compact; ``None``: from the environment
+    (:meth:`CompactionSettings.from_env`)."""
     session_end: SessionEndReason | None = "other"
     """SessionEnd hooks when the query ends, with this reason; ``None``: not fired (the
     caller fires it when the session really ends, see

@@ -14,6 +14,7 @@ from hands.core.messages import Message, ToolResultBlock, message_from_wire
 from hands.errors import ConfigError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+COMPACT_BOUNDARY = "compact_boundary"
 
 
 def project_dir(home: Path, cwd: Path) -> Path:
@@ -33,6 +34,21 @@ class TranscriptWriter:
     def message(self, message: Message) -> None:
         """Record one conversation message."""
         self._append({"type": message.role, "message": message.to_wire()})
+
+    def boundary(self, messages: Iterable[Message], *, trigger: str, tokens_before: int) -> None:
+        """Record a compaction: from here on the conversation is ``messages``.
+
+        Reading the transcript back (``--resume``) starts again from them; the messages
+        before stay in the file, for people.
+        """
+        self._append(
+            {
+                "type": COMPACT_BOUNDARY,
+                "trigger": trigger,
+                "tokens_before": tokens_before,
+                "messages": [m.to_wire() for m in messages],
+            }
+        )
 
     def state(self, kind: str, data: Any) -> None:
         """Record a state snapshot (the read-state cache...) restored on resume."""
@@ -61,7 +77,7 @@ def encode_line(entry: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Transcript:
-    """A session read back: its messages and its latest state snapshots."""
+    """A session read back: its messages (after its last compaction) and latest states."""
 
     session_id: str
     path: Path
@@ -96,6 +112,9 @@ def load(path: Path) -> Transcript:
                 messages.append(message_from_wire(fields["message"]))
             elif fields.get("type") == "state":
                 states[str(fields["kind"])] = fields["data"]
+            elif fields.get("type") == COMPACT_BOUNDARY:
+                kept = [message_from_wire(m) for m in fields["messages"]]
+                messages = kept  # the conversation goes on from the compacted one
         except (ValueError, KeyError, TypeError, AttributeError):
             skipped += 1
     return Transcript(

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hands.agent.events import BlockEvent, MessageEvent, QueryEvent, ResultEvent
+from hands.agent.events import BlockEvent, CompactionEvent, MessageEvent, QueryEvent, ResultEvent
 from hands.agent.subagents.progress import SubagentUpdate
 from hands.core.messages import Message, ToolResultBlock
 from hands.orchestration.events import ToolProgressEvent
@@ -90,6 +90,8 @@ def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list
         update = event.data
         if update.message is not None:
             return [_subagent_line(update.message, update, session_id=session_id)]
+    if isinstance(event, CompactionEvent):
+        return [compaction_message(event, session_id=session_id)]
     return []
 
 
@@ -103,6 +105,25 @@ def _subagent_line(message: Message, update: SubagentUpdate, *, session_id: str)
         "message": wire,
         "parent_tool_use_id": update.parent_tool_use_id,
         "session_id": session_id,
+    }
+
+
+def compaction_message(event: CompactionEvent, *, session_id: str) -> dict[str, Any]:
+    """The ``system``/``compact_boundary`` line: the conversation was compacted (or not)."""
+    outcome = event.outcome
+    return {
+        "type": "system",
+        "subtype": "compact_boundary",
+        "session_id": session_id,
+        "compact_metadata": {
+            "trigger": outcome.trigger,
+            "status": outcome.status,
+            "pre_tokens": outcome.tokens_before,
+            "post_tokens": outcome.tokens_after,
+            "cleared_results": outcome.cleared,
+            "summarized_messages": outcome.summarized,
+            **({"error": outcome.error} if outcome.error else {}),
+        },
     }
 
 

@@ -76,8 +76,12 @@ def run_print(
                     current[-1].interrupt()
                 return
 
+    mode: list[PermissionMode] = [
+        permission_mode
+    ]  # plan mode's tools change it from one prompt to the next
+
     async def one(message: Message) -> None:
-        q = query(message, setup.options(permission_mode=permission_mode, max_turns=max_turns))
+        q = query(message, setup.options(permission_mode=mode[0], max_turns=max_turns))
         current.append(q)
         setup.record_prompt(message)
         async for event in q:
@@ -88,6 +92,7 @@ def run_print(
             if isinstance(event, ResultEvent):
                 final.append(event)
         setup.history = list(q.messages)
+        mode[0] = q.permission_mode
 
     async def go() -> None:
         setup.start_background()

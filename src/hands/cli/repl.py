@@ -36,12 +36,6 @@ if TYPE_CHECKING:
 _SHOWN_WAIT_S = 2.0
 """A permission prompt waits at most this long for its call to be on screen first."""
 
-COMPACT_UNAVAILABLE = (
-    "hands cannot compact a conversation yet: it is kept whole and sent in full. "
-    "/clear starts a fresh one (the transcript so far is kept)."
-)
-
-
 class Exit(Exception):
     """The user asked to leave."""
 
@@ -74,6 +68,8 @@ class Repl:
         self.usage = Usage()
         self.cost_usd: float | None = 0.0
         self.prompts = 0
+        self.context_tokens: int | None = None
+        """The conversation's size after the last turn, as the provider counted it."""
         self.resume_to: str | None = None
         """The session ``/resume`` picked: the command restarts on it when the REPL ends."""
         self._kept: list[TextBlock] = []
@@ -189,7 +185,11 @@ class Repl:
                 self.console.print(Text(f"hands: {type(exc).__name__}: {exc}", style="red"))
 
     def _cycle_mode(self) -> str:
-        self.mode = next_mode(self.mode, bypass=self._bypass)
+        before, self.mode = self.mode, next_mode(self.mode, bypass=self._bypass)
+        if self.mode == "plan":
+            from hands.tools.plan.state import entered
+
+            entered(self.setup.session, before)
         return describe_mode(self.mode) + " (Shift-Tab for the next)"
 
     async def command(self, text: str) -> None:
@@ -201,6 +201,9 @@ class Repl:
             raise Exit
         if name == "/model":
             self._model(arg)
+            return
+        if name == "/compact":
+            await self._compact(arg)
             return
         action = self._commands().get(name)
         if action is None:
@@ -214,7 +217,6 @@ class Repl:
         """The slash commands without an argument, by name."""
         return {
             "/help": lambda: self.console.print(help_text(), markup=False, highlight=False),
-            "/compact": lambda: self.console.print(Text(COMPACT_UNAVAILABLE, style="yellow")),
             "/cost": self._cost,
             "/status": self._status,
             "/config": self._config,
@@ -227,10 +229,49 @@ class Repl:
             "/mcp": self._show_mcp,
         }
 
+    async def _compact(self, instructions: str) -> None:
+        """``/compact [instructions]``: summarise the conversation now."""
+        from hands.agent.compaction import compact_conversation
+        from hands.agent.compaction.compactor import describe
+
+        if not self.setup.history:
+            self.console.print(Text("There is no conversation to compact yet.", style="dim"))
+            return
+        self.console.print(Text("Compacting the conversation…", style="dim"))
+        outcome = await compact_conversation(
+            self.setup.history,
+            model=self.setup.model,
+            ctx=self._hook_context(),
+            system=self.setup.system_prompt,
+            tools=self.setup.source.current_pool().specs(),
+            hooks=self.setup.hooks,
+            settings=self.setup.compaction,
+            trigger="manual",
+            instructions=instructions,
+        )
+        failed = outcome.status in ("failed", "blocked")
+        self.console.print(Text(describe(outcome), style="yellow" if failed else "green"))
+        if outcome.changed:
+            self.setup.history = list(outcome.messages)
+            self.setup.record_compaction(outcome)
+            self.context_tokens = outcome.tokens_after
+
     def _cost(self) -> None:
         from hands.cli.repl_status import cost_text
 
         self.console.print(cost_text(self.usage, self.cost_usd, self.prompts))
+        if self.context_tokens is not None:
+            from hands.agent.compaction import CompactionSettings
+
+            settings = self.setup.compaction or CompactionSettings()
+            window = settings.window_for(self.setup.model.name)
+            share = 100 * self.context_tokens / window
+            self.console.print(
+                f"context: ~{self.context_tokens:,} of {window:,} tokens ({share:.0f}%); "
+                f"compacts at {settings.percent:g}%",
+                markup=False,
+                highlight=False,
+            )
 
     def _status(self) -> None:
         from hands.cli.repl_status import status_table
@@ -245,6 +286,7 @@ class Repl:
     async def _clear(self) -> None:
         await hook_turns.end_session(self.setup.hooks, self._hook_context(), "clear")
         self.setup.history.clear()
+        self.context_tokens = None
         await hook_turns.start_session(self.setup.hooks, self._hook_context(), source="clear")
         self.console.print(Text("Conversation cleared.", style="dim"))
 
@@ -361,6 +403,7 @@ class Repl:
     async def turn(self, text: str) -> None:
         """Run one prompt to the end, rendering as it goes."""
         from hands.cli.mentions import attachments
+        from hands.cli.plan_question import ask_plan_approval, is_plan_approval
         from hands.permissions.asking import PromptAskHandler
 
         attached, notes = attachments(text, self.setup.cwd)
@@ -379,6 +422,8 @@ class Repl:
                 await self._until_shown(request.context.tool_use_id)
             if isinstance(request.input, AskUserQuestionInput):
                 return await self._questions(request)
+            if is_plan_approval(request):
+                return await ask_plan_approval(request, self._ask)
             return await handler(request)
 
         # the session's own start and end hooks fire once, around the whole session
@@ -403,6 +448,8 @@ class Repl:
             self._turn = None
             self.view.end()
         self.setup.history = list(q.messages)
+        self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it
+        self.context_tokens = q.context_tokens
         self._count(q.usage)
         if self._leave:
             raise Exit

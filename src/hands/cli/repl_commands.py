@@ -7,7 +7,7 @@ from hands.core.context import PermissionMode
 COMMANDS: dict[str, str] = {
     "/help": "this help",
     "/clear": "start a fresh conversation (the transcript so far is kept)",
-    "/compact": "shorten the conversation (not available yet: /clear starts afresh)",
+    "/compact": "summarise the conversation to free context; /compact TEXT: what to keep",
     "/config": "the settings in force and the file each one comes from",
     "/cost": "the tokens used so far and what they cost",
     "/init": "write a starter CLAUDE.md (AGENTS.md if the project uses one) from the project",

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from hands.agent.events import MessageEvent, QueryEvent
+from hands.agent.compaction.settings import CompactionSettings
+from hands.agent.events import CompactionEvent, MessageEvent, QueryEvent
 from hands.agent.loop import QueryOptions
 from hands.agent.system_prompt import DEFAULT_SYSTEM_PROMPT, build_system_prompt
 from hands.agent.transcript import TranscriptWriter, find, load, project_dir
@@ -23,6 +24,7 @@ from hands.models.resolve import resolve_model
 from hands.pipeline.pool import BuiltinGrammar, ToolPool, pool_for
 
 if TYPE_CHECKING:
+    from hands.agent.compaction import CompactOutcome
     from hands.core.decision import AskHandler
     from hands.core.hooks import SessionEndReason, SessionStartSource
     from hands.discovery.deferral import DeferringSource
@@ -62,6 +64,8 @@ class AgentSetup:
     """Servers from ``--mcp-config``."""
     todos_saved: int = 0
     """The version of the todo list last written to the transcript."""
+    compaction: CompactionSettings | None = None
+    """The context window and when to compact (settings and environment)."""
 
     def approve_mcp(self, answers: dict[str, bool]) -> None:
         """Rebuild the MCP manager with the user's answers about project servers."""
@@ -116,14 +120,29 @@ class AgentSetup:
             history=list(self.history),
             session_start=session_start,
             session_end=session_end,
+            compaction=self.compaction,
         )
 
     def record(self, event: QueryEvent) -> None:
-        """Write messages to the transcript as they are appended, with state after results."""
+        """Write messages to the transcript as they are appended, with state after results.
+
+        A compaction is a boundary: the transcript then goes on from its messages.
+        """
+        if isinstance(event, CompactionEvent):
+            self.record_compaction(event.outcome)
+            return
         if not isinstance(event, MessageEvent):
             return
         self.writer.message(event.message)
         if event.message.role == "user":
+            self._save_read_state()
+
+    def record_compaction(self, outcome: CompactOutcome) -> None:
+        """A compaction that rewrote the conversation is a boundary in the transcript."""
+        if outcome.changed:
+            self.writer.boundary(
+                outcome.messages, trigger=outcome.trigger, tokens_before=outcome.tokens_before
+            )
             self._save_read_state()
 
     def record_prompt(self, message: Message) -> None:
@@ -262,6 +281,7 @@ def prepare(
         history=history,
         mcp_extra=mcp_servers or {},
         resumed=resume is not None or continue_last,
+        compaction=CompactionSettings.from_env(setting=settings.value),
     )
 
 

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from hands.agent.events import (
     BlockEvent,
+    CompactionEvent,
     QueryEvent,
     RequestRetryEvent,
     ResultEvent,
@@ -175,6 +176,11 @@ class SessionView:
             self._print(
                 Text(f"  model stream broke ({event.error}); asking again…", style="yellow")
             )
+        elif isinstance(event, CompactionEvent):
+            from hands.agent.compaction.compactor import describe
+
+            failed = event.outcome.status in ("failed", "blocked")
+            self._print(Text(f"  {describe(event.outcome)}", style="yellow" if failed else "dim"))
         elif isinstance(event, RequestRetryEvent):
             self._show_retry(event)
         elif isinstance(event, ResultEvent):

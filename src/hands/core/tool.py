@@ -190,6 +190,10 @@ class Tool(Generic[InputT, OutputT]):
         """The label people see; permission rules and hooks use ``name``."""
         return self.name
 
+    def observable_input(self, input: InputT, ctx: ToolContext) -> Mapping[str, Any] | None:
+        """Fields added to the input hooks see (ExitPlanMode adds its plan); None: none."""
+        return None
+
     # -- permissions ------------------------------------------------------------------
 
     async def validate_input(self, input: InputT, ctx: ToolContext) -> str | None:

@@ -4,7 +4,7 @@ It implements :class:`~hands.core.hooks.ToolHooks` (PreToolUse, PostToolUse,
 PostToolUseFailure), :class:`~hands.core.hooks.PermissionHooks` (PermissionRequest and
 the ``permission_prompt`` Notification) and :class:`~hands.core.hooks.LoopHooks`
 (SessionStart, UserPromptSubmit, PostToolBatch, Stop, SessionEnd), plus SubagentStart,
-SubagentStop and PreCompact for the code that runs sub-agents and compaction.
+SubagentStop, PreCompact and PostCompact for the code that runs sub-agents and compaction.
 
 Each adapter builds its event's payload, runs the matching handlers
 (:class:`~hands.hooks.runner.HookRunner`: in parallel, ``async: true`` ones in the
@@ -339,7 +339,7 @@ class HookEngine(HookRunner):
     async def pre_compact(
         self, ctx: ToolContext, *, trigger: str, custom_instructions: str = ""
     ) -> LoopHookOutcome:
-        """PreCompact (``manual`` or ``auto``): a block cancels the compaction."""
+        """PreCompact (``manual``/``auto``): a block cancels it; printed text adds instructions."""
         return await self._loop_event(
             "PreCompact",
             lambda: events.pre_compact(
@@ -347,6 +347,19 @@ class HookEngine(HookRunner):
             ),
             ctx,
             target=trigger,
+            plain_is_context=True,
+        )
+
+    async def post_compact(
+        self, ctx: ToolContext, *, trigger: str, compact_summary: str
+    ) -> LoopHookOutcome:
+        """PostCompact: told the summary; its answer is not acted on."""
+        return await self._loop_event(
+            "PostCompact",
+            lambda: events.post_compact(ctx, trigger=trigger, compact_summary=compact_summary),
+            ctx,
+            target=trigger,
+            can_block=False,
         )
 
     async def session_end(self, ctx: ToolContext, *, reason: str) -> None:

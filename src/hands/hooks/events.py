@@ -195,6 +195,13 @@ def pre_compact(ctx: ToolContext, *, trigger: str, custom_instructions: str) -> 
     )
 
 
+def post_compact(ctx: ToolContext, *, trigger: str, compact_summary: str) -> dict[str, Any]:
+    """PostCompact: the conversation was summarised (``manual`` or ``auto``)."""
+    return common(
+        "PostCompact", ctx, with_mode=False, trigger=trigger, compact_summary=compact_summary
+    )
+
+
 def jsonable(value: Any) -> Any:
     """A JSON-compatible copy of a tool's output (pydantic models and dataclasses too)."""
     if value is None or isinstance(value, str | int | float | bool):

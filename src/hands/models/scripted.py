@@ -165,7 +165,10 @@ class ScriptedModel:
         if turn.end_delay_ms > 0:
             await anyio.sleep(turn.end_delay_ms / 1000)
         stop = turn.stop_reason or ("tool_use" if has_tool_use else "end_turn")
+        # like a provider's count, the usage covers the whole request: system and tools too
         prompt_chars = sum(len(json.dumps(m.to_wire())) for m in request.messages)
+        prompt_chars += len(request.system)
+        prompt_chars += sum(len(json.dumps(t.to_wire())) for t in request.tools)
         yield MessageStop(
             stop_reason=stop,
             usage=Usage(input_tokens=prompt_chars // 4 + 1, output_tokens=output_chars // 4 + 1),

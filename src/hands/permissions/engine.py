@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
 from hands.permissions import verdicts
 from hands.permissions.matching import Hit, RuleIndex, Target
+from hands.permissions.planning import plan_mode_decision
 from hands.permissions.rules import PermissionRule, RuleBehavior, RuleOrigin, RuleWarning
 from hands.permissions.subject import describe
 
@@ -193,15 +194,9 @@ class PermissionEngine:
                     return _ask(mode, unclear, reason="deny rules cannot be verified", hook=False)
             return PermissionDecision(behavior="allow", reason="mode bypassPermissions")
         read_only = tool.is_read_only(input)
-        if mode == "plan" and not read_only and not tool.allowed_in_plan_mode:
-            return PermissionDecision(
-                behavior="deny",
-                message=(
-                    f"{label} is not available in plan mode: plan mode only allows read-only "
-                    "tools. Finish the plan first; the user will leave plan mode to apply it."
-                ),
-                reason="mode plan",
-            )
+        planning = plan_mode_decision(tool, input, ctx, read_only=read_only, label=label)
+        if planning is not None:
+            return planning
         if own.behavior == "allow":
             if own.reason == SANDBOX_AUTO_ALLOW and call.analysis is not None:
                 unclear = verdicts.shell_unverifiable(call.analysis, index, tool)

@@ -27,11 +27,10 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     **dict.fromkeys(
         (
             "Artifact", "CronCreate", "CronDelete", "CronList",
-            "EndConversation", "EnterPlanMode", "EnterWorktree", "ExitPlanMode",
-            "ExitWorktree", "ListAgents", "ListMcpResourcesTool", "LS", "PushNotification",
-            "ReadMcpResourceTool", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
-            "SendMessage", "SendUserFile", "ShareOnboardingGuide", "TodoRead", "ToolSearch",
-            "WaitForMcpServers", "Workflow",
+            "EndConversation", "EnterWorktree", "ExitWorktree", "ListAgents",
+            "ListMcpResourcesTool", "LS", "PushNotification", "ReadMcpResourceTool",
+            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendMessage", "SendUserFile",
+            "ShareOnboardingGuide", "TodoRead", "ToolSearch", "WaitForMcpServers", "Workflow",
         ),
         None,
     ),

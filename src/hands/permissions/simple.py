@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import PermissionDecision, allow, ask, deny
+from hands.permissions.planning import plan_mode_decision
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -52,11 +53,11 @@ class SimplePolicy:
         if own.behavior == "allow":
             return own
         read_only = tool.is_read_only(input)
-        if mode == "plan" and not read_only:
-            return deny(
-                f"{tool.name} is not available in plan mode: plan mode only allows read-only "
-                "tools. Finish the plan first; the user will leave plan mode to apply it."
-            )
+        planning = plan_mode_decision(
+            tool, input, ctx, read_only=read_only, label=tool.user_facing_name(input)
+        )
+        if planning is not None:
+            return planning
         if read_only and own.behavior != "ask":
             return allow("read-only")
         if mode == "acceptEdits" and tool.edits_files and own.behavior != "ask":

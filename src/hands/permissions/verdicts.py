@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import PermissionDecision
+from hands.core.plan_file import plan_file
 from hands.core.subject import EDIT_RULES
 from hands.permissions.outside import outside_read
 from hands.permissions.paths import inside, protected_reason
@@ -64,12 +65,12 @@ def read_verdict(
     ctx: ToolContext,
     dirs: tuple[str, ...],
 ) -> PermissionDecision:
-    """A read: allowed in the working directories, this session's saved results, or by rule."""
+    """A read: allowed in the working directories, the session's own files, or by rule."""
     if all(inside(p, dirs) for p in call.paths):
         return PermissionDecision(behavior="allow", reason="read inside the working directories")
     results = _results_dirs(ctx)
     if all(inside(p, dirs) or inside(p, results) for p in call.paths):
-        return PermissionDecision(behavior="allow", reason="read of this session's saved results")
+        return PermissionDecision(behavior="allow", reason="read of this session's own files")
     rule = index.allowed_path(index.rules_for("allow", tool), call.paths, ctx)
     if rule is not None:
         return by_rule(rule)
@@ -80,9 +81,12 @@ def read_verdict(
 
 
 def _results_dirs(ctx: ToolContext) -> tuple[str, ...]:
-    """The session's saved-results directory, as written and resolved."""
-    written = os.path.normpath(ctx.session.results_directory.absolute())
-    return tuple(dict.fromkeys((written, os.path.realpath(written))))
+    """The session's saved-results directory and plan file, as written and resolved."""
+    out: list[str] = []
+    for own in (ctx.session.results_directory, plan_file(ctx.session)):
+        written = os.path.normpath(own.absolute())
+        out += [written, os.path.realpath(written)]
+    return tuple(dict.fromkeys(out))
 
 
 def edit_verdict(

@@ -138,6 +138,9 @@ class _Call:
         self.runtime = runtime
         self.parsed = parsed
         self.raw_input: Mapping[str, Any] = block.input
+        shown = tool.observable_input(parsed, ctx)
+        if shown is not None:
+            self.raw_input = {**block.input, **shown}
         self.extra: list[str] = []
         self.hook_decision: str | None = None
         self.hook_reason = ""

@@ -74,6 +74,10 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     _browser("tabs", "BrowserTabsTool"),
     _browser("close", "BrowserCloseTool"),
     Builtin(
+        name="EnterPlanMode", module="hands.tools.plan.enter_plan_mode", cls="EnterPlanModeTool"
+    ),
+    Builtin(name="ExitPlanMode", module="hands.tools.plan.exit_plan_mode", cls="ExitPlanModeTool"),
+    Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",
         cls="TaskOutputTool",

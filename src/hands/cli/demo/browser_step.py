@@ -18,8 +18,8 @@ from hands.cli.demo.run import play
 from hands.cli.session_view import SessionView
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
-from hands.pipeline.pool import pool_for
 from hands.permissions.network import NetworkDomains
+from hands.pipeline.pool import pool_for
 from hands.tools.browser._settings import missing
 
 if TYPE_CHECKING:

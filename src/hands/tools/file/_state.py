@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
@@ -72,8 +72,23 @@ class ReadStateCache:
         return self._records.get(path)
 
     def record(self, record: ReadRecord) -> None:
-        """Remember ``record``, replacing any earlier one for the same path."""
+        """Remember ``record``, replacing any earlier one for the same path (newest last)."""
+        self._records.pop(record.path, None)
         self._records[record.path] = record
+
+    def recent(self, count: int) -> list[ReadRecord]:
+        """The ``count`` files read most recently, newest first."""
+        found = [r for r in reversed(self._records.values()) if r.by_read]
+        return found[:count]
+
+    def allow_rereads(self) -> None:
+        """What was read is no longer in the conversation: a Read shows the file again.
+
+        Edits still need no new Read (the records stay); only the "unchanged since the
+        last read" answer is off until the file is read again.
+        """
+        for path, record in self._records.items():
+            self._records[path] = replace(record, by_read=False)
 
     def forget(self, path: Path) -> None:
         """Drop what is known about ``path``."""

@@ -1,0 +1,147 @@
+"""How large each model's context window is, and when a session compacts.
+
+Windows come from a table of model name prefixes (longest match wins); the settings'
+``contextWindows`` (``{"model or prefix": tokens}``) and ``HANDS_CONTEXT_WINDOW`` /
+``CLAUDE_CODE_AUTO_COMPACT_WINDOW`` override it. Auto-compaction starts at
+``autoCompactPercent`` of the window (default 92; ``HANDS_AUTOCOMPACT_PCT`` /
+``CLAUDE_AUTOCOMPACT_PCT_OVERRIDE``) and is off with ``autoCompactEnabled: false`` or
+``HANDS_DISABLE_AUTO_COMPACT`` / ``DISABLE_AUTO_COMPACT``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from hands.errors import ConfigError
+
+DEFAULT_WINDOW = 200_000
+DEFAULT_PERCENT = 92.0
+
+WINDOWS: dict[str, int] = {
+    "claude": 200_000,
+    "gpt-4o": 128_000,
+    "gpt-4.1": 1_047_576,
+    "gpt-5": 400_000,
+    "o1": 200_000,
+    "o3": 200_000,
+    "o4": 200_000,
+    "gemini": 1_048_576,
+    "llama": 128_000,
+    "qwen": 131_072,
+    "deepseek": 128_000,
+    "mistral": 128_000,
+}
+"""Context windows by model name prefix (the provider's ``PROVIDER:`` left off)."""
+
+ONE_MILLION = "[1m]"
+"""A model name ending so (``claude-sonnet-4-5[1m]``) has a 1,000,000-token window."""
+
+
+def context_window(model: str, overrides: Mapping[str, int] | None = None) -> int:
+    """The window of ``model`` (``provider:name`` or ``name``), in tokens."""
+    name = model.partition(":")[2] or model
+    table = overrides or {}
+    found = _longest_prefix(name, table) or _longest_prefix(model, table)
+    if found is not None:
+        return found
+    if name.lower().endswith(ONE_MILLION):
+        return 1_000_000
+    return _longest_prefix(name, WINDOWS) or DEFAULT_WINDOW
+
+
+def _longest_prefix(name: str, table: Mapping[str, int]) -> int | None:
+    if name in table:
+        return table[name]
+    matches = [p for p in table if name.lower().startswith(p.lower())]
+    return table[max(matches, key=len)] if matches else None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CompactionSettings:
+    """When and how a session compacts."""
+
+    window_tokens: int | None = None
+    """The model's context window; None: from the table for the session's model."""
+    percent: float = DEFAULT_PERCENT
+    """Auto-compaction starts when a request would reach this share of the window."""
+    auto: bool = True
+    """Compact automatically; False: only when asked (``/compact``)."""
+    keep_results: int = 3
+    """How many of the newest tool results keep their bodies when old ones are cleared."""
+    recent_share: float = 0.1
+    """At most this share of the window is kept verbatim after a summary (recent turns)."""
+    reattach_files: int = 5
+    """How many recently read files are re-attached, briefly, after a summary."""
+    windows: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
+    """Context windows by model name or prefix, over the built-in table."""
+
+    def window_for(self, model: str) -> int:
+        """The window of ``model`` under these settings."""
+        return self.window_tokens or context_window(model, self.windows)
+
+    def limit_for(self, model: str) -> int:
+        """The token count at which auto-compaction starts for ``model``."""
+        return int(self.window_for(model) * self.percent / 100)
+
+    @classmethod
+    def from_env(
+        cls,
+        env: Mapping[str, str] | None = None,
+        setting: Callable[[str], Any] | None = None,
+    ) -> CompactionSettings:
+        """The settings from ``setting(key)`` (a settings file) and the environment."""
+        env = os.environ if env is None else env
+        value: Callable[[str], Any] = setting or (lambda key: None)
+        percent = _percent(value("autoCompactPercent"), "autoCompactPercent")
+        for name in ("HANDS_AUTOCOMPACT_PCT", "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"):
+            if env.get(name):
+                percent = _percent(env[name], name)
+                break
+        window = None
+        for name in ("HANDS_CONTEXT_WINDOW", "CLAUDE_CODE_AUTO_COMPACT_WINDOW"):
+            if env.get(name):
+                window = _tokens(env[name], name)
+                break
+        auto = value("autoCompactEnabled") is not False
+        if any(_truthy(env.get(n)) for n in ("HANDS_DISABLE_AUTO_COMPACT", "DISABLE_AUTO_COMPACT")):
+            auto = False
+        windows = value("contextWindows")
+        table: dict[str, int] = {}
+        if isinstance(windows, dict):
+            for key, tokens in cast(dict[str, Any], windows).items():
+                table[str(key)] = _tokens(tokens, f"contextWindows.{key}")
+        return cls(
+            window_tokens=window,
+            percent=DEFAULT_PERCENT if percent is None else percent,
+            auto=auto,
+            windows=table,
+        )
+
+
+def _truthy(text: str | None) -> bool:
+    return (text or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _percent(raw: object, where: str) -> float | None:
+    if raw is None:
+        return None
+    try:
+        value = float(cast(Any, raw))
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where} must be a number from 1 to 100, not {raw!r}") from None
+    if not 1 <= value <= 100:
+        raise ConfigError(f"{where} must be from 1 to 100, not {value:g}")
+    return value
+
+
+def _tokens(raw: object, where: str) -> int:
+    try:
+        value = int(cast(Any, raw))
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where} must be a whole number of tokens, not {raw!r}") from None
+    if value < 1000:
+        raise ConfigError(f"{where} must be at least 1000 tokens, not {value}")
+    return value

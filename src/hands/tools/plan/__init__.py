@@ -1,0 +1,1 @@
+"""Plan mode: EnterPlanMode, ExitPlanMode and the session's plan state."""
