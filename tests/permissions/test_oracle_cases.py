@@ -41,6 +41,7 @@ BASE_FILES = {
 _INVISIBLE = "a non-printing character is rejected before any decision"
 _FOLLOW = "a recursive walk that follows a symlink out of the project reads outside"
 _LISTS = "it lists or measures files outside the working directories"
+_MAN = "man runs groff and writes its page cache (seen by the effect check)"
 _STRICT_DENY = "the denied program is what bash runs, so the deny rule applies"
 DELIBERATE: dict[str, str] = {
     **{
@@ -60,6 +61,9 @@ DELIBERATE: dict[str, str] = {
     "c2-curl23": _STRICT_DENY,
     "c2-curl26": _STRICT_DENY,
     "c2-curl25": "a command named by a variable is asked about, not resolved",
+    "c3-f158": _MAN,
+    "c7-s130": _MAN,
+    "c7-s092": "docker ps connects to the docker daemon's socket",
 }
 """Case id -> why hands decides differently from Claude Code (see docs/permissions.md)."""
 

@@ -26,7 +26,7 @@ LOOSE_COMMANDS = frozenset(
         "cmp", "comm", "realpath", "readlink", "basename", "dirname",
         "sleep", "whoami", "id", "groups", "uname", "nproc", "arch",
         "true", "false", "tac", "rev", "od", "strings", "paste", "fold", "column",
-        "expand", "unexpand", "fmt", "seq", "uptime", "free", "locale", "jq", "ps",
+        "expand", "unexpand", "fmt", "seq", "uptime", "free", "ps",
         "pgrep", "lsof", "file", "numfmt", "hexdump", "tsort", "expr", "pr", "cal", "ncal",
         "netstat",
     }
@@ -223,24 +223,24 @@ def _version_only(args: Sequence[str]) -> bool:
     return list(args) in (["--version"], ["-V"])
 
 
-def _docker(args: Sequence[str]) -> bool:
-    return (
-        bool(args)
-        and args[0] in ("ps", "images")
-        and _flags_ok(
-            args[1:], frozenset({"-a", "--all", "-q", "--quiet", "--no-trunc"}), max_operands=0
-        )
-    )
+def _locale(args: Sequence[str]) -> bool:
+    # ``-m``/``--charmaps`` runs a decompressor over the character maps
+    return _deny_flags(args, frozenset({"-m", "--charmaps"}))
 
 
-def _man(args: Sequence[str]) -> bool:
-    # ``-P``/``--pager`` and ``-H``/``--html`` name a program to run
-    return _deny_flags(
-        args,
-        frozenset({"-P", "--pager", "-H", "--html", "-T", "--troff-device", "-t", "-Z", "-X"}),
-        "PMLSmpECREH",
-        frozenset({"--pager", "--manpath", "--sections", "--locale", "--encoding"}),
-    )
+_JQ_MODULES = re.compile(r"\b(?:import|include|modulemeta|get_search_list)\b")
+
+
+def _jq(args: Sequence[str]) -> bool:
+    # modules are read from ``~/.jq`` and ``-L`` directories, outside the project; a
+    # program read from a file (``-f``) may import them unseen
+    parsed = parse_flags(args, "fL", frozenset({"--from-file", "--library-path"}))
+    if parsed is None:
+        return False
+    flags, _, operands = parsed
+    if any(f in ("-L", "--library-path", "-f", "--from-file") for f in flags):
+        return False
+    return not any(_JQ_MODULES.search(a) for a in operands)
 
 
 def _help(args: Sequence[str]) -> bool:
@@ -612,8 +612,8 @@ RULES: dict[str, Rule] = {
     "node": _version_only,
     "python3": _version_only,
     "python": _version_only,
-    "docker": _docker,
-    "man": _man,
+    "locale": _locale,
+    "jq": _jq,
     "help": _help,
     "ss": _ss,
     "sort": _sort,
