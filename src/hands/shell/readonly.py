@@ -70,12 +70,16 @@ def why_not_read_only(analysis: Analysis) -> tuple[str, ...]:
     return tuple(out)
 
 
+_RULE_WRAPPERS = frozenset({"time", "nice", "nohup"})
+"""Wrappers that keep the command they run from being approved as read-only."""
+
+
 def command_is_read_only(cmd: SimpleCommand) -> bool:
     """Whether one simple command provably changes nothing."""
     if cmd.unsafe_assignments or any(r.writes_file for r in cmd.redirects):
         return False
-    if "time" in cmd.wrappers:
-        return False  # ``time`` is left to a rule
+    if _RULE_WRAPPERS.intersection(cmd.wrappers):
+        return False  # left to a rule
     name = cmd.name
     if name is None:
         return False
@@ -177,8 +181,12 @@ def _printf(args: Sequence[str]) -> bool:
 
 
 def _uniq(args: Sequence[str]) -> bool:
-    # ``uniq IN OUT`` writes OUT; flags are left to a rule
-    return _flags_ok(args, frozenset(), max_operands=1)
+    # ``uniq IN OUT`` writes OUT; Claude Code asks about any operand
+    allowed = frozenset({"-c", "--count", "-d", "--repeated", "-u", "--unique", "-i",
+                         "--ignore-case", "-f", "--skip-fields", "-s", "--skip-chars", "-w",
+                         "--check-chars", "-z", "--zero-terminated", "-D"})  # fmt: skip
+    long_values = frozenset({"--skip-fields", "--skip-chars", "--check-chars"})
+    return _flags_ok(args, allowed, "fsw", long_values, max_operands=0)
 
 
 def _base64(args: Sequence[str]) -> bool:
@@ -377,7 +385,7 @@ _SED_SIMPLE = frozenset("pdDnNgGhHxlz=F")
 _SED_S_FLAGS = frozenset("gpiIm0123456789")
 
 
-def sed_script_is_read_only(script: str) -> bool:
+def sed_script_is_read_only(script: str, *, substitutes: bool = False) -> bool:
     """Whether a sed script only prints: no ``w``/``W``/``r``/``e`` commands or flags.
 
     Accepts a conservative subset (addresses, ``p d n q = s y { } !``); anything else,
@@ -452,6 +460,8 @@ def sed_script_is_read_only(script: str) -> bool:
             i = skip_ws(i)
             while i < n and s[i].isdigit():
                 i += 1
+        elif c in "sy" and not substitutes:
+            return False
         elif c in "sy":
             if i >= n or s[i] in "\\\n" or s[i].isalnum() or s[i] == " ":
                 return False
