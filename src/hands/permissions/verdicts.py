@@ -185,7 +185,7 @@ def shell_unverifiable(analysis: Analysis, index: RuleIndex, tool: Tool[Any, Any
 
 
 _JOINED_WORD = re.compile(r"[^\s\\]\\\n")
-"""``cu\<newline>rl``: bash removes the pair and runs ``curl``."""
+"""``cu``, a backslash, a newline, ``rl``: bash removes the pair and runs ``curl``."""
 _INTERPRETERS = {
     "python": "-c", "python3": "-c", "python2": "-c", "node": "-e", "nodejs": "-e",
     "deno": "eval", "bun": "-e", "perl": "-e", "ruby": "-e", "php": "-r", "lua": "-e",
