@@ -154,6 +154,7 @@ def test_the_sandbox_sees_each_kind_of_effect(template: Path, tmp_path: Path) ->
     assert not seen["cat file.txt"].any(), seen["cat file.txt"].summary()
 
 
+@pytest.mark.timeout(300)  # ~25 s on two idle cores; a busy machine runs it slower
 def test_commands_hands_allows_only_read_inside_the_project(template: Path, tmp_path: Path) -> None:
     probe = _scratch(template, tmp_path / "probe")
     commands = _commands()
