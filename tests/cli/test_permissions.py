@@ -106,3 +106,32 @@ def test_a_legacy_name_is_its_tool_and_covers_the_tools_family(tmp_path: Path, l
     assert decide("Grep", {"pattern": "x", "path": "secret/key.txt"}) == "deny"
     assert decide("Glob", {"pattern": "*", "path": "secret/key.txt"}) == "deny"
     assert decide("Read", {"file_path": str(tmp_path / "other.txt")}) == "allow"
+
+
+@pytest.mark.parametrize("command", ["echo a\rb", "echo a\u200bb", "ls\u00a0-la", "echo a\x00b"])
+def test_check_explains_a_command_refused_before_any_decision(tmp_path: Path, command: str) -> None:
+    request = CheckRequest(tool="Bash", input={"command": command}, cwd=tmp_path)
+    decision, _ = anyio.run(lambda: check_call(request, env=env_for(tmp_path)))
+    assert decision.behavior == "deny"
+    assert decision.reason.startswith("invalid input")
+    text = format_decision(decision, as_json=False)
+    assert "refused before any permission decision" in text
+    assert "character" in text or "NUL" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        ("cat /etc/hostname", "read outside the working directories"),
+        ("sha256sum -c sums.txt", "read outside the working directories"),
+        ("echo $(ls)", "no rule allows it"),
+        ("ls &", "opaque construct"),
+        ("git -C . push", "no rule allows it"),
+        ("man ls", "no rule allows it"),
+        ("ls", "read-only command"),
+    ],
+)
+def test_check_names_the_class_of_each_decision(tmp_path: Path, command: str, reason: str) -> None:
+    request = CheckRequest(tool="Bash", input={"command": command}, cwd=tmp_path)
+    decision, _ = anyio.run(lambda: check_call(request, env=env_for(tmp_path)))
+    assert decision.reason == reason, (decision.reason, decision.message)

@@ -24,7 +24,8 @@ from hands.core.context import PermissionMode
 from hands.pipeline.pool import assemble_pool
 from permissions.conftest import World
 
-DATA = Path(__file__).parent / "data" / "oracle_cases.jsonl"
+DATA = Path(__file__).parent / "data"
+TABLES = ("oracle_cases.jsonl", "oracle_heldout.jsonl")
 
 BASE_FILES = {
     "README.md": "# project\n",
@@ -41,12 +42,23 @@ BASE_FILES = {
 _INVISIBLE = "a non-printing character is rejected before any decision"
 _FOLLOW = "a recursive walk that follows a symlink out of the project reads outside"
 _LISTS = "it lists or measures files outside the working directories"
+_MAN = "man runs groff and writes its page cache (seen by the effect check)"
+_GLOB_OUT = "the glob matches a symlink in the project that leads outside"
+_PLAN = "plan mode refuses a change outright instead of asking"
 _STRICT_DENY = "the denied program is what bash runs, so the deny rule applies"
 DELIBERATE: dict[str, str] = {
     **{
         k: _INVISIBLE
-        for k in ("c5-ctl1-2028", "c5-ctl2-2029", "c5-ctl4-200b", "c5-ctl5-200d",
-                  "c5-ctl6-feff", "c5-ctl11-00a0", "c5-ctl12-202e", "c5-ctl13-2060")
+        for k in (
+            "c5-ctl1-2028",
+            "c5-ctl2-2029",
+            "c5-ctl4-200b",
+            "c5-ctl5-200d",
+            "c5-ctl6-feff",
+            "c5-ctl11-00a0",
+            "c5-ctl12-202e",
+            "c5-ctl13-2060",
+        )
     },
     "c1-r15": _FOLLOW,
     "c1-r17": _FOLLOW,
@@ -60,6 +72,43 @@ DELIBERATE: dict[str, str] = {
     "c2-curl23": _STRICT_DENY,
     "c2-curl26": _STRICT_DENY,
     "c2-curl25": "a command named by a variable is asked about, not resolved",
+    "c3-f158": _MAN,
+    "c7-s130": _MAN,
+    "c7-s092": "docker ps connects to the docker daemon's socket",
+    "h2-ro118": _MAN,
+    "h2-rule057": "docker ps connects to the docker daemon's socket",
+    "h2-ro023": "git shortlog -sn: -n is read as a flag with a value, so not proven read-only",
+    "h2-ro090": _GLOB_OUT,
+    "h2-ro141": _GLOB_OUT,
+    "h2-out010": _LISTS,
+    "h2-out011": _LISTS,
+    "h2-out033": _FOLLOW,
+    "h2-out034": _FOLLOW,
+    "h2-out035": _FOLLOW,
+    "h2-rule018": _STRICT_DENY,
+    "h2-rule037": "Read(//etc/**) covers what is below /etc, not the listing of /etc itself",
+    "h2-file016": "a Write over a file not read first is invalid before its deny rule is seen",
+    "h2-fmode-plan-07": "a read outside the working directories asks in every mode",
+    **{k: _INVISIBLE for k in ("h2-con060", "h2-con061", "h2-con062")},
+    **{
+        f"h2-{k}": _PLAN
+        for k in (
+            "mode-plan-02",
+            "mode-plan-03",
+            "mode-plan-04",
+            "mode-plan-05",
+            "mode-plan-08",
+            "mode-plan-09",
+            "mode-plan-10",
+            "fmode-plan-00",
+            "fmode-plan-01",
+            "fmode-plan-02",
+            "fmode-plan-03",
+            "fmode-plan-04",
+            "fmode-plan-05",
+            "fmode-plan-06",
+        )
+    },
 }
 """Case id -> why hands decides differently from Claude Code (see docs/permissions.md)."""
 
@@ -75,11 +124,13 @@ class Case:
     mode: PermissionMode
     setup: Mapping[str, Any]
     claude: str
+    add_dirs: tuple[str, ...] = ()
 
 
 def _load() -> list[Case]:
     out: list[Case] = []
-    for line in DATA.read_text(encoding="utf-8").split("\n"):
+    lines = [ln for name in TABLES for ln in (DATA / name).read_text(encoding="utf-8").split("\n")]
+    for line in lines:
         if not line.strip():
             continue
         raw = json.loads(line)
@@ -94,6 +145,7 @@ def _load() -> list[Case]:
                 mode=raw.get("mode") or "default",
                 setup=raw.get("setup") or {},
                 claude=raw["claude"],
+                add_dirs=tuple(raw.get("add_dirs") or ()),
             )
         )
     return out
@@ -147,7 +199,12 @@ def _outcome(world: World, case: Case, places: Places) -> str:
     data = {k: places(v) if isinstance(v, str) else v for k, v in case.input.items()}
     parsed = tool.parse_input(data)
     ctx = world.ctx(case.mode)
-    engine = world.engine(allow=case.allow, ask=case.ask, deny=case.deny)
+    engine = world.engine(
+        allow=[places(r) for r in case.allow],
+        ask=[places(r) for r in case.ask],
+        deny=[places(r) for r in case.deny],
+        additional=[Path(places(d)) for d in case.add_dirs],
+    )
 
     async def go() -> str:
         if await tool.validate_input(parsed, ctx) is not None:

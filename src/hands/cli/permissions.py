@@ -37,6 +37,9 @@ class CheckRequest:
     settings: str | None = None
 
 
+INVALID_INPUT = "invalid input, refused before any permission decision"
+
+
 class CheckError(ValueError):
     """The request itself is wrong (bad JSON, bad input, unknown mode)."""
 
@@ -100,6 +103,14 @@ async def check_call(
         additional_dirs=settings.additional_directories,
         permission_mode=settings.default_mode,
     )
+    # a shell command's checks look at the text alone (hidden characters, NUL, size), so
+    # they say here what a real call would meet; file tools' look at the disk, and a
+    # check may be about a file that does not exist yet
+    shell = tool.subject is not None and tool.subject.shell
+    problem = await tool.validate_input(parsed, ctx) if shell else None
+    if problem is not None:
+        invalid = PermissionDecision(behavior="deny", reason=INVALID_INPUT, message=problem)
+        return invalid, engine.warnings
     decision = await engine.decide(tool, parsed, ctx)
     return decision, engine.warnings
 

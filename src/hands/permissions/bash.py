@@ -307,6 +307,10 @@ def expand_path(raw: str, *, cwd: Path, home: Path) -> str:
     if raw == "~" or raw.startswith("~/"):
         raw = str(home) + raw[1:]
     path = raw if raw.startswith("/") else f"{cwd}/{raw}"
+    if ".." in path.split("/"):
+        # the kernel takes ``..`` after following a symlink: ``link/..`` is the
+        # target's parent, not the directory holding the link
+        return os.path.realpath(path)
     return os.path.normpath(path)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from hands.core.subject import READ_RULES
+from hands.core.subject import EDIT_RULES, READ_RULES
 from hands.permissions.paths import PathPattern
 from hands.permissions.rules import (
     DomainPattern,
@@ -118,6 +118,8 @@ class RuleIndex:
                 if resolved is None:
                     continue
                 rule = resolved
+            if _own_write_path(rule, family):
+                continue
             out.append(rule)
         return tuple(out)
 
@@ -188,8 +190,6 @@ class RuleIndex:
         self, behavior: RuleBehavior, call: CallSubject, ctx: ToolContext
     ) -> Hit | None:
         """A ``Read(...)``/``Edit(...)`` rule that covers a file the command reads or writes."""
-        from hands.core.subject import EDIT_RULES
-
         groups = (
             (READ_RULES, call.read_paths),
             (EDIT_RULES, call.write_paths + call.redirect_paths),
@@ -302,3 +302,17 @@ class RuleIndex:
 def _floats(rule: PermissionRule) -> bool:
     m = rule.matcher
     return isinstance(m, PathPattern) and (m.floating or m.single_dir)
+
+
+def _own_write_path(rule: PermissionRule, family: str) -> bool:
+    """An allow rule with a path written for one writing tool (``Write(./x)``): not applied.
+
+    Writes are approved by path through ``Edit(...)`` rules only, as in Claude Code, which
+    asks about a Write that only a ``Write(path)`` allow rule covers.
+    """
+    return (
+        rule.behavior == "allow"
+        and family == EDIT_RULES
+        and rule.tool != family
+        and rule.kind == "path"
+    )

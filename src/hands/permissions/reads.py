@@ -56,7 +56,24 @@ FILE_FLAGS: dict[str, tuple[str, frozenset[str]]] = {
     "awk": ("f", frozenset({"--file"})),
     "touch": ("r", frozenset({"--reference"})),
     "tree": ("", frozenset({"--fromfile"})),
+    "hexdump": ("f", frozenset({"--format-file"})),
+    "pgrep": ("F", frozenset({"--pidfile"})),
 }
+LISTING_FLAGS: dict[str, tuple[str, frozenset[str]]] = {
+    **{
+        prog: ("c", frozenset({"--check"}))
+        for prog in ("md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+                     "b2sum", "cksum")
+    },
+    "wc": ("", frozenset({"--files0-from"})),
+    "sort": ("", frozenset({"--files0-from"})),
+    "du": ("", frozenset({"--files0-from"})),
+    "file": ("f", frozenset({"--files-from"})),
+}  # fmt: skip
+"""Flags that make a program read the files named inside another file (a checksum list,
+a NUL-separated list): those names are not known before the command runs."""
+MAX_GLOB = 1000
+"""Matches of one glob checked one by one; a glob with more is not provably inside."""
 TWO_VALUES = frozenset({"--rawfile", "--slurpfile"})
 """jq's ``--rawfile NAME FILE``: the file is the second value."""
 FOLLOWING: dict[str, tuple[str, frozenset[str]]] = {
@@ -133,6 +150,8 @@ def command_reads(
     if name not in READERS and name not in FILE_FLAGS:
         return
     flags, flag_files, operands = _split(name, args)
+    if _lists_files(name, flags):
+        out.unresolved.append((name, "the files a list given to it names"))
     for word in flag_files:
         path = _add_arg(out, name, word, expand, home=home, cwd=cwd)
         if path is not None:
@@ -207,10 +226,29 @@ def _add_arg(
         out.paths.append((name, path))
         head = re.split(r"[*?\[{]", path, maxsplit=1)[0]
         out.paths.append((name, head.rpartition("/")[0] or "/"))
+        # each match is read: one may be a symlink that leads out of the project
+        base = head.rpartition("/")[0] or "/"
+        matches = _matches(base, path[len(base) :].lstrip("/"))
+        if len(matches) > MAX_GLOB:
+            out.unresolved.append((name, arg.text))
+        out.paths.extend((name, m) for m in matches[:MAX_GLOB])
         return path
     path = expand(value)
     out.paths.append((name, path))
     return path
+
+
+def _matches(base: str, pattern: str) -> list[str]:
+    """What a glob matches now (hidden names too: more, not fewer, than bash finds)."""
+    out: list[str] = []
+    try:
+        for found in Path(base).glob(pattern):
+            out.append(str(found))
+            if len(out) > MAX_GLOB:
+                break
+    except (OSError, ValueError):
+        return []
+    return out
 
 
 def _split(name: str, args: Sequence[Arg]) -> tuple[list[str], list[Arg], list[Arg]]:
@@ -287,6 +325,10 @@ def _value_arg(arg: Arg, start: int) -> Arg:
     return ArgType(text=arg.text[start:], value=value[start:], kind=arg.kind)
 
 
+def _lists_files(name: str, flags: Sequence[str]) -> bool:
+    return _has_flag(LISTING_FLAGS.get(name), flags)
+
+
 def _pattern_in_flags(name: str, flags: Sequence[str]) -> bool:
     if name in ("grep", "egrep", "fgrep", "rg"):
         return any(f in ("-e", "-f", "--regexp", "--file") for f in flags)
@@ -316,7 +358,11 @@ def _recursive(name: str, flags: Sequence[str]) -> bool:
 
 
 def _follows(name: str, flags: Sequence[str]) -> bool:
-    spec = FOLLOWING.get(name)
+    return _has_flag(FOLLOWING.get(name), flags)
+
+
+def _has_flag(spec: tuple[str, frozenset[str]] | None, flags: Sequence[str]) -> bool:
+    """Whether ``flags`` hold one of ``spec``'s (short letters, long names)."""
     if spec is None:
         return False
     short, long = spec
@@ -324,12 +370,21 @@ def _follows(name: str, flags: Sequence[str]) -> bool:
 
 
 _GIT_FILE_OPTIONS = frozenset({"--contents", "--output", "--git-dir", "--work-tree"})
+_GIT_SUB_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    "blame": frozenset({"-S"}),
+    "ls-files": frozenset({"-X", "--exclude-from"}),
+    "grep": frozenset({"-f"}),
+    "config": frozenset({"-f", "--file"}),
+}
+"""Per subcommand, options whose value is a file read: revisions, excludes, patterns."""
 
 
 def _git_reads(args: Sequence[Arg], out: Reads, expand: Callable[[str], str]) -> None:
     """``git diff --no-index A B`` and ``git blame --contents FILE`` read files anywhere."""
     values = [a.value for a in args]
     no_index = "--no-index" in values
+    sub = next((v for v in values if v is not None and not v.startswith("-")), None)
+    file_options = _GIT_FILE_OPTIONS | _GIT_SUB_FILE_OPTIONS.get(sub or "", frozenset())
     i = 0
     while i < len(args):
         arg = args[i]
@@ -340,7 +395,7 @@ def _git_reads(args: Sequence[Arg], out: Reads, expand: Callable[[str], str]) ->
                 out.unresolved.append(("git", arg.text))
             continue
         flag, eq, rest = v.partition("=")
-        if flag in _GIT_FILE_OPTIONS:
+        if flag in file_options:
             if eq:
                 _add(out, "git", rest, arg.text, expand)
             elif i < len(args):

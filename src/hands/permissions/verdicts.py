@@ -8,6 +8,7 @@ protected paths, edits. Each returns allow, or an ask the engine finishes (mode
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -162,16 +163,61 @@ def critical_rm(
 
 def shell_unverifiable(analysis: Analysis, index: RuleIndex, tool: Tool[Any, Any]) -> str | None:
     """Why the tool's deny rules cannot be checked against a command not fully parsed."""
-    if analysis.understood:
+    code = _inline_code(analysis)
+    joined = _JOINED_WORD.search(analysis.source) is not None
+    if analysis.understood and code is None and not joined:
         return None
     if not any(r.kind == "command" for r in index.rules_for("deny", tool)):
         return None
+    if joined:
+        return (
+            f"A line continuation inside a word joins it with the next line, so the "
+            f"{tool.name} deny rules cannot be checked against the command; it needs approval "
+            "(even in bypassPermissions mode or in the sandbox)."
+        )
+    if code is not None:
+        return (
+            f"{code} runs code the {tool.name} deny rules cannot be checked against; it needs "
+            "approval (even in bypassPermissions mode or in the sandbox)."
+        )
     why = "; ".join((*analysis.problems, *analysis.hidden)) or "not fully parsed"
     return (
         f"The command cannot be fully analysed ({why}), so the {tool.name} deny rules cannot "
         "be checked against it; it needs approval (even in bypassPermissions mode or in the "
         "sandbox)."
     )
+
+
+_JOINED_WORD = re.compile(r"[^\s\\]\\\n")
+"""``cu``, a backslash, a newline, ``rl``: bash removes the pair and runs ``curl``."""
+_INTERPRETERS = {
+    "python": "-c", "python3": "-c", "python2": "-c", "node": "-e", "nodejs": "-e",
+    "deno": "eval", "bun": "-e", "perl": "-e", "ruby": "-e", "php": "-r", "lua": "-e",
+    "Rscript": "-e", "osascript": "-e", "awk": "", "gawk": "",
+}  # fmt: skip
+"""Interpreters and the flag that gives them a program on the command line."""
+
+
+def _inline_code(analysis: Analysis) -> str | None:
+    """What runs a command the deny rules cannot see, if anything.
+
+    Inline code (``python3 -c``), or git options before the subcommand (``git -C d``,
+    ``-c alias.x=...``) that change what it runs.
+    """
+    for cmd in analysis.commands:
+        name = (cmd.name or "").rpartition("/")[2]
+        if name == "git" and len(cmd.args) > 1 and (cmd.args[1].value or "-").startswith("-"):
+            return "git with options before its subcommand"
+        flag = _INTERPRETERS.get(name)
+        if flag is None:
+            continue
+        words = [a.value or a.text for a in cmd.args[1:]]
+        if name in ("awk", "gawk"):
+            if any("system" in w or "|" in w for w in words):
+                return name
+        elif any(w == flag or (w.startswith(flag) and len(flag) == 2) for w in words):
+            return name
+    return None
 
 
 def hook_may_approve_shell(analysis: Analysis, index: RuleIndex, tool: Tool[Any, Any]) -> bool:

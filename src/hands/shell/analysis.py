@@ -251,7 +251,10 @@ class _Walker:
             self.opaque.append(f"{self.text(node.children[0])} changes shell state")
             self.scan(node)
         elif kind in _CONTROL_TYPES:
-            self.opaque.append(kind.replace("_", " "))
+            if kind == "for_statement" and node.children and node.children[0].type == "select":
+                self.opaque.append("select menu")  # prompts and reads the answer
+            else:
+                self.opaque.append(kind.replace("_", " "))
             if kind == "test_command" and _EVALUATING_TEST.search(self.text(node)):
                 self.opaque.append(EVALUATING_TEST)
             self.control(node)

@@ -26,7 +26,7 @@ LOOSE_COMMANDS = frozenset(
         "cmp", "comm", "realpath", "readlink", "basename", "dirname",
         "sleep", "whoami", "id", "groups", "uname", "nproc", "arch",
         "true", "false", "tac", "rev", "od", "strings", "paste", "fold", "column",
-        "expand", "unexpand", "fmt", "seq", "uptime", "free", "locale", "jq", "ps",
+        "expand", "unexpand", "fmt", "seq", "uptime", "free", "ps",
         "pgrep", "lsof", "file", "numfmt", "hexdump", "tsort", "expr", "pr", "cal", "ncal",
         "netstat",
     }
@@ -70,12 +70,16 @@ def why_not_read_only(analysis: Analysis) -> tuple[str, ...]:
     return tuple(out)
 
 
+_RULE_WRAPPERS = frozenset({"time", "nice", "nohup"})
+"""Wrappers that keep the command they run from being approved as read-only."""
+
+
 def command_is_read_only(cmd: SimpleCommand) -> bool:
     """Whether one simple command provably changes nothing."""
     if cmd.unsafe_assignments or any(r.writes_file for r in cmd.redirects):
         return False
-    if "time" in cmd.wrappers:
-        return False  # ``time`` is left to a rule
+    if _RULE_WRAPPERS.intersection(cmd.wrappers):
+        return False  # left to a rule
     name = cmd.name
     if name is None:
         return False
@@ -177,8 +181,12 @@ def _printf(args: Sequence[str]) -> bool:
 
 
 def _uniq(args: Sequence[str]) -> bool:
-    # ``uniq IN OUT`` writes OUT; flags are left to a rule
-    return _flags_ok(args, frozenset(), max_operands=1)
+    # ``uniq IN OUT`` writes OUT; Claude Code asks about any operand
+    allowed = frozenset({"-c", "--count", "-d", "--repeated", "-u", "--unique", "-i",
+                         "--ignore-case", "-f", "--skip-fields", "-s", "--skip-chars", "-w",
+                         "--check-chars", "-z", "--zero-terminated", "-D"})  # fmt: skip
+    long_values = frozenset({"--skip-fields", "--skip-chars", "--check-chars"})
+    return _flags_ok(args, allowed, "fsw", long_values, max_operands=0)
 
 
 def _base64(args: Sequence[str]) -> bool:
@@ -223,24 +231,24 @@ def _version_only(args: Sequence[str]) -> bool:
     return list(args) in (["--version"], ["-V"])
 
 
-def _docker(args: Sequence[str]) -> bool:
-    return (
-        bool(args)
-        and args[0] in ("ps", "images")
-        and _flags_ok(
-            args[1:], frozenset({"-a", "--all", "-q", "--quiet", "--no-trunc"}), max_operands=0
-        )
-    )
+def _locale(args: Sequence[str]) -> bool:
+    # ``-m``/``--charmaps`` runs a decompressor over the character maps
+    return _deny_flags(args, frozenset({"-m", "--charmaps"}))
 
 
-def _man(args: Sequence[str]) -> bool:
-    # ``-P``/``--pager`` and ``-H``/``--html`` name a program to run
-    return _deny_flags(
-        args,
-        frozenset({"-P", "--pager", "-H", "--html", "-T", "--troff-device", "-t", "-Z", "-X"}),
-        "PMLSmpECREH",
-        frozenset({"--pager", "--manpath", "--sections", "--locale", "--encoding"}),
-    )
+_JQ_MODULES = re.compile(r"\b(?:import|include|modulemeta|get_search_list)\b")
+
+
+def _jq(args: Sequence[str]) -> bool:
+    # modules are read from ``~/.jq`` and ``-L`` directories, outside the project; a
+    # program read from a file (``-f``) may import them unseen
+    parsed = parse_flags(args, "fL", frozenset({"--from-file", "--library-path"}))
+    if parsed is None:
+        return False
+    flags, _, operands = parsed
+    if any(f in ("-L", "--library-path", "-f", "--from-file") for f in flags):
+        return False
+    return not any(_JQ_MODULES.search(a) for a in operands)
 
 
 def _help(args: Sequence[str]) -> bool:
@@ -377,7 +385,7 @@ _SED_SIMPLE = frozenset("pdDnNgGhHxlz=F")
 _SED_S_FLAGS = frozenset("gpiIm0123456789")
 
 
-def sed_script_is_read_only(script: str) -> bool:
+def sed_script_is_read_only(script: str, *, substitutes: bool = False) -> bool:
     """Whether a sed script only prints: no ``w``/``W``/``r``/``e`` commands or flags.
 
     Accepts a conservative subset (addresses, ``p d n q = s y { } !``); anything else,
@@ -452,6 +460,8 @@ def sed_script_is_read_only(script: str) -> bool:
             i = skip_ws(i)
             while i < n and s[i].isdigit():
                 i += 1
+        elif c in "sy" and not substitutes:
+            return False
         elif c in "sy":
             if i >= n or s[i] in "\\\n" or s[i].isalnum() or s[i] == " ":
                 return False
@@ -612,8 +622,8 @@ RULES: dict[str, Rule] = {
     "node": _version_only,
     "python3": _version_only,
     "python": _version_only,
-    "docker": _docker,
-    "man": _man,
+    "locale": _locale,
+    "jq": _jq,
     "help": _help,
     "ss": _ss,
     "sort": _sort,

@@ -35,7 +35,7 @@ VERDICTS: list[tuple[str, bool]] = [
     ("env", RW), ("command -v git", RW), ("type ls", RO), ("cd src", RO),
     ("printf '%s\\n' a b", RO), ("test -f x", RO), ("[ -f x ]", RO),
     # pipelines and lists of read-only commands
-    ("ls | wc -l", RO), ("cat f | grep x | sort | uniq -c", RW), ("ls && pwd", RO),
+    ("ls | wc -l", RO), ("cat f | grep x | sort | uniq -c", RO), ("ls && pwd", RO),
     ("ls || echo none", RO), ("ls; pwd", RO), ("ls\npwd", RO), ("ls |& cat", RO),
     ("{ ls; pwd; }", RW), ("! grep -q x f", RO), ("ls # a comment", RO),
     ("ls 2>/dev/null", RO), ("ls 2>&1 | head", RO), ("ls >/dev/null 2>&1", RO),
@@ -48,8 +48,8 @@ VERDICTS: list[tuple[str, bool]] = [
     ("find . -fprint out", RW), ("find . -ok rm {} \\;", RW), ("find . -fls out", RW),
     ("find . -name x -exec grep y {} +", RW), ("find *", RW),
     # sed
-    ("sed -n '1,5p' f", RO), ("sed -n '/start/,/end/p' f", RO), ("sed 's/a/b/g' f", RO),
-    ("sed -e 's/a/b/' -e 's/c/d/g' f", RO), ("sed -n '$p' f", RO), ("sed -E 's|x|y|2' f", RO),
+    ("sed -n '1,5p' f", RO), ("sed -n '/start/,/end/p' f", RO), ("sed 's/a/b/g' f", RW),
+    ("sed -e 's/a/b/' -e 's/c/d/g' f", RW), ("sed -n '$p' f", RO), ("sed -E 's|x|y|2' f", RW),
     ("sed -n 'w /etc/x' f", RW), ("sed 's/a/b/w out' f", RW), ("sed 's/a/b/e' f", RW),
     ("sed -i 's/a/b/' f", RW), ("sed --in-place 's/a/b/' f", RW), ("sed -f script.sed f", RW),
     ("sed 'e date' f", RW), ("sed '1r /etc/passwd' f", RW), ("sed 'W out' f", RW),
@@ -105,7 +105,7 @@ VERDICTS: list[tuple[str, bool]] = [
     ("cat <<EOF\n$(rm x)\nEOF", RW), ("cat <<EOF | sh\nrm x\nEOF", RW), ("", RW),
     ("   ", RW), ("echo a\x00b", RW), ("ls {a,b}", RW), ("find {a,b} -name x", RW),
     ("echo $'\\x41'", RW), ("grep $'\\t' f", RW), ("sort $'-o' out", RW),
-    ("LANG=C timeout 10 nice -n 5 grep -r x .", RO), ("timeout -s KILL 5 ls", RO),
+    ("LANG=C timeout 10 nice -n 5 grep -r x .", RW), ("timeout -s KILL 5 ls", RO),
     ("stdbuf -oL tail -f log", RO), ("command -v ls", RW), ("trap 'rm x' EXIT", RW),
     # tests and if-branches around read-only commands; operands that get evaluated
     ("[[ -f x ]] && cat x", RO), ("[ -d src ] || ls", RO), ("if [ -f a ]; then rm a; fi", RW),
@@ -215,7 +215,10 @@ def test_hidden_constructs_are_named() -> None:
     ],
 )  # fmt: skip
 def test_sed_scripts(script: str, ok: bool) -> None:
-    assert sed_script_is_read_only(script) is ok
+    # Claude Code asks about substitutions; the parser still reads them for the other checks
+    assert sed_script_is_read_only(script, substitutes=True) is ok
+    if script[:1] in "sy" or " s" in script:
+        assert not sed_script_is_read_only(script)
 
 
 words = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), max_size=40)
