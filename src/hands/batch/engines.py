@@ -90,9 +90,11 @@ class LocalEngine:
 class RayEngine:
     """Each session a Ray task; ``address`` None starts (or joins) a local Ray instance.
 
-    Every task asks for ``num_cpus`` and ``memory_mb``; at most ``concurrency`` are in
-    flight. Ray retries a task whose worker or node died (``max_retries``) and a
-    session killed from outside (:class:`SessionCrashed`); nothing else.
+    Every task asks for ``num_cpus`` and ``memory_mb``, so Ray runs as many at once as
+    the cluster's resources allow; at most ``concurrency`` are in flight (running or
+    queued in Ray, so a worker that finishes starts the next at once). Ray retries a
+    task whose worker or node died (``max_retries``) and a session killed from outside
+    (:class:`SessionCrashed`); nothing else.
     """
 
     address: str | None = None
@@ -129,8 +131,11 @@ class RayEngine:
                 task = pending.pop(0)
                 on_start(task)
                 running[remote.remote(task.model_dump(mode="json"), data, 1)] = task
-            finished = cast("list[Any]", ray.wait(list(running), num_returns=1)[0])
-            for ref in finished:
+            refs = list(running)
+            first = cast("list[Any]", ray.wait(refs, num_returns=1)[0])
+            # then every other one already done, in the same round trip to the driver
+            rest = cast("list[Any]", ray.wait(refs, num_returns=len(refs), timeout=0)[0])
+            for ref in dict.fromkeys([*first, *rest]):
                 task = running.pop(ref)
                 try:
                     result = cast("dict[str, Any]", ray.get(ref))
