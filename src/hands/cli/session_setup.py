@@ -87,6 +87,12 @@ class AgentSetup:
         """
         self.mcp.start(lazy=self.source.active).attach(self.session)
 
+    def tool_names(self) -> list[str]:
+        """Every tool of the session, deferred ones included (stream-json's init line)."""
+        names = list(self.source.current_pool().names)
+        names.extend(t.name for t in self.source.deferred_tools() if t.name not in names)
+        return names
+
     def options(
         self,
         *,

@@ -63,6 +63,7 @@ class McpManager:
         self.version = 0
         self._slots: anyio.Semaphore | None = None
         self._started = False
+        self._waited = False
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -131,11 +132,25 @@ class McpManager:
             for conn in chosen:
                 await conn.wait_settled(seconds)
 
-    async def wait_always_load(self, limit: float = 5.0) -> None:
-        """Wait (briefly) for ``alwaysLoad`` servers before the first model request."""
-        names = [n for n, c in self.connections.items() if c.config.always_load]
+    async def wait_blocking(self) -> None:
+        """Before the first model request: wait for the servers it must list.
+
+        Those are the ``alwaysLoad`` servers, or every server when
+        ``MCP_CONNECTION_NONBLOCKING=0``; the wait lasts at most ``MCP_CONNECT_TIMEOUT_MS``
+        and happens once per manager (later requests never wait).
+        """
+        if self._waited:
+            return
+        self._waited = True
+        names = [
+            n
+            for n, c in self.connections.items()
+            if not c.idle and (c.config.always_load or not self.settings.nonblocking)
+        ]
         if names:
-            await self.wait_ready(names, limit)
+            for name in names:
+                self.connections[name].start()
+            await self.wait_ready(names, self.settings.connect_wait_s)
 
     # -- what the pool sees -----------------------------------------------------------
 
@@ -149,6 +164,14 @@ class McpManager:
                 out.extend(conn.tools)
         return out
 
+    def live_tool(self, name: str) -> McpTool | None:
+        """The tool called ``name`` as its server lists it now (None: not listed)."""
+        parts = split_name(name)
+        conn = self._by_key.get(parts[0]) if parts is not None else None
+        if conn is None or conn.state != "connected":
+            return None
+        return next((t for t in conn.tools if t.name == name), None)
+
     def resource_servers(self) -> list[str]:
         """Connected servers that support resources."""
         return [
@@ -161,10 +184,10 @@ class McpManager:
         if parts is None:
             return None
         conn = self._by_key.get(parts[0])
-        if conn is None or conn.state in ("failed", "closed"):
+        if conn is None or conn.state == "closed" or (conn.state == "failed" and not conn.remote):
             return None
-        if conn.state == "connected" and not conn._dead:  # pyright: ignore[reportPrivateUsage]
-            return None  # connected and it has no such tool
+        if conn.state == "connected" and not conn.busy:
+            return None  # connected, its tools listed, and it has no such tool
         return conn
 
     def status(self) -> list[ServerStatus]:
@@ -193,6 +216,7 @@ class McpManager:
             raise ToolError(f"{name} is not an MCP tool name.")
         conn = self.connection(parts[0])
         await conn.ensure_connected()
+        await conn.wait_listed(self.settings.startup_timeout_s)
         for tool in conn.tools:
             if tool.name == name:
                 return tool
@@ -205,14 +229,35 @@ class McpManager:
     async def call_tool(
         self, server: str, tool: str, arguments: dict[str, Any], progress: Progress
     ) -> McpCallResult:
-        """Call ``tool`` on ``server``; failures become ToolError with a next step."""
+        """Call ``tool`` on ``server``; failures become ToolError with a next step.
+
+        A server that answers HTTP 404 for the session (it restarted) is initialised
+        anew and the call sent again: it never ran.
+        """
+        conn = self.connection(server)
+        for _ in range(2):
+            session = await conn.ensure_connected()
+            try:
+                return await self._call_once(conn, session, tool, arguments, progress)
+            except _SessionLost:
+                continue  # the server restarted and forgot the session: it never ran
+        raise ToolError(
+            f'The MCP server "{conn.config.name}" lost this session twice in a row; '
+            f"the call to {tool} did not run. Try again later."
+        )
+
+    async def _call_once(
+        self,
+        conn: McpConnection,
+        session: Any,
+        tool: str,
+        arguments: dict[str, Any],
+        progress: Progress,
+    ) -> McpCallResult:
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
 
-        conn = self.connection(server)
-        session = await conn.ensure_connected()
         name = conn.config.name
-
         report = progress
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -232,6 +277,8 @@ class McpManager:
                 "the request was cancelled. Try a smaller request, or continue without it."
             ) from None
         except MCPError as exc:
+            if conn.session_lost:
+                raise _SessionLost from None
             if exc.error.code == CONNECTION_CLOSED or conn._dead:  # pyright: ignore[reportPrivateUsage]
                 conn.mark_dead()
                 raise ToolError(
@@ -290,6 +337,10 @@ class McpManager:
         return [
             c.model_dump(by_alias=True, exclude_none=True, mode="json") for c in result.contents
         ]
+
+
+class _SessionLost(Exception):
+    """The server no longer knows the session this call was sent in."""
 
 
 def _is_transport_error(exc: BaseException) -> bool:

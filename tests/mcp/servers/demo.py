@@ -152,6 +152,20 @@ async def grow(ctx: Context) -> str:
     return "grown"
 
 
+@mcp.tool()
+def media(padding: int = 0) -> CallToolResult:
+    """An image whose structuredContent repeats it, as server-filesystem's read_media_file.
+
+    ``padding`` bytes are appended to the PNG (readers ignore them) to make it large.
+    """
+    data = base64.b64encode(base64.b64decode(PNG) + b"\0" * padding).decode()
+    image = ImageContent(type="image", data=data, mime_type="image/png")
+    return CallToolResult(
+        content=[image],
+        structured_content={"content": [image.model_dump(by_alias=True, mode="json")]},
+    )
+
+
 @mcp.resource("memo://readme", mime_type="text/plain", description="The readme")
 def readme() -> str:
     return "hello from the demo server"
