@@ -312,7 +312,7 @@ def test_remote_transports_on_loopback(transport: str) -> None:
 
 def _remote_demo_test(body: Any, transport: str = "http") -> None:
     """Run ``body(url)`` against the demo server on a loopback HTTP or SSE port."""
-    from mcp_helpers import DEMO, free_port
+    from mcp_helpers import DEMO, free_port, wait_for_port
 
     async def go() -> None:
         port = free_port()
@@ -320,13 +320,7 @@ def _remote_demo_test(body: Any, transport: str = "http") -> None:
             [sys.executable, str(DEMO), f"--{transport}", str(port)], stdout=-3, stderr=-3
         )
         try:
-            for _ in range(100):  # wait for the port
-                try:
-                    stream = await anyio.connect_tcp("127.0.0.1", port)
-                    await stream.aclose()
-                    break
-                except OSError:
-                    await anyio.sleep(0.05)
+            await wait_for_port(port)
             path = "/mcp" if transport == "http" else "/sse"
             await body(f"http://127.0.0.1:{port}{path}")
         finally:

@@ -85,6 +85,7 @@ class AgentSetup:
 
         Call it inside the running event loop, before the first query.
         """
+        self.mcp.roots = (self.cwd, *self.settings.additional_directories)
         self.mcp.start(lazy=self.source.active).attach(self.session)
 
     def tool_names(self) -> list[str]:

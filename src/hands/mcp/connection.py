@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 import anyio
 
 from hands.errors import ToolError
+from hands.mcp.client_features import LogLevel, McpLogMessage, log_to_python, root_entries
 from hands.mcp.config import McpServerConfig, McpSettings
 from hands.mcp.naming import normalize
 from hands.mcp.results import WithStderr, describe_failure
@@ -31,8 +32,10 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
     from types import TracebackType
 
+    from hands.mcp.prompts import McpPromptDef
     from hands.mcp.tool_cache import ToolListCache
     from mcp import ClientSession
 
@@ -48,6 +51,8 @@ class ConnectionOwner(McpBackend, Protocol):
 
     settings: McpSettings
     tool_cache: ToolListCache | None
+    roots: tuple[Path, ...]
+    log_level: LogLevel | None
 
     def connect_slot(self) -> anyio.Semaphore:
         """Bounds how many servers start at once."""
@@ -158,6 +163,9 @@ class McpConnection:
         self.definitions: tuple[McpToolDef, ...] = ()
         self.tools: tuple[McpTool, ...] = ()
         self.has_resources = False
+        self.has_logging = False
+        self.has_prompts = False
+        self.prompts: tuple[McpPromptDef, ...] = ()
         self.server_info = ""
         self.connect_ms: float | None = None
         self.session: ClientSession | None = None
@@ -421,11 +429,14 @@ class McpConnection:
                         write,
                         message_handler=self._on_message,
                         client_info=Implementation(name=CLIENT_NAME, version=_version()),
+                        list_roots_callback=self._list_roots,
+                        logging_callback=self._on_log,
                     )
                 )
                 try:
                     init = await session.initialize()
                     tools = await self._list_tools(session)
+                    await self._after_initialize(session, init.capabilities)
                 except BaseException as exc:
                     if errlog is not None and not isinstance(exc, anyio.get_cancelled_exc_class()):
                         raise WithStderr(exc, _tail(errlog)) from exc
@@ -558,6 +569,41 @@ class McpConnection:
             self._wake.set()
         elif method == "notifications/resources/list_changed":
             self.manager.changed()
+        elif method == "notifications/prompts/list_changed" and self.session is not None:
+            with contextlib.suppress(Exception):
+                await self._list_prompts(self.session)
+
+    async def _after_initialize(self, session: ClientSession, caps: Any) -> None:
+        """Prompts listed, and the log level sent when one is asked for."""
+        self.has_logging = caps.logging is not None
+        self.has_prompts = caps.prompts is not None
+        if self.has_prompts:
+            await self._list_prompts(session)
+        level = self.manager.log_level
+        if self.has_logging and level is not None:
+            await session.set_logging_level(level)  # pyright: ignore[reportDeprecated]
+
+    async def _list_prompts(self, session: ClientSession) -> None:
+        from hands.mcp.prompts import prompt_defs
+
+        result = await session.list_prompts()
+        self.prompts = tuple(prompt_defs(self.config.name, result))
+
+    async def _list_roots(self, context: Any) -> Any:
+        from mcp_types import ListRootsResult, Root
+
+        roots = [Root.model_validate(r) for r in root_entries(self.manager.roots)]
+        return ListRootsResult(roots=roots)
+
+    async def _on_log(self, params: Any) -> None:
+        log_to_python(
+            McpLogMessage(
+                server=self.config.name,
+                level=str(params.level),
+                data=params.data,
+                logger=params.logger,
+            )
+        )
 
     def status(self) -> ServerStatus:
         """The line for ``hands mcp list``."""
@@ -574,7 +620,6 @@ class McpConnection:
             server_info=self.server_info,
             connect_ms=self.connect_ms,
         )
-
 
     def _status_error(self) -> str:
         if self.idle:

@@ -16,13 +16,16 @@ SDK is imported only when a connection starts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from hands.core.tool import Progress, Tool
 from hands.errors import ToolError
+from hands.mcp.client_features import LogLevel, level_from_python, normalize_roots
 from hands.mcp.config import McpServerConfig, McpSettings
 from hands.mcp.connection import McpConnection, ServerStatus
 from hands.mcp.naming import normalize, split_name
@@ -35,10 +38,9 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
-
     from hands.core.session import Session
+    from hands.mcp.prompts import McpPromptDef, PromptMessage
     from hands.mcp.tool_cache import ToolListCache
-
 
 
 class McpManager:
@@ -51,8 +53,14 @@ class McpManager:
         settings: McpSettings | None = None,
         extra_status: Iterable[ServerStatus] = (),
         tool_cache: ToolListCache | None = None,
+        roots: Sequence[Path | str] = (),
+        log_level: LogLevel | None = None,
     ) -> None:
         self.settings = settings or McpSettings.from_env()
+        self.roots: tuple[Path, ...] = normalize_roots(roots)
+        """The directories offered to servers as roots (``roots/list``)."""
+        self.log_level: LogLevel | None = log_level if log_level else level_from_python()
+        """The level sent with ``logging/setLevel`` to servers that log (None: not sent)."""
         self.tool_cache = tool_cache
         """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
         self.connections: dict[str, McpConnection] = {}
@@ -151,6 +159,51 @@ class McpManager:
             for name in names:
                 self.connections[name].start()
             await self.wait_ready(names, self.settings.connect_wait_s)
+
+    async def set_roots(self, paths: Sequence[Path | str]) -> None:
+        """Change the roots; connected servers get ``notifications/roots/list_changed``."""
+        roots = normalize_roots(paths)
+        if roots == self.roots:
+            return
+        self.roots = roots
+        for conn in self.connections.values():
+            if conn.session is not None and conn.state == "connected":
+                with contextlib.suppress(Exception):
+                    await conn.session.send_roots_list_changed()  # pyright: ignore[reportDeprecated]
+
+    async def set_log_level(self, level: LogLevel) -> None:
+        """Send ``logging/setLevel`` to every connected server that logs (and later ones)."""
+        self.log_level = level
+        for conn in self.connections.values():
+            if conn.session is not None and conn.state == "connected" and conn.has_logging:
+                with contextlib.suppress(Exception):
+                    await conn.session.set_logging_level(level)  # pyright: ignore[reportDeprecated]
+
+    # -- prompts ------------------------------------------------------------------------
+
+    def prompts(self) -> list[McpPromptDef]:
+        """Every prompt of every connected server."""
+        return [p for c in self.connections.values() if c.state == "connected" for p in c.prompts]
+
+    def find_prompt(self, command: str) -> McpPromptDef | None:
+        """The prompt whose command is ``command`` (``mcp__server__prompt``, no slash)."""
+        return next((p for p in self.prompts() if p.command == command), None)
+
+    async def get_prompt(
+        self, command: str, arguments: Mapping[str, str] | str = ""
+    ) -> list[PromptMessage]:
+        """``prompts/get`` for ``command``; ``arguments`` a mapping or the words typed."""
+        from hands.mcp.prompts import parse_arguments, prompt_messages
+
+        prompt = self.find_prompt(command)
+        if prompt is None:
+            known = ", ".join(p.command for p in self.prompts()) or "(none)"
+            raise ToolError(f"No MCP prompt {command}. Prompts: {known}.")
+        args = parse_arguments(prompt, arguments) if isinstance(arguments, str) else dict(arguments)
+        conn = self.connection(prompt.server)
+        session = await conn.ensure_connected()
+        result = await session.get_prompt(prompt.name, args)
+        return prompt_messages(prompt.server, result)
 
     # -- what the pool sees -----------------------------------------------------------
 

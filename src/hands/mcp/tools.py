@@ -56,6 +56,9 @@ class McpCallResult:
     content: tuple[TextBlock | ImageBlock, ...] = ()
     structured: Any = None
     is_error: bool = False
+    annotations: tuple[Mapping[str, Any] | None, ...] = ()
+    """Each content block's annotations (``audience``, ``priority``, ``lastModified``), in
+    the order of ``content``; empty when the server sent none."""
 
     def text(self) -> str:
         """The text blocks joined."""
