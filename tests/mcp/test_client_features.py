@@ -119,3 +119,70 @@ def test_the_client_advertises_roots_only() -> None:
             assert advertised == {"roots": {"listChanged": True}}
 
     anyio.run(go)
+
+
+def test_elicitation_goes_to_the_handler_and_the_hooks(tmp_path: Path) -> None:
+    from hands.core.context import ToolContext
+    from hands.core.session import Session
+    from hands.hooks.config import parse_hooks
+    from hands.hooks.engine import HookEngine
+    from hands.mcp.elicitation import (
+        ElicitationAnswer,
+        ElicitationRequest,
+        HookElicitation,
+        decline_unless_hooked,
+        with_hooks,
+    )
+
+    asked: list[ElicitationRequest] = []
+
+    async def person(request: ElicitationRequest) -> ElicitationAnswer:
+        asked.append(request)
+        return ElicitationAnswer(action="accept", content={"name": "Ada"})
+
+    log = tmp_path / "events.jsonl"
+    record = f"cat >> {log}; echo >> {log}"
+    answer = (
+        'echo \'{"hookSpecificOutput": {"hookEventName": "Elicitation", '
+        '"action": "accept", "content": {"name": "Hook"}}}\''
+    )
+
+    def hooks_for(*elicitation: str) -> HookElicitation:
+        groups: dict[str, object] = {
+            "ElicitationResult": [
+                {"matcher": "demo", "hooks": [{"type": "command", "command": record}]}
+            ]
+        }
+        if elicitation:
+            groups["Elicitation"] = [
+                {
+                    "matcher": "demo",
+                    "hooks": [{"type": "command", "command": c} for c in elicitation],
+                }
+            ]
+        engine = HookEngine(parse_hooks([("test settings", groups)]), on_notice=lambda _t: None)
+        assert not engine.warnings, engine.warnings
+        return HookElicitation(engine, ToolContext(cwd=tmp_path, session=Session(home=tmp_path)))
+
+    async def ask_with(handler: object) -> str:
+        async with McpManager([demo_config()], settings=FAST, elicit=handler) as manager:  # type: ignore[arg-type]
+            await manager.wait_ready()
+            return (await call(McpToolSource(manager, base=[]), "mcp__demo__ask", {})).block.text
+
+    async def go() -> None:
+        assert await ask_with(person) == "accept:Ada"
+        assert asked[0].server == "demo" and asked[0].message == "What is your name?"
+        assert asked[0].requested_schema["properties"]["name"]["type"] == "string"
+        # print mode: declined, unless an Elicitation hook answers
+        assert await ask_with(decline_unless_hooked(hooks_for())) == "decline:"
+        assert await ask_with(decline_unless_hooked(hooks_for(answer))) == "accept:Hook"
+        assert await ask_with(with_hooks(hooks_for("exit 2"), person)) == "decline:"
+
+    anyio.run(go)
+    seen = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    assert [(e["hook_event_name"], e["action"]) for e in seen] == [
+        ("ElicitationResult", "decline"),
+        ("ElicitationResult", "accept"),
+        ("ElicitationResult", "decline"),
+    ]
+    assert seen[1]["content"] == {"name": "Hook"} and seen[1]["mcp_server_name"] == "demo"

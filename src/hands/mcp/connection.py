@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import TracebackType
 
+    from hands.mcp.elicitation import ElicitationHandler
     from hands.mcp.prompts import McpPromptDef
     from hands.mcp.tool_cache import ToolListCache
     from mcp import ClientSession
@@ -53,6 +54,7 @@ class ConnectionOwner(McpBackend, Protocol):
     tool_cache: ToolListCache | None
     roots: tuple[Path, ...]
     log_level: LogLevel | None
+    elicit: ElicitationHandler | None
 
     def connect_slot(self) -> anyio.Semaphore:
         """Bounds how many servers start at once."""
@@ -431,6 +433,9 @@ class McpConnection:
                         client_info=Implementation(name=CLIENT_NAME, version=_version()),
                         list_roots_callback=self._list_roots,
                         logging_callback=self._on_log,
+                        elicitation_callback=(
+                            self._elicit if self.manager.elicit is not None else None
+                        ),
                     )
                 )
                 try:
@@ -594,6 +599,18 @@ class McpConnection:
 
         roots = [Root.model_validate(r) for r in root_entries(self.manager.roots)]
         return ListRootsResult(roots=roots)
+
+    async def _elicit(self, context: Any, params: Any) -> Any:
+        from mcp_types import ElicitResult
+
+        from hands.mcp.elicitation import request_from_params
+
+        handler = self.manager.elicit
+        if handler is None:
+            return ElicitResult(action="decline")
+        answer = await handler(request_from_params(self.config.name, params))
+        content = dict(answer.content) if answer.content is not None else None
+        return ElicitResult(action=answer.action, content=content)
 
     async def _on_log(self, params: Any) -> None:
         log_to_python(

@@ -39,6 +39,7 @@ from hands.mcp.tools import (
 
 if TYPE_CHECKING:
     from hands.core.session import Session
+    from hands.mcp.elicitation import ElicitationHandler
     from hands.mcp.prompts import McpPromptDef, PromptMessage
     from hands.mcp.tool_cache import ToolListCache
 
@@ -55,12 +56,15 @@ class McpManager:
         tool_cache: ToolListCache | None = None,
         roots: Sequence[Path | str] = (),
         log_level: LogLevel | None = None,
+        elicit: ElicitationHandler | None = None,
     ) -> None:
         self.settings = settings or McpSettings.from_env()
         self.roots: tuple[Path, ...] = normalize_roots(roots)
         """The directories offered to servers as roots (``roots/list``)."""
         self.log_level: LogLevel | None = log_level if log_level else level_from_python()
         """The level sent with ``logging/setLevel`` to servers that log (None: not sent)."""
+        self.elicit = elicit
+        """Answers servers' ``elicitation/create`` (None: elicitation not offered)."""
         self.tool_cache = tool_cache
         """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
         self.connections: dict[str, McpConnection] = {}

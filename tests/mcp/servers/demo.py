@@ -26,6 +26,7 @@ from mcp_types import (
     TextResourceContents,
     ToolAnnotations,
 )
+from pydantic import BaseModel
 
 # A 1x1 PNG.
 PNG = (
@@ -226,6 +227,18 @@ def annotated() -> list[TextContent]:
             annotations=Annotations(audience=["assistant"], priority=0.9),
         ),
     ]
+
+
+class Person(BaseModel):
+    name: str
+
+
+@mcp.tool()
+async def ask(ctx: Context) -> str:
+    """Ask the user for a name (elicitation/create); returns what came back."""
+    result = await ctx.elicit("What is your name?", Person)
+    data = getattr(result, "data", None)
+    return f"{result.action}:{data.name if data is not None else ''}"
 
 
 @mcp.prompt()
