@@ -9,9 +9,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from hands.agent.events import ResultEvent, ToolResultEvent
 from hands.agent.options import ToolSource
 from hands.core.context import PermissionMode, ToolContext
-from hands.core.messages import ToolUseBlock
+from hands.core.messages import ToolResultBlock, ToolUseBlock
 from hands.core.outcome import ToolCallOutcome
 from hands.core.session import Session
 from hands.mcp.config import McpServerConfig, parse_server
@@ -78,3 +79,65 @@ async def call(
     )
     block = ToolUseBlock(id=tool_use_id, name=name, input=dict(data))
     return await run_tool_use(block, ctx, runtime, progress or (lambda _d: None))
+
+
+async def wait_for_port(port: int, seconds: float = 15) -> None:
+    """Wait until something listens on the loopback ``port``."""
+    import anyio
+
+    with anyio.fail_after(seconds):
+        while True:
+            try:
+                stream = await anyio.connect_tcp("127.0.0.1", port)
+            except OSError:
+                await anyio.sleep(0.05)
+                continue
+            await stream.aclose()
+            return
+
+
+class HttpDemo:
+    """The demo server over streamable HTTP on one loopback port, stopped and started at will."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.process: Any = None
+
+    async def start(self) -> None:
+        import anyio
+
+        self.process = await anyio.open_process(
+            [sys.executable, str(DEMO), "--http", str(self.port)], stdout=-3, stderr=-3
+        )
+        await wait_for_port(self.port)
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            await self.process.wait()
+            self.process = None
+
+
+async def run_query(
+    model: Any, source: ToolSource, home: Path
+) -> tuple[ResultEvent, list[ToolResultBlock]]:
+    """Run a query to its end; its result and the tool results in order."""
+    from hands.agent.loop import QueryOptions, query
+
+    options = QueryOptions(
+        model=model,
+        tools=source,
+        cwd=home,
+        permission_mode="bypassPermissions",
+        session=Session(home=home),
+    )
+    results: list[ToolResultBlock] = []
+    final: ResultEvent | None = None
+    async for event in query("go", options):
+        if isinstance(event, ToolResultEvent):
+            results.append(event.outcome.block)
+        if isinstance(event, ResultEvent):
+            final = event
+    assert final is not None
+    return final, results

@@ -159,3 +159,75 @@ def test_print_mode_never_starts_a_refused_project_server(tmp_path: Path) -> Non
     assert shut.get("is_error") and "said-shut" not in json.dumps(shut)
     assert "'open'" in proc.stderr and "without asking" in proc.stderr
     assert "'shut'" not in proc.stderr
+
+
+def _project_with_servers(tmp_path: Path, servers: dict[str, object]) -> Path:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    return project
+
+
+def test_hands_tool_calls_a_tool_of_a_configured_server(tmp_path: Path) -> None:
+    import subprocess
+
+    demo = {"command": sys.executable, "args": [str(DEMO)]}
+    project = _project_with_servers(tmp_path, {"demo": demo, "other": {"command": "no-such-xyz"}})
+    env = {**os.environ, "HOME": str(tmp_path), "MCP_TIMEOUT": "15000"}
+
+    def hands_tool(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hands", "tool", *args],
+            capture_output=True, text=True, cwd=project, timeout=60, env=env,
+        )  # fmt: skip
+
+    echoed = hands_tool("mcp__demo__echo", '{"text": "from the shell"}')
+    assert echoed.returncode == 0, echoed.stderr
+    assert echoed.stdout.strip() == "from the shell"
+    as_json = hands_tool("mcp__demo__add", '{"a": 2, "b": 40}', "--json")
+    assert json.loads(json.loads(as_json.stdout)["content"]) == {"sum": 42}
+    unknown = hands_tool("mcp__demo__nope", "{}")
+    assert unknown.returncode == 1 and "mcp__demo__echo" in unknown.stderr
+    unconfigured = hands_tool("mcp__elsewhere__echo", "{}")
+    assert unconfigured.returncode == 1 and "No such tool" in unconfigured.stderr
+
+
+def test_stream_json_init_lists_each_server_with_its_status_and_its_tools(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+
+    demo = {"command": sys.executable, "args": [str(DEMO)]}
+    project = _project_with_servers(
+        tmp_path,
+        {
+            "loaded": {**demo, "alwaysLoad": True},
+            "slow": {"command": sys.executable, "args": [str(DEMO), "--slow-start", "30"]},
+            "broken": {"type": "carrier-pigeon", "url": "x"},
+            "shut": demo,
+        },
+    )
+    (project / ".claude" / "settings.local.json").write_text(
+        json.dumps({"disabledMcpjsonServers": ["shut"]})
+    )
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "ok"}]}]}))
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
+         "--output-format", "stream-json"],
+        capture_output=True, text=True, cwd=project, timeout=120,
+        env={**os.environ, "HOME": str(tmp_path), "MCP_TIMEOUT": "15000",
+             "MCP_CONNECT_TIMEOUT_MS": "15000"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    init = json.loads(proc.stdout.splitlines()[0])
+    assert init["subtype"] == "init"
+    statuses = {s["name"]: s["status"] for s in init["mcp_servers"]}
+    assert statuses == {
+        "loaded": "connected",
+        "slow": "pending",
+        "broken": "failed",
+        "shut": "disabled",
+    }
+    assert "mcp__loaded__echo" in init["tools"] and "Read" in init["tools"]
+    assert not any(t.startswith("mcp__slow__") for t in init["tools"])

@@ -7,12 +7,8 @@ import time
 from pathlib import Path
 
 import anyio
-from mcp_helpers import demo_config
+from mcp_helpers import demo_config, run_query
 
-from hands.agent.events import ResultEvent
-from hands.agent.loop import QueryOptions, query
-from hands.core.messages import ToolResultBlock
-from hands.core.session import Session
 from hands.mcp.config import McpSettings
 from hands.mcp.manager import McpManager
 from hands.mcp.source import McpToolSource
@@ -29,22 +25,8 @@ def test_query_with_a_server_still_connecting(tmp_path: Path) -> None:
         async with McpManager([slow], settings=McpSettings(startup_timeout_s=15)) as manager:
             source = McpToolSource(manager, base=[])
             started = time.perf_counter()
-            options = QueryOptions(
-                model=model,
-                tools=source,
-                cwd=tmp_path,
-                permission_mode="bypassPermissions",
-                session=Session(home=tmp_path),
-            )
-            results: list[ToolResultBlock] = []
-            final = None
-            async for event in query("go", options):
-                if isinstance(event, ResultEvent):
-                    final = event
-                block = getattr(event, "outcome", None)
-                if block is not None:
-                    results.append(block.block)
-            assert final is not None and final.subtype == "success"
+            final, results = await run_query(model, source, tmp_path)
+            assert final.subtype == "success"
             first, second = model.requests
             assert not any(t.name.startswith("mcp__") for t in first.tools)
             assert "mcp__slow__echo" in {t.name for t in second.tools}

@@ -122,3 +122,53 @@ def test_mcp_server_fetch(page_server: str) -> None:
             assert "Loopback page" in out.block.text
 
     anyio.run(go)
+
+
+FILESYSTEM_SERVER = "@modelcontextprotocol/server-filesystem@2026.8.31"
+
+
+def _npx_server(package: str, *args: str) -> list[str]:
+    """The command that starts an npm MCP server, or a skip when npx cannot fetch it."""
+    npx = shutil.which("npx")
+    if npx is None:
+        pytest.skip("npx is not installed")
+    try:
+        subprocess.run(
+            [npx, "-y", "--package", package, "node", "-e", "0"],
+            capture_output=True, timeout=180, check=True,
+        )  # fmt: skip
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        pytest.skip(f"npx could not fetch {package} (the npm registry is unreachable?): {exc}")
+    return [npx, "-y", package, *args]
+
+
+def test_server_filesystem_sends_a_media_file_as_one_image(tmp_path: Path) -> None:
+    import base64
+    import os
+
+    command = _npx_server(FILESYSTEM_SERVER, str(tmp_path))
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    )
+    picture = tmp_path / "dot.png"
+    picture.write_bytes(png + os.urandom(200_000))  # large: over a small output cap
+
+    async def go() -> None:
+        config = parse_server("fs", {"command": command[0], "args": command[1:]}, env={})
+        settings = McpSettings(startup_timeout_s=60, max_output_tokens=2000)
+        async with McpManager([config], settings=settings) as manager:
+            await manager.wait_ready()
+            assert manager.status()[0].state == "connected", manager.status()[0].error
+            source = McpToolSource(manager, base=[])
+            out = await call(source, "mcp__fs__read_media_file", {"path": str(picture)})
+            assert not out.is_error, out.block.text
+            from hands.core.messages import ImageBlock
+
+            blocks = out.block.content
+            assert isinstance(blocks, tuple) and [type(b) for b in blocks] == [ImageBlock]
+            assert out.output.structured is not None  # the server sent its structured copy
+            image = blocks[0]
+            assert isinstance(image, ImageBlock) and base64.b64decode(image.data)[:8] == png[:8]
+            assert len(base64.b64decode(image.data)) == picture.stat().st_size
+
+    anyio.run(go)

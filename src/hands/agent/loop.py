@@ -32,7 +32,7 @@ from hands.agent.events import (
     StreamRetryEvent,
     TextDeltaEvent,
 )
-from hands.agent.options import QueryOptions, ToolSource
+from hands.agent.options import QueryOptions, ReadySource, ToolSource
 from hands.agent.plan_reminder import plan_mode_reminder
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
@@ -156,6 +156,8 @@ class Query:
             self._executor.interrupt()
 
     async def _run(self) -> AsyncIterator[QueryEvent]:
+        if isinstance(self.options.tools, ReadySource):
+            await self.options.tools.ready()
         run = self._start()
         prompt = self._prompt if isinstance(self._prompt, Message) else user_text(self._prompt)
         if run.hooks is not None:

@@ -39,6 +39,15 @@ class ToolSource(Protocol):
         return None
 
 
+@runtime_checkable
+class ReadySource(Protocol):
+    """A source with tools the first request must not go without (MCP ``alwaysLoad``)."""
+
+    async def ready(self) -> None:
+        """Wait (bounded) until those tools are there; the loop awaits it before turn 1."""
+        ...
+
+
 @dataclass(frozen=True, kw_only=True)
 class QueryOptions:
     """How to run a query. Only ``model`` is required."""

@@ -91,6 +91,8 @@ def list_command(
         if s.state == "connected":
             extra = " + resources" if s.resources else ""
             mark = f"✓ connected ({plural(len(s.tools), 'tool')}{extra})"
+        elif s.state == "reconnecting" and s.error:
+            mark = f"… reconnecting: {s.error}"
         elif s.state in ("pending", "reconnecting"):
             mark = "… still connecting"
         else:

@@ -8,6 +8,7 @@ shell as in a conversation.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import secrets
@@ -89,7 +90,12 @@ def run_one(
         from hands.hooks.engine import build_hooks
 
         hooks = build_hooks(settings, on_notice=lambda t: print(f"hands: {t}", file=sys.stderr))
-    runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
+    mcp = None
+    if entry is None:
+        from hands.mcp.setup import manager_for_tool
+
+        mcp = manager_for_tool(cwd, name, value=settings.value)
+    base_runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = Session()
     install_settings(session, settings)
@@ -106,6 +112,14 @@ def run_one(
     block = ToolUseBlock(id=f"toolu_cli_{secrets.token_hex(6)}", name=name, input=dict(data))
 
     async def go() -> ToolResultBlock:
+        if mcp is not None:  # the tool's server starts now; the call waits for it
+            from hands.mcp.source import McpToolSource
+
+            mcp.start().attach(session)
+            tools = McpToolSource(mcp, base=pool, policy=engine).current_pool()
+            runtime = dataclasses.replace(base_runtime, tools=tools)
+        else:
+            runtime = base_runtime
         try:
             outcome = await run_tool_use(block, ctx, runtime, lambda _data: None)
             if state_file is not None:

@@ -14,16 +14,26 @@ from hands.orchestration.events import ToolProgressEvent
 
 
 def init_message(
-    *, session_id: str, cwd: Path, tools: Sequence[str], model: str, permission_mode: str
+    *,
+    session_id: str,
+    cwd: Path,
+    tools: Sequence[str],
+    model: str,
+    permission_mode: str,
+    mcp_servers: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
-    """The ``system``/``init`` line that opens a stream-json transcript."""
+    """The ``system``/``init`` line that opens a stream-json transcript.
+
+    ``mcp_servers``: each server's name and status (``connected``, ``pending``,
+    ``failed``, ``needs-auth``, ``disabled``).
+    """
     return {
         "type": "system",
         "subtype": "init",
         "session_id": session_id,
         "cwd": str(cwd),
         "tools": list(tools),
-        "mcp_servers": [],
+        "mcp_servers": [{"name": name, "status": status} for name, status in mcp_servers],
         "model": model,
         "permissionMode": permission_mode,
         "apiKeySource": "none",

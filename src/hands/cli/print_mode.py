@@ -97,14 +97,16 @@ def run_print(
     async def go() -> None:
         setup.start_background()
         if output_format == "stream-json":
+            await setup.source.ready()  # alwaysLoad servers are in the init line
             emit(
                 dumps(
                     init_message(
                         session_id=session.id,
                         cwd=setup.cwd,
-                        tools=setup.source.current_pool().names,
+                        tools=setup.tool_names(),
                         model=model.name,
                         permission_mode=permission_mode,
+                        mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
                     )
                 )
             )

@@ -195,8 +195,11 @@ class Repl:
     async def command(self, text: str) -> None:
         """Run a slash command."""
         name, _, arg = text.partition(" ")
-        name = ALIASES.get(name.lower(), name.lower())
         arg = arg.strip()
+        if name.startswith("/mcp__"):  # an MCP prompt: its text is the next turn
+            await self._mcp_prompt(name[1:], arg)
+            return
+        name = ALIASES.get(name.lower(), name.lower())
         if name == "/exit":
             raise Exit
         if name == "/model":
@@ -377,6 +380,16 @@ class Repl:
         self.setup.model = model
         self.console.print(Text(f"Now using {model.name}.", style="green"))
 
+    async def _mcp_prompt(self, command: str, arg: str) -> None:
+        from hands.errors import ToolError
+
+        try:
+            messages = await self.setup.mcp.get_prompt(command, arg)
+        except ToolError as exc:
+            self.console.print(Text(str(exc), style="red"))
+            return
+        await self.turn("\n\n".join(m.text for m in messages))
+
     def _show_mcp(self) -> None:
         statuses = self.setup.mcp.status()
         if not statuses:
@@ -392,6 +405,8 @@ class Repl:
                 str(data.get("error") or data.get("target") or ""),
             )
         self.console.print(table)
+        for prompt in self.setup.mcp.prompts():
+            self.console.print(Text(f"{prompt.usage()}  {prompt.description}".rstrip()))
 
     def _show_permissions(self) -> None:
         table = Table("behavior", "rule", "from")

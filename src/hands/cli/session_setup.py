@@ -14,7 +14,7 @@ from hands.agent.system_prompt import DEFAULT_SYSTEM_PROMPT, build_system_prompt
 from hands.agent.transcript import TranscriptWriter, find, load, project_dir
 from hands.cli import startup
 from hands.config.settings import Settings
-from hands.core.context import PermissionMode
+from hands.core.context import PermissionMode, ToolContext
 from hands.core.limits import Limits
 from hands.core.messages import Message
 from hands.core.session import Session
@@ -92,7 +92,19 @@ class AgentSetup:
 
         Call it inside the running event loop, before the first query.
         """
+        from hands.mcp.elicitation import HookElicitation, decline_unless_hooked
+
+        self.mcp.roots = (self.cwd, *self.settings.additional_directories)
+        if self.hooks is not None and self.mcp.elicit is None:
+            ctx = ToolContext(cwd=self.cwd, session=self.session, project_dir=self.cwd)
+            self.mcp.elicit = decline_unless_hooked(HookElicitation(self.hooks, ctx))
         self.mcp.start(lazy=self.source.active).attach(self.session)
+
+    def tool_names(self) -> list[str]:
+        """Every tool of the session, deferred ones included (stream-json's init line)."""
+        names = list(self.source.current_pool().names)
+        names.extend(t.name for t in self.source.deferred_tools() if t.name not in names)
+        return names
 
     def options(
         self,

@@ -207,6 +207,11 @@ class Warmable(Protocol):
         ...
 
 
+@runtime_checkable
+class _Ready(Protocol):
+    async def ready(self) -> None: ...
+
+
 class DeferredPool(ToolPool):
     """The pool the model sees: loaded tools sorted, then found tools in found order.
 
@@ -419,6 +424,12 @@ class DeferringSource:
 
             self._search_tool = ToolSearchTool(self)
         return self._search_tool
+
+    async def ready(self) -> None:
+        """Wait for what the wrapped source needs before the first request, if anything."""
+        inner = self._inner
+        if isinstance(inner, _Ready):
+            await inner.ready()
 
     def warm(self, names: Sequence[str]) -> None:
         """Pass-through so a DeferringSource can itself be wrapped."""

@@ -64,7 +64,8 @@ FIRED_EVENTS: frozenset[str] = frozenset(
     {
         "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
         "PostToolBatch", "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
-        "SessionStart", "SessionEnd", "Notification", "PreCompact",
+        "SessionStart", "SessionEnd", "Notification", "PreCompact", "Elicitation",
+        "ElicitationResult",
     }
 )  # fmt: skip
 """Events hands fires (the rest are accepted in settings and never fire)."""
@@ -81,6 +82,8 @@ MATCHER_FIELDS: dict[str, str] = {
     "PostCompact": "trigger",
     "SubagentStart": "agent_type",
     "SubagentStop": "agent_type",
+    "Elicitation": "mcp_server_name",
+    "ElicitationResult": "mcp_server_name",
 }
 """Events that support a matcher, and the input field it is matched against."""
 

@@ -23,7 +23,7 @@ import anyio
 from hands.core.hooks import NO_LOOP, NO_PRE, LoopHookOutcome, PostToolUseOutcome, PreToolUseOutcome
 from hands.hooks import combine, events
 from hands.hooks.config import HookConfig, config_from_settings
-from hands.hooks.output import HookResult
+from hands.hooks.output import ElicitAction, HookResult
 from hands.hooks.runner import HookRunner
 
 if TYPE_CHECKING:
@@ -255,6 +255,43 @@ class HookEngine(HookRunner):
             ctx,
             target=notification_type,
         )
+
+    # -- MCP elicitation ------------------------------------------------------------------
+
+    async def elicitation(
+        self, ctx: ToolContext, fields: Mapping[str, Any]
+    ) -> tuple[ElicitAction, dict[str, Any] | None] | None:
+        """Elicitation (matcher: the server): a hook may answer for the user.
+
+        ``fields``: ``mcp_server_name``, ``message``, ``mode``, ``requested_schema`` or
+        ``url``. Exit 2 (or ``decision: "block"``) declines; None when no hook answered.
+        """
+        return await self._elicit("Elicitation", ctx, dict(fields))
+
+    async def elicitation_result(
+        self,
+        ctx: ToolContext,
+        fields: Mapping[str, Any],
+        answer: tuple[ElicitAction, Mapping[str, Any] | None],
+    ) -> tuple[ElicitAction, dict[str, Any] | None] | None:
+        """ElicitationResult: the answer about to be sent; a hook may change it."""
+        data = {**fields, "action": answer[0], "content": dict(answer[1] or {})}
+        return await self._elicit("ElicitationResult", ctx, data)
+
+    async def _elicit(
+        self, event: str, ctx: ToolContext, data: dict[str, Any]
+    ) -> tuple[ElicitAction, dict[str, Any] | None] | None:
+        if not self.config.has(event):
+            return None
+        payload = events.common(event, ctx, with_mode=False, **data)
+        results = await self.run_event(event, payload, ctx, target=str(data["mcp_server_name"]))
+        for result in results:
+            if result.blocking:
+                return ("decline", None)
+        for result in results:
+            if result.elicitation_action is not None:
+                return (result.elicitation_action, result.elicitation_content)
+        return None
 
     # -- loop events (LoopHooks) ----------------------------------------------------------
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from hands.core.session import Session
 
 PermissionChoice: TypeAlias = Literal["allow", "deny", "ask", "defer"]
+ElicitAction: TypeAlias = Literal["accept", "decline", "cancel"]
 MAX_OUTPUT_CHARS = 10_000
 BLOCKING_EVENTS = frozenset(
     {
@@ -77,6 +78,9 @@ class HookResult:
     """PermissionRequest: ``decision.behavior``."""
     request_message: str = ""
     request_interrupt: bool = False
+    elicitation_action: ElicitAction | None = None
+    """Elicitation / ElicitationResult: ``accept``, ``decline`` or ``cancel``."""
+    elicitation_content: dict[str, Any] | None = None
     plain_text: str = ""
     notice: str = ""
     """Shown to the user, never to the model: a hook error or a hook's stderr."""
@@ -225,6 +229,13 @@ def _specific(event: str, out: dict[str, Any], fields: dict[str, Any], keep: Cap
                 fields["has_updated_output"] = True
                 fields["updated_output"] = out[key]
                 break
+    elif event in ("Elicitation", "ElicitationResult"):
+        action = out.get("action")
+        if action in ("accept", "decline", "cancel"):
+            fields["elicitation_action"] = action
+            content = out.get("content")
+            if isinstance(content, dict) and action == "accept":
+                fields["elicitation_content"] = cast(dict[str, Any], content)
     elif event == "PermissionRequest":
         verdict = out.get("decision")
         if isinstance(verdict, dict):

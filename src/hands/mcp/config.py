@@ -31,6 +31,7 @@ SCOPE_ORDER: tuple[Scope, ...] = ("dynamic", "local", "project", "user")
 DEFAULT_STARTUP_TIMEOUT_MS = 30_000
 DEFAULT_TOOL_TIMEOUT_MS = 100_000_000
 DEFAULT_MAX_OUTPUT_TOKENS = 25_000
+DEFAULT_CONNECT_WAIT_MS = 5_000
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}")
 _TRANSPORT_ALIASES: dict[str, Transport] = {
@@ -90,6 +91,14 @@ class McpSettings:
     max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS
     connect_batch: int = 16
     reconnect_attempts: int = 3
+    """Reconnect attempts for a stdio server that went away (remote ones: no limit)."""
+    reconnect_cap_s: float = 30.0
+    """The longest pause between two reconnect attempts."""
+    connect_wait_s: float = DEFAULT_CONNECT_WAIT_MS / 1000
+    """``MCP_CONNECT_TIMEOUT_MS``: how long the first request waits for the servers it
+    waits for (``alwaysLoad`` ones, or every one with ``MCP_CONNECTION_NONBLOCKING=0``)."""
+    nonblocking: bool = True
+    """``MCP_CONNECTION_NONBLOCKING``: false makes the first request wait for every server."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> McpSettings:
@@ -100,6 +109,9 @@ class McpSettings:
             tool_timeout_s=_int(env, "MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS) / 1000,
             max_output_tokens=_int(env, "MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS),
             connect_batch=_int(env, "MCP_SERVER_CONNECTION_BATCH_SIZE", 16),
+            connect_wait_s=_int(env, "MCP_CONNECT_TIMEOUT_MS", DEFAULT_CONNECT_WAIT_MS) / 1000,
+            nonblocking=env.get("MCP_CONNECTION_NONBLOCKING", "").strip().lower()
+            not in ("0", "false", "no", "off"),
         )
 
 

@@ -14,13 +14,14 @@ import json
 import math
 import tempfile
 import time
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 
 import anyio
 
 from hands.errors import ToolError
+from hands.mcp.client_features import LogLevel, McpLogMessage, log_to_python, root_entries
 from hands.mcp.config import McpServerConfig, McpSettings
 from hands.mcp.naming import normalize
 from hands.mcp.results import WithStderr, describe_failure
@@ -31,8 +32,11 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
     from types import TracebackType
 
+    from hands.mcp.elicitation import ElicitationHandler
+    from hands.mcp.prompts import McpPromptDef
     from hands.mcp.tool_cache import ToolListCache
     from mcp import ClientSession
 
@@ -48,6 +52,9 @@ class ConnectionOwner(McpBackend, Protocol):
 
     settings: McpSettings
     tool_cache: ToolListCache | None
+    roots: tuple[Path, ...]
+    log_level: LogLevel | None
+    elicit: ElicitationHandler | None
 
     def connect_slot(self) -> anyio.Semaphore:
         """Bounds how many servers start at once."""
@@ -73,6 +80,11 @@ class ServerStatus:
     server_info: str = ""
     connect_ms: float | None = None
 
+    @property
+    def wire_status(self) -> str:
+        """The status word of stream-json's ``system/init`` ``mcp_servers`` entries."""
+        return _WIRE_STATUS.get(self.state, "failed")
+
     def to_json(self) -> dict[str, Any]:
         """A plain dict for ``--json``."""
         return {
@@ -88,6 +100,18 @@ class ServerStatus:
             "server_info": self.server_info,
             "connect_ms": self.connect_ms,
         }
+
+
+_WIRE_STATUS: dict[str, str] = {
+    "connected": "connected",
+    "pending": "pending",
+    "reconnecting": "pending",
+    "failed": "failed",
+    "closed": "failed",
+    "needs-auth": "needs-auth",
+    "needs-approval": "disabled",
+    "disabled": "disabled",
+}
 
 
 class _WatchedStream:
@@ -141,6 +165,9 @@ class McpConnection:
         self.definitions: tuple[McpToolDef, ...] = ()
         self.tools: tuple[McpTool, ...] = ()
         self.has_resources = False
+        self.has_logging = False
+        self.has_prompts = False
+        self.prompts: tuple[McpPromptDef, ...] = ()
         self.server_info = ""
         self.connect_ms: float | None = None
         self.session: ClientSession | None = None
@@ -151,10 +178,18 @@ class McpConnection:
         self._wake = asyncio.Event()
         self._dead = False
         self._refresh = False
+        self._listed = asyncio.Event()
+        """Set while ``tools`` are what the server last listed (no re-list pending)."""
+        self._listed.set()
         self._stopping = False
         self._scope: anyio.CancelScope | None = None
         self._task: asyncio.Task[None] | None = None
         self._ever_connected = False
+        self._pausing = False
+        self._came_up = False
+        self._poke = asyncio.Event()
+        self.session_lost = False
+        """The server answered 404 to this session's id: it must be initialised anew."""
         self.cached = False
         """True while ``tools`` come from the tool-list cache (not yet from the server)."""
         self.idle = False
@@ -208,33 +243,72 @@ class McpConnection:
     async def ensure_connected(self) -> ClientSession:
         """The live session; waits for a connection in progress, reconnects a dead one.
 
-        A connection still starting is waited for up to the startup timeout; anything
-        else raises ToolError with a message for the model.
+        A connection still starting is waited for up to the startup timeout; a remote
+        server between reconnect attempts is tried again at once. Anything else raises
+        ToolError with a message for the model.
         """
         if self.state == "connected" and self.session is not None and not self._dead:
             return self.session
         if self.state == "closed":
             raise ToolError(f'The MCP server "{self.config.name}" has been shut down.')
-        if self.state == "failed" and self._ever_connected:
-            self.start()  # it worked before: try again now
-        elif self.state == "pending" and self._task is None:
-            self.start()
+        if self._task is None or self._task.done():
+            if self.state == "pending" or (self.state == "failed" and self._ever_connected):
+                self.start()  # not started yet, or it worked before: try again now
+        else:
+            self._retry_now()
         startup = self.manager.settings.startup_timeout_s
-        if self.state in ("pending", "reconnecting") or self._dead:
+        if not self._settled.is_set() or self._dead:
             await self.wait_settled(startup)
-        if self.state == "connected" and self.session is not None:
+        if self.state == "connected" and self.session is not None and not self._dead:
             return self.session
+        name = self.config.name
+        if self.retrying:
+            raise ToolError(
+                f'The MCP server "{name}" is unavailable (reconnecting, attempt {self.attempt}): '
+                f"{self.error or 'no answer'}. hands keeps trying in the background and its "
+                "tools come back when it does; continue without it for now or try again later."
+            )
         if self.state in ("pending", "reconnecting"):
             raise ToolError(
-                f'The MCP server "{self.config.name}" is still connecting after '
+                f'The MCP server "{name}" is still connecting after '
                 f"{startup:g} s. Try again later, or continue without its tools."
             )
         raise ToolError(
-            f'The MCP server "{self.config.name}" is not connected: '
+            f'The MCP server "{name}" is not connected: '
             f"{self.error or 'unknown error'}. Its tools cannot be used now; continue "
             "without them, or tell the user to fix the server (`hands mcp list` shows "
             "its status)."
         )
+
+    @property
+    def remote(self) -> bool:
+        """A server reached over the network (HTTP or SSE), retried for the whole session."""
+        return self.config.transport != "stdio"
+
+    @property
+    def retrying(self) -> bool:
+        """Between two attempts of a reconnect loop that has not given up."""
+        return self._pausing and not self._stopping
+
+    def _retry_now(self) -> None:
+        """Cut the pause between two attempts short: the next one starts at once."""
+        if self._pausing:
+            self._begin_attempt()
+            self._poke.set()
+
+    def _begin_attempt(self) -> None:
+        if self._settled.is_set():
+            self._settled = asyncio.Event()
+
+    @property
+    def busy(self) -> bool:
+        """The connection dropped or its tools are being listed again."""
+        return self._dead or not self._listed.is_set()
+
+    async def wait_listed(self, limit: float) -> None:
+        """Wait (up to ``limit`` s) for a re-list that ``list_changed`` asked for."""
+        with anyio.move_on_after(limit):
+            await self._listed.wait()
 
     def mark_dead(self) -> None:
         """The transport failed under a call: drop this connection and reconnect."""
@@ -247,45 +321,77 @@ class McpConnection:
     # -- the background task ---------------------------------------------------------
 
     async def _run(self) -> None:
-        settings = self.manager.settings
-        backoff = (0.25, 0.5, 1.0, 2.0, 4.0)
         failures = 0
         while not self._stopping:
+            self._came_up = False
             try:
                 async with self.manager.connect_slot():
                     self.attempt += 1
                     await self._connect_once()
+            except Exception as exc:  # anything the transport or SDK raises
+                if not self._came_up:
+                    failures += 1
+                    self.error = describe_failure(self.config, exc)
+            if self._came_up:
                 failures = 0  # it was up and then went away: reconnect at once
                 self.error = "the server closed the connection"
-            except Exception as exc:  # anything the transport or SDK raises
-                failures += 1
-                self.error = describe_failure(self.config, exc)
             self._scope = None
             self.session = None
             if self._stopping:
                 break
-            if failures and (not self._ever_connected or failures > settings.reconnect_attempts):
-                self.state = "failed"
-                self.tools = ()
-                self.definitions = ()
-                self.cached = False
-                if self.manager.tool_cache is not None:
-                    self.manager.tool_cache.invalidate(self.config)
-                self.manager.changed()
-                self._settled.set()
+            if failures and not self._keeps_trying(failures):
+                self._give_up()
                 return
-            self.state = "reconnecting"
-            if self._settled.is_set():
-                self._settled = asyncio.Event()
+            if not failures:
+                self.state = "reconnecting"
+                self._begin_attempt()
+                self.manager.changed()
+                continue
+            # A failed attempt: waiters learn it now; the next one follows a pause.
+            self.state = "reconnecting" if self._ever_connected else "failed"
+            if not self._ever_connected:
+                self._drop_tools()
+            self._settled.set()
             self.manager.changed()
-            if failures:
-                await anyio.sleep(backoff[min(failures, len(backoff)) - 1])
+            await self._pause(_backoff(failures, self.manager.settings.reconnect_cap_s))
+            self._begin_attempt()
+
+    def _keeps_trying(self, failures: int) -> bool:
+        """Remote servers are retried for the whole session; a stdio one a few times."""
+        if self.remote:
+            return True
+        return self._ever_connected and failures <= self.manager.settings.reconnect_attempts
+
+    def _give_up(self) -> None:
+        self.state = "failed"
+        self._drop_tools()
+        self.manager.changed()
+        self._settled.set()
+
+    def _drop_tools(self) -> None:
+        self.tools = ()
+        self.definitions = ()
+        self.cached = False
+        if self.manager.tool_cache is not None:
+            self.manager.tool_cache.invalidate(self.config)
+
+    async def _pause(self, seconds: float) -> None:
+        self._poke = asyncio.Event()
+        self._pausing = True
+        try:
+            with anyio.move_on_after(seconds):
+                await self._poke.wait()
+        finally:
+            self._pausing = False
 
     async def _connect_once(self) -> None:
         """One connection, from spawn (or dial) to its end; raises when it cannot start."""
         started = time.perf_counter()
         startup = self.manager.settings.startup_timeout_s
         self._dead = False
+        self._refresh = False
+        self.session_lost = False
+        self._listed.set()
         self._wake = asyncio.Event()
         errlog: IO[str] | None = None
         if self.config.transport == "stdio":
@@ -303,6 +409,7 @@ class McpConnection:
 
         def on_end() -> None:
             self._dead = True
+            self._begin_attempt()  # callers wait for the reconnection
             self._wake.set()
 
         with anyio.CancelScope(deadline=anyio.current_time() + startup) as scope:
@@ -324,11 +431,17 @@ class McpConnection:
                         write,
                         message_handler=self._on_message,
                         client_info=Implementation(name=CLIENT_NAME, version=_version()),
+                        list_roots_callback=self._list_roots,
+                        logging_callback=self._on_log,
+                        elicitation_callback=(
+                            self._elicit if self.manager.elicit is not None else None
+                        ),
                     )
                 )
                 try:
                     init = await session.initialize()
                     tools = await self._list_tools(session)
+                    await self._after_initialize(session, init.capabilities)
                 except BaseException as exc:
                     if errlog is not None and not isinstance(exc, anyio.get_cancelled_exc_class()):
                         raise WithStderr(exc, _tail(errlog)) from exc
@@ -344,16 +457,21 @@ class McpConnection:
                 self.state = "connected"
                 self.error = ""
                 self._ever_connected = True
+                self._came_up = True
                 self.connect_ms = (time.perf_counter() - started) * 1000
                 self.manager.changed()
                 self._settled.set()
                 while not self._dead:
                     if self._refresh:
                         self._refresh = False
-                        with contextlib.suppress(Exception):
-                            self._set_tools(await self._list_tools(session))
-                            self._save_tools()
-                            self.manager.changed()
+                        try:
+                            with contextlib.suppress(Exception):
+                                self._set_tools(await self._list_tools(session))
+                                self._save_tools()
+                                self.manager.changed()
+                        finally:
+                            if not self._refresh:
+                                self._listed.set()
                         continue
                     await self._wake.wait()
                     self._wake = asyncio.Event()
@@ -387,7 +505,12 @@ class McpConnection:
             from mcp.client.sse import sse_client
 
             return sse_client(config.url, headers=headers or None)
-        return _streamable_http(config.url, headers)
+        return _streamable_http(config.url, headers, self._lost_session)
+
+    def _lost_session(self) -> None:
+        """HTTP 404 for this session's id: the server forgot it (restarted)."""
+        self.session_lost = True
+        self.mark_dead()
 
     async def _list_tools(self, session: ClientSession) -> list[McpToolDef]:
         from mcp_types import PaginatedRequestParams
@@ -447,9 +570,57 @@ class McpConnection:
         method = getattr(message, "method", None)
         if method == "notifications/tools/list_changed":
             self._refresh = True
+            self._listed.clear()
             self._wake.set()
         elif method == "notifications/resources/list_changed":
             self.manager.changed()
+        elif method == "notifications/prompts/list_changed" and self.session is not None:
+            with contextlib.suppress(Exception):
+                await self._list_prompts(self.session)
+
+    async def _after_initialize(self, session: ClientSession, caps: Any) -> None:
+        """Prompts listed, and the log level sent when one is asked for."""
+        self.has_logging = caps.logging is not None
+        self.has_prompts = caps.prompts is not None
+        if self.has_prompts:
+            await self._list_prompts(session)
+        level = self.manager.log_level
+        if self.has_logging and level is not None:
+            await session.set_logging_level(level)  # pyright: ignore[reportDeprecated]
+
+    async def _list_prompts(self, session: ClientSession) -> None:
+        from hands.mcp.prompts import prompt_defs
+
+        result = await session.list_prompts()
+        self.prompts = tuple(prompt_defs(self.config.name, result))
+
+    async def _list_roots(self, context: Any) -> Any:
+        from mcp_types import ListRootsResult, Root
+
+        roots = [Root.model_validate(r) for r in root_entries(self.manager.roots)]
+        return ListRootsResult(roots=roots)
+
+    async def _elicit(self, context: Any, params: Any) -> Any:
+        from mcp_types import ElicitResult
+
+        from hands.mcp.elicitation import request_from_params
+
+        handler = self.manager.elicit
+        if handler is None:
+            return ElicitResult(action="decline")
+        answer = await handler(request_from_params(self.config.name, params))
+        content = dict(answer.content) if answer.content is not None else None
+        return ElicitResult(action=answer.action, content=content)
+
+    async def _on_log(self, params: Any) -> None:
+        log_to_python(
+            McpLogMessage(
+                server=self.config.name,
+                level=str(params.level),
+                data=params.data,
+                logger=params.logger,
+            )
+        )
 
     def status(self) -> ServerStatus:
         """The line for ``hands mcp list``."""
@@ -460,17 +631,19 @@ class McpConnection:
             transport=config.transport,
             target=config.target,
             state=self.state,
-            error=self.error
-            or (
-                "not started: its tools are deferred and cached; it starts when one is needed"
-                if self.idle
-                else ""
-            ),
+            error=self._status_error(),
             tools=tuple(d.name for d in self.definitions) if self.state == "connected" else (),
             resources=self.has_resources,
             server_info=self.server_info,
             connect_ms=self.connect_ms,
         )
+
+    def _status_error(self) -> str:
+        if self.idle:
+            return "not started: its tools are deferred and cached; it starts when one is needed"
+        if self.retrying:
+            return f"{self.error}; reconnecting (attempt {self.attempt + 1} next)"
+        return self.error
 
 
 def _def_key(definition: McpToolDef) -> str:
@@ -502,12 +675,24 @@ def _tail(errlog: IO[str] | None) -> str:
     return text[-STDERR_TAIL:] if len(text) > STDERR_TAIL else text
 
 
+def _backoff(failures: int, cap: float) -> float:
+    """Seconds before attempt ``failures + 1``: 0.25 s doubling, at most ``cap``."""
+    return min(cap, 0.25 * 2 ** min(failures - 1, 16))
+
+
 @contextlib.asynccontextmanager
-async def _streamable_http(url: str, headers: Mapping[str, str]) -> AsyncGenerator[Any]:
-    from mcp.client.streamable_http import streamable_http_client
+async def _streamable_http(
+    url: str, headers: Mapping[str, str], on_lost: Callable[[], None]
+) -> AsyncGenerator[Any]:
+    from mcp.client.streamable_http import MCP_SESSION_ID, streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client  # pyright: ignore[reportPrivateUsage]
 
+    async def watch(response: Any) -> None:
+        if response.status_code == 404 and MCP_SESSION_ID in response.request.headers:
+            on_lost()
+
     async with create_mcp_http_client(headers=dict(headers) or None) as http:
+        http.event_hooks = {**http.event_hooks, "response": [watch]}
         async with streamable_http_client(url, http_client=http) as streams:
             yield streams
 

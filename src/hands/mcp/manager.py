@@ -16,13 +16,16 @@ SDK is imported only when a connection starts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from hands.core.tool import Progress, Tool
 from hands.errors import ToolError
+from hands.mcp.client_features import LogLevel, level_from_python, normalize_roots
 from hands.mcp.config import McpServerConfig, McpSettings
 from hands.mcp.connection import McpConnection, ServerStatus
 from hands.mcp.naming import normalize, split_name
@@ -35,10 +38,10 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
-
     from hands.core.session import Session
+    from hands.mcp.elicitation import ElicitationHandler
+    from hands.mcp.prompts import McpPromptDef, PromptMessage
     from hands.mcp.tool_cache import ToolListCache
-
 
 
 class McpManager:
@@ -51,8 +54,17 @@ class McpManager:
         settings: McpSettings | None = None,
         extra_status: Iterable[ServerStatus] = (),
         tool_cache: ToolListCache | None = None,
+        roots: Sequence[Path | str] = (),
+        log_level: LogLevel | None = None,
+        elicit: ElicitationHandler | None = None,
     ) -> None:
         self.settings = settings or McpSettings.from_env()
+        self.roots: tuple[Path, ...] = normalize_roots(roots)
+        """The directories offered to servers as roots (``roots/list``)."""
+        self.log_level: LogLevel | None = log_level if log_level else level_from_python()
+        """The level sent with ``logging/setLevel`` to servers that log (None: not sent)."""
+        self.elicit = elicit
+        """Answers servers' ``elicitation/create`` (None: elicitation not offered)."""
         self.tool_cache = tool_cache
         """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
         self.connections: dict[str, McpConnection] = {}
@@ -63,6 +75,7 @@ class McpManager:
         self.version = 0
         self._slots: anyio.Semaphore | None = None
         self._started = False
+        self._waited = False
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -131,11 +144,70 @@ class McpManager:
             for conn in chosen:
                 await conn.wait_settled(seconds)
 
-    async def wait_always_load(self, limit: float = 5.0) -> None:
-        """Wait (briefly) for ``alwaysLoad`` servers before the first model request."""
-        names = [n for n, c in self.connections.items() if c.config.always_load]
+    async def wait_blocking(self) -> None:
+        """Before the first model request: wait for the servers it must list.
+
+        Those are the ``alwaysLoad`` servers, or every server when
+        ``MCP_CONNECTION_NONBLOCKING=0``; the wait lasts at most ``MCP_CONNECT_TIMEOUT_MS``
+        and happens once per manager (later requests never wait).
+        """
+        if self._waited:
+            return
+        self._waited = True
+        names = [
+            n
+            for n, c in self.connections.items()
+            if not c.idle and (c.config.always_load or not self.settings.nonblocking)
+        ]
         if names:
-            await self.wait_ready(names, limit)
+            for name in names:
+                self.connections[name].start()
+            await self.wait_ready(names, self.settings.connect_wait_s)
+
+    async def set_roots(self, paths: Sequence[Path | str]) -> None:
+        """Change the roots; connected servers get ``notifications/roots/list_changed``."""
+        roots = normalize_roots(paths)
+        if roots == self.roots:
+            return
+        self.roots = roots
+        for conn in self.connections.values():
+            if conn.session is not None and conn.state == "connected":
+                with contextlib.suppress(Exception):
+                    await conn.session.send_roots_list_changed()  # pyright: ignore[reportDeprecated]
+
+    async def set_log_level(self, level: LogLevel) -> None:
+        """Send ``logging/setLevel`` to every connected server that logs (and later ones)."""
+        self.log_level = level
+        for conn in self.connections.values():
+            if conn.session is not None and conn.state == "connected" and conn.has_logging:
+                with contextlib.suppress(Exception):
+                    await conn.session.set_logging_level(level)  # pyright: ignore[reportDeprecated]
+
+    # -- prompts ------------------------------------------------------------------------
+
+    def prompts(self) -> list[McpPromptDef]:
+        """Every prompt of every connected server."""
+        return [p for c in self.connections.values() if c.state == "connected" for p in c.prompts]
+
+    def find_prompt(self, command: str) -> McpPromptDef | None:
+        """The prompt whose command is ``command`` (``mcp__server__prompt``, no slash)."""
+        return next((p for p in self.prompts() if p.command == command), None)
+
+    async def get_prompt(
+        self, command: str, arguments: Mapping[str, str] | str = ""
+    ) -> list[PromptMessage]:
+        """``prompts/get`` for ``command``; ``arguments`` a mapping or the words typed."""
+        from hands.mcp.prompts import parse_arguments, prompt_messages
+
+        prompt = self.find_prompt(command)
+        if prompt is None:
+            known = ", ".join(p.command for p in self.prompts()) or "(none)"
+            raise ToolError(f"No MCP prompt {command}. Prompts: {known}.")
+        args = parse_arguments(prompt, arguments) if isinstance(arguments, str) else dict(arguments)
+        conn = self.connection(prompt.server)
+        session = await conn.ensure_connected()
+        result = await session.get_prompt(prompt.name, args)
+        return prompt_messages(prompt.server, result)
 
     # -- what the pool sees -----------------------------------------------------------
 
@@ -149,6 +221,14 @@ class McpManager:
                 out.extend(conn.tools)
         return out
 
+    def live_tool(self, name: str) -> McpTool | None:
+        """The tool called ``name`` as its server lists it now (None: not listed)."""
+        parts = split_name(name)
+        conn = self._by_key.get(parts[0]) if parts is not None else None
+        if conn is None or conn.state != "connected":
+            return None
+        return next((t for t in conn.tools if t.name == name), None)
+
     def resource_servers(self) -> list[str]:
         """Connected servers that support resources."""
         return [
@@ -161,10 +241,10 @@ class McpManager:
         if parts is None:
             return None
         conn = self._by_key.get(parts[0])
-        if conn is None or conn.state in ("failed", "closed"):
+        if conn is None or conn.state == "closed" or (conn.state == "failed" and not conn.remote):
             return None
-        if conn.state == "connected" and not conn._dead:  # pyright: ignore[reportPrivateUsage]
-            return None  # connected and it has no such tool
+        if conn.state == "connected" and not conn.busy:
+            return None  # connected, its tools listed, and it has no such tool
         return conn
 
     def status(self) -> list[ServerStatus]:
@@ -193,6 +273,7 @@ class McpManager:
             raise ToolError(f"{name} is not an MCP tool name.")
         conn = self.connection(parts[0])
         await conn.ensure_connected()
+        await conn.wait_listed(self.settings.startup_timeout_s)
         for tool in conn.tools:
             if tool.name == name:
                 return tool
@@ -205,14 +286,35 @@ class McpManager:
     async def call_tool(
         self, server: str, tool: str, arguments: dict[str, Any], progress: Progress
     ) -> McpCallResult:
-        """Call ``tool`` on ``server``; failures become ToolError with a next step."""
+        """Call ``tool`` on ``server``; failures become ToolError with a next step.
+
+        A server that answers HTTP 404 for the session (it restarted) is initialised
+        anew and the call sent again: it never ran.
+        """
+        conn = self.connection(server)
+        for _ in range(2):
+            session = await conn.ensure_connected()
+            try:
+                return await self._call_once(conn, session, tool, arguments, progress)
+            except _SessionLost:
+                continue  # the server restarted and forgot the session: it never ran
+        raise ToolError(
+            f'The MCP server "{conn.config.name}" lost this session twice in a row; '
+            f"the call to {tool} did not run. Try again later."
+        )
+
+    async def _call_once(
+        self,
+        conn: McpConnection,
+        session: Any,
+        tool: str,
+        arguments: dict[str, Any],
+        progress: Progress,
+    ) -> McpCallResult:
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
 
-        conn = self.connection(server)
-        session = await conn.ensure_connected()
         name = conn.config.name
-
         report = progress
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -232,6 +334,8 @@ class McpManager:
                 "the request was cancelled. Try a smaller request, or continue without it."
             ) from None
         except MCPError as exc:
+            if conn.session_lost:
+                raise _SessionLost from None
             if exc.error.code == CONNECTION_CLOSED or conn._dead:  # pyright: ignore[reportPrivateUsage]
                 conn.mark_dead()
                 raise ToolError(
@@ -290,6 +394,10 @@ class McpManager:
         return [
             c.model_dump(by_alias=True, exclude_none=True, mode="json") for c in result.contents
         ]
+
+
+class _SessionLost(Exception):
+    """The server no longer knows the session this call was sent in."""
 
 
 def _is_transport_error(exc: BaseException) -> bool:

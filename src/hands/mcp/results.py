@@ -13,7 +13,6 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
-
     pass
 
 
@@ -73,7 +72,12 @@ def describe_failure(config: McpServerConfig, exc: BaseException) -> str:
 def convert_result(result: Any, server: str) -> McpCallResult:
     """An SDK ``CallToolResult`` → :class:`McpCallResult` of hands blocks."""
     blocks: list[TextBlock | ImageBlock] = []
+    notes: list[dict[str, Any] | None] = []
     for item in cast(Sequence[Any], result.content):
+        marks = getattr(item, "annotations", None)
+        notes.append(
+            marks.model_dump(by_alias=True, exclude_none=True, mode="json") if marks else None
+        )
         kind = getattr(item, "type", None)
         if kind == "text":
             blocks.append(TextBlock(text=item.text))
@@ -111,4 +115,5 @@ def convert_result(result: Any, server: str) -> McpCallResult:
         content=tuple(blocks),
         structured=result.structured_content,
         is_error=bool(result.is_error),
+        annotations=tuple(notes) if any(notes) else (),
     )

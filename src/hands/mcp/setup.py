@@ -94,3 +94,35 @@ def start_mcp(
     manager, _ = build_manager(cwd, env=env, extra=extra, approve_project=approve_project)
     manager.start().attach(session)
     return McpToolSource(manager, base=base, policy=policy)
+
+
+def manager_for_tool(
+    cwd: Path | str,
+    name: str,
+    *,
+    value: Callable[[str], Any],
+    env: Mapping[str, str] | None = None,
+) -> McpManager | None:
+    """A manager (not started) with only the server the tool ``name`` belongs to.
+
+    For one call from the shell (``hands tool mcp__server__tool``): servers are approved
+    as in print mode (every project server but the refused ones), the settings'
+    ``allowedMcpServers`` / ``deniedMcpServers`` hold. None when ``name`` is not an MCP
+    tool name.
+    """
+    from hands.mcp.config import approval_without_asking
+    from hands.mcp.manager import McpManager
+    from hands.mcp.naming import normalize, split_name
+    from hands.mcp.server_policy import ServerPolicy
+
+    parts = split_name(name)
+    if parts is None:
+        return None
+    manager, config = build_manager(
+        cwd,
+        env=env,
+        approve_project=approval_without_asking(value),
+        blocked=ServerPolicy.from_settings(value).blocked,
+    )
+    chosen = [s for s in config.servers if normalize(s.name) == parts[0]]
+    return McpManager(chosen, settings=manager.settings)

@@ -21,7 +21,13 @@ if TYPE_CHECKING:
 
 
 class McpToolPool(ToolPool):
-    """A pool that also finds tools of servers still connecting."""
+    """A pool that resolves MCP names against the servers' tools at call time.
+
+    A tool that appeared after the pool was built (its server finished connecting during
+    the model's turn, or ``notifications/tools/list_changed`` added it) is found; a name
+    of a server still connecting or re-listing its tools resolves to a stand-in that
+    waits for it.
+    """
 
     def __init__(self, tools: Iterable[Tool[Any, Any]], manager: McpManager) -> None:
         super().__init__(tools)
@@ -31,6 +37,9 @@ class McpToolPool(ToolPool):
         found = super().find(name)
         if found is not None or not name.startswith("mcp__"):
             return found
+        live = self._manager.live_tool(name)
+        if live is not None:
+            return live
         from hands.mcp.manager import pending_tool
 
         return pending_tool(self._manager, name)
@@ -69,6 +78,10 @@ class McpToolSource:
             self._version = version
             self._pool = self._build()
         return self._pool
+
+    async def ready(self) -> None:
+        """Wait for the servers the first request must list (see ``wait_blocking``)."""
+        await self.manager.wait_blocking()
 
     def reminder_message(self, messages: Sequence[Message]) -> Message | None:
         """Nothing to announce: the pool itself shows the tools."""

@@ -56,6 +56,9 @@ class McpCallResult:
     content: tuple[TextBlock | ImageBlock, ...] = ()
     structured: Any = None
     is_error: bool = False
+    annotations: tuple[Mapping[str, Any] | None, ...] = ()
+    """Each content block's annotations (``audience``, ``priority``, ``lastModified``), in
+    the order of ``content``; empty when the server sent none."""
 
     def text(self) -> str:
         """The text blocks joined."""
@@ -231,9 +234,14 @@ class McpTool(Tool[McpInput, McpCallResult]):
 
 
 def result_content(output: McpCallResult) -> Content:
-    """Blocks for the model: one string when the result is a single text."""
+    """Blocks for the model: one string when the result is a single text.
+
+    ``structuredContent`` is sent (as JSON text) only when the server sent no content
+    blocks: otherwise the blocks already carry the result (an image result whose
+    structured copy repeats the base64 data is sent as the image alone).
+    """
     blocks = output.content
-    if output.structured is not None and not any(isinstance(b, TextBlock) for b in blocks):
+    if output.structured is not None and not blocks:
         blocks = (*blocks, TextBlock(text=json.dumps(output.structured, ensure_ascii=False)))
     if len(blocks) == 1 and isinstance(blocks[0], TextBlock):
         return blocks[0].text

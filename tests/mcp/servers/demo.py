@@ -15,13 +15,18 @@ from pathlib import Path
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
+    Annotations,
     CallToolResult,
     EmbeddedResource,
+    EmptyResult,
     ImageContent,
+    NotificationParams,
+    SetLevelRequestParams,
     TextContent,
     TextResourceContents,
     ToolAnnotations,
 )
+from pydantic import BaseModel
 
 # A 1x1 PNG.
 PNG = (
@@ -150,6 +155,96 @@ async def grow(ctx: Context) -> str:
     mcp.add_tool(extra, name="extra")
     await ctx.session.send_tool_list_changed()
     return "grown"
+
+
+@mcp.tool()
+def media(padding: int = 0) -> CallToolResult:
+    """An image whose structuredContent repeats it, as server-filesystem's read_media_file.
+
+    ``padding`` bytes are appended to the PNG (readers ignore them) to make it large.
+    """
+    data = base64.b64encode(base64.b64decode(PNG) + b"\0" * padding).decode()
+    image = ImageContent(type="image", data=data, mime_type="image/png")
+    return CallToolResult(
+        content=[image],
+        structured_content={"content": [image.model_dump(by_alias=True, mode="json")]},
+    )
+
+
+roots_changed: list[int] = []
+
+
+async def _on_roots_changed(ctx: object, params: object) -> None:
+    roots_changed.append(1)
+
+
+mcp._lowlevel_server.add_notification_handler(  # pyright: ignore[reportPrivateUsage]
+    "notifications/roots/list_changed", NotificationParams, _on_roots_changed
+)
+
+
+@mcp.tool()
+async def roots(ctx: Context) -> str:
+    """The client's roots (roots/list) and how many roots/list_changed arrived, as JSON."""
+    import json
+
+    listed = await ctx.session.list_roots()
+    uris = [str(r.uri) for r in listed.roots]
+    return json.dumps({"roots": uris, "changed": len(roots_changed)})
+
+
+LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+log_level = ["info"]
+
+
+async def _set_level(ctx: object, params: SetLevelRequestParams) -> EmptyResult:
+    log_level[0] = params.level
+    return EmptyResult()
+
+
+mcp._lowlevel_server.add_request_handler(  # pyright: ignore[reportPrivateUsage]
+    "logging/setLevel", SetLevelRequestParams, _set_level
+)
+
+
+@mcp.tool()
+async def chatty(ctx: Context) -> str:
+    """Send a log message at each level from debug to error, those the client asked for."""
+    for level in ("debug", "info", "warning", "error"):
+        if LEVELS.index(level) >= LEVELS.index(log_level[0]):
+            await ctx.session.send_log_message(level=level, data=f"{level} note", logger="demo.log")
+    return "logged"
+
+
+@mcp.tool()
+def annotated() -> list[TextContent]:
+    """Two texts: one for the user only, one for the assistant with a priority."""
+    return [
+        TextContent(type="text", text="for the user", annotations=Annotations(audience=["user"])),
+        TextContent(
+            type="text",
+            text="for the model",
+            annotations=Annotations(audience=["assistant"], priority=0.9),
+        ),
+    ]
+
+
+class Person(BaseModel):
+    name: str
+
+
+@mcp.tool()
+async def ask(ctx: Context) -> str:
+    """Ask the user for a name (elicitation/create); returns what came back."""
+    result = await ctx.elicit("What is your name?", Person)
+    data = getattr(result, "data", None)
+    return f"{result.action}:{data.name if data is not None else ''}"
+
+
+@mcp.prompt()
+def review(path: str, focus: str = "bugs") -> str:
+    """Ask for a review of a file."""
+    return f"Review {path}, looking for {focus}."
 
 
 @mcp.resource("memo://readme", mime_type="text/plain", description="The readme")
