@@ -285,8 +285,10 @@ class Query:
         return self._mode
 
     def _before_turn(self, run: _Run) -> list[Message]:
-        """Messages to send first: background work's notices, the plan-mode reminder and
-        the source's reminder (deferred tools); the pool refreshed from the source.
+        """Messages to send first, and the pool refreshed from the source.
+
+        Background work's notices, then the plan-mode reminder with the source's reminder
+        (deferred tools).
         """
         notes: list[Message] = []
         notices = self.session.service(Inbox).take(run.opts.agent_id)
