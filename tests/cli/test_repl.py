@@ -244,6 +244,28 @@ def test_untrusted_project_hooks_and_env_wait_for_trust_and_no_means_none_runs(
     assert not (hands_home / "trusted.json").exists()
 
 
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed")
+def test_an_untrusted_project_sandbox_that_would_run_commands_unasked_asks_after_no(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    sandbox = {"enabled": True, "excludedCommands": ["docker"], "autoAllowBashIfSandboxed": True}
+    (project / ".claude" / "settings.json").write_text(json.dumps({"sandbox": sandbox}))
+    made = project / "made.txt"
+    s = call_then_reply(tmp_path / "s.json", "Bash", {"command": f"touch {made}"}, "Made.")
+    launch(terminal, project, hands_home, s, user_home=tmp_path)
+    screen = answer_trust(terminal, "n")
+    assert "sandbox.excludedCommands docker (run outside the sandbox)" in screen
+    assert "sandbox.autoAllowBashIfSandboxed true" in screen
+    terminal.send("make it", "Enter")
+    terminal.wait_for("3. No")  # the project's auto-approval does not count
+    assert not made.exists()
+    terminal.send("1", "Enter")
+    terminal.wait_for("success · 2 turns")
+    assert made.exists()  # the sandbox itself (a restriction) stays on
+
+
 def test_permission_prompt_pauses_the_live_region_and_keeps_what_was_said(
     terminal: Terminal, tmp_path: Path, hands_home: Path
 ) -> None:

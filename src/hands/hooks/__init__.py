@@ -56,4 +56,3 @@ __all__ = [
     "build_hooks",
     "parse_hooks",
 ]
-

@@ -35,10 +35,8 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
-
     from hands.core.session import Session
     from hands.mcp.tool_cache import ToolListCache
-
 
 
 class McpManager:

@@ -13,7 +13,6 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
-
     pass
 
 

@@ -352,8 +352,6 @@ async def test_dangerously_disable_sandbox_is_refused_unless_allowed(harness):
     assert "allowUnsandboxedCommands" in text(out)
 
 
-
-
 def test_render_snapshots():
     tool = BashTool()
     use = render(tool.render_use(BashInput(command="git status\ngit log", run_in_background=True)))

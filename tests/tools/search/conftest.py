@@ -82,5 +82,3 @@ def search(tmp_path: Path, hands_home: Path) -> Search:
     root = tmp_path / "proj"
     root.mkdir()
     return Search(root, hands_home)
-
-

@@ -137,14 +137,15 @@ def _merge_into(target: dict[str, Any], layer: Mapping[str, Any]) -> None:
 def install(session: Session, settings: Settings) -> BashSettings:
     """Give ``session`` the Bash settings of every settings file (and the environment).
 
-    The ``sandbox`` objects are merged across files, and ``WebFetch(domain:...)`` allow
+    The ``sandbox`` objects are merged across files (an untrusted project file's keeps
+    only what tightens, :attr:`Settings.sandbox_layers`), and ``WebFetch(domain:...)`` allow
     and deny rules (every ``domain:`` rule) join the sandbox's allowed and denied domains,
     as in Claude Code.
     """
     from hands.permissions.policy import settings_rules
     from hands.permissions.rules import DomainPattern
 
-    sandbox = merged_sandbox(source.data for source in reversed(settings.sources))
+    sandbox = merged_sandbox(settings.sandbox_layers)
     if not isinstance(sandbox.get("network"), dict):
         sandbox["network"] = {}  # absent, or not an object (ignored as from_settings does)
     network = cast(dict[str, Any], sandbox["network"])
