@@ -61,8 +61,12 @@ def launch(
     session: str = "main",
     model: str | None = None,
     env: dict[str, str] | None = None,
+    size: tuple[int, int] = (120, 40),
 ) -> None:
-    """Start hands in a new tmux session (``model`` instead of the script, ``env`` added)."""
+    """Start hands in a new tmux session (``model`` instead of the script, ``env`` added).
+
+    ``size``: the terminal's columns and rows.
+    """
     command = " ".join(
         [
             f"cd {cwd} &&",
@@ -75,7 +79,8 @@ def launch(
             "; echo HANDS-EXITED-$?; sleep 60",
         ]
     )  # fmt: skip
-    term.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+    columns, rows = size
+    term.tmux("new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows), command)
 
 
 def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:

@@ -445,3 +445,36 @@ def test_the_permission_question_shows_the_whole_command_and_the_diff(
     terminal.send("1", "Enter")
     terminal.wait_for("all done")
     assert notes.read_text() == "alpha\ngamma\n"
+
+
+def test_a_question_taller_than_the_terminal_is_read_whole_in_a_scrollable_view(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = tmp_path / "tall.txt"
+    command = "\n".join(f"echo line{i:02} >> {target}" for i in range(1, 41))
+    s = call_then_reply(tmp_path / "s.json", "Bash", {"command": command}, "Written.")
+    launch(terminal, tmp_path, hands_home, s, size=(70, 16))
+    terminal.wait_for("(/help")
+    terminal.wait_for_prompt()
+    terminal.send("go", "Enter")
+    screen = terminal.wait_for("q: answer")
+    assert "line01 >>" in screen and "line40" not in screen  # the view opens at the top
+    assert "of 4" in screen  # the status line counts the question's lines
+    terminal.send("G")
+    screen = terminal.wait_for(f"echo line40 >> {target}"[:60])
+    terminal.send("g")
+    terminal.wait_for("needs approval")
+    terminal.send("PageDown")
+    screen = terminal.wait_for("line10 >>")
+    assert "needs approval" not in screen
+    terminal.send("q")
+    screen = terminal.wait_for("3. No")
+    assert "answer v to see it again" in " ".join(screen.split()) and "q: answer" not in screen
+    assert not target.exists()
+    terminal.send("v", "Enter")  # the view again, then the question
+    terminal.wait_for("q: answer")
+    terminal.send("Enter")
+    terminal.wait_for("Its end:")
+    terminal.send("1", "Enter")
+    terminal.wait_for("Written.")
+    assert target.read_text().splitlines()[-1] == "line40"

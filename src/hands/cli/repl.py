@@ -458,12 +458,18 @@ class Repl:
                 return ""  # the turn is ending: every further question is a silent no
             self.view.hold()
             # the question goes to the screen through rich, which wraps every line at the
-            # terminal's width (a prompt line is cut at the edge); only its last line prompts
+            # terminal's width (a prompt line is cut at the edge); only its last line
+            # prompts. One taller than the screen is shown in a scrollable view first.
+            from hands.cli.repl_pager import VIEW_AGAIN, show_question
+
             body, _, last = text.rpartition("\n")
-            if body:
-                self.console.print(Text(body), soft_wrap=False, overflow="fold")
             try:
-                return await self.keys.answer(last)
+                folded = bool(body) and await show_question(self.console, body)
+                while (answer := await self.keys.answer(last)).strip().lower() == VIEW_AGAIN:
+                    if not folded:
+                        break
+                    await show_question(self.console, body)
+                return answer
             except (KeyboardInterrupt, EOFError):
                 if turn is not None:
                     self._interrupt()
