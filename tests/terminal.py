@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 class Terminal:
@@ -83,8 +84,9 @@ def launch(
     term.tmux("new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows), command)
 
 
-def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
-    launch(term, cwd, home, script, *extra)
+def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str, **options: Any) -> None:
+    """:func:`launch` (``options`` are its keywords), then wait for the input prompt."""
+    launch(term, cwd, home, script, *extra, **options)
     term.wait_for("(/help")
     term.wait_for_prompt()
 

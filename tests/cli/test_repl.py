@@ -453,9 +453,7 @@ def test_a_question_taller_than_the_terminal_is_read_whole_in_a_scrollable_view(
     target = tmp_path / "tall.txt"
     command = "\n".join(f"echo line{i:02} >> {target}" for i in range(1, 41))
     s = call_then_reply(tmp_path / "s.json", "Bash", {"command": command}, "Written.")
-    launch(terminal, tmp_path, hands_home, s, size=(70, 16))
-    terminal.wait_for("(/help")
-    terminal.wait_for_prompt()
+    start(terminal, tmp_path, hands_home, s, size=(70, 16))
     terminal.send("go", "Enter")
     screen = terminal.wait_for("q: answer")
     assert "line01 >>" in screen and "line40" not in screen  # the view opens at the top
