@@ -12,6 +12,8 @@ def greet(name: str, times: int = 1) -> str:
     return "\n".join(f"hello {name}" for _ in range(times))
 
 
+
+
 def test_render_use() -> None:
     assert render(greet.render_use(greet.parse_input({"name": "ada"}))) == "● greet(ada)\n"
     assert render(greet.render_use(greet.parse_input({"name": "ada", "times": 2}))) == (

@@ -45,16 +45,8 @@ _STRICT_DENY = "the denied program is what bash runs, so the deny rule applies"
 DELIBERATE: dict[str, str] = {
     **{
         k: _INVISIBLE
-        for k in (
-            "c5-ctl1-2028",
-            "c5-ctl2-2029",
-            "c5-ctl4-200b",
-            "c5-ctl5-200d",
-            "c5-ctl6-feff",
-            "c5-ctl11-00a0",
-            "c5-ctl12-202e",
-            "c5-ctl13-2060",
-        )
+        for k in ("c5-ctl1-2028", "c5-ctl2-2029", "c5-ctl4-200b", "c5-ctl5-200d",
+                  "c5-ctl6-feff", "c5-ctl11-00a0", "c5-ctl12-202e", "c5-ctl13-2060")
     },
     "c1-r15": _FOLLOW,
     "c1-r17": _FOLLOW,

@@ -127,7 +127,9 @@ async def test_validate_input_error_is_wrapped() -> None:
     async def call(inp: In, ctx: ToolContext, progress: Any) -> str:
         return "ok"
 
-    t = build_tool(name="Abs", input_model=In, call=call, validate_input=validate, read_only=True)
+    t = build_tool(
+        name="Abs", input_model=In, call=call, validate_input=validate, read_only=True
+    )
     out = await run("Abs", {"path": "rel"}, ToolRuntime(tools=ToolPool([t])))
     assert out.block.text == "<tool_use_error>path must be absolute, e.g. /tmp/x</tool_use_error>"
 

@@ -56,3 +56,4 @@ __all__ = [
     "build_hooks",
     "parse_hooks",
 ]
+

@@ -35,8 +35,10 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
+
     from hands.core.session import Session
     from hands.mcp.tool_cache import ToolListCache
+
 
 
 class McpManager:

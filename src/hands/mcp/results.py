@@ -13,6 +13,7 @@ from hands.mcp.tools import (
 )
 
 if TYPE_CHECKING:
+
     pass
 
 

@@ -87,3 +87,4 @@ __all__ = [
     "suggest_rules",
     "trust",
 ]
+

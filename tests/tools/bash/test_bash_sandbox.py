@@ -147,7 +147,9 @@ async def test_missing_bwrap_is_a_clear_error(harness, monkeypatch):
     from hands.tools.bash.sandbox import sandbox
 
     sandbox.check_available.cache_clear()
-    monkeypatch.setattr(shutil, "which", lambda name: None if name == "bwrap" else "/bin/bash")
+    monkeypatch.setattr(
+        shutil, "which", lambda name: None if name == "bwrap" else "/bin/bash"
+    )
     try:
         out = await harness(SANDBOXED).bash("echo hi")
     finally:

@@ -67,3 +67,4 @@ def h(tmp_path: Path, hands_home: Path) -> Harness:
     root = tmp_path / "work"
     root.mkdir()
     return Harness(root, hands_home)
+

@@ -82,3 +82,5 @@ def search(tmp_path: Path, hands_home: Path) -> Search:
     root = tmp_path / "proj"
     root.mkdir()
     return Search(root, hands_home)
+
+
