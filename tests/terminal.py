@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 class Terminal:
@@ -61,8 +62,12 @@ def launch(
     session: str = "main",
     model: str | None = None,
     env: dict[str, str] | None = None,
+    size: tuple[int, int] = (120, 40),
 ) -> None:
-    """Start hands in a new tmux session (``model`` instead of the script, ``env`` added)."""
+    """Start hands in a new tmux session (``model`` instead of the script, ``env`` added).
+
+    ``size``: the terminal's columns and rows.
+    """
     command = " ".join(
         [
             f"cd {cwd} &&",
@@ -75,11 +80,13 @@ def launch(
             "; echo HANDS-EXITED-$?; sleep 60",
         ]
     )  # fmt: skip
-    term.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+    columns, rows = size
+    term.tmux("new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows), command)
 
 
-def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str) -> None:
-    launch(term, cwd, home, script, *extra)
+def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str, **options: Any) -> None:
+    """:func:`launch` (``options`` are its keywords), then wait for the input prompt."""
+    launch(term, cwd, home, script, *extra, **options)
     term.wait_for("(/help")
     term.wait_for_prompt()
 

@@ -351,6 +351,15 @@ def test_an_explicit_settings_or_mcp_config_that_cannot_be_used_stops_the_run(
         assert "Traceback" not in proc.stderr
     proc = hands("tool", "Read", '{"file_path": "x"}', "--settings", str(broken), cwd=tmp_path)
     assert proc.returncode == 2 and str(broken) in proc.stderr
+    check = ("permissions", "check", "Bash", '{"command": "rm -rf x"}', "--settings")
+    for value, says in ((broken, "not valid JSON (line 1, column 34"), (missing, "cannot be read")):
+        for extra in ((), ("--json",)):
+            proc = hands(*check, str(value), *extra, cwd=tmp_path)
+            shown = " ".join(proc.stderr.replace("│", " ").split())
+            assert proc.returncode == 2 and str(value) in shown and says in shown, proc.stderr
+            assert proc.stdout == "" and "Traceback" not in proc.stderr
+    proc = hands("permissions", "check", "--batch", "--settings", str(broken), cwd=tmp_path)
+    assert proc.returncode == 2 and str(broken) in " ".join(proc.stderr.replace("│", " ").split())
     assert not made.exists()  # the lost deny rule never let the command run
     # a broken settings file found by discovery stays a warning
     (tmp_path / ".claude").mkdir()

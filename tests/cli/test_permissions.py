@@ -92,6 +92,23 @@ def test_batch_in_order(tmp_path: Path) -> None:
     assert out[5]["rule"] == "Bash(make)"
 
 
+def test_a_batch_is_decided_under_the_settings_flag(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"permissions": {"deny": ["Bash(ls:*)"]}}))
+    lines = [json.dumps({"tool": "Bash", "input": {"command": "ls"}})]
+
+    async def go(settings: str | None) -> list[str]:
+        env = env_for(tmp_path)
+        return list(await run_batch(lines, default_cwd=tmp_path, env=env, settings=settings))
+
+    (plain,) = anyio.run(go, None)
+    (denied,) = anyio.run(go, str(rules))
+    assert json.loads(plain)["behavior"] == "allow"
+    assert json.loads(denied)["behavior"] == "deny" and json.loads(denied)["source"] == str(rules)
+    (broken,) = anyio.run(go, '{"permissions": ')
+    assert json.loads(broken)["behavior"] == "error" and "not valid JSON" in broken
+
+
 @pytest.mark.parametrize("legacy", ["View", "NotebookRead"])
 def test_a_legacy_name_is_its_tool_and_covers_the_tools_family(tmp_path: Path, legacy: str) -> None:
     (tmp_path / "secret").mkdir()

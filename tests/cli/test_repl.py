@@ -244,6 +244,28 @@ def test_untrusted_project_hooks_and_env_wait_for_trust_and_no_means_none_runs(
     assert not (hands_home / "trusted.json").exists()
 
 
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed")
+def test_an_untrusted_project_sandbox_that_would_run_commands_unasked_asks_after_no(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    sandbox = {"enabled": True, "excludedCommands": ["docker"], "autoAllowBashIfSandboxed": True}
+    (project / ".claude" / "settings.json").write_text(json.dumps({"sandbox": sandbox}))
+    made = project / "made.txt"
+    s = call_then_reply(tmp_path / "s.json", "Bash", {"command": f"touch {made}"}, "Made.")
+    launch(terminal, project, hands_home, s, user_home=tmp_path)
+    screen = answer_trust(terminal, "n")
+    assert "sandbox.excludedCommands docker (run outside the sandbox)" in screen
+    assert "sandbox.autoAllowBashIfSandboxed true" in screen
+    terminal.send("make it", "Enter")
+    terminal.wait_for("3. No")  # the project's auto-approval does not count
+    assert not made.exists()
+    terminal.send("1", "Enter")
+    terminal.wait_for("success · 2 turns")
+    assert made.exists()  # the sandbox itself (a restriction) stays on
+
+
 def test_permission_prompt_pauses_the_live_region_and_keeps_what_was_said(
     terminal: Terminal, tmp_path: Path, hands_home: Path
 ) -> None:
@@ -423,3 +445,34 @@ def test_the_permission_question_shows_the_whole_command_and_the_diff(
     terminal.send("1", "Enter")
     terminal.wait_for("all done")
     assert notes.read_text() == "alpha\ngamma\n"
+
+
+def test_a_question_taller_than_the_terminal_is_read_whole_in_a_scrollable_view(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = tmp_path / "tall.txt"
+    command = "\n".join(f"echo line{i:02} >> {target}" for i in range(1, 41))
+    s = call_then_reply(tmp_path / "s.json", "Bash", {"command": command}, "Written.")
+    start(terminal, tmp_path, hands_home, s, size=(70, 16))
+    terminal.send("go", "Enter")
+    screen = terminal.wait_for("q: answer")
+    assert "line01 >>" in screen and "line40" not in screen  # the view opens at the top
+    assert "of 4" in screen  # the status line counts the question's lines
+    terminal.send("G")
+    screen = terminal.wait_for(f"echo line40 >> {target}"[:60])
+    terminal.send("g")
+    terminal.wait_for("needs approval")
+    terminal.send("PageDown")
+    screen = terminal.wait_for("line10 >>")
+    assert "needs approval" not in screen
+    terminal.send("q")
+    screen = terminal.wait_for("3. No")
+    assert "answer v to see it again" in " ".join(screen.split()) and "q: answer" not in screen
+    assert not target.exists()
+    terminal.send("v", "Enter")  # the view again, then the question
+    terminal.wait_for("q: answer")
+    terminal.send("Enter")
+    terminal.wait_for("Its end:")
+    terminal.send("1", "Enter")
+    terminal.wait_for("Written.")
+    assert target.read_text().splitlines()[-1] == "line40"

@@ -134,17 +134,67 @@ def test_init_writes_a_starter_file_and_memory_lists_what_is_read(
     (project / "src").mkdir()
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
     start(terminal, project, hands_home, s)
-    terminal.submit("/memory", "No instruction files are in use")
+    screen = terminal.submit("/memory", "Edit which file")
+    assert "No instruction files are in use" in screen and "(new)" in screen
+    terminal.send("Enter")
+    terminal.wait_for_prompt()
     terminal.submit("/init", "Wrote ")
     written = (project / "CLAUDE.md").read_text()
     assert "A tool that counts stock." in written
     assert "`make test`" in written and "`make lint`" in written and "`src/`" in written
-    screen = terminal.submit("/memory", "read at the start of each session")
-    assert "CLAUDE.md" in screen
+    screen = terminal.submit("/memory", f"{project / 'CLAUDE.md'} ({len(written):,} characters)")
+    terminal.send("Enter")
+    terminal.wait_for_prompt()
     (project / "CLAUDE.md").write_text("mine\n")
     terminal.submit("/init", "Replace it with a starter file?")
     terminal.submit("n", "CLAUDE.md left as it was.")
     assert (project / "CLAUDE.md").read_text() == "mine\n"  # never replaced without a yes
+
+
+def editor_script(path: Path, said: str) -> Path:
+    """A stand-in editor: appends a line to its last argument, shows its terminal."""
+    path.write_text(
+        f"#!/bin/sh\nfor last; do :; done\necho '{said}' >> \"$last\"\n"
+        "echo EDITOR-RAN-ON-$(tty | cut -c1-8)\n"
+        "sleep 0.5\n"
+    )
+    path.chmod(0o755)
+    return path
+
+
+def test_memory_opens_the_chosen_file_in_the_editor_and_comes_back(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    editor = editor_script(tmp_path / "my-editor", "Run the tests.")
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    memory = tmp_path / "proj" / "CLAUDE.md"
+    memory.parent.mkdir()
+    memory.write_text("Be brief.\n")
+    project = memory.parent
+    start(terminal, project, hands_home, s, user_home=tmp_path, env={"EDITOR": f"{editor} -w"})
+    screen = terminal.submit("/memory", "Edit which file")
+    assert f"1. project  {memory} (10 characters)" in screen
+    assert f"{tmp_path / '.claude' / 'CLAUDE.md'} (new)" in screen
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("Saved ")
+    assert f"{editor} -w (from $EDITOR)" in " ".join(screen.split())
+    assert "EDITOR-RAN-ON-/dev/pts" in screen  # it ran in the REPL's terminal
+    assert memory.read_text() == "Be brief.\nRun the tests.\n"
+    terminal.wait_for_prompt()
+    terminal.submit("/cost", "cost")  # the REPL is back and answering
+    # neither $VISUAL nor $EDITOR: the fallback is named
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    editor_script(bin_dir / "nano", "From nano.")
+    path = f"{bin_dir}:/usr/bin:/bin"
+    terminal.target = "plain"
+    start(terminal, project, hands_home, s, user_home=tmp_path, session="plain",
+          env={"PATH": path, "EDITOR": "", "VISUAL": ""})  # fmt: skip
+    terminal.submit("/memory", "Edit which file")
+    terminal.send("1", "Enter")
+    screen = " ".join(terminal.wait_for("Saved ").split())
+    assert "the fallback, as neither $VISUAL nor $EDITOR is set" in screen
+    assert memory.read_text().endswith("From nano.\n")
 
 
 def test_resume_inside_a_session_continues_an_earlier_one(

@@ -160,23 +160,21 @@ def hands_p(repo: Path, script: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def touch_script(repo: Path) -> Path:
+    """A scripted model that runs ``touch made.txt`` and then says done."""
+    script = repo.parent / "s.json"
+    call = {"type": "tool_use", "name": "Bash", "input": {"command": "touch made.txt"}}
+    turns = [{"blocks": [call]}, {"blocks": [{"type": "text", "text": "done"}]}]
+    script.write_text(json.dumps({"turns": turns}))
+    return script
+
+
 def test_print_mode_ignores_untrusted_allow_rules_with_a_warning(
     repo: Path, hands_home: Path
 ) -> None:
     """As Claude Code's ``-p``: no trust dialog, so a committed allow does not count."""
     write(repo / ".claude" / "settings.json", {"permissions": {"allow": ["Bash(touch *)"]}})
-    script = repo.parent / "s.json"
-    script.write_text(
-        json.dumps(
-            {
-                "turns": [
-                    {"blocks": [{"type": "tool_use", "name": "Bash",
-                                 "input": {"command": "touch made.txt"}}]},
-                    {"blocks": [{"type": "text", "text": "done"}]},
-                ]
-            }
-        )
-    )  # fmt: skip
+    script = touch_script(repo)
     proc = hands_p(repo, script)
     assert proc.returncode == 0, proc.stderr
     assert not (repo / "made.txt").exists()
@@ -249,3 +247,99 @@ def test_print_mode_runs_untrusted_project_hooks_as_claude_code_does_and_says_so
     assert proc.returncode == 0, proc.stderr
     assert made.exists()
     assert "not trusted" in proc.stderr and "print mode runs its 1 hook command" in proc.stderr
+
+
+LOOSE_SANDBOX = {
+    "enabled": True,
+    "autoAllowBashIfSandboxed": True,
+    "allowUnsandboxedCommands": True,
+    "excludedCommands": ["docker", "npm run"],
+    "network": {"allowedDomains": ["127.0.0.1"], "deniedDomains": ["evil.example"]},
+    "filesystem": {"allowWrite": ["/"]},
+    "weakerNestedSandbox": True,
+}
+
+
+def bash_settings(s: Any) -> Any:
+    from hands.core.session import Session
+    from hands.tools.bash._settings import install
+
+    return install(Session(), s).sandbox
+
+
+def test_untrusted_sandbox_settings_only_tighten_until_trusted(
+    repo: Path, env: dict[str, str]
+) -> None:
+    write(repo / ".claude" / "settings.json", {"sandbox": LOOSE_SANDBOX})
+    s = load_settings(repo, env=env)
+    (waiting,) = s.untrusted
+    listed = "\n".join(waiting.loosens)
+    for entry in ("docker, npm run", "127.0.0.1", "allowWrite /", "autoAllowBashIfSandboxed"):
+        assert entry in listed
+    assert "allowUnsandboxedCommands" in listed and "weakerNestedSandbox" in listed
+    assert "evil.example" not in listed  # a denied domain only tightens
+    (warning,) = [w for w in warnings_of(s) if "not trusted" in w]
+    assert f"{len(waiting.loosens)} loosening settings" in warning
+    box = bash_settings(s)
+    assert box.enabled and not box.auto_allow  # on, but each command asks
+    assert box.excluded_commands == () and box.allowed_domains == () and box.allow_write == ()
+    assert box.denied_domains == ("evil.example",)
+    trusted = bash_settings(load_settings(repo, env=env, trusted=True))
+    assert trusted.auto_allow and trusted.excluded_commands == ("docker", "npm run")
+    assert trusted.allowed_domains == ("127.0.0.1",) and trusted.allow_write == ("/",)
+
+
+def test_a_sandbox_the_user_turned_on_keeps_its_auto_approval_beside_an_untrusted_project(
+    repo: Path, env: dict[str, str]
+) -> None:
+    write(Path(env["HANDS_HOME"]) / "settings.json", {"sandbox": {"enabled": True}})
+    write(repo / ".claude" / "settings.json", {"sandbox": {"enabled": False}})
+    s = load_settings(repo, env=env)
+    (waiting,) = s.untrusted
+    assert waiting.loosens == ("sandbox.enabled false (commands run outside the sandbox)",)
+    box = bash_settings(s)
+    assert box.enabled and box.auto_allow  # the project cannot turn the user's sandbox off
+    assert not bash_settings(load_settings(repo, env=env, trusted=True)).enabled
+
+
+def test_the_trust_question_lists_sandbox_loosening(repo: Path, env: dict[str, str]) -> None:
+    from hands.cli.trust_question import trust_text
+
+    write(repo / ".claude" / "settings.json", {"sandbox": LOOSE_SANDBOX})
+    text = trust_text(repo, load_settings(repo, env=env).untrusted)
+    assert "sandbox.excludedCommands docker, npm run (run outside the sandbox)" in text
+    assert "sandboxed commands run without asking" in text
+
+
+def test_print_mode_ignores_an_untrusted_sandbox_auto_approval_with_a_warning(
+    repo: Path, hands_home: Path
+) -> None:
+    write(repo / ".claude" / "settings.json", {"sandbox": {"enabled": True}})
+    script = touch_script(repo)
+    proc = hands_p(repo, script)
+    assert proc.returncode == 0, proc.stderr
+    assert not (repo / "made.txt").exists()  # asked, and print mode cannot ask
+    assert "1 loosening setting" in proc.stderr and "not trusted" in proc.stderr
+    trust(repo)
+    proc = hands_p(repo, script)
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / "made.txt").exists()  # sandboxed and auto-approved once trusted
+
+
+def test_an_untrusted_project_cannot_widen_the_mcp_server_allow_list(
+    repo: Path, env: dict[str, str]
+) -> None:
+    mine, theirs = {"serverName": "github"}, {"serverName": "exfil"}
+    user = {"allowedMcpServers": [mine], "deniedMcpServers": [{"serverName": "bad"}]}
+    write(Path(env["HANDS_HOME"]) / "settings.json", user)
+    project = {"allowedMcpServers": [theirs], "deniedMcpServers": [{"serverName": "worse"}]}
+    write(repo / ".claude" / "settings.json", project)
+    s = load_settings(repo, env=env)
+    assert s.value("allowedMcpServers") == [mine]
+    assert s.value("deniedMcpServers") == [{"serverName": "worse"}, {"serverName": "bad"}]
+    (waiting,) = s.untrusted
+    assert waiting.loosens == (
+        'allowedMcpServers {"serverName":"exfil"} (MCP servers that may run)',
+    )
+    trusted = load_settings(repo, env=env, trusted=True)
+    assert trusted.value("allowedMcpServers") == [theirs, mine]

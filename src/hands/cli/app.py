@@ -22,6 +22,7 @@ from hands.cli.options import (
     SimpleOption,
     announce_warnings,
 )
+from hands.cli.options import check_settings_flag as _check_settings_flag
 from hands.cli.options import cwd_of as _cwd
 from hands.cli.options import load_cli_settings as _settings
 
@@ -417,13 +418,14 @@ def permissions_check_command(
     )
 
     where = _cwd(cwd)
+    _check_settings_flag(settings, where)
     if batch:
         if tool_name is not None or input_json is not None:
             raise typer.BadParameter("--batch reads the calls from stdin; give no TOOL or JSON")
         lines = read_stdin().splitlines()
 
         async def go_batch() -> list[str]:
-            return list(await run_batch(lines, default_cwd=where))
+            return list(await run_batch(lines, default_cwd=where, settings=settings))
 
         for line in anyio.run(go_batch):
             print(line)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from hands.cli.args import UsageError, resolve_cwd, settings_for
+from hands.cli.args import UsageError, check_settings_value, resolve_cwd, settings_for
 from hands.cli.args import announce_warnings as announce_warnings
 
 if TYPE_CHECKING:
@@ -81,5 +81,13 @@ def cwd_of(value: Path | None) -> Path:
     """``--cwd`` resolved (default: the current directory), or a usage error."""
     try:
         return resolve_cwd(value)
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def check_settings_flag(value: str | None, cwd: Path) -> None:
+    """A ``--settings`` file or JSON that cannot be used is a usage error (exit 2)."""
+    try:
+        check_settings_value(value, cwd)
     except UsageError as exc:
         raise typer.BadParameter(str(exc)) from None

@@ -74,6 +74,7 @@ async def check_call(
     request: CheckRequest, *, env: Mapping[str, str] | None = None
 ) -> tuple[PermissionDecision, tuple[str, ...]]:
     """The decision for one call, and the settings warnings met on the way."""
+    from hands.cli.args import UsageError, check_settings_value
     from hands.config.settings import CliPermissionArgs, load_settings
     from hands.core.context import PERMISSION_MODES, ToolContext
     from hands.permissions.policy import engine_for
@@ -83,6 +84,10 @@ async def check_call(
         raise CheckError(
             f"unknown mode {request.mode!r}; choose one of {', '.join(PERMISSION_MODES)}"
         )
+    try:
+        check_settings_value(request.settings, request.cwd)
+    except UsageError as exc:
+        raise CheckError(str(exc)) from None
     cli = CliPermissionArgs(
         allowed_tools=tuple(request.allow),
         ask_tools=tuple(request.ask),
@@ -129,8 +134,11 @@ def format_decision(decision: PermissionDecision, *, as_json: bool) -> str:
     return "\n".join(lines)
 
 
-def request_from_json(line: str, *, default_cwd: Path) -> CheckRequest:
-    """A batch line ``{"tool", "input", "allow", "ask", "deny", "mode", "cwd"}``."""
+def request_from_json(line: str, *, default_cwd: Path, settings: str | None = None) -> CheckRequest:
+    """A batch line ``{"tool", "input", "allow", "ask", "deny", "mode", "cwd"}``.
+
+    ``settings``: the ``--settings`` value every line is decided under.
+    """
     try:
         raw: object = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -154,6 +162,7 @@ def request_from_json(line: str, *, default_cwd: Path) -> CheckRequest:
         ask=_strings(data.get("ask")),
         deny=_strings(data.get("deny")),
         mode=mode if isinstance(mode, str) else None,
+        settings=settings,
     )
 
 
@@ -166,15 +175,22 @@ def _strings(value: object) -> tuple[str, ...]:
 
 
 async def run_batch(
-    lines: Iterable[str], *, default_cwd: Path, env: Mapping[str, str] | None = None
+    lines: Iterable[str],
+    *,
+    default_cwd: Path,
+    env: Mapping[str, str] | None = None,
+    settings: str | None = None,
 ) -> Iterator[str]:
-    """One JSON decision per non-empty input line, in order; bad lines give an error object."""
+    """One JSON decision per non-empty input line, in order; bad lines give an error object.
+
+    ``settings``: the ``--settings`` value (a file or JSON) for every line.
+    """
     out: list[str] = []
     for line in lines:
         if not line.strip():
             continue
         try:
-            request = request_from_json(line, default_cwd=default_cwd)
+            request = request_from_json(line, default_cwd=default_cwd, settings=settings)
             decision, _ = await check_call(request, env=env)
             out.append(format_decision(decision, as_json=True))
         except CheckError as exc:

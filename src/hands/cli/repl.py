@@ -343,22 +343,30 @@ class Repl:
             Text(f"Wrote {target} ({text.count(chr(10))} lines); edit it to taste.", style="dim")
         )
 
-    def _memory(self) -> None:
-        from hands.cli.repl_init import memory_files
+    async def _memory(self) -> None:
+        """List the instruction files; open the one picked in the user's editor."""
+        from hands.cli.repl_memory import edit, find_editor, memory_choices
 
-        files = memory_files(self.setup.cwd)
-        if not files:
+        files = memory_choices(self.setup.cwd)
+        if not any(f.size is not None for f in files):
+            self.console.print(Text("No instruction files are in use.", style="dim"))
+        for number, f in enumerate(files, start=1):
+            size = "new" if f.size is None else f"{f.size:,} characters"
+            line = f"{number:>3}. {f.where:<8} {f.path} ({size})"
+            self.console.print(line, markup=False, highlight=False)
+        self.console.print(Text("They are read at the start of each session.", style="dim"))
+        answer = (await self._ask(f"Edit which file (1-{len(files)}, Enter for none)? ")).strip()
+        if not answer.isdigit() or not 1 <= int(answer) <= len(files):
+            return
+        chosen = files[int(answer) - 1].path
+        editor = find_editor()
+        if editor is None:
             self.console.print(
-                Text("No instruction files are in use; /init writes a starter one.", style="dim")
+                Text(f"No editor found: set $VISUAL or $EDITOR, then edit {chosen}.", style="red")
             )
             return
-        table = Table("file", "characters")
-        for path, size in files:
-            table.add_row(str(path), f"{size:,}")
-        self.console.print(table)
-        self.console.print(
-            Text("They are read at the start of each session; edit them with your editor.")
-        )
+        self.console.print(Text(f"Opening {chosen} in {editor.shown}…", style="dim"))
+        self.console.print(Text(await edit(chosen, editor), style="dim"))
 
     def _model(self, arg: str) -> None:
         if not arg:
@@ -545,12 +553,18 @@ class Repl:
                 return ""  # the turn is ending: every further question is a silent no
             self.view.hold()
             # the question goes to the screen through rich, which wraps every line at the
-            # terminal's width (a prompt line is cut at the edge); only its last line prompts
+            # terminal's width (a prompt line is cut at the edge); only its last line
+            # prompts. One taller than the screen is shown in a scrollable view first.
+            from hands.cli.repl_pager import VIEW_AGAIN, show_question
+
             body, _, last = text.rpartition("\n")
-            if body:
-                self.console.print(Text(body), soft_wrap=False, overflow="fold")
             try:
-                return await self.keys.answer(last)
+                folded = bool(body) and await show_question(self.console, body)
+                while (answer := await self.keys.answer(last)).strip().lower() == VIEW_AGAIN:
+                    if not folded:
+                        break
+                    await show_question(self.console, body)
+                return answer
             except (KeyboardInterrupt, EOFError):
                 if turn is not None:
                     self._interrupt()

@@ -12,7 +12,7 @@ COMMANDS: dict[str, str] = {
     "/cost": "the tokens used so far and what they cost",
     "/init": "write a starter CLAUDE.md (AGENTS.md if the project uses one) from the project",
     "/mcp": "MCP servers and their state",
-    "/memory": "the instruction files (CLAUDE.md, AGENTS.md...) the session reads",
+    "/memory": "the instruction files (CLAUDE.md, AGENTS.md...); opens one in your editor",
     "/model": "the model in use; /model NAME switches to another",
     "/resume": "pick an earlier session of this project and continue it",
     "/permissions": "the permission rules in force and where they come from",

@@ -25,6 +25,7 @@ def trust_text(where: Path, files: tuple[UntrustedFile, ...]) -> str:
         lines.extend(f"    adds dir   {d}" for d in f.directories)
         if f.mode:
             lines.append(f"    mode       {f.mode}")
+        lines.extend(f"    loosens    {entry}" for entry in f.loosens)
     lines.append(
         "Only trust a project whose files you know. Without trust none of this is used in "
         "this session; deny and ask rules apply either way."

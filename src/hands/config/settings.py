@@ -22,8 +22,9 @@ and builds the engine.
 Workspace trust (:mod:`hands.config.trust`): the project files of level 4 come with
 the repository, so what in them runs programs or loosens permissions (hooks, ``env``,
 approvals of ``.mcp.json`` servers, allow rules, ``additionalDirectories``, a loosening
-``defaultMode``; see :mod:`hands.config.untrusted`) counts only in a trusted workspace;
-otherwise it is ignored with one warning that names the files and says how to trust.
+``defaultMode``, ``allowedMcpServers``, ``sandbox`` entries that loosen it; see
+:mod:`hands.config.untrusted`) counts only in a trusted workspace; otherwise it is
+ignored with one warning that names the files and says how to trust.
 Print mode runs their hooks anyway, as Claude Code's does (``hooks_before_trust``).
 Their deny and ask rules always apply; ``settings.local.json`` always counts.
 """
@@ -43,10 +44,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from hands.config.jsonfile import object_field, string_list, update_json_object
 from hands.config.rule_texts import BEHAVIORS, RuleOrigin, RuleText, Scope, split_rule_list
 from hands.config.untrusted import (
+    AUTO_ALLOW_KEY,
     LOOSENING_MODES,
     MCP_APPROVAL_KEYS,
+    SERVER_ALLOWLIST_KEY,
     UntrustedFile,
     combined,
+    tightening_sandbox,
     untrusted_parts,
 )
 from hands.core.context import PERMISSION_MODES, PermissionMode
@@ -66,6 +70,8 @@ SCOPES_STRONGEST_FIRST: tuple[Scope, ...] = (
 CONFIG_DIRS = (".hands", ".claude")
 """Per-level configuration directories, the stronger first."""
 MODE_ALIASES: dict[str, PermissionMode] = {"manual": "default"}
+SERVER_LIST_KEYS = frozenset({SERVER_ALLOWLIST_KEY, "deniedMcpServers"})
+"""List keys joined across sources by :meth:`Settings.value`."""
 CLI_LIST_FLAGS = frozenset({"--allowedTools", "--disallowedTools", "--ask"})
 """Rule lists given on the command line, where commas and spaces also separate rules."""
 
@@ -161,16 +167,23 @@ class Settings:
         return tuple((s, s.hooks) for s in self.sources if s.hooks and s.label not in skipped)
 
     def value(self, key: str) -> Any:
-        """A top-level scalar key from the strongest source that sets it.
+        """A top-level key from the strongest source that sets it.
 
-        An untrusted project file's approvals of MCP servers do not count.
+        The MCP server lists (``allowedMcpServers``, ``deniedMcpServers``) are joined
+        across sources instead. An untrusted project file's approvals of MCP servers and
+        its ``allowedMcpServers`` do not count.
         """
-        for source in self.sources:
-            if key in MCP_APPROVAL_KEYS and source.label in self.untrusted_files:
-                continue
-            if key in source.data:
-                return source.data[key]
-        return None
+        gated = (*MCP_APPROVAL_KEYS, SERVER_ALLOWLIST_KEY)
+        found = [
+            source.data[key]
+            for source in self.sources
+            if key in source.data and not (key in gated and source.label in self.untrusted_files)
+        ]
+        if key not in SERVER_LIST_KEYS or len(found) < 2:
+            return found[0] if found else None
+        if not all(isinstance(v, list) for v in found):
+            return next(v for v in found if not isinstance(v, list))  # bad: as the reader says
+        return [entry for v in found for entry in cast(list[Any], v)]
 
     @property
     def env(self) -> dict[str, str]:
@@ -184,6 +197,26 @@ class Settings:
             if source.label not in self.untrusted_files:
                 merged.update(_env_of(source))
         return merged
+
+    @property
+    def sandbox_layers(self) -> tuple[Mapping[str, Any], ...]:
+        """Each source's ``sandbox`` object (as ``{"sandbox": ...}``), weakest first.
+
+        An untrusted project file's object keeps only what tightens the sandbox; a
+        sandbox only it turns on asks before each command.
+        """
+        trusted = [s for s in self.sources if s.label not in self.untrusted_files]
+        auto_allow = any(
+            isinstance(box := s.data.get("sandbox"), Mapping)
+            and True in (box.get("enabled"), box.get(AUTO_ALLOW_KEY))
+            for s in trusted
+        )
+        return tuple(
+            s.data
+            if s.label not in self.untrusted_files
+            else {"sandbox": tightening_sandbox(s.data.get("sandbox"), auto_allow=auto_allow)}
+            for s in reversed(self.sources)
+        )
 
     def apply_env(self) -> dict[str, str]:
         """Put :attr:`env` into this process's environment; return what was set.

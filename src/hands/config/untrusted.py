@@ -10,6 +10,7 @@ trusting would start.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -21,6 +22,8 @@ LOOSENING_MODES = frozenset({"acceptEdits", "bypassPermissions"})
 _MODE_ALIASES = {"manual": "default"}
 MCP_APPROVAL_KEYS = ("enabledMcpjsonServers", "enableAllProjectMcpServers")
 """Settings keys that approve a project's ``.mcp.json`` servers."""
+SERVER_ALLOWLIST_KEY = "allowedMcpServers"
+"""The MCP servers that may run at all; a committed file's entries would widen it."""
 ALL_SERVERS = "*"
 """Stands for ``enableAllProjectMcpServers: true`` in :attr:`UntrustedFile.mcp_servers`."""
 
@@ -39,14 +42,15 @@ class UntrustedFile:
     allow: tuple[str, ...] = ()
     directories: tuple[str, ...] = ()
     mode: str = ""
+    loosens: tuple[str, ...] = ()
+    """Other entries that let more run unasked or unconfined: the ``sandbox`` entries
+    that loosen it (:func:`sandbox_loosening`) and ``allowedMcpServers``."""
 
     @property
     def empty(self) -> bool:
         """Whether nothing in the file waits for trust."""
-        return (
-            not (self.hooks or self.env or self.mcp_servers or self.allow or self.directories)
-            and not self.mode
-        )
+        listed = (self.hooks, self.env, self.mcp_servers, self.allow, self.directories)
+        return not any(listed) and not self.loosens and not self.mode
 
     def summary(self) -> str:
         """A short count of what waits, for one-line warnings."""
@@ -74,6 +78,8 @@ class UntrustedFile:
             )
         if self.mode:
             parts.append(f"defaultMode {self.mode}")
+        if self.loosens:
+            parts.append(plural(len(self.loosens), "loosening setting"))
         return ", ".join(parts)
 
 
@@ -95,6 +101,7 @@ def untrusted_parts(
         allow=tuple(str(r) for r in allow),
         directories=tuple(directories),
         mode=str(mode) if loosening else "",
+        loosens=(*sandbox_loosening(data.get("sandbox")), *_server_allowlist(data)),
     )
 
 
@@ -108,6 +115,7 @@ def combined(files: Sequence[UntrustedFile]) -> UntrustedFile:
         allow=tuple(r for f in files for r in f.allow),
         directories=tuple(d for f in files for d in f.directories),
         mode=next((f.mode for f in files if f.mode), ""),
+        loosens=tuple(e for f in files for e in f.loosens),
     )
 
 
@@ -141,7 +149,96 @@ def _items(value: object) -> list[Any]:
     return list(cast(list[Any], value)) if isinstance(value, list) else []
 
 
+def _server_allowlist(data: Mapping[str, Any]) -> tuple[str, ...]:
+    if SERVER_ALLOWLIST_KEY not in data:
+        return ()
+    entries = _items(data[SERVER_ALLOWLIST_KEY])
+    shown = ", ".join(json.dumps(e, separators=(",", ":")) for e in entries) or "(none)"
+    return (f"{SERVER_ALLOWLIST_KEY} {shown} (MCP servers that may run)",)
+
+
 def _mcp_approvals(data: Mapping[str, Any]) -> tuple[str, ...]:
     if data.get("enableAllProjectMcpServers") is True:
         return (ALL_SERVERS,)
     return tuple(n for n in _items(data.get("enabledMcpjsonServers")) if isinstance(n, str))
+
+
+_SANDBOX_WORDS = {
+    "enabled": "commands run outside the sandbox",
+    "autoAllowBashIfSandboxed": "sandboxed commands run without asking",
+    "allowUnsandboxedCommands": "a call may ask to run outside the sandbox",
+    "excludedCommands": "run outside the sandbox",
+    "network.allowedDomains": "reachable from sandboxed commands and WebFetch",
+    "filesystem.allowWrite": "writable by sandboxed commands",
+}
+_SANDBOX_KEEPS = {
+    "enabled": True,
+    "allowUnsandboxedCommands": False,
+    "autoAllowBashIfSandboxed": False,
+}
+"""Scalar ``sandbox`` entries that only tighten, with the value that does."""
+_SANDBOX_KEEPS_LISTS = {
+    "network": ("deniedDomains",),
+    "filesystem": ("denyRead", "denyWrite"),
+}
+"""Nested ``sandbox`` lists that only tighten."""
+AUTO_ALLOW_KEY = "autoAllowBashIfSandboxed"
+"""``sandbox.autoAllowBashIfSandboxed``: a sandboxed command runs without asking."""
+
+
+def sandbox_loosening(raw: object) -> tuple[str, ...]:
+    """What a raw ``sandbox`` object would let run unasked or unconfined, one entry each.
+
+    Everything but :func:`tightening_sandbox` counts, unknown keys too (fail closed).
+    Turning the sandbox on is listed when it would also auto-approve sandboxed
+    commands (``autoAllowBashIfSandboxed`` defaults to true).
+    """
+    if not isinstance(raw, Mapping):
+        return ()
+    sandbox = cast(Mapping[str, object], raw)
+    out: list[str] = []
+    if sandbox.get("enabled") is True and sandbox.get(AUTO_ALLOW_KEY) is not False:
+        out.append("sandbox.enabled: sandboxed commands run without asking")
+    for key, value in sandbox.items():
+        if key in _SANDBOX_KEEPS and value == _SANDBOX_KEEPS[key]:
+            continue
+        if key in _SANDBOX_KEEPS_LISTS and isinstance(value, Mapping):
+            nested = cast(Mapping[str, object], value)
+            kept = _SANDBOX_KEEPS_LISTS[key]
+            out.extend(_sandbox_entry(f"{key}.{k}", v) for k, v in nested.items() if k not in kept)
+        elif key != "enabled" or value is not True:
+            out.append(_sandbox_entry(key, value))
+    return tuple(out)
+
+
+def tightening_sandbox(raw: object, *, auto_allow: bool) -> dict[str, Any]:
+    """The parts of a raw ``sandbox`` object that only restrict, for an untrusted file.
+
+    ``auto_allow``: whether a trusted source already lets sandboxed commands run
+    unasked; when not, a sandbox this file turns on asks before each command.
+    """
+    if not isinstance(raw, Mapping):
+        return {}
+    sandbox = cast(Mapping[str, object], raw)
+    out: dict[str, Any] = {
+        key: value
+        for key, value in sandbox.items()
+        if key in _SANDBOX_KEEPS and value == _SANDBOX_KEEPS[key]
+    }
+    for key, kept in _SANDBOX_KEEPS_LISTS.items():
+        nested = sandbox.get(key)
+        if isinstance(nested, Mapping):
+            lists = cast(Mapping[str, object], nested)
+            out[key] = {k: lists[k] for k in kept if isinstance(lists.get(k), list)}
+    if out.get("enabled") is True and not auto_allow:
+        out[AUTO_ALLOW_KEY] = False
+    return out
+
+
+def _sandbox_entry(key: str, value: object) -> str:
+    if isinstance(value, list):
+        shown = ", ".join(str(v) for v in cast(list[object], value))
+    else:
+        shown = json.dumps(value) if isinstance(value, bool | int | float | None) else str(value)
+    words = _SANDBOX_WORDS.get(key)
+    return f"sandbox.{key} {shown}" + (f" ({words})" if words else "")

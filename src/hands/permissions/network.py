@@ -42,7 +42,7 @@ class NetworkDomains:
 
 def network_domains(settings: Settings, *, fetcher: type[Tool[Any, Any]]) -> NetworkDomains:
     """What ``settings`` open and close: the sandbox's lists, then ``fetcher``'s domain rules."""
-    network = merged_sandbox(source.data for source in reversed(settings.sources)).get("network")
+    network = merged_sandbox(settings.sandbox_layers).get("network")
     empty: Mapping[str, Any] = {}
     net = cast(Mapping[str, Any], network) if isinstance(network, Mapping) else empty
     allowed, denied = _strings(net.get("allowedDomains")), _strings(net.get("deniedDomains"))

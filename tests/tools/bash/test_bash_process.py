@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from hands.tools.bash._process import MARKER_VAR, marked_pids, scan_floor
+from hands.tools.bash._process import marked_pids
+from hands.tools.bash._scan import MARKER_VAR, scan_floor
 
 PID_MAX = int(Path("/proc/sys/kernel/pid_max").read_text())
 
@@ -35,3 +37,25 @@ def test_a_marked_process_is_found_below_the_shells_pid_after_a_wrap() -> None:
         child.kill()
         child.wait()
     assert child.pid not in marked_pids(marker)
+
+
+def test_only_a_process_caught_mid_exec_is_undecided() -> None:
+    from hands.tools.bash._scan import classify
+
+    marker = f"classify-{os.getpid()}"
+    marked = subprocess.Popen(["sleep", "30"], env={**os.environ, MARKER_VAR: marker})
+    # a finished exec with an empty environment is simply not ours
+    bare = subprocess.Popen(["env", "-i", "sleep", "30"])
+    try:
+        for _ in range(200):  # until env has exec'd sleep
+            if Path(f"/proc/{bare.pid}/comm").read_text().strip() == "sleep":
+                break
+            time.sleep(0.01)
+        kernel_threads = [2] if Path("/proc/2/environ").exists() else []  # kthreadd
+        scan = classify([marked.pid, bare.pid, *kernel_threads, 999_999_999], marker)
+        assert scan.marked == (marked.pid,)
+        assert scan.undecided == ()  # a kernel thread's empty environment is no exec either
+    finally:
+        for child in (marked, bare):
+            child.kill()
+            child.wait()

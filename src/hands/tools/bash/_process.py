@@ -2,7 +2,8 @@
 
 Every command runs as ``bash -c`` in a new session (so a new process group). Each gets a
 marker in its environment; processes that left the group (``setsid``, daemons) still
-carry it, so :func:`kill_tree` finds them through ``/proc`` as well.
+carry it, so :func:`kill_tree` finds them through ``/proc`` as well
+(:mod:`hands.tools.bash._scan`, which also waits for one caught mid-exec).
 
 What runs before the command (the session's shell setup, ``CLAUDE_ENV_FILE`` exports, the
 trap that reports the final directory) is bash's startup file (``BASH_ENV``), held in a
@@ -26,7 +27,8 @@ from pathlib import Path
 
 import anyio
 
-MARKER_VAR = "HANDS_SHELL_TASK"
+from hands.tools.bash._scan import MARKER_VAR, scan_floor, scan_marked, settled_marked
+
 SANDBOX_RELAY_NAME = "hands-relay"
 """The sandbox's network relay (``sandbox/forwarder.py``): stopped with a command, never
 reported as something the command left running."""
@@ -193,56 +195,33 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
-def scan_floor(pid: int) -> int:
-    """The lowest pid a process started after ``pid`` can have.
-
-    Pids grow until they wrap around at ``pid_max`` (32,768 on many machines, reached
-    quickly by busy test suites); once the newest pid is below ``pid``, a descendant
-    may have any pid, so everything must be scanned.
-    """
-    try:
-        newest = int(Path("/proc/loadavg").read_text().rsplit("/", 1)[-1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
-    return pid if newest >= pid else 0
-
-
 def marked_pids(marker: str, *, since_pid: int = 0) -> list[int]:
-    """Pids of live processes whose environment carries ``marker``.
+    """Pids of live processes whose environment carries ``marker`` (one look).
 
-    Only pids above ``since_pid`` are read (pids grow between wrap-arounds), which keeps
-    the scan cheap on busy machines.
+    Only pids above ``since_pid`` are read; see :func:`scan_marked`.
     """
-    needle = f"{MARKER_VAR}={marker}".encode()
-    since_pid = scan_floor(since_pid)
-    me = os.getpid()
-    found: list[int] = []
-    try:
-        entries = os.listdir("/proc")  # noqa: PTH208  (cheaper than Path objects)
-    except OSError:
-        return found
-    for name in entries:
-        if not name.isdigit():
-            continue
-        pid = int(name)
-        if pid < since_pid or pid == me:
-            continue
-        try:
-            with open(f"/proc/{name}/environ", "rb") as f:  # noqa: PTH123
-                if needle in f.read():
-                    found.append(pid)
-        except OSError:
-            continue
-    return found
+    return list(scan_marked(marker, since_pid=since_pid).marked)
 
 
-def _signal_all(proc: ShellProcess, sig: int) -> bool:
-    """Send ``sig`` to the group and the marked strays; whether anyone was left."""
+def _signal_all(proc: ShellProcess, sig: int, signalled: set[int] | None = None) -> bool:
+    """Send ``sig`` to the group and the marked strays; whether anyone was left.
+
+    ``signalled``: strays already sent ``sig`` (skipped; the new ones are added).
+    """
     sent = False
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, sig)
         sent = True
+    return _signal_strays(proc, sig, set() if signalled is None else signalled) or sent
+
+
+def _signal_strays(proc: ShellProcess, sig: int, signalled: set[int]) -> bool:
+    """Send ``sig`` to the marked processes not in ``signalled`` (then added to it)."""
+    sent = False
     for pid in marked_pids(proc.marker, since_pid=proc.pid):
+        if pid in signalled:
+            continue
+        signalled.add(pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)
             sent = True
@@ -262,7 +241,9 @@ def _anyone_left(proc: ShellProcess) -> bool:
         proc.popen.returncode is None or _group_has_live_members(proc.pid)
     ):
         return True
-    return bool(_live(marked_pids(proc.marker, since_pid=proc.pid)))
+    # a process caught mid-exec may be one of ours: wait for it to tell
+    scan = scan_marked(proc.marker, since_pid=proc.pid)
+    return bool(_live(list(scan.marked)) or scan.undecided)
 
 
 def _group_has_live_members(pgid: int) -> bool:
@@ -297,8 +278,13 @@ def _live(pids: list[int]) -> list[int]:
 
 
 async def kill_tree(proc: ShellProcess, *, grace_s: float = TERM_GRACE_S) -> None:
-    """TERM the whole group (and strays that left it), then KILL whatever remains."""
-    if not _signal_all(proc, signal.SIGTERM):
+    """TERM the whole group (and strays that left it), then KILL whatever remains.
+
+    A stray first seen while waiting (it was mid-exec at the first look) gets its TERM
+    then.
+    """
+    signalled: set[int] = set()
+    if not _signal_all(proc, signal.SIGTERM, signalled):
         _reap(proc)
         return
     deadline = time.monotonic() + grace_s
@@ -308,6 +294,7 @@ async def kill_tree(proc: ShellProcess, *, grace_s: float = TERM_GRACE_S) -> Non
             return
         await anyio.sleep(delay)
         delay = min(delay * 2, 0.05)
+        _signal_strays(proc, signal.SIGTERM, signalled)
     _signal_all(proc, signal.SIGKILL)
     for _ in range(100):
         if not _anyone_left(proc):
@@ -327,7 +314,7 @@ async def cleanup_after_exit(proc: ShellProcess) -> tuple[str, ...]:
     Returns the program names of what was stopped, for the command's result.
     """
     _reap(proc)
-    left = _leftovers(proc)
+    left = await _leftovers(proc)
     if left:
         names = tuple(n for n in map(_program_name, left) if n != SANDBOX_RELAY_NAME)
         await kill_tree(proc)
@@ -335,9 +322,14 @@ async def cleanup_after_exit(proc: ShellProcess) -> tuple[str, ...]:
     return ()
 
 
-def _leftovers(proc: ShellProcess) -> list[int]:
+async def _leftovers(proc: ShellProcess) -> list[int]:
     """Live processes of the group, and strays that left it, once the shell is gone."""
-    marked = _live(marked_pids(proc.marker, since_pid=proc.pid))
+    marked = _live(await settled_marked(proc.marker, since_pid=proc.pid))
+    return _with_group_members(proc, marked)
+
+
+def _with_group_members(proc: ShellProcess, marked: list[int]) -> list[int]:
+    """``marked`` and the live members of the group (the shell itself when none)."""
     if not (group_alive(proc.pid) and _group_has_live_members(proc.pid)):
         return marked
     floor = scan_floor(proc.pid)

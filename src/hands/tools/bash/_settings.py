@@ -110,11 +110,12 @@ class BashSettings:
 def install(session: Session, settings: Settings, *, network: NetworkDomains) -> BashSettings:
     """Give ``session`` the Bash settings of every settings file (and the environment).
 
-    The ``sandbox`` objects are merged across files; its network lists are ``network``
-    (the sandbox's own joined by the fetch tool's ``domain:`` rules, read by
+    The ``sandbox`` objects are merged across files (an untrusted project file's keeps
+    only what tightens, :attr:`Settings.sandbox_layers`); its network lists are
+    ``network`` (the sandbox's own joined by the fetch tool's ``domain:`` rules, read by
     :func:`hands.permissions.network.network_domains`).
     """
-    sandbox = merged_sandbox(source.data for source in reversed(settings.sources))
+    sandbox = merged_sandbox(settings.sandbox_layers)
     old = sandbox.get("network")
     net = dict(cast(Mapping[str, Any], old)) if isinstance(old, Mapping) else {}
     net["allowedDomains"], net["deniedDomains"] = list(network.allowed), list(network.denied)
