@@ -262,9 +262,9 @@ LOOSE_SANDBOX = {
 
 def bash_settings(s: Any) -> Any:
     from hands.core.session import Session
-    from hands.tools.bash._settings import install
+    from hands.pipeline.settings import install_settings
 
-    return install(Session(), s).sandbox
+    return install_settings(Session(), s).sandbox
 
 
 def test_untrusted_sandbox_settings_only_tighten_until_trusted(
