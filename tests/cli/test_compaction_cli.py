@@ -18,7 +18,11 @@ LINE = "a line of a fairly long file that fills the context window quickly\n"
 def hands_p(cwd: Path, turns: list[Any], *args: str) -> subprocess.CompletedProcess[str]:
     path = cwd.parent / "script.json"
     path.write_text(json.dumps({"turns": turns}))
-    env = {**os.environ, "HANDS_CONTEXT_WINDOW": "20000", "HANDS_AUTOCOMPACT_PCT": "60"}
+    # simple mode: the few core tools, whose definitions (part of every request) do not
+    # grow as hands gains tools; the threshold (8,700 tokens) falls between the request
+    # after the third read (~7,700) and the one after the fourth (~9,800)
+    env = {**os.environ, "HANDS_CONTEXT_WINDOW": "14500", "HANDS_AUTOCOMPACT_PCT": "60",
+           "HANDS_SIMPLE": "1"}  # fmt: skip
     return subprocess.run(
         [sys.executable, "-m", "hands", "-p", "read them", "--model", f"scripted:{path}",
          "--output-format", "stream-json", *args],
