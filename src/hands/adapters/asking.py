@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from hands.core.context import ToolContext
-from hands.core.decision import AskHandler, AskRequest, PermissionDecision, PermissionPolicy
-from hands.core.hooks import PermissionHooks, PostToolUseOutcome, PreToolUseOutcome, ToolHooks
+from hands.core.decision import PermissionPolicy
+from hands.core.hooks import ForwardingHooks, PreToolUseOutcome, ToolHooks
 from hands.core.tool import Tool
 
 
@@ -52,11 +52,11 @@ async def would_ask(
     return True
 
 
-class RememberedHooks:
+class RememberedHooks(ForwardingHooks):
     """The session's hooks, with PreToolUse answered once per call id."""
 
     def __init__(self, inner: ToolHooks) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self._early: dict[str, PreToolUseOutcome] = {}
 
     async def decide_early(
@@ -80,52 +80,3 @@ class RememberedHooks:
         if kept is not None:
             return kept
         return await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
-
-    async def post_tool_use(
-        self,
-        *,
-        tool: Tool[Any, Any],
-        tool_input: Mapping[str, Any],
-        response: Any,
-        ctx: ToolContext,
-        duration_ms: float,
-    ) -> PostToolUseOutcome:
-        """PostToolUse, as the session's hooks run it."""
-        return await self.inner.post_tool_use(
-            tool=tool, tool_input=tool_input, response=response, ctx=ctx, duration_ms=duration_ms
-        )
-
-    async def post_tool_use_failure(
-        self,
-        *,
-        tool: Tool[Any, Any],
-        tool_input: Mapping[str, Any],
-        error: str,
-        ctx: ToolContext,
-        duration_ms: float,
-    ) -> PostToolUseOutcome:
-        """PostToolUseFailure, as the session's hooks run it."""
-        return await self.inner.post_tool_use_failure(
-            tool=tool, tool_input=tool_input, error=error, ctx=ctx, duration_ms=duration_ms
-        )
-
-    async def permission_request(
-        self,
-        *,
-        tool: Tool[Any, Any],
-        tool_input: Mapping[str, Any],
-        ctx: ToolContext,
-        message: str,
-    ) -> PermissionDecision | None:
-        """PermissionRequest hooks, when the session's hooks have them."""
-        if isinstance(self.inner, PermissionHooks):
-            return await self.inner.permission_request(
-                tool=tool, tool_input=tool_input, ctx=ctx, message=message
-            )
-        return None
-
-    async def ask_user(self, ask: AskHandler, request: AskRequest) -> PermissionDecision:
-        """Ask through ``ask`` (with the session's Notification hooks, if any)."""
-        if isinstance(self.inner, PermissionHooks):
-            return await self.inner.ask_user(ask, request)
-        return await ask(request)

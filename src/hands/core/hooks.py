@@ -207,3 +207,69 @@ class PendingContext(Protocol):
     def add_pending(self, text: str) -> None:
         """Queue ``text`` for the model's next turn."""
         ...
+
+
+class ForwardingHooks:
+    """Another object's tool and permission hooks, passed through unchanged.
+
+    The base of a view of the session's hooks that changes one event (a sub-agent's
+    loop events, a framework's early PreToolUse): subclasses override what differs.
+    """
+
+    def __init__(self, inner: ToolHooks) -> None:
+        self.inner = inner
+
+    async def pre_tool_use(
+        self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
+    ) -> PreToolUseOutcome:
+        """PreToolUse, as the inner hooks run it."""
+        return await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
+
+    async def post_tool_use(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        response: Any,
+        ctx: ToolContext,
+        duration_ms: float,
+    ) -> PostToolUseOutcome:
+        """PostToolUse, as the inner hooks run it."""
+        return await self.inner.post_tool_use(
+            tool=tool, tool_input=tool_input, response=response, ctx=ctx, duration_ms=duration_ms
+        )
+
+    async def post_tool_use_failure(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        error: str,
+        ctx: ToolContext,
+        duration_ms: float,
+    ) -> PostToolUseOutcome:
+        """PostToolUseFailure, as the inner hooks run it."""
+        return await self.inner.post_tool_use_failure(
+            tool=tool, tool_input=tool_input, error=error, ctx=ctx, duration_ms=duration_ms
+        )
+
+    async def permission_request(
+        self,
+        *,
+        tool: Tool[Any, Any],
+        tool_input: Mapping[str, Any],
+        ctx: ToolContext,
+        message: str,
+    ) -> PermissionDecision | None:
+        """PermissionRequest hooks, when the inner hooks have them."""
+        if not isinstance(self.inner, PermissionHooks):
+            return None
+        return await self.inner.permission_request(
+            tool=tool, tool_input=tool_input, ctx=ctx, message=message
+        )
+
+    async def ask_user(self, ask: AskHandler, request: AskRequest) -> PermissionDecision:
+        """Ask through ``ask`` (with the inner hooks' Notification, if any)."""
+        if not isinstance(self.inner, PermissionHooks):
+            return await ask(request)
+        return await self.inner.ask_user(ask, request)

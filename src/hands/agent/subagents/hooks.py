@@ -8,91 +8,25 @@ Stop. Context left by ``async`` hooks stays for the main agent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from hands.core.hooks import (
-    NO_LOOP,
-    LoopHookOutcome,
-    PermissionHooks,
-    PostToolUseOutcome,
-    PreToolUseOutcome,
-    ToolHooks,
-)
+from hands.core.hooks import NO_LOOP, ForwardingHooks, LoopHookOutcome, ToolHooks
 from hands.hooks.engine import HookEngine
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
-    from hands.core.decision import AskHandler, AskRequest, PermissionDecision
-    from hands.core.tool import Tool
 
 
-class SubagentHooks:
-    """The caller's hooks, seen from inside a sub-agent."""
+class SubagentHooks(ForwardingHooks):
+    """The caller's hooks, seen from inside a sub-agent.
+
+    Tool and permission events pass through as they are; the loop's events differ.
+    """
 
     def __init__(self, inner: ToolHooks, *, transcript_path: str | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.engine = inner if isinstance(inner, HookEngine) else None
         self.transcript_path = transcript_path
-
-    # -- tool events: as for the caller ---------------------------------------------------
-
-    async def pre_tool_use(
-        self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
-    ) -> PreToolUseOutcome:
-        """PreToolUse, as for the caller."""
-        return await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
-
-    async def post_tool_use(
-        self,
-        *,
-        tool: Tool[Any, Any],
-        tool_input: Mapping[str, Any],
-        response: Any,
-        ctx: ToolContext,
-        duration_ms: float,
-    ) -> PostToolUseOutcome:
-        """PostToolUse, as for the caller."""
-        return await self.inner.post_tool_use(
-            tool=tool, tool_input=tool_input, response=response, ctx=ctx, duration_ms=duration_ms
-        )
-
-    async def post_tool_use_failure(
-        self,
-        *,
-        tool: Tool[Any, Any],
-        tool_input: Mapping[str, Any],
-        error: str,
-        ctx: ToolContext,
-        duration_ms: float,
-    ) -> PostToolUseOutcome:
-        """PostToolUseFailure, as for the caller."""
-        return await self.inner.post_tool_use_failure(
-            tool=tool, tool_input=tool_input, error=error, ctx=ctx, duration_ms=duration_ms
-        )
-
-    # -- the permission prompt ------------------------------------------------------------
-
-    async def permission_request(
-        self,
-        *,
-        tool: Tool[Any, Any],
-        tool_input: Mapping[str, Any],
-        ctx: ToolContext,
-        message: str,
-    ) -> PermissionDecision | None:
-        """PermissionRequest, as for the caller."""
-        if not isinstance(self.inner, PermissionHooks):
-            return None
-        return await self.inner.permission_request(
-            tool=tool, tool_input=tool_input, ctx=ctx, message=message
-        )
-
-    async def ask_user(self, ask: AskHandler, request: AskRequest) -> PermissionDecision:
-        """The caller's prompt (and its Notification hook)."""
-        if not isinstance(self.inner, PermissionHooks):
-            return await ask(request)
-        return await self.inner.ask_user(ask, request)
 
     # -- the loop's events ----------------------------------------------------------------
 
