@@ -18,6 +18,8 @@ from hands.core.tool import ContextModifier, Progress, Tool, ToolResult
 from hands.errors import ToolError
 from hands.orchestration.events import ExecutorEvent
 from hands.orchestration.streaming import StreamingToolExecutor
+from hands.permissions.engine import PermissionEngine
+from hands.permissions.rules import PermissionRule, RuleOrigin, parse_rules
 from hands.pipeline.pool import ToolPool
 from hands.pipeline.runtime import ToolRuntime
 
@@ -178,3 +180,23 @@ def tool_results(stream_json: str) -> list[dict[str, Any]]:
         for block in event["message"]["content"]
         if block.get("type") == "tool_result"
     ]
+
+
+def project_rules_engine(
+    project: Path,
+    home: Path,
+    *,
+    allow: Sequence[str] = (),
+    deny: Sequence[str] = (),
+    ask: Sequence[str] = (),
+) -> PermissionEngine:
+    """A real permission engine with these rules, as if in the project's settings file."""
+
+    path = project / ".claude" / "settings.json"
+    origin = RuleOrigin(scope="projectSettings", label=str(path), root=project, path=path)
+    rules: list[PermissionRule] = []
+    for behavior, texts in (("deny", deny), ("ask", ask), ("allow", allow)):
+        parsed, problems = parse_rules(list(texts), behavior, origin)  # type: ignore[arg-type]
+        assert not problems, problems
+        rules.extend(parsed)
+    return PermissionEngine(rules, home=home)

@@ -22,12 +22,12 @@ from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome
 from hands.core.session import Session
 from hands.permissions.engine import PermissionEngine
-from hands.permissions.rules import RuleOrigin, parse_rules
 from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import ToolPool, find_builtin
 from hands.pipeline.runtime import ToolRuntime
 from hands.tools.browser._session import BrowserSession, Stop
 from hands.tools.browser._settings import BrowserSettings, find_executable, missing
+from support import project_rules_engine
 from tools.browser.pages import PageServer, page_server
 
 LOOPBACK = "WebFetch(domain:127.0.0.1)"
@@ -114,14 +114,7 @@ class Browsing:
         deny: Sequence[str] = (),
         ask: Sequence[str] = (),
     ) -> PermissionEngine:
-        path = self.project / ".claude" / "settings.json"
-        origin = RuleOrigin(scope="projectSettings", label=str(path), root=self.project, path=path)
-        rules = []
-        for behavior, texts in (("deny", deny), ("ask", ask), ("allow", allow)):
-            parsed, problems = parse_rules(texts, behavior, origin)  # type: ignore[arg-type]
-            assert not problems, problems
-            rules.extend(parsed)
-        return PermissionEngine(rules, home=self.home)
+        return project_rules_engine(self.project, self.home, allow=allow, deny=deny, ask=ask)
 
     def run(
         self,

@@ -16,13 +16,13 @@ from hands.core.outcome import ToolCallOutcome
 from hands.core.session import Session
 from hands.core.tool import Tool
 from hands.permissions.engine import PermissionEngine
-from hands.permissions.rules import RuleOrigin, parse_rules
 from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import ToolPool
 from hands.pipeline.runtime import ToolRuntime
 from hands.tools.web._exchange import FetchLimits
 from hands.tools.web.web_fetch import WebFetchTool
 from models.loopback import LoopbackServer, serving
+from support import project_rules_engine
 from tools.web.web_server import WebServer, web_server
 
 LOOPBACK = "WebFetch(domain:127.0.0.1)"
@@ -49,14 +49,7 @@ class Web:
         deny: Sequence[str] = (),
         ask: Sequence[str] = (),
     ) -> PermissionEngine:
-        path = self.project / ".claude" / "settings.json"
-        origin = RuleOrigin(scope="projectSettings", label=str(path), root=self.project, path=path)
-        rules = []
-        for behavior, texts in (("deny", deny), ("ask", ask), ("allow", allow)):
-            parsed, problems = parse_rules(texts, behavior, origin)  # type: ignore[arg-type]
-            assert not problems, problems
-            rules.extend(parsed)
-        return PermissionEngine(rules, home=self.home)
+        return project_rules_engine(self.project, self.home, allow=allow, deny=deny, ask=ask)
 
     def run(
         self,
