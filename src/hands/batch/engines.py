@@ -9,18 +9,17 @@ never for the task's own failure, which is a result like any other.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
-from hands.batch.session import RunSettings, SessionCrashed, run_task, run_task_data
+from hands.batch.ray_pool import DataRunner, PoolShape, RayPool
+from hands.batch.session import RunSettings, SessionCrashed, run_task, run_task_data, worker_lost
 from hands.batch.tasks import BatchTask
 
 Runner = Callable[[BatchTask, RunSettings, int], dict[str, Any]]
 """Runs one attempt of a task (:func:`hands.batch.session.run_task`)."""
-DataRunner = Callable[[Mapping[str, Any], Mapping[str, Any], int], dict[str, Any]]
-"""The same on plain data, for Ray (:func:`hands.batch.session.run_task_data`)."""
 OnResult = Callable[[dict[str, Any]], None]
 OnStart = Callable[[BatchTask], None]
 
@@ -38,11 +37,6 @@ class Engine(Protocol):
     ) -> None:
         """Run every task; returns when all have a result."""
         ...
-
-
-def crashed(task: BatchTask, attempts: int, why: str) -> dict[str, Any]:
-    """The result of a task whose every attempt lost its worker."""
-    return {"id": task.id, "status": "error", "attempt": attempts, "error": f"worker lost: {why}"}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -71,7 +65,7 @@ class LocalEngine:
                     result = self.runner(task, settings, attempt)
                 except SessionCrashed as exc:
                     if attempt > self.retries:
-                        result = crashed(task, attempt, str(exc))
+                        result = worker_lost(task.id, attempt, str(exc))
                     else:
                         continue
                 with lock:
@@ -88,13 +82,16 @@ class LocalEngine:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RayEngine:
-    """Each session a Ray task; ``address`` None starts (or joins) a local Ray instance.
+    """Sessions on a pool of Ray actors; ``address`` None starts (or joins) a local Ray.
 
-    Every task asks for ``num_cpus`` and ``memory_mb``, so Ray runs as many at once as
-    the cluster's resources allow; at most ``concurrency`` are in flight (running or
-    queued in Ray, so a worker that finishes starts the next at once). Ray retries a
-    task whose worker or node died (``max_retries``) and a session killed from outside
-    (:class:`SessionCrashed`); nothing else.
+    ``concurrency`` workers (Ray actors, started together at the beginning, each asking for
+    ``num_cpus`` and ``memory_mb``, so Ray places as many as the cluster holds and the
+    rest as resources free up) run one session at a time each, with ``depth`` tasks queued
+    on each so a worker that finishes starts its next at once, without a round trip to the
+    driver. A task whose worker died under it (the process or its node lost, the session
+    killed from outside: :class:`SessionCrashed`) is sent again, to whichever worker is
+    free, up to ``retries`` more times, its result's ``attempt`` counting the sends; a
+    dead worker is restarted by Ray. Nothing else is retried.
     """
 
     address: str | None = None
@@ -102,6 +99,7 @@ class RayEngine:
     retries: int = 2
     num_cpus: float = 1.0
     memory_mb: int = 1024
+    depth: int = 2
     runner: DataRunner = run_task_data
 
     def run(
@@ -112,33 +110,20 @@ class RayEngine:
         on_start: OnStart,
         on_result: OnResult,
     ) -> None:
-        """Submit the tasks to Ray, ``concurrency`` in flight, results as they finish."""
-        import ray
-
-        if not ray.is_initialized():
-            ray.init(address=self.address, log_to_driver=False, include_dashboard=False)
-        remote = ray.remote(self.runner).options(
+        """Run the tasks on the worker pool; each result as it finishes."""
+        if not tasks:
+            return
+        shape = PoolShape(
+            address=self.address,
+            workers=max(1, self.concurrency),
             num_cpus=self.num_cpus,
-            memory=self.memory_mb * 1024 * 1024,
-            max_retries=self.retries,
-            retry_exceptions=[SessionCrashed],
+            memory_mb=self.memory_mb,
+            depth=max(1, self.depth),
+            retries=self.retries,
+            runner=self.runner,
         )
-        data = settings.to_data()
-        pending = list(tasks)
-        running: dict[Any, BatchTask] = {}
-        while pending or running:
-            while pending and len(running) < max(1, self.concurrency):
-                task = pending.pop(0)
-                on_start(task)
-                running[remote.remote(task.model_dump(mode="json"), data, 1)] = task
-            refs = list(running)
-            first = cast("list[Any]", ray.wait(refs, num_returns=1)[0])
-            # then every other one already done, in the same round trip to the driver
-            rest = cast("list[Any]", ray.wait(refs, num_returns=len(refs), timeout=0)[0])
-            for ref in dict.fromkeys([*first, *rest]):
-                task = running.pop(ref)
-                try:
-                    result = cast("dict[str, Any]", ray.get(ref))
-                except Exception as exc:  # every retry lost its worker
-                    result = crashed(task, self.retries + 1, f"{type(exc).__name__}: {exc}")
-                on_result(result)
+        pool = RayPool(shape=shape, settings=settings.to_data())
+        try:
+            pool.drive(tasks, on_start=on_start, on_result=on_result)
+        finally:
+            pool.close()

@@ -33,6 +33,11 @@ class SessionCrashed(RuntimeError):
     """The session's process died of a signal nobody sent it: retry the task elsewhere."""
 
 
+def worker_lost(task_id: str, attempts: int, why: str) -> dict[str, Any]:
+    """The result of a task whose every attempt lost its worker."""
+    return {"id": task_id, "status": "error", "attempt": attempts, "error": f"worker lost: {why}"}
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RunSettings:
     """How every task of a batch runs."""

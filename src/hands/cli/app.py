@@ -493,6 +493,13 @@ def batch_command(
         Path | None, typer.Option("--run-dir", help="Where each task's workdir and home go.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or summary.")] = False,
+    model_concurrency: Annotated[
+        int | None,
+        typer.Option(
+            "--model-concurrency",
+            help="Model requests in flight at once across all sessions (through one gateway).",
+        ),
+    ] = None,
 ) -> None:
     """Run many isolated sessions from a task file, here or on a Ray cluster."""
     from hands.cli.args import UsageError
@@ -515,6 +522,7 @@ def batch_command(
             resume=resume,
             run_dir=run_dir,
             quiet=quiet,
+            model_concurrency=model_concurrency,
         )
     except UsageError as exc:
         print(f"hands: {exc}", file=sys.stderr)

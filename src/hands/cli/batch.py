@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from hands.cli.args import UsageError
+
+if TYPE_CHECKING:
+    from hands.batch.gateway import ModelGateway
 
 
 def batch_main(
@@ -23,6 +27,7 @@ def batch_main(
     resume: bool,
     run_dir: Path | None,
     quiet: bool,
+    model_concurrency: int | None = None,
 ) -> int:
     """Run the batch; the exit code is 0 when every task has a result."""
     from rich.console import Console
@@ -58,12 +63,53 @@ def batch_main(
             concurrency=concurrency or max(1, (os.cpu_count() or 2)), retries=retries
         )
     where = run_dir if run_dir is not None else out.with_name(out.stem + ".runs")
-    settings = RunSettings(run_dir=where.absolute(), sandbox=sandbox, model=model)
+    gateway = _gateway(model_concurrency, engine=engine, address=address)
+    env = gateway.session_env() if gateway is not None else {}
+    settings = RunSettings(run_dir=where.absolute(), sandbox=sandbox, model=model, env=env)
     console = None if quiet else Console(stderr=True)
-    run_batch(tasks, engine=chosen, settings=settings, results=ResultsFile(out), console=console)
+    try:
+        run_batch(
+            tasks, engine=chosen, settings=settings, results=ResultsFile(out), console=console
+        )
+    finally:
+        if gateway is not None:
+            gateway.stop()
     if not quiet:
+        if gateway is not None:
+            stats = gateway.stats
+            print(
+                f"hands: {stats.requests} model requests, at most {stats.peak_in_flight} at once "
+                f"(limit {model_concurrency}); {stats.rate_limited} rate-limited answers waited "
+                f"out ({stats.waited_s:.1f} s held)",
+                file=sys.stderr,
+            )
         print(f"hands: results in {out}", file=sys.stderr)
     return 0
+
+
+def _gateway(limit: int | None, *, engine: str, address: str | None) -> ModelGateway | None:
+    """The started model gateway of ``--model-concurrency``, or None without it."""
+    if limit is None:
+        return None
+    if limit < 1:
+        raise UsageError("--model-concurrency must be at least 1")
+    from hands.batch.gateway import ModelGateway
+
+    host = "127.0.0.1"
+    if engine == "ray" and address is not None:
+        import ray.util
+
+        # this machine's address on the route to the cluster: where its nodes reach it
+        locate = cast("Callable[[str], object]", ray.util.get_node_ip_address)
+        host = str(locate(address))
+    gateway = ModelGateway(limit=limit, env=os.environ, host=host)
+    if not gateway.providers:
+        raise UsageError(
+            "--model-concurrency limits requests to a model API, and none is configured "
+            "(ANTHROPIC_API_KEY, OPENAI_API_KEY or their *_BASE_URL)"
+        )
+    gateway.start()
+    return gateway
 
 
 def _check_sandbox() -> None:
