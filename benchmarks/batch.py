@@ -13,7 +13,7 @@
    for an 8th of the CPUs, two tasks queued on each. Ray's rows also give the start-up
    of its worker processes (first / all ready) and the figure over the time after it.
 
-    .venv/bin/python benchmarks/batch.py [--quick] [--no-ray]
+    .venv/bin/python benchmarks/batch.py [--quick] [--no-ray] [--parts 123] [--simulate N]
 """
 
 from __future__ import annotations
@@ -110,6 +110,8 @@ def on_pool(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--parts", default="123", help="which parts to run, e.g. 3")
+    parser.add_argument("--simulate", type=int, default=None, help="tasks in part 3")
     parser.add_argument("--no-ray", action="store_true", help="the local engine only")
     args = parser.parse_args()
     use_ray = not args.no_ray
@@ -125,74 +127,83 @@ def main() -> None:
     levels = (2, 8) if args.quick else (2, 8, 32)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        print("1. real sessions (scripted model, one Glob, an answer):")
-        print(f"{'engine':<8}{'conc.':>6}{'tasks':>7}{'tasks/s':>9}{'overhead ms/task':>18}")
-        for concurrency in levels:
-            count = max(per_level, concurrency * 2)
-            tasks, model = read_tasks(root, count)
-            engines: list[tuple[str, Engine]] = [("local", LocalEngine(concurrency=concurrency))]
+        if "1" in args.parts:
+            print("1. real sessions (scripted model, one Glob, an answer):")
+            print(f"{'engine':<8}{'conc.':>6}{'tasks':>7}{'tasks/s':>9}{'overhead ms/task':>18}")
+            for concurrency in levels:
+                count = max(per_level, concurrency * 2)
+                tasks, model = read_tasks(root, count)
+                engines: list[tuple[str, Engine]] = [
+                    ("local", LocalEngine(concurrency=concurrency))
+                ]
+                if use_ray:
+                    engines.append(("ray", RayEngine(concurrency=concurrency, num_cpus=0.01)))
+                for name, engine in engines:
+                    settings = RunSettings(run_dir=root / f"{name}-{concurrency}", model=model)
+                    wall, results = run(engine, tasks, settings)
+                    inside = sum(float(r.get("duration_s") or 0) for r in results)
+                    overhead = (wall * min(concurrency, count) - inside) / count * 1000
+                    bad = [r for r in results if r.get("status") != "completed"]
+                    note = (
+                        f"  ({len(bad)} not completed: {bad[0].get('error', '')[:60]})"
+                        if bad
+                        else ""
+                    )
+                    row = (
+                        f"{name:<8}{concurrency:>6}{count:>7}{count / wall:>9.2f}{overhead:>18.1f}"
+                    )
+                    print(row + note)
+        if "2" in args.parts:
+            print()
+            print("2. scheduling alone (a task that returns at once), median of 5 runs of 200:")
+            tasks = [BatchTask(id=f"n{i}", prompt="0") for i in range(200)]
+            settings = RunSettings(run_dir=root / "none")
+            local = LocalEngine(concurrency=8, runner=instant)
+            walls = [run(local, tasks, settings)[0] for _ in range(5)]
+            per_local = statistics.median(walls) / len(tasks) * 1000
+            print(f"local   {per_local:>8.2f} ms per task (8 workers)")
             if use_ray:
-                engines.append(("ray", RayEngine(concurrency=concurrency, num_cpus=0.01)))
-            for name, engine in engines:
-                settings = RunSettings(run_dir=root / f"{name}-{concurrency}", model=model)
-                wall, results = run(engine, tasks, settings)
-                inside = sum(float(r.get("duration_s") or 0) for r in results)
-                overhead = (wall * min(concurrency, count) - inside) / count * 1000
-                bad = [r for r in results if r.get("status") != "completed"]
-                note = (
-                    f"  ({len(bad)} not completed: {bad[0].get('error', '')[:60]})" if bad else ""
+                runs = [on_pool(tasks, settings, workers=8, num_cpus=0.01, runner=instant_data)
+                        for _ in range(5)]  # fmt: skip
+                per_task = statistics.median(r[0] for r in runs) / len(tasks) * 1000
+                first = statistics.median(r[2].cold_start_s or 0 for r in runs)
+                print(
+                    f"ray     {per_task:>8.2f} ms per task (8 workers, their start-up included; "
+                    f"goal < 50 ms: {'yes' if per_task < 50 else 'NO'})"
                 )
-                row = f"{name:<8}{concurrency:>6}{count:>7}{count / wall:>9.2f}{overhead:>18.1f}"
-                print(row + note)
-        print()
-        print("2. scheduling alone (a task that returns at once), median of 5 runs of 200:")
-        tasks = [BatchTask(id=f"n{i}", prompt="0") for i in range(200)]
-        settings = RunSettings(run_dir=root / "none")
-        local = LocalEngine(concurrency=8, runner=instant)
-        walls = [run(local, tasks, settings)[0] for _ in range(5)]
-        per_local = statistics.median(walls) / len(tasks) * 1000
-        print(f"local   {per_local:>8.2f} ms per task (8 workers)")
-        if use_ray:
-            runs = [on_pool(tasks, settings, workers=8, num_cpus=0.01, runner=instant_data)
-                    for _ in range(5)]  # fmt: skip
-            per_task = statistics.median(r[0] for r in runs) / len(tasks) * 1000
-            warm = statistics.median((r[0] - (r[2].all_ready_s or 0)) for r in runs)
-            first = statistics.median(r[2].cold_start_s or 0 for r in runs)
-            every = statistics.median(r[2].all_ready_s or 0 for r in runs)
-            print(
-                f"ray     {per_task:>8.2f} ms per task (8 workers, their start-up included; "
-                f"goal < 50 ms: {'yes' if per_task < 50 else 'NO'})"
-            )
-            print(
-                f"ray     {warm / len(tasks) * 1000:>8.2f} ms per task once every worker is up; "
-                f"start-up: first worker {first * 1000:.0f} ms, all 8 {every * 1000:.0f} ms"
-            )
-        print()
-        count = 2_000 if args.quick else 10_000
-        workers = 8
-        rng = random.Random(7)
-        durations = [min(rng.lognormvariate(-3.9, 0.5), 0.5) for _ in range(count)]
-        median_ms = statistics.median(durations) * 1000
-        print(f"3. simulation: {count:,} tasks sleeping a sampled duration "
-              f"(median {median_ms:.0f} ms), {workers} workers:")  # fmt: skip
-        sim = [BatchTask(id=f"s{i}", prompt=f"{d:.4f}") for i, d in enumerate(durations)]
-        busy = sum(float(t.prompt) for t in sim)
-        wall, results = run(LocalEngine(concurrency=workers, runner=sleeping), sim, settings)
-        print(utilisation_row("local", wall, busy / (wall * workers), len(results)))
-        if use_ray:
-            # 8 workers, each asking for an 8th of the CPUs
-            cpus = float(ray.cluster_resources().get("CPU", 2.0))
-            wall, results, pool, epoch = on_pool(
-                sim, settings, workers=workers, num_cpus=cpus / workers, runner=sleeping_data
-            )
-            print(utilisation_row("ray", wall, busy / (wall * workers), len(results)))
-            up = epoch + (pool.all_ready_s or 0.0)
-            after = sum(max(0.0, r["ended"] - max(r["began"], up)) for r in results)
-            steady = after / ((wall - (pool.all_ready_s or 0.0)) * workers)
-            print(
-                f"ray     after the {pool.all_ready_s or 0:.2f} s until all {workers} workers "
-                f"were up: utilisation {steady * 100:5.1f} %"
-            )
+                warm = statistics.median(r[0] - (r[2].cold_start_s or 0) for r in runs)
+                print(
+                    f"ray     {warm / len(tasks) * 1000:>8.2f} ms per task after the first worker "
+                    f"was up (in {first * 1000:.0f} ms, median of the runs)"
+                )
+        if "3" in args.parts:
+            print()
+            count = args.simulate or (2_000 if args.quick else 10_000)
+            workers = 8
+            rng = random.Random(7)
+            durations = [min(rng.lognormvariate(-3.9, 0.5), 0.5) for _ in range(count)]
+            median_ms = statistics.median(durations) * 1000
+            print(f"3. simulation: {count:,} tasks sleeping a sampled duration "
+                  f"(median {median_ms:.0f} ms), {workers} workers:")  # fmt: skip
+            sim = [BatchTask(id=f"s{i}", prompt=f"{d:.4f}") for i, d in enumerate(durations)]
+            busy = sum(float(t.prompt) for t in sim)
+            settings = RunSettings(run_dir=root / "none")
+            wall, results = run(LocalEngine(concurrency=workers, runner=sleeping), sim, settings)
+            print(utilisation_row("local", wall, busy / (wall * workers), len(results)))
+            if use_ray:
+                # 8 workers, each asking for an 8th of the CPUs
+                cpus = float(ray.cluster_resources().get("CPU", 2.0))
+                wall, results, pool, epoch = on_pool(
+                    sim, settings, workers=workers, num_cpus=cpus / workers, runner=sleeping_data
+                )
+                print(utilisation_row("ray", wall, busy / (wall * workers), len(results)))
+                up = epoch + (pool.all_ready_s or 0.0)
+                after = sum(max(0.0, r["ended"] - max(r["began"], up)) for r in results)
+                steady = after / ((wall - (pool.all_ready_s or 0.0)) * workers)
+                print(
+                    f"ray     after the {pool.all_ready_s or 0:.2f} s until all {workers} workers "
+                    f"were up: utilisation {steady * 100:5.1f} %"
+                )
 
 
 def utilisation_row(name: str, wall: float, share: float, results: int) -> str:
