@@ -175,7 +175,7 @@ def test_hands_batch_limits_model_requests_across_its_sessions(
     )
     out = tmp_path / "results.jsonl"
     argv = [sys.executable, "-m", "hands", "batch", str(tasks), "--out", str(out),
-            "--concurrency", "5", "--model-concurrency", "2", "--sandbox", "none",
+            "--concurrency", "5", "--model-concurrency", "2", "--sandbox", "bwrap",
             "--model", "anthropic:claude-sonnet-4-6"]  # fmt: skip
     done = subprocess.run(
         argv, env=anthropic_env(upstream), capture_output=True, text=True, timeout=240
