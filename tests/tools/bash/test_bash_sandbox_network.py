@@ -22,8 +22,8 @@ from hands.tools.bash.sandbox.netproxy import (
     NetworkProxy,
     ProxyError,
     is_public,
-    parse_request,
 )
+from hands.tools.http_proxy import parse_request
 from http_kit import QuietHandler, serving
 from tools.bash.kit import text
 
