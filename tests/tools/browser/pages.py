@@ -127,6 +127,17 @@ _PAGES = {
     "/infinite": INFINITE,
 }
 
+_MADE = {  # pages about another URL, given as ?to=
+    "/open": (
+        "<!doctype html><title>Opener</title><button onclick=\"window.open('{to}')\">Open</button>"
+    ),
+    "/frame": '<!doctype html><title>Framed</title><iframe src="{to}" title="inner"></iframe>',
+    "/ws": """<!doctype html><title>Socket</title><p id="out">connecting</p>
+<script>const ws = new WebSocket("{to}"), out = document.getElementById("out");
+ws.onopen = () => out.textContent = "open"; ws.onerror = () => out.textContent = "failed";
+</script>""",
+}
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -159,6 +170,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif parts.path == "/link":
             to = html.escape(parse_qs(parts.query)["to"][0])
             self.send(200, f'<!doctype html><title>Links</title><a href="{to}">Elsewhere</a>')
+        elif parts.path in _MADE:
+            to = html.escape(parse_qs(parts.query)["to"][0])
+            self.send(200, _MADE[parts.path].format(to=to))
         elif parts.path == "/redirect":
             self.send(302, "", Location=parse_qs(parts.query)["to"][0])
         elif parts.path == "/api/more":

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
     from hands.core.context import ToolContext
     from hands.core.session import Session
+    from hands.tools.browser._proxy import Resolver, StopProxy
+    from hands.tools.browser._redirects import RedirectGuard
 
 Stop: TypeAlias = Callable[[], Awaitable[None]]
 Launcher: TypeAlias = Callable[[BrowserSettings], Awaitable["tuple[Browser, Stop]"]]
@@ -79,10 +81,16 @@ class BrowserSession:
     """The session's browser and tabs. Get it with :meth:`for_session`."""
 
     def __init__(
-        self, *, launcher: Launcher | None = None, settings: BrowserSettings | None = None
+        self,
+        *,
+        launcher: Launcher | None = None,
+        settings: BrowserSettings | None = None,
+        resolver: Resolver | None = None,
     ) -> None:
         self.launcher: Launcher = launcher or launch_chromium
         self._settings = settings
+        self.resolver = resolver
+        """How the proxy resolves names; None: the system's resolver."""
         self.events = EventLog()
         self.tabs: list[Tab] = []
         self.current = 0
@@ -93,6 +101,8 @@ class BrowserSession:
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
         self._stop: Stop | None = None
+        self._stop_proxy: StopProxy | None = None
+        self._redirects: RedirectGuard | None = None
         self.next_ref = 1
         """The next ref number: refs are never reused within the session."""
         self.inflight = 0
@@ -156,23 +166,35 @@ class BrowserSession:
 
     async def _start(self) -> None:
         from hands.tools.browser._guard import RequestGuard
+        from hands.tools.browser._proxy import BrowserProxy, serve_proxy
+        from hands.tools.browser._redirects import RedirectGuard
 
         settings = self.settings
         browser, stop = await self.launcher(settings)
         self._browser, self._stop, self._dead = browser, stop, ""
         browser.on("disconnected", lambda _b: self._lost("it was closed or killed"))
+        guard = RequestGuard(self)
         try:
+            proxy = (
+                BrowserProxy(self)
+                if self.resolver is None
+                else BrowserProxy(self, resolver=self.resolver)
+            )
+            port, self._stop_proxy = await serve_proxy(proxy)
+            self._redirects = RedirectGuard(self, guard)
+            await self._redirects.start(browser)
             context = await browser.new_context(
                 accept_downloads=True,
                 service_workers="block",
                 viewport={"width": 1280, "height": 800},
+                proxy={"server": f"http://127.0.0.1:{port}"},
             )
         except Exception:
             await self._shutdown()
             raise
         context.set_default_timeout(settings.action_timeout_s * 1000)
         context.set_default_navigation_timeout(settings.navigation_timeout_s * 1000)
-        await context.route("**/*", RequestGuard(self).handle)
+        await context.route("**/*", guard.handle)
         context.on("page", self._on_new_page)
         context.on("request", lambda _r: self._count(1))
         context.on("requestfinished", lambda _r: self._count(-1))
@@ -256,6 +278,8 @@ class BrowserSession:
 
     async def _shutdown(self) -> None:
         stop, self._stop = self._stop, None
+        stop_proxy, self._stop_proxy = self._stop_proxy, None
+        redirects, self._redirects = self._redirects, None
         context, self._context = self._context, None
         self._browser = None
         self._dead = ""
@@ -264,6 +288,8 @@ class BrowserSession:
         self.inflight = 0
         self.approved_hosts.clear()
         with anyio.move_on_after(CLOSE_SECONDS):
+            if redirects is not None:
+                await redirects.stop()
             if context is not None:
                 try:
                     await context.close()
@@ -274,6 +300,8 @@ class BrowserSession:
                     await stop()
                 except Exception:  # already gone (killed from outside): nothing to close
                     pass
+            if stop_proxy is not None:
+                await stop_proxy()
 
     @property
     def context(self) -> BrowserContext | None:

@@ -10,6 +10,7 @@ from hands.core.schema import ToolInput
 from hands.core.subject import Subject, fetches_url, reads_path
 from hands.errors import ToolError
 from hands.tools.browser._base import Action, BrowserTool, first_line
+from hands.tools.browser._events import bullet
 from hands.tools.browser._guard import Target, address_refusal, parse_target
 from hands.tools.web.web_fetch import WebFetchTool
 
@@ -76,6 +77,7 @@ class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
         from playwright.async_api import Error, TimeoutError
 
         timeout = browser.settings.navigation_timeout_s
+        mark = browser.events.mark()
         try:
             response = await tab.page.goto(target.url, wait_until="load", timeout=timeout * 1000)
         except TimeoutError:
@@ -87,7 +89,11 @@ class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
                 is_error=True,
             )
         except Error as exc:
-            raise ToolError(f"Could not open {target.url}: {first_line(exc)}") from None
+            text = f"Could not open {target.url}: {first_line(exc)}"
+            events = browser.events.since(mark)
+            if events:
+                text += "\nEvents:\n" + bullet(events)
+            raise ToolError(text) from None
         status = response.status if response is not None else None
         line = f"Opened {tab.page.url}"
         if status is not None and status >= 400:
