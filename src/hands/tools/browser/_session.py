@@ -74,6 +74,10 @@ class Tab:
     refs: dict[str, Frame] = field(default_factory=lambda: dict[str, "Frame"]())
     """The refs of the latest snapshot and the frame each lives in."""
     last_snapshot: str | None = None
+    last_document: str = ""
+    """The document the latest snapshot was taken of (a new one after a navigation)."""
+    last_cut: bool = False
+    """The latest snapshot was cut at a cap."""
     crashed: bool = False
 
 
