@@ -174,6 +174,8 @@ class BrowserSession:
         from hands.tools.browser._redirects import RedirectGuard
 
         settings = self.settings
+        if settings.note:
+            self.events.note(settings.note)
         browser, stop = await self.launcher(settings)
         self._browser, self._stop, self._dead = browser, stop, ""
         browser.on("disconnected", lambda _b: self._lost("it was closed or killed"))
