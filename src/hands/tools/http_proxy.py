@@ -28,6 +28,8 @@ CONNECT_TIMEOUT_S = 10.0
 CHUNK = 65536
 DRAIN_S = 30.0
 """After one direction of a connection ends, how long the other may still run."""
+BLOCKED_HEADER, BLOCKED_VALUE = "X-Proxy-Error", "blocked-by-allowlist"
+"""The header of an answer to a refused request."""
 HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "proxy-authorization",
                         "proxy-authenticate"})  # fmt: skip
 
@@ -139,7 +141,7 @@ def _authority(authority: str, *, default_port: int | None) -> tuple[str, int]:
 def error_response(status: int, message: str, *, blocked: bool = False) -> bytes:
     """A complete ``Connection: close`` response with a plain-text body."""
     body = (message.rstrip("\n") + "\n").encode()
-    extra = "X-Proxy-Error: blocked-by-allowlist\r\n" if blocked else ""
+    extra = f"{BLOCKED_HEADER}: {BLOCKED_VALUE}\r\n" if blocked else ""
     head = (
         f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\n"
         "Content-Type: text/plain; charset=utf-8\r\n"

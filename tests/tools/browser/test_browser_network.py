@@ -98,6 +98,7 @@ def test_a_name_resolving_to_loopback_at_connect_time_is_refused(browsing: Brows
     url = browsing.pages.url("/nav-a?rebind", host="rebind.example.com")
     out = browsing.run("browser_navigate", url=url)
     text = out.block.text
+    assert out.is_error and "the browser's network proxy blocked the connection" in text
     assert "Blocked a connection to rebind.example.com:" in text
     assert "rebind.example.com resolves to 127.0.0.1, a loopback address" in text
     assert 'heading "Page A"' not in text

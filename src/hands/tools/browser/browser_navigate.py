@@ -12,6 +12,7 @@ from hands.errors import ToolError
 from hands.tools.browser._base import Action, BrowserTool, first_line
 from hands.tools.browser._events import bullet
 from hands.tools.browser._guard import Target, address_refusal, parse_target
+from hands.tools.http_proxy import BLOCKED_HEADER, BLOCKED_VALUE
 from hands.tools.web.web_fetch import WebFetchTool
 
 if TYPE_CHECKING:
@@ -94,6 +95,14 @@ class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
             if events:
                 text += "\nEvents:\n" + bullet(events)
             raise ToolError(text) from None
+        if response is not None and response.headers.get(BLOCKED_HEADER.lower()) == BLOCKED_VALUE:
+            return Action(
+                line=(
+                    f"Refused to open {target.url}: the browser's network proxy blocked the "
+                    "connection (the events say why)."
+                ),
+                is_error=True,
+            )
         status = response.status if response is not None else None
         line = f"Opened {tab.page.url}"
         if status is not None and status >= 400:
