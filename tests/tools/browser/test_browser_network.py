@@ -136,3 +136,17 @@ def test_a_websocket_to_a_refused_address_is_blocked_and_reported(browsing: Brow
         listener.close()
         thread.join(5)
     assert hits == []
+
+
+def test_a_websocket_to_a_denied_domain_is_blocked_by_the_rule(browsing: Browsing) -> None:
+    browsing.browser.resolver = _rebinding("sock.example.com")  # type: ignore[assignment]
+    engine = browsing.engine(deny=["WebFetch(domain:sock.example.com)"])
+    target = quote("ws://sock.example.com:49152/feed")
+    out = browsing.run(
+        "browser_navigate", url=browsing.pages.url(f"/ws?to={target}"), engine=engine
+    )
+    text = out.block.text
+    if "paragraph: connecting" in text:
+        text = browsing.run("browser_wait_for", text="failed", engine=engine).block.text
+    assert "Blocked a connection to sock.example.com:49152: a permission rule denies" in text, text
+    assert "WebSocket ws://sock.example.com:49152/feed failed" in text

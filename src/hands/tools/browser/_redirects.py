@@ -7,7 +7,9 @@ from its first request): a 3xx response's ``Location`` passes the same
 :class:`~hands.tools.browser._guard.RequestGuard` check as a request before the browser
 may follow it, and a refused hop fails with ``BlockedByClient`` and a note saying why.
 Every other response is let through at once, as soon as its headers are in: no body is
-read or held, so a page that streams or stalls behaves as without the check.
+read or held, so a page that streams or stalls behaves as without the check. The browser
+target's interception sees every context of the browser; each session has a browser of
+its own.
 """
 
 from __future__ import annotations

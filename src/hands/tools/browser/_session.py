@@ -4,7 +4,9 @@ One Chromium per hands session, with a fresh temporary profile (Playwright's own
 when the browser closes). Nothing starts until a browser tool runs; the session's cleanup
 closes the browser, shielded from cancellation so an interrupt cannot leave it running.
 Should the Python process die, Playwright's driver sees its pipe close and kills the
-browser's process group.
+browser's process group. The browser's context sends its traffic through the session's
+proxy (:mod:`hands.tools.browser._proxy`) and its redirects past the redirect check
+(:mod:`hands.tools.browser._redirects`); both stop with the browser.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ the content of iframes, one element per line. Every element the model can act on
 ``[ref=e12]``; a ref keeps naming its element while the element exists, and no other
 element (of this page or a later one) ever gets it. The walk stops at the character and
 element caps, so a huge page costs no more than the caps; only the refs shown are
-accepted back.
+accepted back. After an action that changed part of the same document, the result shows
+only the changed parts (:mod:`hands.tools.browser._partial`).
 """
 
 from __future__ import annotations
