@@ -150,3 +150,32 @@ def test_a_websocket_to_a_denied_domain_is_blocked_by_the_rule(browsing: Browsin
         text = browsing.run("browser_wait_for", text="failed", engine=engine).block.text
     assert "Blocked a connection to sock.example.com:49152: a permission rule denies" in text, text
     assert "WebSocket ws://sock.example.com:49152/feed failed" in text
+
+
+def test_https_goes_through_the_proxy_tunnel_to_the_checked_address(browsing: Browsing) -> None:
+    browsing.browser.resolver = _rebinding("tls.example.com")  # type: ignore[assignment]
+    first: list[bytes] = []
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+
+    def accept() -> None:  # a TLS server that reads the client's hello and hangs up
+        try:
+            conn, _ = listener.accept()
+            first.append(conn.recv(1))
+            conn.close()
+        except OSError:
+            pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        port = listener.getsockname()[1]
+        engine = browsing.engine(allow=["WebFetch(domain:tls.example.com)"])
+        out = browsing.run(
+            "browser_navigate", url=f"https://tls.example.com:{port}/", engine=engine
+        )
+        assert out.is_error  # the handshake fails, after the tunnel reached the server
+    finally:
+        listener.close()
+        thread.join(5)
+    assert first == [b"\x16"]  # a TLS handshake record came through the tunnel
