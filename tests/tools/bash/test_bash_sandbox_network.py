@@ -20,10 +20,9 @@ from hands.tools.bash.sandbox.netproxy import (
     DomainPolicy,
     NetworkProxies,
     NetworkProxy,
-    ProxyError,
     is_public,
-    parse_request,
 )
+from hands.tools.http_proxy import ProxyError, parse_request
 from http_kit import QuietHandler, serving
 from tools.bash.kit import text
 

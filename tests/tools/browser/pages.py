@@ -89,6 +89,21 @@ more();
 ECHO = """<!doctype html><title>Echo</title><input aria-label="Box"><p>static text</p>"""
 
 
+def todo_page(n: int) -> str:
+    """``n`` tasks, each finished by its own button; one button finishes them all."""
+    items = "".join(
+        f'<li><span id="t{i}">Task {i}</span> '
+        f'<button onclick="finish({i})">Finish {i}</button></li>'
+        for i in range(n)
+    )
+    return (
+        f"<!doctype html><title>Tasks</title><h1>Tasks</h1><ul>{items}</ul>"
+        '<button onclick="for (let i = 0; i < ' + str(n) + '; i++) finish(i)">Finish all</button>'
+        "<script>function finish(i) {"
+        "document.getElementById('t' + i).textContent = 'Task ' + i + ' done'; }</script>"
+    )
+
+
 def big_page(n: int) -> str:
     """``n`` buttons in a list: a page of about ``n`` elements with refs."""
     items = "".join(f"<li><button>Item {i}</button></li>" for i in range(n))
@@ -127,6 +142,17 @@ _PAGES = {
     "/infinite": INFINITE,
 }
 
+_MADE = {  # pages about another URL, given as ?to=
+    "/open": (
+        "<!doctype html><title>Opener</title><button onclick=\"window.open('{to}')\">Open</button>"
+    ),
+    "/frame": '<!doctype html><title>Framed</title><iframe src="{to}" title="inner"></iframe>',
+    "/ws": """<!doctype html><title>Socket</title><p id="out">connecting</p>
+<script>const ws = new WebSocket("{to}"), out = document.getElementById("out");
+ws.onopen = () => out.textContent = "open"; ws.onerror = () => out.textContent = "failed";
+</script>""",
+}
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -159,6 +185,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif parts.path == "/link":
             to = html.escape(parse_qs(parts.query)["to"][0])
             self.send(200, f'<!doctype html><title>Links</title><a href="{to}">Elsewhere</a>')
+        elif parts.path in _MADE:
+            to = html.escape(parse_qs(parts.query)["to"][0])
+            self.send(200, _MADE[parts.path].format(to=to))
         elif parts.path == "/redirect":
             self.send(302, "", Location=parse_qs(parts.query)["to"][0])
         elif parts.path == "/api/more":
@@ -169,6 +198,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.send(200, '["Apple", "Banana", "Cherry"]', "application/json")
         elif parts.path == "/report.csv":
             self.send(200, "a,b\n1,2\n", "text/csv", Content_Disposition="attachment")
+        elif parts.path == "/todo":
+            self.send(200, todo_page(20))
         elif parts.path == "/big":
             n = int(parse_qs(parts.query).get("n", ["100"])[0])
             self.send(200, big_page(n))

@@ -66,13 +66,6 @@ def test_a_click_to_a_host_no_rule_allows_is_stopped_and_reported(browsing: Brow
     assert browsing.pages.hits == hits_before  # nothing reached the server
 
 
-def test_a_redirect_onto_a_refused_address_leaves_the_page(browsing: Browsing) -> None:
-    target = browsing.pages.url("/nav-b", host="localhost")
-    out = browsing.run("browser_navigate", url=browsing.pages.url(f"/redirect?to={target}"))
-    assert "which is refused" in out.block.text and "about:blank" in out.block.text
-    assert "Page B" not in out.block.text
-
-
 def test_file_urls_open_only_inside_the_working_directories(browsing: Browsing) -> None:
     page = browsing.project / "page.html"
     page.write_text("<title>Local</title><h1>From disk</h1>")

@@ -19,7 +19,6 @@ from hands.core.messages import ImageBlock, TextBlock
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
 from hands.tools.browser._events import bullet
-from hands.tools.browser._guard import recheck
 from hands.tools.browser._session import BrowserSession, Tab
 from hands.tools.browser._settings import offered
 from hands.tools.browser._snapshot import Snapshot, render_snapshot, take_snapshot
@@ -141,7 +140,6 @@ async def report(
     snap: Snapshot | None = None
     if action.snapshot and browser.running and browser.tabs:
         tab = browser.tabs[browser.current]
-        await recheck(tab, browser, ctx)
         snap = await _snapshot(tab, browser)
     events = tuple(browser.events.since(mark))
     if events:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 if TYPE_CHECKING:
-    from playwright.async_api import ConsoleMessage, Dialog, Download, Frame, Page
+    from playwright.async_api import ConsoleMessage, Dialog, Download, Frame, Page, WebSocket
 
     from hands.tools.browser._session import BrowserSession
 
@@ -65,10 +65,15 @@ class EventLog:
         page.on("dialog", lambda dialog: self._dialog(dialog, session))
         page.on("download", lambda download: self._download(download, session))
         page.on("framenavigated", lambda frame: self._navigated(page, frame))
+        page.on("websocket", self._websocket)
 
     def _console(self, message: ConsoleMessage) -> None:
         if message.type == "error":
             self.note(f"Console error: {message.text}")
+
+    def _websocket(self, socket: WebSocket) -> None:
+        url = socket.url
+        socket.on("socketerror", lambda error: self.note(f"WebSocket {url} failed: {error}"))
 
     def _navigated(self, page: Page, frame: Frame) -> None:
         if frame == page.main_frame and frame.url != "about:blank":

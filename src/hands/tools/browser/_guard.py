@@ -7,12 +7,15 @@ domain allow rule, or ``sandbox.network.allowedDomains``); ``file://`` opens onl
 the working directories. Each request the page makes passes :class:`RequestGuard`: a deny
 rule or a refused address blocks it, and a top-level navigation to a host no call was
 allowed to open (a click on an outside link) is stopped and reported, so the model asks
-for it with a navigate call. Chromium follows HTTP redirects without showing the hops to
-the guard; a page that ends on a refused address is left at once (:func:`recheck`).
+for it with a navigate call. Redirect hops are checked the same way before Chromium
+requests them (:mod:`hands.tools.browser._redirects`), and every connection the browser
+makes goes through the session's proxy (:mod:`hands.tools.browser._proxy`), which
+resolves each name once and connects only to the address it checked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,14 +23,20 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from hands.core.outcome import echo
-from hands.tools.web._guard import ResolveError, address_problem, opened_hosts, resolve
+from hands.tools.web._guard import (
+    Address,
+    ResolveError,
+    address_problem,
+    opened_hosts,
+    resolve,
+)
 from hands.tools.web._urls import parse_url
 
 if TYPE_CHECKING:
     from playwright.async_api import Request, Route
 
     from hands.core.context import ToolContext
-    from hands.tools.browser._session import BrowserSession, Tab
+    from hands.tools.browser._session import BrowserSession
 
 _PASS_SCHEMES = frozenset({"data", "blob", "about", "chrome-error"})
 
@@ -82,14 +91,24 @@ def _file_target(raw_path: str, ctx: ToolContext) -> Target | str:
 
 async def address_refusal(host: str, port: int, ctx: ToolContext) -> str | None:
     """Why ``host`` may not be reached (a non-public address it was not opened for)."""
-    from hands.tools.browser.browser_navigate import BrowserNavigateTool
-
-    if host in opened_hosts(BrowserNavigateTool(), ctx):
+    if is_opened(host, ctx):
         return None
     try:
         addresses = await resolve(host, port)
     except ResolveError:
         return None  # the browser's own lookup fails the same way, with its own error
+    return addresses_refusal(host, addresses)
+
+
+def is_opened(host: str, ctx: ToolContext) -> bool:
+    """Whether the user opened ``host`` by name, so its non-public addresses may be reached."""
+    from hands.tools.browser.browser_navigate import BrowserNavigateTool
+
+    return host in opened_hosts(BrowserNavigateTool(), ctx)
+
+
+def addresses_refusal(host: str, addresses: Sequence[Address]) -> str | None:
+    """Why ``host``, resolved to ``addresses``, may not be reached; None when it may."""
     for address in addresses:
         problem = address_problem(address)
         if problem is not None:
@@ -126,12 +145,15 @@ class RequestGuard:
 
     async def problem(self, request: Request) -> str | None:
         """Why ``request`` may not go out; None when it may."""
+        return await self.url_problem(request.url, top=_is_top_navigation(request))
+
+    async def url_problem(self, url: str, *, top: bool) -> str | None:
+        """Why a request of ``url`` may not go out (``top``: a tab's navigation); None: it may."""
         ctx = self.browser.ctx
         if ctx is None:
             return "no call is running"
         if ctx is not self._seen:  # rules and addresses are checked afresh in every call
             self._seen, self._hosts = ctx, {}
-        url = request.url
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
         if scheme in _PASS_SCHEMES:
@@ -144,7 +166,6 @@ class RequestGuard:
         host = (parts.hostname or "").lower().rstrip(".")
         if scheme not in ("http", "https", "ws", "wss") or not host:
             return f"the {scheme}: scheme is not opened by the browser"
-        top = _is_top_navigation(request)
         key = (host, top)
         if key not in self._hosts:
             self._hosts[key] = await self._host_problem(url, host, parts.port, top, ctx)
@@ -185,27 +206,6 @@ def navigate_tool_name() -> str:
     from hands.tools.browser.browser_navigate import BrowserNavigateTool
 
     return BrowserNavigateTool.name
-
-
-async def recheck(tab: Tab, browser: BrowserSession, ctx: ToolContext) -> str | None:
-    """Leave a page that a redirect brought to a refused address; the note, if it did."""
-    url = tab.page.url
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    if parts.scheme not in ("http", "https") or not host:
-        return None
-    default = 443 if parts.scheme == "https" else 80
-    problem = await address_refusal(host, parts.port or default, ctx)
-    if problem is None:
-        return None
-    note = f"The page ended on {url} (after a redirect), which is refused: {problem}"
-    try:
-        await tab.page.goto("about:blank")
-    except Exception:  # the page is gone already
-        pass
-    tab.refs, tab.last_snapshot = {}, None
-    browser.events.note(note + " The tab was left on about:blank.")
-    return note
 
 
 def _is_top_navigation(request: Request) -> bool:

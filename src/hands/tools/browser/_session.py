@@ -4,7 +4,9 @@ One Chromium per hands session, with a fresh temporary profile (Playwright's own
 when the browser closes). Nothing starts until a browser tool runs; the session's cleanup
 closes the browser, shielded from cancellation so an interrupt cannot leave it running.
 Should the Python process die, Playwright's driver sees its pipe close and kills the
-browser's process group.
+browser's process group. The browser's context sends its traffic through the session's
+proxy (:mod:`hands.tools.browser._proxy`) and its redirects past the redirect check
+(:mod:`hands.tools.browser._redirects`); both stop with the browser.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 
     from hands.core.context import ToolContext
     from hands.core.session import Session
+    from hands.tools.browser._proxy import Resolver, StopProxy
+    from hands.tools.browser._redirects import RedirectGuard
 
 Stop: TypeAlias = Callable[[], Awaitable[None]]
 Launcher: TypeAlias = Callable[[BrowserSettings], Awaitable["tuple[Browser, Stop]"]]
@@ -72,6 +76,10 @@ class Tab:
     refs: dict[str, Frame] = field(default_factory=lambda: dict[str, "Frame"]())
     """The refs of the latest snapshot and the frame each lives in."""
     last_snapshot: str | None = None
+    last_document: str = ""
+    """The document the latest snapshot was taken of (a new one after a navigation)."""
+    last_cut: bool = False
+    """The latest snapshot was cut at a cap."""
     crashed: bool = False
 
 
@@ -79,10 +87,16 @@ class BrowserSession:
     """The session's browser and tabs. Get it with :meth:`for_session`."""
 
     def __init__(
-        self, *, launcher: Launcher | None = None, settings: BrowserSettings | None = None
+        self,
+        *,
+        launcher: Launcher | None = None,
+        settings: BrowserSettings | None = None,
+        resolver: Resolver | None = None,
     ) -> None:
         self.launcher: Launcher = launcher or launch_chromium
         self._settings = settings
+        self.resolver = resolver
+        """How the proxy resolves names; None: the system's resolver."""
         self.events = EventLog()
         self.tabs: list[Tab] = []
         self.current = 0
@@ -93,6 +107,8 @@ class BrowserSession:
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
         self._stop: Stop | None = None
+        self._stop_proxy: StopProxy | None = None
+        self._redirects: RedirectGuard | None = None
         self.next_ref = 1
         """The next ref number: refs are never reused within the session."""
         self.inflight = 0
@@ -156,23 +172,37 @@ class BrowserSession:
 
     async def _start(self) -> None:
         from hands.tools.browser._guard import RequestGuard
+        from hands.tools.browser._proxy import BrowserProxy, serve_proxy
+        from hands.tools.browser._redirects import RedirectGuard
 
         settings = self.settings
+        if settings.note:
+            self.events.note(settings.note)
         browser, stop = await self.launcher(settings)
         self._browser, self._stop, self._dead = browser, stop, ""
         browser.on("disconnected", lambda _b: self._lost("it was closed or killed"))
+        guard = RequestGuard(self)
         try:
+            proxy = (
+                BrowserProxy(self)
+                if self.resolver is None
+                else BrowserProxy(self, resolver=self.resolver)
+            )
+            port, self._stop_proxy = await serve_proxy(proxy)
+            self._redirects = RedirectGuard(self, guard)
+            await self._redirects.start(browser)
             context = await browser.new_context(
                 accept_downloads=True,
                 service_workers="block",
                 viewport={"width": 1280, "height": 800},
+                proxy={"server": f"http://127.0.0.1:{port}"},
             )
         except Exception:
             await self._shutdown()
             raise
         context.set_default_timeout(settings.action_timeout_s * 1000)
         context.set_default_navigation_timeout(settings.navigation_timeout_s * 1000)
-        await context.route("**/*", RequestGuard(self).handle)
+        await context.route("**/*", guard.handle)
         context.on("page", self._on_new_page)
         context.on("request", lambda _r: self._count(1))
         context.on("requestfinished", lambda _r: self._count(-1))
@@ -256,6 +286,8 @@ class BrowserSession:
 
     async def _shutdown(self) -> None:
         stop, self._stop = self._stop, None
+        stop_proxy, self._stop_proxy = self._stop_proxy, None
+        redirects, self._redirects = self._redirects, None
         context, self._context = self._context, None
         self._browser = None
         self._dead = ""
@@ -264,6 +296,8 @@ class BrowserSession:
         self.inflight = 0
         self.approved_hosts.clear()
         with anyio.move_on_after(CLOSE_SECONDS):
+            if redirects is not None:
+                await redirects.stop()
             if context is not None:
                 try:
                     await context.close()
@@ -274,6 +308,8 @@ class BrowserSession:
                     await stop()
                 except Exception:  # already gone (killed from outside): nothing to close
                     pass
+            if stop_proxy is not None:
+                await stop_proxy()
 
     @property
     def context(self) -> BrowserContext | None:

@@ -17,6 +17,15 @@ INSTALL_HINT = (
     f"{EXECUTABLE_VARIABLE} at a Chromium or Chrome binary)."
 )
 
+HEADLESS_VARIABLE = "HANDS_BROWSER_HEADLESS"
+NO_DISPLAY = (
+    f"A visible browser window was asked for ({HEADLESS_VARIABLE}=0), but there is no display "
+    "(DISPLAY and WAYLAND_DISPLAY are unset), so the browser runs headless. Start hands "
+    "inside a desktop session or under xvfb-run to see the window."
+)
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
 DialogAnswer = Literal["accept", "dismiss"]
 
 
@@ -27,7 +36,10 @@ class BrowserSettings:
     executable: str | None = None
     """The Chromium binary; None: none was found."""
     headless: bool = True
-    """False only when ``HANDS_BROWSER_HEADED=1`` and a display exists."""
+    """False only when headed mode was asked for (``HANDS_BROWSER_HEADLESS=0``) and a
+    display exists."""
+    note: str = ""
+    """Said when the browser starts: why it is not as asked (headed without a display)."""
     snapshot_chars: int = 40_000
     """A snapshot longer than this is cut at a line, with a notice
     (``HANDS_BROWSER_SNAPSHOT_CHARS``)."""
@@ -46,11 +58,15 @@ class BrowserSettings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> BrowserSettings:
         """The settings from ``HANDS_BROWSER_*`` variables; defaults for missing ones."""
         env = os.environ if env is None else env
-        headed = env.get("HANDS_BROWSER_HEADED", "").strip().lower() in {"1", "true", "yes"}
+        headed = (
+            _flag(env, HEADLESS_VARIABLE) is False or _flag(env, "HANDS_BROWSER_HEADED") is True
+        )
+        display = bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
         answer = env.get("HANDS_BROWSER_DIALOGS", "").strip().lower()
         return cls(
             executable=find_executable(env),
-            headless=not (headed and bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))),
+            headless=not (headed and display),
+            note=NO_DISPLAY if headed and not display else "",
             snapshot_chars=_number(env, "HANDS_BROWSER_SNAPSHOT_CHARS", 40_000),
             snapshot_elements=_number(env, "HANDS_BROWSER_SNAPSHOT_ELEMENTS", 10_000),
             navigation_timeout_s=_number(env, "HANDS_BROWSER_NAVIGATION_TIMEOUT_MS", 20_000) / 1000,
@@ -99,12 +115,14 @@ def offered(env: Mapping[str, str] | None = None) -> bool:
     ``HANDS_BROWSER=0`` keeps them out; unset: offered when Playwright and Chromium exist.
     """
     env = os.environ if env is None else env
-    asked = env.get(ENABLE_VARIABLE, "").strip().lower()
-    if asked in {"1", "true", "yes", "on"}:
-        return True
-    if asked in {"0", "false", "no", "off"}:
-        return False
-    return missing(env) is None
+    asked = _flag(env, ENABLE_VARIABLE)
+    return missing(env) is None if asked is None else asked
+
+
+def _flag(env: Mapping[str, str], key: str) -> bool | None:
+    """A yes/no variable: True, False, or None when unset or neither."""
+    raw = env.get(key, "").strip().lower()
+    return True if raw in _TRUE else False if raw in _FALSE else None
 
 
 def _number(env: Mapping[str, str], key: str, default: int) -> int:
@@ -121,7 +139,7 @@ def pool_note(names: tuple[str, ...], env: Mapping[str, str] | None = None) -> s
     if any(n.startswith("Browser_") for n in names):
         return None
     env = os.environ if env is None else env
-    if env.get(ENABLE_VARIABLE, "").strip().lower() in {"0", "false", "no", "off"}:
+    if _flag(env, ENABLE_VARIABLE) is False:
         return None
     problem = missing(env)
     if problem is None:

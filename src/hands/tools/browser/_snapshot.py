@@ -5,7 +5,8 @@ the content of iframes, one element per line. Every element the model can act on
 ``[ref=e12]``; a ref keeps naming its element while the element exists, and no other
 element (of this page or a later one) ever gets it. The walk stops at the character and
 element caps, so a huge page costs no more than the caps; only the refs shown are
-accepted back.
+accepted back. After an action that changed part of the same document, the result shows
+only the changed parts (:mod:`hands.tools.browser._partial`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from hands.tools.browser._partial import partial_view
 from hands.tools.browser._snapshot_script import FRAME_KEY_JS, SNAPSHOT_JS
 
 if TYPE_CHECKING:
@@ -42,6 +44,9 @@ class Snapshot:
     """The walk stopped at a cap: part of the page was left out."""
     unchanged: bool = False
     """The same text as the tab's previous snapshot."""
+    partial: str | None = None
+    """Only the parts that changed since the tab's previous snapshot of the same document
+    (see :mod:`hands.tools.browser._partial`); None: show the whole."""
 
 
 @dataclass(kw_only=True, slots=True)
@@ -53,6 +58,8 @@ class _Walk:
     walked: int = 0
     total: int = 0
     cut: bool = False
+    document: str = ""
+    """The main frame's document: a new one after every navigation."""
 
 
 async def take_snapshot(
@@ -65,9 +72,15 @@ async def take_snapshot(
     page = tab.page
     walk = _Walk(next=next_ref, max_nodes=max_nodes, max_chars=cap, refs={})
     text = await _frame_lines(page.main_frame, walk)
-    unchanged = tab.last_snapshot == text
+    old = tab.last_snapshot
+    unchanged = old == text
+    partial = None
+    if old is not None and not unchanged and not (walk.cut or tab.last_cut):
+        if walk.document and walk.document == tab.last_document:
+            partial = partial_view(old, text)
     tab.refs = walk.refs
     tab.last_snapshot = text
+    tab.last_document, tab.last_cut = walk.document, walk.cut
     try:
         title = await page.title()
     except Exception:  # a page navigating away has no title for a moment
@@ -81,6 +94,7 @@ async def take_snapshot(
         total=walk.total,
         cut=walk.cut,
         unchanged=unchanged,
+        partial=partial,
     )
     return snap, walk.next
 
@@ -93,6 +107,7 @@ async def _frame_lines(frame: Frame, walk: _Walk) -> str:
     walk.walked += int(got["nodes"])
     walk.total += int(got["total"])
     walk.cut = walk.cut or bool(got["cut"])
+    walk.document = walk.document or str(got.get("doc", ""))
     for ref in got["refs"]:
         walk.refs[str(ref)] = frame
     text = str(got["lines"])
@@ -132,6 +147,14 @@ def render_snapshot(snap: Snapshot, *, show_unchanged: bool = False) -> str:
     head = f'Page: "{snap.title}" at {snap.url}' if snap.title else f"Page: {snap.url}"
     if snap.unchanged and not show_unchanged:
         return f"{head}\nThe snapshot is unchanged since the last one; its refs still hold."
+    if snap.partial is not None and not show_unchanged:
+        return "\n".join([
+            head,
+            "Snapshot (partial: only the parts that changed since the last snapshot; each "
+            "'… (unchanged)' line stands for lines that are as before, and their refs still "
+            "hold):",
+            snap.partial,
+        ])  # fmt: skip
     lines = [head, "Snapshot:", snap.text or "(the page has no accessible content)"]
     if snap.cut:
         lines.append(

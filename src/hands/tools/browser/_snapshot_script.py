@@ -179,8 +179,9 @@ SNAPSHOT_JS = r"""
 
   walk(document.body || document.documentElement, 0);
   const total = document.getElementsByTagName("*").length;
+  const doc = (window.__handsDoc ||= Math.random().toString(36).slice(2, 12));
   return {lines: lines.join("\n"), refs: found, next, cut, nodes: Math.min(nodes, maxNodes),
-          total, frames};
+          total, frames, doc};
 }
 """
 

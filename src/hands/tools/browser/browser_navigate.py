@@ -10,7 +10,9 @@ from hands.core.schema import ToolInput
 from hands.core.subject import Subject, fetches_url, reads_path
 from hands.errors import ToolError
 from hands.tools.browser._base import Action, BrowserTool, first_line
+from hands.tools.browser._events import bullet
 from hands.tools.browser._guard import Target, address_refusal, parse_target
+from hands.tools.http_proxy import BLOCKED_HEADER, BLOCKED_VALUE
 from hands.tools.web.web_fetch import WebFetchTool
 
 if TYPE_CHECKING:
@@ -76,6 +78,7 @@ class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
         from playwright.async_api import Error, TimeoutError
 
         timeout = browser.settings.navigation_timeout_s
+        mark = browser.events.mark()
         try:
             response = await tab.page.goto(target.url, wait_until="load", timeout=timeout * 1000)
         except TimeoutError:
@@ -87,7 +90,19 @@ class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
                 is_error=True,
             )
         except Error as exc:
-            raise ToolError(f"Could not open {target.url}: {first_line(exc)}") from None
+            text = f"Could not open {target.url}: {first_line(exc)}"
+            events = browser.events.since(mark)
+            if events:
+                text += "\nEvents:\n" + bullet(events)
+            raise ToolError(text) from None
+        if response is not None and response.headers.get(BLOCKED_HEADER.lower()) == BLOCKED_VALUE:
+            return Action(
+                line=(
+                    f"Refused to open {target.url}: the browser's network proxy blocked the "
+                    "connection (the events say why)."
+                ),
+                is_error=True,
+            )
         status = response.status if response is not None else None
         line = f"Opened {tab.page.url}"
         if status is not None and status >= 400:

@@ -27,14 +27,12 @@ import shutil
 import socket
 import tempfile
 import threading
-import time
 import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
-from urllib.parse import urlsplit
 
 import anyio
 import anyio.abc
@@ -43,18 +41,19 @@ import anyio.to_thread
 
 from hands.core.session import Session
 from hands.tools.bash._settings import SandboxSettings
+from hands.tools.http_proxy import (
+    CHUNK,
+    Blocked,
+    ProxyError,
+    Request,
+    connect_first,
+    normalize_host,
+)
+from hands.tools.http_proxy import ProxyHandler as RelayHandler
 
-MAX_HEAD_BYTES = 64 * 1024
-HEAD_TIMEOUT_S = 30.0
-CONNECT_TIMEOUT_S = 10.0
 RESOLVE_TIMEOUT_S = 15.0
 MAX_CONNECTIONS = 256
-CHUNK = 65536
 START_TIMEOUT_S = 10.0
-DRAIN_S = 30.0
-"""After one direction of a connection ends, how long the other may still run."""
-HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "proxy-authorization",
-                        "proxy-authenticate"})  # fmt: skip
 
 IPAddress: TypeAlias = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], Awaitable[list[str]]]
@@ -64,17 +63,6 @@ _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 
 
 # -- policy -------------------------------------------------------------------------------
-
-
-def normalize_host(host: str) -> str:
-    """Lower case, no trailing dot, no IPv6 brackets; non-ASCII names in IDNA form."""
-    host = host.strip().lower().rstrip(".")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    if not host.isascii():
-        with contextlib.suppress(UnicodeError):
-            host = host.encode("idna").decode("ascii")
-    return host
 
 
 def _normalize_pattern(pattern: str) -> str | None:
@@ -168,112 +156,10 @@ async def resolve_host(host: str, port: int) -> list[str]:
 # -- one connection -----------------------------------------------------------------------
 
 
-class ProxyError(Exception):
-    """A request the proxy answers with an error status instead of forwarding."""
+class ProxyHandler(RelayHandler):
+    """Serves proxy connections under a :class:`DomainPolicy`."""
 
-    def __init__(self, status: int, message: str, *, blocked: bool = False) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.blocked = blocked
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Request:
-    """A parsed proxy request."""
-
-    method: str
-    host: str
-    port: int
-    tunnel: bool
-    """``CONNECT``: relay raw bytes after answering 200."""
-    head: bytes = b""
-    """For plain HTTP: the request head to send upstream (origin-form, Connection: close)."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Blocked:
-    """A request the proxy refused."""
-
-    host: str
-    port: int
-    reason: str
-    at: float
-
-
-_REASONS = {400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway", 504: "Gateway Timeout"}
-
-
-def parse_request(head: bytes) -> Request:
-    """The destination and upstream head of a proxy request head (ending in CRLF CRLF)."""
-    text = head.decode("latin-1")
-    lines = text.split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) != 3 or not parts[2].startswith("HTTP/"):
-        raise ProxyError(400, "Malformed request line.")
-    method, target, version = parts
-    if method.upper() == "CONNECT":
-        host, port = _authority(target, default_port=None)
-        return Request(method="CONNECT", host=host, port=port, tunnel=True)
-    url = urlsplit(target)
-    if url.scheme.lower() != "http" or not url.netloc:
-        raise ProxyError(
-            400,
-            "This is the sandbox's network proxy. Send absolute http:// URLs, or use "
-            "CONNECT (HTTPS_PROXY) for https:// and other protocols.",
-        )
-    host, port = _authority(url.netloc.rpartition("@")[2], default_port=80)
-    path = url.path or "/"
-    if url.query:
-        path += "?" + url.query
-    headers = [line for line in lines[1:] if line]
-    kept = [h for h in headers if h.split(":", 1)[0].strip().lower() not in HOP_BY_HOP]
-    if not any(h.split(":", 1)[0].strip().lower() == "host" for h in kept):
-        kept.insert(0, f"Host: {url.netloc.rpartition('@')[2]}")
-    upstream = "\r\n".join([f"{method} {path} {version}", *kept, "Connection: close", "", ""])
-    return Request(
-        method=method, host=host, port=port, tunnel=False, head=upstream.encode("latin-1")
-    )
-
-
-def _authority(authority: str, *, default_port: int | None) -> tuple[str, int]:
-    if authority.startswith("["):
-        host, _, rest = authority[1:].partition("]")
-        port_text = rest[1:] if rest.startswith(":") else ""
-    elif authority.count(":") == 1:
-        host, _, port_text = authority.partition(":")
-    else:
-        host, port_text = authority, ""
-    if not port_text:
-        if default_port is None:
-            raise ProxyError(400, "CONNECT needs host:port.")
-        port = default_port
-    elif port_text.isdigit() and 0 < int(port_text) < 65536:
-        port = int(port_text)
-    else:
-        raise ProxyError(400, f"Bad port in {authority!r}.")
-    host = normalize_host(host)
-    if not host or any(c in host for c in "/\\@ \t"):
-        raise ProxyError(400, f"Bad host in {authority!r}.")
-    return host, port
-
-
-def error_response(status: int, message: str, *, blocked: bool = False) -> bytes:
-    """A complete ``Connection: close`` response with a plain-text body."""
-    body = (message.rstrip("\n") + "\n").encode()
-    extra = "X-Proxy-Error: blocked-by-allowlist\r\n" if blocked else ""
-    head = (
-        f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\n"
-        "Content-Type: text/plain; charset=utf-8\r\n"
-        f"Content-Length: {len(body)}\r\n"
-        f"{extra}"
-        "Connection: close\r\n\r\n"
-    )
-    return head.encode() + body
-
-
-class ProxyHandler:
-    """Serves proxy connections, one :meth:`handle` call each, under a :class:`DomainPolicy`."""
+    intro = "This is the sandbox's network proxy."
 
     def __init__(
         self,
@@ -282,47 +168,11 @@ class ProxyHandler:
         resolver: Resolver = resolve_host,
         on_blocked: Callable[[Blocked], None] | None = None,
     ) -> None:
+        super().__init__(on_blocked=on_blocked)
         self.policy = policy
         self.resolver = resolver
-        self.on_blocked = on_blocked
 
-    async def handle(self, client: anyio.abc.ByteStream) -> None:
-        """Read the request, check it, and relay it (or answer with an error)."""
-        async with client:
-            request: Request | None = None
-            try:
-                with anyio.fail_after(HEAD_TIMEOUT_S):
-                    head, rest = await _read_head(client)
-                request = parse_request(head)
-                upstream = await self._open(request)
-            except ProxyError as exc:
-                if exc.blocked and request is not None and self.on_blocked is not None:
-                    self.on_blocked(
-                        Blocked(
-                            host=request.host,
-                            port=request.port,
-                            reason=exc.message,
-                            at=time.monotonic(),
-                        )
-                    )
-                with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-                    await client.send(error_response(exc.status, exc.message, blocked=exc.blocked))
-                return
-            except (TimeoutError, anyio.EndOfStream, anyio.BrokenResourceError, OSError):
-                return
-            async with upstream:
-                try:
-                    if request.tunnel:
-                        await client.send(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-                    else:
-                        await upstream.send(request.head)
-                    if rest:
-                        await upstream.send(rest)
-                except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-                    return
-                await _relay(client, upstream, end_with_upstream=not request.tunnel)
-
-    async def _open(self, request: Request) -> anyio.abc.SocketStream:
+    async def open(self, request: Request) -> anyio.abc.SocketStream:
         verdict = self.policy.check(request.host)
         if not verdict.allowed:
             raise ProxyError(403, f"Blocked by the sandbox: {verdict.reason}", blocked=True)
@@ -353,55 +203,7 @@ class ProxyHandler:
                     blocked=True,
                 )
             raise ProxyError(502, f"Cannot resolve {request.host}: no addresses.")
-        failures: list[str] = []
-        for address in usable:
-            try:
-                with anyio.fail_after(CONNECT_TIMEOUT_S):
-                    return await anyio.connect_tcp(address, request.port)
-            except TimeoutError:
-                failures.append(f"{address}: timed out")
-            except OSError as exc:
-                failures.append(f"{address}: {exc.strerror or exc}")
-        raise ProxyError(
-            502, f"Cannot connect to {request.host}:{request.port} ({'; '.join(failures)})."
-        )
-
-
-async def _read_head(stream: anyio.abc.ByteReceiveStream) -> tuple[bytes, bytes]:
-    buffer = bytearray()
-    while True:
-        end = buffer.find(b"\r\n\r\n")
-        if end >= 0:
-            return bytes(buffer[: end + 4]), bytes(buffer[end + 4 :])
-        if len(buffer) > MAX_HEAD_BYTES:
-            raise ProxyError(400, "Request head too large.")
-        buffer += await stream.receive(CHUNK)
-
-
-async def _relay(
-    client: anyio.abc.ByteStream, upstream: anyio.abc.ByteStream, *, end_with_upstream: bool
-) -> None:
-    """Copy both ways; half-close on end of stream. Plain HTTP ends with the response."""
-    async with anyio.create_task_group() as tg:
-
-        async def copy(src: anyio.abc.ByteStream, dst: anyio.abc.ByteStream, last: bool) -> None:
-            try:
-                async for chunk in src:
-                    await dst.send(chunk)
-                with contextlib.suppress(Exception):
-                    await dst.send_eof()
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-                tg.cancel_scope.cancel()
-                return
-            if last:
-                tg.cancel_scope.cancel()
-            else:
-                # one side is done: the other gets a while to finish, not forever
-                drain = anyio.current_time() + DRAIN_S
-                tg.cancel_scope.deadline = min(tg.cancel_scope.deadline, drain)
-
-        tg.start_soon(copy, client, upstream, False)
-        tg.start_soon(copy, upstream, client, end_with_upstream)
+        return await connect_first(request.host, request.port, usable)
 
 
 # -- the server ---------------------------------------------------------------------------
