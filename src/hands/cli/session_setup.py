@@ -303,7 +303,9 @@ def _delegation(cwd: Path, settings: Settings, simple: bool) -> tuple[Any, ...]:
         return ()
     from hands.agent.subagents.setup import delegation_tools
 
-    found = delegation_tools(cwd=cwd, settings=settings.value)
+    # print mode runs untrusted projects' hooks, as it does their settings' hooks
+    trusted = True if settings.hooks_before_trust else None
+    found = delegation_tools(cwd=cwd, settings=settings.value, trusted=trusted)
     for warning in found.warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     return found.tools

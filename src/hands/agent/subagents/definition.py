@@ -39,3 +39,6 @@ class AgentDefinition:
     source: Path | None = None
     """The file it was read from; ``None``: built in."""
     scope: Literal["builtin", "user", "project"] = "builtin"
+    trusted: bool = True
+    """Whether its ``hooks`` and inline ``mcpServers`` may run: built-in and user files'
+    may; a project file's only in a trusted workspace (:mod:`hands.config.trust`)."""

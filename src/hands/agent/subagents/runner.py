@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from hands.agent.events import BlockEvent, MessageEvent, ResultEvent
 from hands.agent.loop import Query, QueryOptions, query
 from hands.agent.subagents.definition import AgentDefinition
-from hands.agent.subagents.hooks import SubagentHooks
+from hands.agent.subagents.hooks import AgentHooksRefused, SubagentHooks, scoped_hooks
 from hands.agent.subagents.limits import Running, max_concurrent, max_depth
 from hands.agent.subagents.models import model_for
 from hands.agent.subagents.progress import SubagentUpdate
@@ -151,7 +151,10 @@ def prepare(spawn: Spawn, ctx: ToolContext, *, spawner: type[Tool[Any, Any]]) ->
         session_id=ctx.session.id,
         cwd=cwd,
     )
-    hooks = runtime.hooks
+    try:
+        hooks = scoped_hooks(runtime.hooks, agent)
+    except AgentHooksRefused as exc:
+        raise SpawnRefused(str(exc)) from None
     policy = runtime.policy
     if agent.read_only:
         policy = ReadOnlyPolicy(policy, agent_type=agent.name)
