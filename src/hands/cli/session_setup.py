@@ -275,7 +275,7 @@ def prepare(
     warnings = list(mcp_config.warnings)
     if not interactive:
         warnings.extend(_started_without_asking(mcp_config, settings))
-    return AgentSetup(
+    setup = AgentSetup(
         hooks=hooks,
         mcp=manager,
         source=source,
@@ -295,6 +295,23 @@ def prepare(
         resumed=resume is not None or continue_last,
         compaction=CompactionSettings.from_env(setting=settings.value),
     )
+    _agents_get_mcp(setup)
+    return setup
+
+
+def _agents_get_mcp(setup: AgentSetup) -> None:
+    """Let agent files' ``mcpServers`` reach the session's servers (and start their own)."""
+    from hands.agent.subagents.tool import AgentTool
+    from hands.mcp.agent_servers import AgentMcpServers
+    from hands.mcp.server_policy import ServerPolicy
+
+    tool = setup.pool.find("Agent")
+    if isinstance(tool, AgentTool):
+        tool.servers = AgentMcpServers(
+            lambda: setup.mcp,
+            cwd=setup.cwd,
+            blocked=ServerPolicy.from_settings(setup.settings.value).blocked,
+        )
 
 
 def _delegation(cwd: Path, settings: Settings, simple: bool) -> tuple[Any, ...]:

@@ -82,7 +82,7 @@ class HookEngine(HookRunner):
         return engine if engine.config else None
 
     def with_hooks(self, extra: HookConfig) -> HookEngine:
-        """This engine with ``extra``'s handlers added (a sub-agent's own hooks).
+        """A copy of the engine with ``extra``'s handlers added (a sub-agent's own hooks).
 
         The copy shares what running hooks leave behind (notices, background hooks,
         context for the next turn); its stop reason is its own.

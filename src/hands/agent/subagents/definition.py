@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
+from hands.agent.subagents.servers import ServerSpec
 from hands.core.context import PermissionMode
 
 Isolation: TypeAlias = Literal["worktree"]
@@ -30,7 +31,8 @@ class AgentDefinition:
     permission_mode: PermissionMode | None = None
     """The mode the sub-agent runs in; ``None``: the caller's."""
     max_turns: int | None = None
-    mcp_servers: tuple[str, ...] = ()
+    mcp_servers: tuple[ServerSpec, ...] = ()
+    """Servers added for it: configured servers' names, or ``{name: config}`` of its own."""
     hooks: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
     initial_prompt: str = ""
     """Text put before the caller's prompt."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from hands.agent.subagents.definition import AgentDefinition
+from hands.agent.subagents.servers import ServerSpec
 from hands.config.frontmatter import FrontmatterError, name_list, split_frontmatter, text_field
 from hands.core.context import PERMISSION_MODES, PermissionMode
 
@@ -50,13 +51,27 @@ def _turns(data: Mapping[str, Any]) -> int | None:
     return value
 
 
-def _servers(data: Mapping[str, Any]) -> tuple[str, ...]:
+def _servers(data: Mapping[str, Any]) -> tuple[ServerSpec, ...]:
+    """Names of configured servers, or ``{name: config}`` entries (a list or one mapping)."""
     value = data.get("mcpServers")
     if value is None:
         return ()
     if isinstance(value, dict):
-        return tuple(str(k) for k in cast(dict[object, object], value))
-    return name_list(value, "mcpServers")
+        items = cast(dict[object, object], value).items()
+        return tuple({str(k): v} for k, v in items)
+    if isinstance(value, str):
+        return name_list(value, "mcpServers")
+    if not isinstance(value, list):
+        raise FrontmatterError("mcpServers must be a list of server names or {name: config}")
+    out: list[ServerSpec] = []
+    for item in cast(list[object], value):
+        if isinstance(item, dict) and item:
+            out.extend({str(k): v} for k, v in cast(dict[object, object], item).items())
+        elif isinstance(item, str) and item.strip():
+            out.append(item.strip())
+        else:
+            raise FrontmatterError(f"mcpServers entry {item!r} is neither a name nor a config")
+    return tuple(out)
 
 
 def _isolation(data: Mapping[str, Any]) -> Literal["worktree"] | None:

@@ -34,6 +34,7 @@ async def launch(
         model=input.model,
         cwd=tree.path if tree is not None else None,
         model_overrides=tool.model_overrides,
+        servers=tool.servers,
     )
     try:
         prepared = prepare(spawn, ctx, spawner=type(tool))
