@@ -128,3 +128,28 @@ async def test_skill_rules_decide_invocations_and_unknown_skills_are_errors(
         and "no skill 'nope'" in blocks[2].text
         and "lint, secret" in blocks[2].text
     )
+
+
+def test_the_listing_budget_is_one_percent_of_the_window_unless_the_environment_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hands.agent.compaction.settings import context_window
+    from hands.tools.skill.skill import budget
+
+    monkeypatch.delenv("HANDS_SKILL_CHAR_BUDGET", raising=False)
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+    assert budget({}, window_tokens=context_window("anthropic:claude-sonnet-4-5")) == 8_000
+    assert budget({}, window_tokens=context_window("claude-sonnet-4-5[1m]")) == 40_000
+    assert budget({}, window_tokens=context_window("openai:gpt-4o")) == 5_120
+    assert budget({}) == 8_000  # the window is not known
+    assert budget({"HANDS_SKILL_CHAR_BUDGET": "300"}, window_tokens=1_000_000) == 300
+    assert budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": "450"}, window_tokens=200_000) == 450
+    for i in range(30):
+        write_skill(tmp_path, f"s{i:02d}", f"description: {'word ' * 40}", "b")
+    skills = load_skills(cwd=tmp_path, home=tmp_path / "nohome")
+    small = SkillTool(skills, window_tokens=20_000).description  # an 800-character listing
+    large = SkillTool(skills, window_tokens=1_000_000).description
+    assert "more skills not listed" in small and "more skills not listed" not in large
+    assert len(small.split("Skills:\n", 1)[1]) <= 900
+    monkeypatch.setenv("HANDS_SKILL_CHAR_BUDGET", "100000")
+    assert "more skills not listed" not in SkillTool(skills, window_tokens=20_000).description

@@ -210,7 +210,9 @@ def prepare(
 
     engine = engine_for(settings, grammar=BuiltinGrammar())
     simple = simple or limits.simple
-    pool = pool_for(engine, simple=simple, extra=_delegation(cwd, settings, simple))
+    compaction = CompactionSettings.from_env(setting=settings.value)
+    window = compaction.window_for(model.name)
+    pool = pool_for(engine, simple=simple, extra=_delegation(cwd, settings, simple, window))
     history: list[Message] = []
     session_id: str | None = None
     states: dict[str, Any] = {}
@@ -293,7 +295,7 @@ def prepare(
         history=history,
         mcp_extra=mcp_servers or {},
         resumed=resume is not None or continue_last,
-        compaction=CompactionSettings.from_env(setting=settings.value),
+        compaction=compaction,
     )
     _agents_get_mcp(setup)
     return setup
@@ -314,7 +316,7 @@ def _agents_get_mcp(setup: AgentSetup) -> None:
         )
 
 
-def _delegation(cwd: Path, settings: Settings, simple: bool) -> tuple[Any, ...]:
+def _delegation(cwd: Path, settings: Settings, simple: bool, window: int) -> tuple[Any, ...]:
     """Agent (and its agent files' warnings, said once), unless in simple mode."""
     if simple:
         return ()
@@ -322,7 +324,9 @@ def _delegation(cwd: Path, settings: Settings, simple: bool) -> tuple[Any, ...]:
 
     # print mode runs untrusted projects' hooks, as it does their settings' hooks
     trusted = True if settings.hooks_before_trust else None
-    found = delegation_tools(cwd=cwd, settings=settings.value, trusted=trusted)
+    found = delegation_tools(
+        cwd=cwd, settings=settings.value, trusted=trusted, window_tokens=window
+    )
     for warning in found.warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     return found.tools

@@ -1,8 +1,9 @@
 """Skill: load a skill's instructions (and its folder) into the conversation.
 
 Only the skills' names and descriptions are in the tool's description, within a
-character budget (``HANDS_SKILL_CHAR_BUDGET``, default 8,000: 1% of a 200k-token
-window at four characters a token would be the same); invoking one returns its
+character budget: 1% of the model's context window at four characters a token (8,000
+for a 200k-token window, and when the window is not known); ``HANDS_SKILL_CHAR_BUDGET``
+(or Claude Code's ``SLASH_COMMAND_TOOL_CHAR_BUDGET``) overrides it. Invoking one returns its
 instructions and its folder, so the model can Read the skill's other files. The call
 is checked against ``Skill(name)`` rules (asked for otherwise); the skill's
 ``allowed-tools`` are then allowed for the rest of the session.
@@ -11,6 +12,7 @@ is checked against ``Skill(name)`` rules (asked for otherwise); the skill's
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,10 +46,23 @@ class SkillOutput:
     allowed_tools: tuple[str, ...] = ()
 
 
-def budget(env: dict[str, str] | None = None) -> int:
-    """``HANDS_SKILL_CHAR_BUDGET`` or 8,000 characters."""
-    raw = (os.environ if env is None else env).get("HANDS_SKILL_CHAR_BUDGET", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_BUDGET
+BUDGET_SHARE = 0.01
+CHARS_PER_TOKEN = 4
+
+
+def budget(env: Mapping[str, str] | None = None, *, window_tokens: int | None = None) -> int:
+    """The listing's size in characters: the environment's, else 1% of the window.
+
+    ``window_tokens`` is the model's context window; unknown: 8,000 characters.
+    """
+    env = os.environ if env is None else env
+    for key in ("HANDS_SKILL_CHAR_BUDGET", "SLASH_COMMAND_TOOL_CHAR_BUDGET"):
+        raw = env.get(key, "").strip()
+        if raw.isdigit() and int(raw) > 0:
+            return int(raw)
+    if window_tokens is None or window_tokens <= 0:
+        return DEFAULT_BUDGET
+    return max(1, int(window_tokens * BUDGET_SHARE * CHARS_PER_TOKEN))
 
 
 class SkillTool(Tool[SkillInput, SkillOutput]):
@@ -58,9 +73,16 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
     subject = names_value("skill", strip_slash=True)
     asks_when_read_only = True
 
-    def __init__(self, skills: SkillSet | None = None, *, char_budget: int | None = None) -> None:
+    def __init__(
+        self,
+        skills: SkillSet | None = None,
+        *,
+        char_budget: int | None = None,
+        window_tokens: int | None = None,
+    ) -> None:
         self.skills = skills if skills is not None else SkillSet()
-        listed = listing(self.skills, char_budget or budget()) or "(no skills are installed)"
+        chars = char_budget or budget(window_tokens=window_tokens)
+        listed = listing(self.skills, chars) or "(no skills are installed)"
         self.description = (
             "Load a skill: instructions for a kind of task, with files beside them. When a "
             "task matches a skill below, invoke it first and follow what it says; its "
