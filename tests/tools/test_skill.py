@@ -153,3 +153,63 @@ def test_the_listing_budget_is_one_percent_of_the_window_unless_the_environment_
     assert len(small.split("Skills:\n", 1)[1]) <= 900
     monkeypatch.setenv("HANDS_SKILL_CHAR_BUDGET", "100000")
     assert "more skills not listed" not in SkillTool(skills, window_tokens=20_000).description
+
+
+@pytest.mark.anyio
+async def test_skill_name_star_rules_match_the_arguments_as_a_prefix(tmp_path: Path) -> None:
+    write_skill(tmp_path, "deploy", "description: ship it", "deploy it")
+    (tmp_path / ".claude" / "settings.json").write_text(
+        '{"permissions": {"allow": ["Skill(deploy *)"], "deny": ["Skill(deploy prod *)"]}}'
+    )
+    settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    calls = [None, "staging", "prod", "prod --force", "production"]
+    model = ScriptedModel.from_turns(
+        [
+            {"type": "tool_use", "name": "Skill", "input": {"skill": "deploy", "args": a}}
+            if a is not None
+            else {"type": "tool_use", "name": "Skill", "input": {"skill": "deploy"}}
+            for a in calls
+        ],
+        [{"type": "text", "text": "ok"}],
+    )
+    asked: list[str] = []
+
+    async def ask(request: object) -> object:
+        from hands.core.decision import PermissionDecision
+
+        asked.append(str(request))
+        return PermissionDecision(behavior="deny", message="no")
+
+    options = QueryOptions(
+        model=model,
+        tools=pool_for(engine, extra=[skill]),
+        cwd=tmp_path,
+        policy=engine,
+        ask=ask,  # type: ignore[arg-type]
+    )
+    events = [e async for e in query("go", options)]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    errors = [b.is_error for b in blocks]
+    # no args and "staging": allowed; "prod" and "prod --force": denied by the deny rule;
+    # "production" is not the word "prod": still allowed by "deploy *"
+    assert errors == [False, False, True, True, False]
+    assert asked == []  # every call was decided by a rule
+    assert "deploy it" in blocks[0].text and "ARGUMENTS: staging" in blocks[1].text
+    assert "deploy it" not in blocks[2].text
+
+
+def test_a_name_rule_without_a_space_still_matches_the_name_alone() -> None:
+    from hands.config.rule_texts import RuleOrigin
+    from hands.permissions.rules import NamePattern, PermissionRule, parse_rule
+
+    origin = RuleOrigin(scope="session", label="test", root=Path.cwd())
+    grammar = {"Skill": SkillTool.subject}
+    exact = parse_rule("Skill(deploy)", "allow", origin, grammar=grammar)
+    star = parse_rule("Skill(deploy *)", "allow", origin, grammar=grammar)
+    assert isinstance(exact, PermissionRule) and isinstance(star, PermissionRule)
+    assert isinstance(exact.matcher, NamePattern) and isinstance(star.matcher, NamePattern)
+    assert exact.matcher.matches("deploy", "prod") and not exact.matcher.matches("deployer")
+    assert star.matcher.matches("deploy") and star.matcher.matches("deploy", "prod")
+    assert not star.matcher.matches("deployer", "prod")

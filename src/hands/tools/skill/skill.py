@@ -70,7 +70,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
 
     name = "Skill"
     input_model = SkillInput
-    subject = names_value("skill", strip_slash=True)
+    subject = names_value("skill", strip_slash=True, args_field="args")
     asks_when_read_only = True
 
     def __init__(
