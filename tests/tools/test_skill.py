@@ -213,3 +213,64 @@ def test_a_name_rule_without_a_space_still_matches_the_name_alone() -> None:
     assert exact.matcher.matches("deploy", "prod") and not exact.matcher.matches("deployer")
     assert star.matcher.matches("deploy") and star.matcher.matches("deploy", "prod")
     assert not star.matcher.matches("deployer", "prod")
+
+
+@pytest.mark.anyio
+async def test_a_skills_allowed_tools_end_with_the_query_that_invoked_it(tmp_path: Path) -> None:
+    write_skill(
+        tmp_path,
+        "release",
+        "name: release\ndescription: cut a release\nallowed-tools: Bash(touch *)",
+        "Touch files.",
+    )
+    (tmp_path / ".claude" / "settings.json").write_text(
+        '{"permissions": {"allow": ["Skill(release)"]}}'
+    )
+    settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    asked: list[str] = []
+
+    async def ask(request: object) -> object:
+        from hands.core.decision import AskRequest, PermissionDecision
+
+        assert isinstance(request, AskRequest)
+        asked.append(request.tool.name)
+        return PermissionDecision(behavior="deny", message="no")
+
+    def touch(name: str) -> dict[str, object]:
+        return {"type": "tool_use", "name": "Bash", "input": {"command": f"touch {name}"}}
+
+    model = ScriptedModel.from_turns(
+        [{"type": "tool_use", "name": "Skill", "input": {"skill": "release"}}],
+        [touch("DURING")],
+        [{"type": "text", "text": "released"}],
+        [touch("NEXT_PROMPT")],  # the user's next message: the skill is no longer active
+        [{"type": "text", "text": "ok"}],
+    )
+    options = QueryOptions(
+        model=model,
+        tools=pool_for(engine, extra=[skill]),
+        cwd=tmp_path,
+        policy=engine,
+        ask=ask,  # type: ignore[arg-type]
+    )
+    first = query("release it", options)
+    events = [e async for e in first]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    assert [b.is_error for b in blocks] == [False, False]
+    assert (tmp_path / "DURING").exists() and asked == []
+    again = QueryOptions(
+        model=model,
+        tools=pool_for(engine, extra=[skill]),
+        cwd=tmp_path,
+        policy=engine,
+        ask=ask,  # type: ignore[arg-type]
+        history=first.messages,
+        session=first.session,
+    )
+    events = [e async for e in query("touch another", again)]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    assert blocks[0].is_error and not (tmp_path / "NEXT_PROMPT").exists()
+    assert asked == ["Bash"]  # asked again: the approval ended with the first query
+    assert not any("touch" in r.text for r in engine.rules)  # nothing left in the engine

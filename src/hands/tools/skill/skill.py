@@ -5,14 +5,16 @@ character budget: 1% of the model's context window at four characters a token (8
 for a 200k-token window, and when the window is not known); ``HANDS_SKILL_CHAR_BUDGET``
 (or Claude Code's ``SLASH_COMMAND_TOOL_CHAR_BUDGET``) overrides it. Invoking one returns its
 instructions and its folder, so the model can Read the skill's other files. The call
-is checked against ``Skill(name)`` rules (asked for otherwise); the skill's
-``allowed-tools`` are then allowed for the rest of the session.
+is checked against ``Skill(name)`` and ``Skill(name args*)`` rules (asked for
+otherwise); the skill's ``allowed-tools`` are then allowed while it is active: until the
+running query ends (the next user prompt starts without them), in the agent that invoked
+it only.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,8 +117,6 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         skill = self.skills.find(input.skill)
         if skill is None:
             raise ToolError(f"There is no skill {input.skill!r}.")
-        if skill.allowed_tools:
-            _allow_while_active(skill, ctx)
         return ToolResult(
             output=SkillOutput(
                 name=skill.name,
@@ -124,7 +124,8 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
                 instructions=skill.instructions,
                 args=input.args or "",
                 allowed_tools=skill.allowed_tools,
-            )
+            ),
+            context_modifier=_allow_while_active(skill) if skill.allowed_tools else None,
         )
 
     def to_content(self, output: SkillOutput) -> str:
@@ -142,15 +143,11 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         return "\n\n".join(parts)
 
 
-def _allow_while_active(skill: Skill, ctx: ToolContext) -> None:
-    """Add the skill's ``allowed-tools`` as session allow rules of the running engine."""
-    from hands.config.rule_texts import RuleOrigin
-    from hands.permissions.engine import PermissionEngine
-    from hands.permissions.rules import PermissionRule, parse_rule
+def _allow_while_active(skill: Skill) -> Callable[[ToolContext], ToolContext]:
+    """Add the skill's ``allowed-tools`` to the query's ``turn_allow`` rules."""
 
-    engine = ctx.policy
-    if not isinstance(engine, PermissionEngine):
-        return
-    origin = RuleOrigin(scope="session", label=f"skill {skill.name}", root=ctx.root)
-    rules = [parse_rule(text, "allow", origin) for text in skill.allowed_tools]
-    engine.add_rules(r for r in rules if isinstance(r, PermissionRule))
+    def allow(ctx: ToolContext) -> ToolContext:
+        added = tuple(t for t in skill.allowed_tools if t not in ctx.turn_allow)
+        return ctx.with_changes(turn_allow=(*ctx.turn_allow, *added))
+
+    return allow
