@@ -74,6 +74,8 @@ class Spawn:
     model_overrides: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
     servers: AgentServers | None = None
     """Opens the agent file's ``mcpServers`` (``None``: the host has no MCP)."""
+    background: bool = False
+    """It runs in the background: only the tools meant for background agents."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -139,7 +141,12 @@ def prepare(spawn: Spawn, ctx: ToolContext, *, spawner: type[Tool[Any, Any]]) ->
         )
     mode = effective_mode(agent.permission_mode, ctx.permission_mode)
     toolset = select_tools(
-        runtime.tools, agent, mode=mode, may_spawn=depth < limit, spawner=spawner
+        runtime.tools,
+        agent,
+        mode=mode,
+        may_spawn=depth < limit,
+        spawner=spawner,
+        background=spawn.background,
     )
     if agent.tools is not None and not len(toolset.pool):
         raise SpawnRefused(

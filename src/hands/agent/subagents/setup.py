@@ -51,6 +51,9 @@ def delegation_tools(
     skills = load_skills(cwd=cwd, home=home)
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
-        tools=(AgentTool(catalog, model_overrides=overrides), SkillTool(skills, window_tokens=window_tokens)),
+        tools=(
+            AgentTool(catalog, model_overrides=overrides),
+            SkillTool(skills, window_tokens=window_tokens),
+        ),
         warnings=(*catalog.warnings, *skills.warnings),
     )

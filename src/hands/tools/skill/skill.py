@@ -71,6 +71,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
     """Invoke one of the session's skills."""
 
     name = "Skill"
+    in_background_agents = True
     input_model = SkillInput
     subject = names_value("skill", strip_slash=True, args_field="args")
     asks_when_read_only = True
