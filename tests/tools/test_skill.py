@@ -128,3 +128,149 @@ async def test_skill_rules_decide_invocations_and_unknown_skills_are_errors(
         and "no skill 'nope'" in blocks[2].text
         and "lint, secret" in blocks[2].text
     )
+
+
+def test_the_listing_budget_is_one_percent_of_the_window_unless_the_environment_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hands.agent.compaction.settings import context_window
+    from hands.tools.skill.skill import budget
+
+    monkeypatch.delenv("HANDS_SKILL_CHAR_BUDGET", raising=False)
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+    assert budget({}, window_tokens=context_window("anthropic:claude-sonnet-4-5")) == 8_000
+    assert budget({}, window_tokens=context_window("claude-sonnet-4-5[1m]")) == 40_000
+    assert budget({}, window_tokens=context_window("openai:gpt-4o")) == 5_120
+    assert budget({}) == 8_000  # the window is not known
+    assert budget({"HANDS_SKILL_CHAR_BUDGET": "300"}, window_tokens=1_000_000) == 300
+    assert budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": "450"}, window_tokens=200_000) == 450
+    for i in range(30):
+        write_skill(tmp_path, f"s{i:02d}", f"description: {'word ' * 40}", "b")
+    skills = load_skills(cwd=tmp_path, home=tmp_path / "nohome")
+    small = SkillTool(skills, window_tokens=20_000).description  # an 800-character listing
+    large = SkillTool(skills, window_tokens=1_000_000).description
+    assert "more skills not listed" in small and "more skills not listed" not in large
+    assert len(small.split("Skills:\n", 1)[1]) <= 900
+    monkeypatch.setenv("HANDS_SKILL_CHAR_BUDGET", "100000")
+    assert "more skills not listed" not in SkillTool(skills, window_tokens=20_000).description
+
+
+@pytest.mark.anyio
+async def test_skill_name_star_rules_match_the_arguments_as_a_prefix(tmp_path: Path) -> None:
+    write_skill(tmp_path, "deploy", "description: ship it", "deploy it")
+    (tmp_path / ".claude" / "settings.json").write_text(
+        '{"permissions": {"allow": ["Skill(deploy *)"], "deny": ["Skill(deploy prod *)"]}}'
+    )
+    settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    calls = [None, "staging", "prod", "prod --force", "production"]
+    model = ScriptedModel.from_turns(
+        [
+            {"type": "tool_use", "name": "Skill", "input": {"skill": "deploy", "args": a}}
+            if a is not None
+            else {"type": "tool_use", "name": "Skill", "input": {"skill": "deploy"}}
+            for a in calls
+        ],
+        [{"type": "text", "text": "ok"}],
+    )
+    asked: list[str] = []
+
+    async def ask(request: object) -> object:
+        from hands.core.decision import PermissionDecision
+
+        asked.append(str(request))
+        return PermissionDecision(behavior="deny", message="no")
+
+    options = QueryOptions(
+        model=model,
+        tools=pool_for(engine, extra=[skill]),
+        cwd=tmp_path,
+        policy=engine,
+        ask=ask,  # type: ignore[arg-type]
+    )
+    events = [e async for e in query("go", options)]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    errors = [b.is_error for b in blocks]
+    # no args and "staging": allowed; "prod" and "prod --force": denied by the deny rule;
+    # "production" is not the word "prod": still allowed by "deploy *"
+    assert errors == [False, False, True, True, False]
+    assert asked == []  # every call was decided by a rule
+    assert "deploy it" in blocks[0].text and "ARGUMENTS: staging" in blocks[1].text
+    assert "deploy it" not in blocks[2].text
+
+
+def test_a_name_rule_without_a_space_still_matches_the_name_alone() -> None:
+    from hands.config.rule_texts import RuleOrigin
+    from hands.permissions.rules import NamePattern, PermissionRule, parse_rule
+
+    origin = RuleOrigin(scope="session", label="test", root=Path.cwd())
+    grammar = {"Skill": SkillTool.subject}
+    exact = parse_rule("Skill(deploy)", "allow", origin, grammar=grammar)
+    star = parse_rule("Skill(deploy *)", "allow", origin, grammar=grammar)
+    assert isinstance(exact, PermissionRule) and isinstance(star, PermissionRule)
+    assert isinstance(exact.matcher, NamePattern) and isinstance(star.matcher, NamePattern)
+    assert exact.matcher.matches("deploy", "prod") and not exact.matcher.matches("deployer")
+    assert star.matcher.matches("deploy") and star.matcher.matches("deploy", "prod")
+    assert not star.matcher.matches("deployer", "prod")
+
+
+@pytest.mark.anyio
+async def test_a_skills_allowed_tools_end_with_the_query_that_invoked_it(tmp_path: Path) -> None:
+    write_skill(
+        tmp_path,
+        "release",
+        "name: release\ndescription: cut a release\nallowed-tools: Bash(touch *)",
+        "Touch files.",
+    )
+    (tmp_path / ".claude" / "settings.json").write_text(
+        '{"permissions": {"allow": ["Skill(release)"]}}'
+    )
+    settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    asked: list[str] = []
+
+    async def ask(request: object) -> object:
+        from hands.core.decision import AskRequest, PermissionDecision
+
+        assert isinstance(request, AskRequest)
+        asked.append(request.tool.name)
+        return PermissionDecision(behavior="deny", message="no")
+
+    def touch(name: str) -> dict[str, object]:
+        return {"type": "tool_use", "name": "Bash", "input": {"command": f"touch {name}"}}
+
+    model = ScriptedModel.from_turns(
+        [{"type": "tool_use", "name": "Skill", "input": {"skill": "release"}}],
+        [touch("DURING")],
+        [{"type": "text", "text": "released"}],
+        [touch("NEXT_PROMPT")],  # the user's next message: the skill is no longer active
+        [{"type": "text", "text": "ok"}],
+    )
+    options = QueryOptions(
+        model=model,
+        tools=pool_for(engine, extra=[skill]),
+        cwd=tmp_path,
+        policy=engine,
+        ask=ask,  # type: ignore[arg-type]
+    )
+    first = query("release it", options)
+    events = [e async for e in first]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    assert [b.is_error for b in blocks] == [False, False]
+    assert (tmp_path / "DURING").exists() and asked == []
+    again = QueryOptions(
+        model=model,
+        tools=pool_for(engine, extra=[skill]),
+        cwd=tmp_path,
+        policy=engine,
+        ask=ask,  # type: ignore[arg-type]
+        history=first.messages,
+        session=first.session,
+    )
+    events = [e async for e in query("touch another", again)]
+    blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    assert blocks[0].is_error and not (tmp_path / "NEXT_PROMPT").exists()
+    assert asked == ["Bash"]  # asked again: the approval ended with the first query
+    assert not any("touch" in r.text for r in engine.rules)  # nothing left in the engine

@@ -81,7 +81,7 @@ class Repl:
         self.view = SessionView(console, setup.pool)
         from hands.cli.todo_panel import TodoPanel
 
-        self.view.footer = TodoPanel(setup.session)
+        self.view.footer = TodoPanel.for_project(setup.session, setup.cwd)
         self._ask_lock = anyio.Lock()
         self._turn: Query | None = None
         self._leave = False

@@ -210,7 +210,9 @@ def prepare(
 
     engine = engine_for(settings, grammar=BuiltinGrammar())
     simple = simple or limits.simple
-    pool = pool_for(engine, simple=simple, extra=_delegation(cwd, settings, simple))
+    compaction = CompactionSettings.from_env(setting=settings.value)
+    window = compaction.window_for(model.name)
+    pool = pool_for(engine, simple=simple, extra=_delegation(cwd, settings, simple, window))
     history: list[Message] = []
     session_id: str | None = None
     states: dict[str, Any] = {}
@@ -275,7 +277,7 @@ def prepare(
     warnings = list(mcp_config.warnings)
     if not interactive:
         warnings.extend(_started_without_asking(mcp_config, settings))
-    return AgentSetup(
+    setup = AgentSetup(
         hooks=hooks,
         mcp=manager,
         source=source,
@@ -293,17 +295,38 @@ def prepare(
         history=history,
         mcp_extra=mcp_servers or {},
         resumed=resume is not None or continue_last,
-        compaction=CompactionSettings.from_env(setting=settings.value),
+        compaction=compaction,
     )
+    _agents_get_mcp(setup)
+    return setup
 
 
-def _delegation(cwd: Path, settings: Settings, simple: bool) -> tuple[Any, ...]:
+def _agents_get_mcp(setup: AgentSetup) -> None:
+    """Let agent files' ``mcpServers`` reach the session's servers (and start their own)."""
+    from hands.agent.subagents.tool import AgentTool
+    from hands.mcp.agent_servers import AgentMcpServers
+    from hands.mcp.server_policy import ServerPolicy
+
+    tool = setup.pool.find("Agent")
+    if isinstance(tool, AgentTool):
+        tool.servers = AgentMcpServers(
+            lambda: setup.mcp,
+            cwd=setup.cwd,
+            blocked=ServerPolicy.from_settings(setup.settings.value).blocked,
+        )
+
+
+def _delegation(cwd: Path, settings: Settings, simple: bool, window: int) -> tuple[Any, ...]:
     """Agent (and its agent files' warnings, said once), unless in simple mode."""
     if simple:
         return ()
     from hands.agent.subagents.setup import delegation_tools
 
-    found = delegation_tools(cwd=cwd, settings=settings.value)
+    # print mode runs untrusted projects' hooks, as it does their settings' hooks
+    trusted = True if settings.hooks_before_trust else None
+    found = delegation_tools(
+        cwd=cwd, settings=settings.value, trusted=trusted, window_tokens=window
+    )
     for warning in found.warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     return found.tools

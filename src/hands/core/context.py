@@ -49,6 +49,9 @@ class ToolContext:
     the model, tools and policy it runs with. ``None`` outside a query."""
     policy: PermissionPolicy | None = None
     """The permission policy of the runtime running the call (the pipeline sets it)."""
+    turn_allow: tuple[str, ...] = ()
+    """Allow rules (rule texts) in force until the running query ends: an invoked
+    skill's ``allowed-tools``. The next user prompt starts without them."""
 
     @property
     def root(self) -> Path:
@@ -83,6 +86,7 @@ class ToolContext:
             agent_type=self.agent_type,
             host=self.host,
             policy=self.policy if policy is None else policy,
+            turn_allow=self.turn_allow,
         )
 
     def with_changes(self, **changes: object) -> ToolContext:

@@ -33,6 +33,8 @@ class Subject:
     value: str
     """The path as given, the command, the URL, or the name."""
     declared: RuleSubject
+    args: str = ""
+    """A name's arguments (a skill's ``args``): ``Tool(name *)`` rules match them too."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,6 +51,8 @@ class RuleSubject:
     """Command patterns match regardless of case."""
     strip_slash: bool = False
     """A leading ``/`` of the name is not part of it (``/commit`` is the skill ``commit``)."""
+    args_field: str = ""
+    """A name tool's field of arguments, matched by ``Tool(name args*)`` rules ("" none)."""
     shares_rules_of: str = ""
     """Another tool whose rules bind this one too (a browser's navigation obeys the web
     fetch tool's ``domain:`` rules); "" for none."""
@@ -71,7 +75,13 @@ class RuleSubject:
             raw = str(ctx.cwd)
         if not isinstance(raw, str):
             return None
-        return Subject(kind=self.kind, value=raw, declared=self)
+        args = getattr(input, self.args_field, None) if self.args_field else None
+        return Subject(
+            kind=self.kind,
+            value=raw,
+            declared=self,
+            args=args.strip() if isinstance(args, str) else "",
+        )
 
 
 def reads_path(field: str = "file_path", *, cwd_when_missing: bool = False) -> RuleSubject:
@@ -100,6 +110,10 @@ def fetches_url(field: str = "url", *, shares_rules_of: str = "") -> RuleSubject
     return RuleSubject(kind="domain", field=field, shares_rules_of=shares_rules_of)
 
 
-def names_value(field: str, *, strip_slash: bool = False) -> RuleSubject:
-    """Rules match the name in ``field`` (an agent type, a skill): ``Tool(name*)``."""
-    return RuleSubject(kind="name", field=field, strip_slash=strip_slash)
+def names_value(field: str, *, strip_slash: bool = False, args_field: str = "") -> RuleSubject:
+    """Rules match the name in ``field`` (an agent type, a skill): ``Tool(name*)``.
+
+    With ``args_field``, ``Tool(name args*)`` rules also see the call's arguments:
+    ``Tool(name *)`` covers the name with any arguments, as Bash's ``cmd *`` does.
+    """
+    return RuleSubject(kind="name", field=field, strip_slash=strip_slash, args_field=args_field)

@@ -133,6 +133,10 @@ class Tool(Generic[InputT, OutputT]):
     """Whether a sub-agent is given the tool: ``always``; ``never`` (only the main agent
     may use it: a question for the user); ``in_plan_mode`` (only a sub-agent that runs in
     plan mode: the tools that enter and leave it)."""
+    in_background_agents: bool = False
+    """Given to a sub-agent that runs in the background (which has no one watching):
+    the file, search, shell, web, todo and skill tools, MCP tools and the host's own
+    tools; not the ones that coordinate or drive a browser."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -363,6 +367,9 @@ class ToolOptions(TypedDict, total=False):
     subject: RuleSubject | None
     """What the tool's permission rules match (``reads_path("path")``...;
     :mod:`hands.core.subject`). Default: None, the tool's name only."""
+    in_background_agents: bool
+    """Given to sub-agents that run in the background. Default: True (a host's tools
+    stay, as MCP tools do)."""
 
 
 class _BuiltTool(Tool[Any, Any]):
@@ -394,6 +401,7 @@ class _BuiltTool(Tool[Any, Any]):
         self.should_defer = options.get("should_defer", False)
         self.search_hint = options.get("search_hint", "")
         self.subject = options.get("subject")
+        self.in_background_agents = options.get("in_background_agents", True)
 
     def is_enabled(self) -> bool:
         return True if self._enabled is None else self._enabled()

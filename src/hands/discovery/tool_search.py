@@ -156,6 +156,7 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
     """Searches the deferred tools of a :class:`SearchSource`."""
 
     name = "ToolSearch"
+    in_background_agents = True
     description = DESCRIPTION
     input_model = ToolSearchInput
     max_result_chars = None

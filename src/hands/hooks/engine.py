@@ -81,6 +81,20 @@ class HookEngine(HookRunner):
             engine.notice(warning)
         return engine if engine.config else None
 
+    def with_hooks(self, extra: HookConfig) -> HookEngine:
+        """A copy of the engine with ``extra``'s handlers added (a sub-agent's own hooks).
+
+        The copy shares what running hooks leave behind (notices, background hooks,
+        context for the next turn); its stop reason is its own.
+        """
+        import copy
+
+        scoped = copy.copy(self)
+        scoped.config = self.config.merged(extra)
+        scoped.warnings = scoped.config.warnings
+        scoped._stop_reason = None
+        return scoped
+
     # -- deferred calls -----------------------------------------------------------------
 
     @property

@@ -161,6 +161,7 @@ class McpTool(Tool[McpInput, McpCallResult]):
 
     input_model = McpInput
     handles_own_timeout = True  # MCP_TOOL_TIMEOUT and the server's own timeout apply
+    in_background_agents = True
 
     def __init__(
         self, *, backend: McpBackend, server: str, definition: McpToolDef, always_load: bool = False
@@ -285,6 +286,7 @@ class PendingMcpTool(Tool[McpInput, Any]):
 
     input_model = McpInput
     handles_own_timeout = True
+    in_background_agents = True
 
     def __init__(self, *, backend: McpBackend, name: str, server: str) -> None:
         self.backend = backend

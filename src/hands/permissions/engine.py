@@ -29,7 +29,13 @@ from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
 from hands.permissions import verdicts
 from hands.permissions.matching import Hit, RuleIndex, Target
 from hands.permissions.planning import plan_mode_decision
-from hands.permissions.rules import PermissionRule, RuleBehavior, RuleOrigin, RuleWarning
+from hands.permissions.rules import (
+    PermissionRule,
+    RuleBehavior,
+    RuleOrigin,
+    RuleWarning,
+    parse_rule,
+)
 from hands.permissions.subject import describe
 
 if TYPE_CHECKING:
@@ -60,6 +66,7 @@ class PermissionEngine:
         self.home = home if home is not None else Path(os.environ.get("HOME") or Path.home())
         self._warnings: tuple[str, ...] = tuple(str(w) for w in warnings)
         self.index = RuleIndex(rules, home=self.home)
+        self._turn_indexes: dict[tuple[int, tuple[str, ...]], RuleIndex] = {}
         self._dirs: dict[tuple[Path, ...], tuple[str, ...]] = {}
 
     # -- rules ------------------------------------------------------------------------
@@ -77,6 +84,23 @@ class PermissionEngine:
     def add_rules(self, rules: Iterable[PermissionRule]) -> None:
         """Add rules (an "allow always" answer, a session rule)."""
         self.index.add(rules)
+
+    def index_for(self, ctx: ToolContext) -> RuleIndex:
+        """The rules in force for a call: the engine's, plus the query's ``turn_allow``."""
+        extra = ctx.turn_allow
+        if not extra:
+            return self.index
+        key = (len(self.index.rules), extra)
+        found = self._turn_indexes.get(key)
+        if found is None:
+            origin = RuleOrigin(scope="session", label="an active skill", root=ctx.root)
+            parsed = [parse_rule(text, "allow", origin) for text in extra]
+            rules = [r for r in parsed if isinstance(r, PermissionRule)]
+            found = RuleIndex([*self.index.rules, *rules], home=self.home)
+            if len(self._turn_indexes) >= 16:
+                self._turn_indexes.clear()
+            self._turn_indexes[key] = found
+        return found
 
     def rules_for(self, behavior: RuleBehavior, tool: Target) -> tuple[PermissionRule, ...]:
         """The rules of one list that are about ``tool`` (a tool, or a bare name), in order."""
@@ -128,7 +152,7 @@ class PermissionEngine:
         Only the rules are consulted: no mode, no tool check, no working directories.
         """
         call = describe(tool, input, ctx, home=self.home)
-        hit = self.index.match_loose(behavior, tool, call, input, ctx)
+        hit = self.index_for(ctx).match_loose(behavior, tool, call, input, ctx)
         return None if hit is None else hit.rule
 
     # -- the decision -----------------------------------------------------------------
@@ -138,7 +162,7 @@ class PermissionEngine:
     ) -> PermissionDecision:
         """Allow, ask or deny one call (never passthrough)."""
         name = tool.name
-        index = self.index
+        index = self.index_for(ctx)
         mode = self.effective_mode(ctx)
         call = describe(tool, input, ctx, home=self.home)
         label = f"{name}({call.display})" if call.display else name
@@ -233,13 +257,14 @@ class PermissionEngine:
     ) -> PermissionDecision:
         """The built-in checks and allow rules for the kind of thing the call touches."""
         kind = call.kind
+        index = self.index_for(ctx)
         if kind == "bash":
-            return verdicts.shell_verdict(self.index, tool, call, ctx, mode, self.working_dirs(ctx))
+            return verdicts.shell_verdict(index, tool, call, ctx, mode, self.working_dirs(ctx))
         if kind == "read":
-            return verdicts.read_verdict(self.index, tool, call, ctx, self.working_dirs(ctx))
+            return verdicts.read_verdict(index, tool, call, ctx, self.working_dirs(ctx))
         if kind == "edit":
-            return verdicts.edit_verdict(self.index, tool, call, ctx, mode, self.working_dirs(ctx))
-        return verdicts.other_verdict(self.index, tool, call, read_only, mode)
+            return verdicts.edit_verdict(index, tool, call, ctx, mode, self.working_dirs(ctx))
+        return verdicts.other_verdict(index, tool, call, read_only, mode)
 
 
 def _denied(label: str, hit: Hit) -> PermissionDecision:

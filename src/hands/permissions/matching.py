@@ -180,7 +180,7 @@ class RuleIndex:
                 if m.matches(call.host):
                     return Hit(rule=rule, detail=call.host)
             elif isinstance(m, NamePattern) and call.value is not None:
-                if m.matches(call.value):
+                if m.matches(call.value, call.args):
                     return Hit(rule=rule, detail=call.value)
         if call.kind == "bash":
             return self._match_shell_paths(behavior, call, ctx)

@@ -71,14 +71,20 @@ class DomainPattern:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class NamePattern:
-    """An agent type or skill name, with ``*`` and the legacy ``:*`` suffix."""
+    """An agent type or skill name, with ``*``, the legacy ``:*`` suffix and arguments.
+
+    ``name *`` (like ``name:*``) covers the name alone and with any arguments; a pattern
+    with a space is matched against ``name args`` too.
+    """
 
     text: str
     regex: re.Pattern[str]
 
-    def matches(self, value: str) -> bool:
-        """Whether ``value`` is covered."""
-        return self.regex.fullmatch(value) is not None
+    def matches(self, value: str, args: str = "") -> bool:
+        """Whether ``value`` (called with ``args``) is covered."""
+        if self.regex.fullmatch(value) is not None:
+            return True
+        return bool(args) and self.regex.fullmatch(f"{value} {args}") is not None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -400,6 +406,9 @@ def _name_pattern(specifier: str, *, strip_slash: bool) -> NamePattern:
     if spec.endswith(":*"):
         spec = spec[:-2]
         suffix = "(?::.*)?"
+    elif spec.endswith(" *"):
+        spec = spec[:-2].rstrip()
+        suffix = "(?: .*)?"
     body = ".*".join(re.escape(p) for p in spec.split("*"))
     return NamePattern(text=specifier, regex=re.compile(body + suffix, re.DOTALL))
 

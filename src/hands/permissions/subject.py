@@ -53,6 +53,8 @@ class CallSubject:
     """(program, root) of recursive walks that follow symlinks."""
     host: str | None = None
     value: str | None = None
+    args: str = ""
+    """A name's arguments (a skill's ``args``)."""
     display: str = ""
 
 
@@ -91,7 +93,8 @@ def describe(
         host = _host(subject.value)
         return CallSubject(kind="domain", host=host, display=f"domain:{host}" if host else "")
     value = subject.value
-    return CallSubject(kind="name", value=value.lstrip("/"), display=value)
+    shown = f"{value} {subject.args}" if subject.args else value
+    return CallSubject(kind="name", value=value.lstrip("/"), args=subject.args, display=shown)
 
 
 def absolute(raw: str, ctx: ToolContext, *, home: Path) -> str:

@@ -31,9 +31,14 @@ class AgentCatalog:
         """One line per agent file that could not be used."""
 
     @classmethod
-    def load(cls, *, cwd: Path, home: Path | None = None) -> AgentCatalog:
-        """Built-ins plus the agent files of the user and of the project in ``cwd``."""
-        loaded = load_agents(cwd=cwd, home=home)
+    def load(
+        cls, *, cwd: Path, home: Path | None = None, trusted: bool | None = None
+    ) -> AgentCatalog:
+        """Built-ins plus the agent files of the user and of the project in ``cwd``.
+
+        ``trusted``: see :func:`~hands.agent.subagents.files.load_agents`.
+        """
+        loaded = load_agents(cwd=cwd, home=home, trusted=trusted)
         return cls(loaded.agents, warnings=loaded.warnings)
 
     @property

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
+from hands.agent.subagents.servers import ServerSpec
 from hands.core.context import PermissionMode
 
 Isolation: TypeAlias = Literal["worktree"]
@@ -30,7 +31,8 @@ class AgentDefinition:
     permission_mode: PermissionMode | None = None
     """The mode the sub-agent runs in; ``None``: the caller's."""
     max_turns: int | None = None
-    mcp_servers: tuple[str, ...] = ()
+    mcp_servers: tuple[ServerSpec, ...] = ()
+    """Servers added for it: configured servers' names, or ``{name: config}`` of its own."""
     hooks: Mapping[str, Any] = field(default_factory=lambda: dict[str, Any]())
     initial_prompt: str = ""
     """Text put before the caller's prompt."""
@@ -39,3 +41,6 @@ class AgentDefinition:
     source: Path | None = None
     """The file it was read from; ``None``: built in."""
     scope: Literal["builtin", "user", "project"] = "builtin"
+    trusted: bool = True
+    """Whether its ``hooks`` and inline ``mcpServers`` may run: built-in and user files'
+    may; a project file's only in a trusted workspace (:mod:`hands.config.trust`)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from hands.agent.subagents.definition import AgentDefinition
+from hands.agent.subagents.servers import ServerSpec
 from hands.config.frontmatter import FrontmatterError, name_list, split_frontmatter, text_field
 from hands.core.context import PERMISSION_MODES, PermissionMode
 
@@ -50,13 +51,27 @@ def _turns(data: Mapping[str, Any]) -> int | None:
     return value
 
 
-def _servers(data: Mapping[str, Any]) -> tuple[str, ...]:
+def _servers(data: Mapping[str, Any]) -> tuple[ServerSpec, ...]:
+    """Names of configured servers, or ``{name: config}`` entries (a list or one mapping)."""
     value = data.get("mcpServers")
     if value is None:
         return ()
     if isinstance(value, dict):
-        return tuple(str(k) for k in cast(dict[object, object], value))
-    return name_list(value, "mcpServers")
+        items = cast(dict[object, object], value).items()
+        return tuple({str(k): v} for k, v in items)
+    if isinstance(value, str):
+        return name_list(value, "mcpServers")
+    if not isinstance(value, list):
+        raise FrontmatterError("mcpServers must be a list of server names or {name: config}")
+    out: list[ServerSpec] = []
+    for item in cast(list[object], value):
+        if isinstance(item, dict) and item:
+            out.extend({str(k): v} for k, v in cast(dict[object, object], item).items())
+        elif isinstance(item, str) and item.strip():
+            out.append(item.strip())
+        else:
+            raise FrontmatterError(f"mcpServers entry {item!r} is neither a name nor a config")
+    return tuple(out)
 
 
 def _isolation(data: Mapping[str, Any]) -> Literal["worktree"] | None:
@@ -69,7 +84,7 @@ def _isolation(data: Mapping[str, Any]) -> Literal["worktree"] | None:
 
 
 def parse_agent(
-    path: Path, text: str, *, scope: Literal["user", "project"] = "project"
+    path: Path, text: str, *, scope: Literal["user", "project"] = "project", trusted: bool = True
 ) -> AgentDefinition:
     """The agent a file defines; FrontmatterError, saying why, when it defines none."""
     split = split_frontmatter(text)
@@ -102,11 +117,12 @@ def parse_agent(
         background=data.get("background") is True,
         source=path,
         scope=scope,
+        trusted=trusted,
     )
 
 
 def read_agent_files(
-    paths: Iterable[Path], *, scope: Literal["user", "project"] = "project"
+    paths: Iterable[Path], *, scope: Literal["user", "project"] = "project", trusted: bool = True
 ) -> Loaded:
     """Every agent the files define (later ones win a name); a warning per unusable file."""
     agents: dict[str, AgentDefinition] = {}
@@ -116,7 +132,7 @@ def read_agent_files(
             if path.stat().st_size > MAX_FILE_BYTES:
                 raise FrontmatterError(f"it is larger than {MAX_FILE_BYTES:,} bytes")
             text = path.read_text(encoding="utf-8")
-            agent = parse_agent(path, text, scope=scope)
+            agent = parse_agent(path, text, scope=scope, trusted=trusted)
         except (OSError, UnicodeDecodeError) as exc:
             warnings.append(f"agent file {path} cannot be read: {exc}")
             continue
@@ -137,12 +153,19 @@ def agent_files(root: Path) -> list[Path]:
     return found
 
 
-def load_agents(*, cwd: Path, home: Path | None = None) -> Loaded:
-    """The user's agents, then the project's (which win a name)."""
+def load_agents(*, cwd: Path, home: Path | None = None, trusted: bool | None = None) -> Loaded:
+    """The user's agents, then the project's (which win a name).
+
+    ``trusted``: whether the project's files may run hooks and MCP servers; ``None``
+    follows the workspace trust decision of :mod:`hands.config.trust`.
+    """
+    from hands.config.trust import is_trusted
+
     user_home = home if home is not None else Path.home()
     user = read_agent_files(agent_files(user_home), scope="user")
+    project_trusted = trusted if trusted is not None else is_trusted(cwd)
     project = (
-        read_agent_files(agent_files(cwd), scope="project")
+        read_agent_files(agent_files(cwd), scope="project", trusted=project_trusted)
         if cwd.resolve() != user_home.resolve()
         else Loaded(agents=(), warnings=())
     )

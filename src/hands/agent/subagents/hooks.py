@@ -4,6 +4,10 @@ Settings hooks run inside sub-agents with ``agent_id`` and ``agent_type`` in the
 (the sub-agent's context carries them). The session's events (SessionStart and End,
 UserPromptSubmit) are the main agent's; a sub-agent's end fires SubagentStop instead of
 Stop. Context left by ``async`` hooks stays for the main agent.
+
+An agent file's own ``hooks`` run only inside that sub-agent, added to the caller's
+(its ``Stop`` hooks become SubagentStop hooks, as in Claude Code), and only when the
+file is trusted (:attr:`~hands.agent.subagents.definition.AgentDefinition.trusted`).
 """
 
 from __future__ import annotations
@@ -11,10 +15,47 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hands.core.hooks import NO_LOOP, ForwardingHooks, LoopHookOutcome, ToolHooks
+from hands.hooks.config import HookConfig, parse_hooks
 from hands.hooks.engine import HookEngine
 
 if TYPE_CHECKING:
+    from hands.agent.subagents.definition import AgentDefinition
     from hands.core.context import ToolContext
+
+
+class AgentHooksRefused(Exception):
+    """An agent file's hooks cannot run here; the message says why."""
+
+
+def own_hooks(agent: AgentDefinition) -> HookConfig | None:
+    """The agent file's ``hooks`` (``Stop`` as ``SubagentStop``); ``None``: none to run.
+
+    An untrusted file's hooks are not run (``None``).
+    """
+    if not agent.hooks or not agent.trusted:
+        return None
+    block = {("SubagentStop" if k == "Stop" else k): v for k, v in agent.hooks.items()}
+    label = f"agent {agent.name} ({agent.source})" if agent.source else f"agent {agent.name}"
+    return parse_hooks([(label, block)])
+
+
+def scoped_hooks(caller: ToolHooks | None, agent: AgentDefinition) -> ToolHooks | None:
+    """The hooks the sub-agent runs under: the caller's, plus its file's own."""
+    own = own_hooks(agent)
+    if own is None:
+        return caller
+    if caller is None:
+        engine = HookEngine(own)
+    elif isinstance(caller, HookEngine):
+        engine = caller.with_hooks(own)
+    else:
+        raise AgentHooksRefused(
+            f"The {agent.name} agent's hooks cannot run alongside this host's hooks; "
+            "use another agent type or do the work here."
+        )
+    for warning in own.warnings:
+        engine.notice(warning)
+    return engine
 
 
 class SubagentHooks(ForwardingHooks):

@@ -34,6 +34,8 @@ async def launch(
         model=input.model,
         cwd=tree.path if tree is not None else None,
         model_overrides=tool.model_overrides,
+        servers=tool.servers,
+        background=input.run_in_background or agent.background,
     )
     try:
         prepared = prepare(spawn, ctx, spawner=type(tool))
@@ -41,7 +43,7 @@ async def launch(
         if tree is not None:
             await finish_worktree(tree)
         raise ToolError(str(exc)) from None
-    if input.run_in_background or agent.background:
+    if spawn.background:
         return _start_background(prepared, tree)
     try:
         finished = await run(prepared, progress)

@@ -11,9 +11,11 @@ it. Only the final text goes back into the caller's conversation.
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from hands.agent.events import BlockEvent, MessageEvent, ResultEvent
 from hands.agent.loop import Query, QueryOptions, query
 from hands.agent.subagents.definition import AgentDefinition
-from hands.agent.subagents.hooks import SubagentHooks
+from hands.agent.subagents.hooks import AgentHooksRefused, SubagentHooks, scoped_hooks
 from hands.agent.subagents.limits import Running, max_concurrent, max_depth
 from hands.agent.subagents.models import model_for
 from hands.agent.subagents.progress import SubagentUpdate
@@ -36,8 +38,12 @@ from hands.models.base import Usage
 from hands.orchestration.events import ToolProgressEvent
 
 if TYPE_CHECKING:
+    from hands.agent.subagents.servers import AgentServers, OpenServers
     from hands.core.tool import Progress, Tool
     from hands.hooks.engine import HookEngine
+    from hands.pipeline.pool import ToolPool
+
+log = logging.getLogger("hands.agent")
 
 Status: TypeAlias = Literal["completed", "failed", "max_turns", "interrupted"]
 
@@ -66,6 +72,10 @@ class Spawn:
     cwd: Path | None = None
     """Where it works (a worktree); ``None``: the caller's working directory."""
     model_overrides: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
+    servers: AgentServers | None = None
+    """Opens the agent file's ``mcpServers`` (``None``: the host has no MCP)."""
+    background: bool = False
+    """It runs in the background: only the tools meant for background agents."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -131,7 +141,12 @@ def prepare(spawn: Spawn, ctx: ToolContext, *, spawner: type[Tool[Any, Any]]) ->
         )
     mode = effective_mode(agent.permission_mode, ctx.permission_mode)
     toolset = select_tools(
-        runtime.tools, agent, mode=mode, may_spawn=depth < limit, spawner=spawner
+        runtime.tools,
+        agent,
+        mode=mode,
+        may_spawn=depth < limit,
+        spawner=spawner,
+        background=spawn.background,
     )
     if agent.tools is not None and not len(toolset.pool):
         raise SpawnRefused(
@@ -151,7 +166,10 @@ def prepare(spawn: Spawn, ctx: ToolContext, *, spawner: type[Tool[Any, Any]]) ->
         session_id=ctx.session.id,
         cwd=cwd,
     )
-    hooks = runtime.hooks
+    try:
+        hooks = scoped_hooks(runtime.hooks, agent)
+    except AgentHooksRefused as exc:
+        raise SpawnRefused(str(exc)) from None
     policy = runtime.policy
     if agent.read_only:
         policy = ReadOnlyPolicy(policy, agent_type=agent.name)
@@ -221,17 +239,22 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
         parent_tool_use_id=ctx.tool_use_id,
         model=model,
     )
+    opened: OpenServers | None = None
     try:
+        opened = await _open_servers(prepared)
+        options = prepared.options
+        if opened is not None and opened.tools:
+            options = dataclasses.replace(options, tools=_with(options.tools, opened.tools))
         prompt = await _start_hooks(prepared)
         prepared.transcript.message(prompt)
         progress(_replace(update, message=prompt))
-        q = query(prompt, prepared.options)
+        q = query(prompt, options)
         result: ResultEvent | None = None
         async with aclosing(q) as events:
             async for event in events:
                 if isinstance(event, BlockEvent) and event.block.type == "tool_use":
                     tool_uses += 1
-                    tool = prepared.options.tools
+                    tool = options.tools
                     label = _label(event.block.name, event.block.input, tool)
                     update = _replace(update, tool_uses=tool_uses, current=label, message=None)
                     progress(update)
@@ -246,7 +269,32 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
                     result = event
     finally:
         running.leave(agent_id)
+        if opened is not None:
+            await opened.aclose()
     return _finished(prepared, result, tool_uses, started, q.usage)
+
+
+async def _open_servers(prepared: Prepared) -> OpenServers | None:
+    """The agent file's ``mcpServers``, connected; warnings go to the log."""
+    agent, servers = prepared.spawn.agent, prepared.spawn.servers
+    if not agent.mcp_servers:
+        return None
+    if servers is None:
+        log.warning("agent %s names MCP servers, but this host has no MCP", agent.name)
+        return None
+    opened = await servers.open(agent.mcp_servers, agent=agent.name, own_allowed=agent.trusted)
+    for warning in opened.warnings:
+        log.warning("%s", warning)
+    return opened
+
+
+def _with(pool: object, extra: Sequence[Tool[Any, Any]]) -> ToolPool:
+    """``pool`` plus ``extra``'s tools it does not have (by name)."""
+    from hands.pipeline.pool import ToolPool
+
+    tools = list(pool) if isinstance(pool, ToolPool) else []
+    have = {t.name for t in tools}
+    return ToolPool([*tools, *(t for t in extra if t.name not in have)])
 
 
 async def _start_hooks(prepared: Prepared) -> Message:
@@ -266,8 +314,6 @@ async def _start_hooks(prepared: Prepared) -> Message:
 
 
 def _replace(update: SubagentUpdate, **changes: Any) -> SubagentUpdate:
-    import dataclasses
-
     return dataclasses.replace(update, **changes)
 
 

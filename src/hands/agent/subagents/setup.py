@@ -30,19 +30,30 @@ def model_overrides(value: Callable[[str], Any]) -> dict[str, str]:
 
 
 def delegation_tools(
-    *, cwd: Path, home: Path | None = None, settings: Callable[[str], Any] | None = None
+    *,
+    cwd: Path,
+    home: Path | None = None,
+    settings: Callable[[str], Any] | None = None,
+    trusted: bool | None = None,
+    window_tokens: int | None = None,
 ) -> DelegationTools:
     """Agent and Skill, with ``cwd``'s and the user's agent files and skills.
 
-    Skill is left out of the pool (not enabled) when there is no skill.
+    Skill is left out of the pool (not enabled) when there is no skill. ``trusted``:
+    whether project agent files may run their hooks and MCP servers (``None``: the
+    workspace trust decision). ``window_tokens``: the model's context window, which
+    sizes the skill listing.
     """
     from hands.tools.skill._skills import load_skills
     from hands.tools.skill.skill import SkillTool
 
-    catalog = AgentCatalog.load(cwd=cwd, home=home)
+    catalog = AgentCatalog.load(cwd=cwd, home=home, trusted=trusted)
     skills = load_skills(cwd=cwd, home=home)
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
-        tools=(AgentTool(catalog, model_overrides=overrides), SkillTool(skills)),
+        tools=(
+            AgentTool(catalog, model_overrides=overrides),
+            SkillTool(skills, window_tokens=window_tokens),
+        ),
         warnings=(*catalog.warnings, *skills.warnings),
     )

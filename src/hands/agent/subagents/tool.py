@@ -18,6 +18,7 @@ from hands.agent.subagents.catalog import AgentCatalog
 from hands.agent.subagents.definition import AgentDefinition
 from hands.agent.subagents.limits import MAX_OUTPUT_CHARS
 from hands.agent.subagents.progress import SubagentUpdate
+from hands.agent.subagents.servers import AgentServers
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.subject import names_value
@@ -100,9 +101,12 @@ class AgentTool(Tool[AgentInput, AgentOutput]):
         catalog: AgentCatalog | None = None,
         *,
         model_overrides: Mapping[str, str] | None = None,
+        servers: AgentServers | None = None,
     ) -> None:
         self.catalog = catalog if catalog is not None else AgentCatalog()
         self.model_overrides = dict(model_overrides or {})
+        self.servers = servers
+        """Opens agent files' ``mcpServers``; the host sets it when it runs MCP servers."""
         self.description = _DESCRIPTION.format(listing=self.catalog.listing())
 
     def is_read_only(self, input: AgentInput) -> bool:

@@ -47,9 +47,16 @@ def select_tools(
     mode: PermissionMode,
     may_spawn: bool,
     spawner: type[Tool[Any, Any]],
+    background: bool = False,
 ) -> Toolset:
-    """The sub-agent's tools. ``may_spawn`` False (the depth limit) removes ``spawner``."""
+    """The sub-agent's tools. ``may_spawn`` False (the depth limit) removes ``spawner``.
+
+    ``background``: only the tools declared for background agents
+    (:attr:`~hands.core.tool.Tool.in_background_agents`) are kept, as in Claude Code.
+    """
     tools = [t for t in parent if usable(t, mode)]
+    if background:
+        tools = [t for t in tools if t.in_background_agents]
     if not may_spawn or agent.read_only:
         tools = [t for t in tools if not isinstance(t, spawner)]
     if agent.read_only:

@@ -107,6 +107,7 @@ class BashTool(Tool[BashInput, BashOutput]):
     """Run shell commands; read-only ones (by syntax-tree analysis) run in parallel."""
 
     name = "Bash"
+    in_background_agents = True
     subject = runs_command(shell=True)
     always_load = True
     simple_mode = True

@@ -34,6 +34,7 @@ class TaskStopTool(Tool[TaskStopInput, TaskStopResult]):
     """Stop a background shell and everything it started."""
 
     name = "TaskStop"
+    in_background_agents = True
     aliases = ("KillShell", "KillBash")
     description = (
         "Stop a background task started with Bash(run_in_background=true): the task and "

@@ -39,6 +39,7 @@ class EditTool(PlannedEditTool[EditInput]):
     """Replace one string (or every occurrence of it) in a file."""
 
     name = "Edit"
+    in_background_agents = True
     subject = writes_path()
     always_load = True
     simple_mode = True

@@ -38,6 +38,7 @@ class MultiEditTool(PlannedEditTool[MultiEditInput]):
     """Several replacements in one file, atomically."""
 
     name = "MultiEdit"
+    in_background_agents = True
     subject = writes_path()
     description = DESCRIPTION
     input_model = MultiEditInput

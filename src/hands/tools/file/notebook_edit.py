@@ -81,6 +81,7 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
     """Change one notebook cell."""
 
     name = "NotebookEdit"
+    in_background_agents = True
     description = DESCRIPTION
     input_model = NotebookEditInput
     should_defer = True

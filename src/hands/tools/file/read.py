@@ -100,6 +100,7 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
     """Read a file: text, image, PDF or notebook."""
 
     name = "Read"
+    in_background_agents = True
     aliases = ("View", "NotebookRead")
     subject = reads_path()
     always_load = True

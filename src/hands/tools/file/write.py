@@ -75,6 +75,7 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
     """Create or overwrite a file."""
 
     name = "Write"
+    in_background_agents = True
     description = DESCRIPTION
     input_model = WriteInput
     edits_files = True

@@ -11,6 +11,7 @@ from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, allow
 from hands.core.tool import InputT, OutputT, Tool
 from hands.errors import ToolError
+from hands.tools.planning._task_board import TaskBoard
 from hands.tools.planning._task_list import store_for, tasks_enabled
 from hands.tools.planning._task_store import Task, TaskError, TaskStore
 
@@ -34,11 +35,25 @@ class TaskTool(Tool[InputT, OutputT]):
         return allow("the task list is the session's own")
 
 
-async def in_store(ctx: ToolContext, work: Callable[[TaskStore, str], T]) -> T:
-    """Run ``work(store, list_id)`` in a worker thread; a refused change is a ToolError."""
+async def in_store(
+    ctx: ToolContext, work: Callable[[TaskStore, str], T], *, changes: bool = False
+) -> T:
+    """Run ``work(store, list_id)`` in a worker thread; a refused change is a ToolError.
+
+    ``changes``: the list is read again afterwards for the session's
+    :class:`~hands.tools.planning._task_board.TaskBoard` (the screen's task list).
+    """
     store, list_id = store_for(ctx)
+    board = ctx.session.service(TaskBoard) if changes else None
+
+    def run() -> T:
+        done = work(store, list_id)
+        if board is not None:
+            board.load(store, list_id)
+        return done
+
     try:
-        return await anyio.to_thread.run_sync(work, store, list_id)
+        return await anyio.to_thread.run_sync(run)
     except TaskError as exc:
         raise ToolError(str(exc)) from None
 

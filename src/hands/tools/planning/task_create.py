@@ -54,6 +54,7 @@ class TaskCreateTool(TaskTool[TaskCreateInput, Task]):
                 active_form=input.active_form,
                 metadata=input.metadata,
             ),
+            changes=True,
         )
         return ToolResult(output=task)
 

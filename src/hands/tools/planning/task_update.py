@@ -65,7 +65,9 @@ class TaskUpdateTool(TaskTool[TaskUpdateInput, TaskUpdated]):
             add_blocked_by=tuple(input.add_blocked_by or ()),
         )
         updated = await in_store(
-            ctx, lambda store, list_id: store.update(list_id, input.task_id, change)
+            ctx,
+            lambda store, list_id: store.update(list_id, input.task_id, change),
+            changes=True,
         )
         return ToolResult(output=updated)
 

@@ -33,6 +33,7 @@ class TodoWriteTool(Tool[TodoWriteInput, TodoWriteResult]):
     """Write the session's todo list."""
 
     name = "TodoWrite"
+    in_background_agents = True
     description = (
         "Keep a checklist of the work in this session. Use it for tasks of three or more "
         "steps, or when the user lists several things: write the whole list every time, "

@@ -217,6 +217,7 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
     """Claude Code's Glob."""
 
     name = "Glob"
+    in_background_agents = True
     subject = reads_path("path", cwd_when_missing=True)
     always_load = True
     description = DESCRIPTION

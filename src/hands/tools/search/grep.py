@@ -331,6 +331,7 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
     """Claude Code's Grep."""
 
     name = "Grep"
+    in_background_agents = True
     subject = reads_path("path", cwd_when_missing=True)
     always_load = True
     description = DESCRIPTION

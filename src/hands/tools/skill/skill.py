@@ -1,16 +1,20 @@
 """Skill: load a skill's instructions (and its folder) into the conversation.
 
 Only the skills' names and descriptions are in the tool's description, within a
-character budget (``HANDS_SKILL_CHAR_BUDGET``, default 8,000: 1% of a 200k-token
-window at four characters a token would be the same); invoking one returns its
+character budget: 1% of the model's context window at four characters a token (8,000
+for a 200k-token window, and when the window is not known); ``HANDS_SKILL_CHAR_BUDGET``
+(or Claude Code's ``SLASH_COMMAND_TOOL_CHAR_BUDGET``) overrides it. Invoking one returns its
 instructions and its folder, so the model can Read the skill's other files. The call
-is checked against ``Skill(name)`` rules (asked for otherwise); the skill's
-``allowed-tools`` are then allowed for the rest of the session.
+is checked against ``Skill(name)`` and ``Skill(name args*)`` rules (asked for
+otherwise); the skill's ``allowed-tools`` are then allowed while it is active: until the
+running query ends (the next user prompt starts without them), in the agent that invoked
+it only.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,23 +48,44 @@ class SkillOutput:
     allowed_tools: tuple[str, ...] = ()
 
 
-def budget(env: dict[str, str] | None = None) -> int:
-    """``HANDS_SKILL_CHAR_BUDGET`` or 8,000 characters."""
-    raw = (os.environ if env is None else env).get("HANDS_SKILL_CHAR_BUDGET", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_BUDGET
+BUDGET_SHARE = 0.01
+CHARS_PER_TOKEN = 4
+
+
+def budget(env: Mapping[str, str] | None = None, *, window_tokens: int | None = None) -> int:
+    """The listing's size in characters: the environment's, else 1% of the window.
+
+    ``window_tokens`` is the model's context window; unknown: 8,000 characters.
+    """
+    env = os.environ if env is None else env
+    for key in ("HANDS_SKILL_CHAR_BUDGET", "SLASH_COMMAND_TOOL_CHAR_BUDGET"):
+        raw = env.get(key, "").strip()
+        if raw.isdigit() and int(raw) > 0:
+            return int(raw)
+    if window_tokens is None or window_tokens <= 0:
+        return DEFAULT_BUDGET
+    return max(1, int(window_tokens * BUDGET_SHARE * CHARS_PER_TOKEN))
 
 
 class SkillTool(Tool[SkillInput, SkillOutput]):
     """Invoke one of the session's skills."""
 
     name = "Skill"
+    in_background_agents = True
     input_model = SkillInput
-    subject = names_value("skill", strip_slash=True)
+    subject = names_value("skill", strip_slash=True, args_field="args")
     asks_when_read_only = True
 
-    def __init__(self, skills: SkillSet | None = None, *, char_budget: int | None = None) -> None:
+    def __init__(
+        self,
+        skills: SkillSet | None = None,
+        *,
+        char_budget: int | None = None,
+        window_tokens: int | None = None,
+    ) -> None:
         self.skills = skills if skills is not None else SkillSet()
-        listed = listing(self.skills, char_budget or budget()) or "(no skills are installed)"
+        chars = char_budget or budget(window_tokens=window_tokens)
+        listed = listing(self.skills, chars) or "(no skills are installed)"
         self.description = (
             "Load a skill: instructions for a kind of task, with files beside them. When a "
             "task matches a skill below, invoke it first and follow what it says; its "
@@ -93,8 +118,6 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         skill = self.skills.find(input.skill)
         if skill is None:
             raise ToolError(f"There is no skill {input.skill!r}.")
-        if skill.allowed_tools:
-            _allow_while_active(skill, ctx)
         return ToolResult(
             output=SkillOutput(
                 name=skill.name,
@@ -102,7 +125,8 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
                 instructions=skill.instructions,
                 args=input.args or "",
                 allowed_tools=skill.allowed_tools,
-            )
+            ),
+            context_modifier=_allow_while_active(skill) if skill.allowed_tools else None,
         )
 
     def to_content(self, output: SkillOutput) -> str:
@@ -120,15 +144,11 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         return "\n\n".join(parts)
 
 
-def _allow_while_active(skill: Skill, ctx: ToolContext) -> None:
-    """Add the skill's ``allowed-tools`` as session allow rules of the running engine."""
-    from hands.config.rule_texts import RuleOrigin
-    from hands.permissions.engine import PermissionEngine
-    from hands.permissions.rules import PermissionRule, parse_rule
+def _allow_while_active(skill: Skill) -> Callable[[ToolContext], ToolContext]:
+    """Add the skill's ``allowed-tools`` to the query's ``turn_allow`` rules."""
 
-    engine = ctx.policy
-    if not isinstance(engine, PermissionEngine):
-        return
-    origin = RuleOrigin(scope="session", label=f"skill {skill.name}", root=ctx.root)
-    rules = [parse_rule(text, "allow", origin) for text in skill.allowed_tools]
-    engine.add_rules(r for r in rules if isinstance(r, PermissionRule))
+    def allow(ctx: ToolContext) -> ToolContext:
+        added = tuple(t for t in skill.allowed_tools if t not in ctx.turn_allow)
+        return ctx.with_changes(turn_allow=(*ctx.turn_allow, *added))
+
+    return allow

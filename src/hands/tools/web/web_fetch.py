@@ -89,6 +89,7 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
     """Fetch one URL; every hop checked against the network rules."""
 
     name = "WebFetch"
+    in_background_agents = True
     subject = fetches_url("url")
     asks_when_read_only = True
     description = DESCRIPTION

@@ -97,6 +97,7 @@ class WebSearchTool(ReadOnlyTool[WebSearchInput, SearchResults]):
     """Search the web with the configured backend."""
 
     name = "WebSearch"
+    in_background_agents = True
     asks_when_read_only = True
     description = DESCRIPTION
     input_model = WebSearchInput
