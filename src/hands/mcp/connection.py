@@ -603,12 +603,13 @@ class McpConnection:
     async def _elicit(self, context: Any, params: Any) -> Any:
         from mcp_types import ElicitResult
 
-        from hands.mcp.elicitation import request_from_params
+        from hands.mcp.elicitation import request_from_params, with_defaults
 
         handler = self.manager.elicit
         if handler is None:
             return ElicitResult(action="decline")
-        answer = await handler(request_from_params(self.config.name, params))
+        request = request_from_params(self.config.name, params)
+        answer = with_defaults(request, await handler(request))
         content = dict(answer.content) if answer.content is not None else None
         return ElicitResult(action=answer.action, content=content)
 
