@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 _SHOWN_WAIT_S = 2.0
 """A permission prompt waits at most this long for its call to be on screen first."""
 
+
 class Exit(Exception):
     """The user asked to leave."""
 
