@@ -28,6 +28,7 @@ from hands.mcp.setup import start_mcp
 from hands.models.scripted import ScriptedModel
 
 ASKER = SERVERS / "asker.py"
+FLAGS = ("--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions")
 
 
 def _project(tmp_path: Path, **entry: Any) -> Path:
@@ -182,9 +183,17 @@ def _print_mode(project: Path, tmp_path: Path) -> str:
     script.write_text(json.dumps({"turns": turns}))
     env = {**os.environ, "HOME": str(tmp_path), "HANDS_HOME": str(tmp_path / "hh")}
     done = subprocess.run(
-        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}"]
-        + ["--cwd", str(project), "--output-format", "stream-json", "--verbose"]
-        + ["--permission-mode", "bypassPermissions"],
+        [
+            sys.executable,
+            "-m",
+            "hands",
+            "-p",
+            "go",
+            "--cwd",
+            str(project),
+            *FLAGS,
+            f"scripted:{script}",
+        ],
         capture_output=True,
         text=True,
         timeout=90,

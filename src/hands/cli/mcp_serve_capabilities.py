@@ -73,6 +73,7 @@ class ServeCapabilities:
     # -- resources -------------------------------------------------------------------
 
     async def on_list_resources(self, ctx: Any, params: Any) -> ListResourcesResult:
+        """``resources/list``: one page of the files a ``Read`` may see."""
         from mcp_types import ListResourcesResult, Resource
 
         cursor = getattr(params, "cursor", None) if params is not None else None
@@ -95,6 +96,7 @@ class ServeCapabilities:
     async def on_list_resource_templates(
         self, ctx: Any, params: Any
     ) -> ListResourceTemplatesResult:
+        """``resources/templates/list``: ``file:///{path}``."""
         from mcp_types import ListResourceTemplatesResult, ResourceTemplate
 
         template = ResourceTemplate(
@@ -106,6 +108,7 @@ class ServeCapabilities:
         return ListResourceTemplatesResult(resource_templates=[template])
 
     async def on_read_resource(self, ctx: Any, params: Any) -> ReadResourceResult:
+        """``resources/read``: one file, if the permission engine lets a ``Read`` of it run."""
         from mcp_types import BlobResourceContents, ReadResourceResult, TextResourceContents
 
         try:
@@ -123,6 +126,7 @@ class ServeCapabilities:
     # -- completion ------------------------------------------------------------------
 
     async def on_completion(self, ctx: Any, params: Any) -> CompleteResult:
+        """``completion/complete``: file paths for the template's ``path``, else nothing."""
         from mcp_types import CompleteResult, Completion
 
         ref = params.ref

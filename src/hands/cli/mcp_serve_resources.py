@@ -33,6 +33,8 @@ MAX_LISTED = 20_000
 MAX_READ_BYTES = 10 * 1024 * 1024
 MAX_COMPLETIONS = 100
 FILE_TEMPLATE = "file:///{path}"
+RG_ARGS = ("--no-config", "--files", "--null", "--hidden", "--glob", "!.git", "--", ".")
+"""Every file (hidden ones too) but what ``.gitignore`` and friends leave out, and ``.git``."""
 RESOURCE_NOT_FOUND = -32002
 """The error code the MCP specification gives an unknown resource."""
 
@@ -104,8 +106,7 @@ class FileResources:
         for root in self.roots():
             try:
                 done = subprocess.run(
-                    [str(rg_path()), "--no-config", "--files", "--null", "--hidden"]
-                    + ["--glob", "!.git", "--", "."],
+                    [str(rg_path()), *RG_ARGS],
                     cwd=root,
                     capture_output=True,
                     timeout=30,

@@ -40,8 +40,8 @@ from hands.mcp.tools import (
 if TYPE_CHECKING:
     from hands.core.session import Session
     from hands.mcp.elicitation import ElicitationHandler
-    from hands.mcp.sampling import SamplingHandler
     from hands.mcp.prompts import McpPromptDef, PromptMessage
+    from hands.mcp.sampling import SamplingHandler
     from hands.mcp.tool_cache import ToolListCache
 
 

@@ -27,10 +27,11 @@ def test_inspector_cli_over_stdio(tmp_path: Path) -> None:
     inspector = package_bin(INSPECTOR)
     env = node_env({"HANDS_HOME": str(tmp_path / "home"), "HOME": str(tmp_path)})
 
+    serve = [sys.executable, "-c", LAUNCH, "serve", "--cwd", str(project)]
+
     def inspect(*method: str) -> tuple[int, Any, str]:
         done = subprocess.run(
-            [*inspector, "--cli", sys.executable, "-c", LAUNCH, "serve", "--cwd", str(project)]
-            + ["--method", *method],
+            [*inspector, "--cli", *serve, "--method", *method],
             env=env,
             capture_output=True,
             text=True,

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from conformance.harness import ScenarioResult, list_scenarios, run_server_suite
