@@ -252,7 +252,7 @@ def build_server(bridge: HandsMcpBridge) -> Server[Any]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # logging is deprecated from 2026-07-28 on; hosts use it
-        return Server(
+        return Server(  # pyright: ignore[reportDeprecated]
             SERVER_NAME,
             version=_version(),
             instructions=INSTRUCTIONS,

@@ -263,7 +263,7 @@ def parse_server(
             transport=transport,
             timeout_ms=timeout_ms,
             always_load=entry.get("alwaysLoad") is True,
-            sampling=cast(SamplingPolicy, sampling),
+            sampling=sampling,
             description=description if isinstance(description, str) else "",
         )
         if transport == "stdio":

@@ -143,7 +143,8 @@ def request_from_params(server: str, params: Any, *, auto: bool) -> SamplingRequ
                 blocks.append(TextBlock(text=f"[{kind or 'unknown'} content not supported]"))
         messages.append(Message(role=item.role, content=tuple(blocks)))
     prefs: Any = getattr(params, "model_preferences", None)
-    hints = tuple(str(h.name) for h in (getattr(prefs, "hints", None) or []) if h.name)
+    given: list[Any] = list(getattr(prefs, "hints", None) or [])
+    hints = tuple(str(h.name) for h in given if getattr(h, "name", None))
     return SamplingRequest(
         server=server,
         messages=tuple(messages),
