@@ -16,7 +16,7 @@ DRIVER = Path(__file__).with_name("client_driver.py")
 
 SCENARIOS = ("initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry")
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # the first run installs the npm package
 
 
 def test_every_non_auth_client_scenario_is_covered() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conformance.harness import INSPECTOR, node_env, package_bin
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # the first run installs the npm package
 
 LAUNCH = "import sys; from hands.cli.mcp import mcp_app; sys.argv[0] = 'hands mcp'; mcp_app()"
 

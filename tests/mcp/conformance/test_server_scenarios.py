@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 from conformance.harness import ScenarioResult, list_scenarios, run_server_suite
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # the first run installs the npm package
 
 LAUNCH = "import sys; from hands.cli.mcp import mcp_app; sys.argv[0] = 'hands mcp'; mcp_app()"
 
