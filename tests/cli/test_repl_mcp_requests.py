@@ -143,23 +143,28 @@ def _said(hands_home: Path) -> str:
     return "\n".join(p.read_text() for p in hands_home.rglob("*.jsonl"))
 
 
-def test_the_repl_form_answers_a_real_server(
-    terminal: Terminal, tmp_path: Path, hands_home: Path
+def _start(
+    terminal: Terminal, tmp_path: Path, hands_home: Path, call: dict[str, Any], *replies: str
 ) -> None:
-    s = script(
-        tmp_path / "s.json",
-        [
-            {"blocks": [{"type": "tool_use", "name": "mcp__asker__order", "input": {}}]},
-            {"blocks": [{"type": "text", "text": "ordered it"}]},
-        ],
-    )
-    project = _project(tmp_path)
+    """hands in tmux with the asker server connected; the model calls ``call``, then says
+    ``replies`` (one a turn)."""
+    turns = [
+        {"blocks": [{"type": "tool_use", **call}]},
+        *({"blocks": [{"type": "text", "text": text}]} for text in replies),
+    ]
+    s = script(tmp_path / "s.json", turns)
     launch(
-        terminal, project, hands_home, s, "--permission-mode", "bypassPermissions",
+        terminal, _project(tmp_path), hands_home, s, "--permission-mode", "bypassPermissions",
         user_home=tmp_path,
     )  # fmt: skip
     terminal.wait_for("(/help")
     _wait_connected(terminal)
+
+
+def test_the_repl_form_answers_a_real_server(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    _start(terminal, tmp_path, hands_home, {"name": "mcp__asker__order"}, "ordered it")
     terminal.send("order", "Enter")
     terminal.wait_for("What would you like to order?")
     terminal.wait_for("Fill in the form")
@@ -183,19 +188,7 @@ def test_the_repl_form_answers_a_real_server(
 
 
 def test_the_repl_declines_a_link(terminal: Terminal, tmp_path: Path, hands_home: Path) -> None:
-    s = script(
-        tmp_path / "s.json",
-        [
-            {"blocks": [{"type": "tool_use", "name": "mcp__asker__sign_in", "input": {}}]},
-            {"blocks": [{"type": "text", "text": "not signed in"}]},
-        ],
-    )
-    launch(
-        terminal, _project(tmp_path), hands_home, s, "--permission-mode", "bypassPermissions",
-        user_home=tmp_path,
-    )  # fmt: skip
-    terminal.wait_for("(/help")
-    _wait_connected(terminal)
+    _start(terminal, tmp_path, hands_home, {"name": "mcp__asker__sign_in"}, "not signed in")
     terminal.send("sign in", "Enter")
     terminal.wait_for("https://example.com/sign-in?x=1")
     terminal.wait_for("Open the link")
@@ -210,26 +203,11 @@ def test_the_repl_declines_a_link(terminal: Terminal, tmp_path: Path, hands_home
 def test_the_repl_asks_before_the_model_serves_a_sample(
     terminal: Terminal, tmp_path: Path, hands_home: Path, reply: str, served: bool
 ) -> None:
-    turns = [
-        {
-            "blocks": [
-                {
-                    "type": "tool_use",
-                    "name": "mcp__asker__summarize",
-                    "input": {"text": "the quarterly report", "max_tokens": 42},
-                }
-            ]
-        },
-        {"blocks": [{"type": "text", "text": "SAMPLED-REPLY"}]},
-        {"blocks": [{"type": "text", "text": "all done"}]},
-    ]
-    s = script(tmp_path / "s.json", turns)
-    launch(
-        terminal, _project(tmp_path), hands_home, s, "--permission-mode", "bypassPermissions",
-        user_home=tmp_path,
-    )  # fmt: skip
-    terminal.wait_for("(/help")
-    _wait_connected(terminal)
+    call = {
+        "name": "mcp__asker__summarize",
+        "input": {"text": "the quarterly report", "max_tokens": 42},
+    }
+    _start(terminal, tmp_path, hands_home, call, "SAMPLED-REPLY", "all done")
     terminal.send("summarize", "Enter")
     screen = terminal.wait_for("Let the model answer?")
     assert "asker" in screen and "42 tokens" in screen and "the quarterly report" in screen
