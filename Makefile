@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck test demo bench clean
+.PHONY: install lint typecheck test conformance demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ typecheck: install
 
 test: install
 	$(VENV)/bin/pytest
+
+# The MCP conformance suite and the Inspector alone, scenario by scenario (also in `test`).
+conformance: install
+	$(VENV)/bin/pytest tests/mcp/conformance -v -rs
 
 demo: install
 	$(VENV)/bin/hands demo

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,9 +203,24 @@ def _settings_hooks(settings: Any) -> ToolHooks | None:
 
 
 def build_server(bridge: HandsMcpBridge) -> Server[Any]:
-    """An MCP low-level server answering ``tools/list`` and ``tools/call`` from ``bridge``."""
+    """An MCP low-level server for ``bridge``: tools, file resources, logging, completion.
+
+    It declares prompts (it has none), so a host's prompt picker finds an empty list
+    instead of an error.
+    """
     from mcp.server.lowlevel.server import Server
-    from mcp_types import CallToolResult, ImageContent, ListToolsResult, TextContent
+    from mcp_types import (
+        CallToolResult,
+        EmptyResult,
+        ImageContent,
+        ListPromptsResult,
+        ListToolsResult,
+        TextContent,
+    )
+
+    from hands.cli.mcp_serve_capabilities import ServeCapabilities
+
+    extra = ServeCapabilities(bridge=bridge)
 
     async def on_list_tools(ctx: Any, params: Any) -> ListToolsResult:
         return ListToolsResult(tools=bridge.tool_list())
@@ -212,7 +228,13 @@ def build_server(bridge: HandsMcpBridge) -> Server[Any]:
     async def on_call_tool(ctx: Any, params: Any) -> CallToolResult:
         session = getattr(ctx, "session", None)
         report = getattr(session, "report_progress", None)
+        await extra.log(ctx, "debug", {"event": "call", "tool": params.name})
         blocks, failed = await bridge.call(params.name, dict(params.arguments or {}), report)
+        await extra.log(
+            ctx,
+            "warning" if failed else "info",
+            {"event": "result", "tool": params.name, "is_error": failed},
+        )
         content: list[Any] = []
         for b in blocks:
             if isinstance(b, TextBlock):
@@ -221,13 +243,28 @@ def build_server(bridge: HandsMcpBridge) -> Server[Any]:
                 content.append(ImageContent(type="image", data=b.data, mime_type=b.media_type))
         return CallToolResult(content=content, is_error=failed)
 
-    return Server(
-        SERVER_NAME,
-        version=_version(),
-        instructions=INSTRUCTIONS,
-        on_list_tools=on_list_tools,
-        on_call_tool=on_call_tool,
-    )
+    async def on_list_prompts(ctx: Any, params: Any) -> ListPromptsResult:
+        return ListPromptsResult(prompts=[])
+
+    async def on_set_logging_level(ctx: Any, params: Any) -> EmptyResult:
+        extra.set_level(ctx, params.level)
+        return EmptyResult()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # logging is deprecated from 2026-07-28 on; hosts use it
+        return Server(  # pyright: ignore[reportDeprecated]
+            SERVER_NAME,
+            version=_version(),
+            instructions=INSTRUCTIONS,
+            on_list_tools=on_list_tools,
+            on_call_tool=on_call_tool,
+            on_list_resources=extra.on_list_resources,
+            on_list_resource_templates=extra.on_list_resource_templates,
+            on_read_resource=extra.on_read_resource,
+            on_list_prompts=on_list_prompts,
+            on_completion=extra.on_completion,
+            on_set_logging_level=on_set_logging_level,
+        )
 
 
 def _version() -> str:

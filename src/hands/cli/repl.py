@@ -24,6 +24,7 @@ from hands.cli.session_view import SessionView
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import SessionEndReason
 from hands.core.messages import Message, TextBlock, ToolUseBlock
+from hands.mcp.elicitation import ElicitationAnswer, ElicitationRequest
 from hands.models.base import Usage
 from hands.tools.planning.ask_user_question import AskUserQuestionInput
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
     from hands.cli.repl_input import TerminalInput
     from hands.core.decision import AskRequest, PermissionDecision
+    from hands.mcp.sampling import SamplingRequest
 
 _SHOWN_WAIT_S = 2.0
 """A permission prompt waits at most this long for its call to be on screen first."""
@@ -132,6 +134,7 @@ class Repl:
                 self.setup.mcp_pending, project_dir=self.setup.cwd, ask=self._ask
             )
             self.setup.approve_mcp(answers)
+        self._answer_mcp_requests()
         self.setup.start_background()
         await hook_turns.start_session(
             self.setup.hooks,
@@ -150,6 +153,37 @@ class Repl:
                 tg.cancel_scope.cancel()
                 await self.setup.session.aclose()
         return code
+
+    def _answer_mcp_requests(self) -> None:
+        """Servers' elicitation and sampling requests are put to the user here."""
+        from hands.mcp.elicitation import HookElicitation, with_hooks
+        from hands.mcp.sampling import model_sampler
+
+        hooks = self.setup.hooks
+        asking = HookElicitation(hooks, self._hook_context()) if hooks is not None else None
+        self.setup.mcp.elicit = with_hooks(asking, self._elicit)
+        self.setup.mcp.sample = model_sampler(lambda: self.setup.model, self._approve_sample)
+
+    async def _elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
+        from hands.cli.repl_elicitation import answer_elicitation
+        from hands.cli.repl_questions import choose
+
+        async with self._ask_lock:
+            self.view.hold()
+            try:
+                return await answer_elicitation(request, self.console, choose, self.keys.answer)
+            except (KeyboardInterrupt, EOFError):
+                return ElicitationAnswer(action="cancel")
+            finally:
+                self.view.release()
+
+    async def _approve_sample(self, request: SamplingRequest) -> bool:
+        said = await self._ask(
+            f"The MCP server {request.server} asks the model for a reply of at most "
+            f"{request.max_tokens} tokens, with this prompt:\n{request.prompt_text()}\n"
+            "Let the model answer? (y/n) "
+        )
+        return said.strip().lower() in ("y", "yes")
 
     def _hook_context(self) -> ToolContext:
         ctx = self.setup.settings.context(session=self.setup.session)

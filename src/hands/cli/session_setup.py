@@ -93,11 +93,15 @@ class AgentSetup:
         Call it inside the running event loop, before the first query.
         """
         from hands.mcp.elicitation import HookElicitation, decline_unless_hooked
+        from hands.mcp.sampling import decline_all, model_sampler
 
         self.mcp.roots = (self.cwd, *self.settings.additional_directories)
         if self.hooks is not None and self.mcp.elicit is None:
             ctx = ToolContext(cwd=self.cwd, session=self.session, project_dir=self.cwd)
             self.mcp.elicit = decline_unless_hooked(HookElicitation(self.hooks, ctx))
+        if self.mcp.sample is None:  # nobody to ask: only auto-approved servers are served
+            self.mcp.sample = model_sampler(lambda: self.model, decline_all)
+            self.mcp.sample_can_ask = False
         self.mcp.start(lazy=self.source.active).attach(self.session)
 
     def tool_names(self) -> list[str]:

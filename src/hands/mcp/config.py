@@ -24,6 +24,10 @@ from typing import Any, Literal, TypeAlias, cast
 
 from hands.core.limits import hands_home
 
+SamplingPolicy: TypeAlias = Literal["ask", "auto", "off"]
+"""A server entry's ``"sampling"``: ask the user (default), serve without asking, never offer."""
+SAMPLING_POLICIES: tuple[SamplingPolicy, ...] = ("ask", "auto", "off")
+
 Transport: TypeAlias = Literal["stdio", "http", "sse", "ws"]
 Scope: TypeAlias = Literal["dynamic", "local", "project", "user"]
 
@@ -65,6 +69,8 @@ class McpServerConfig:
     timeout_ms: int | None = None
     """Per-request time limit for this server's tool calls (``timeout``; under 1000 ignored)."""
     always_load: bool = False
+    sampling: SamplingPolicy = "ask"
+    """``"sampling"``: how its ``sampling/createMessage`` requests are approved."""
     scope: Scope = "dynamic"
     source: str = "library"
     """The file this entry came from (or ``library``)."""
@@ -249,11 +255,15 @@ def parse_server(
             else None
         )
         description = entry.get("description")
+        sampling = entry.get("sampling", "ask")
+        if sampling not in SAMPLING_POLICIES:
+            raise _EntryError('"sampling" must be "ask", "auto" or "off"')
         config = replace(
             base,
             transport=transport,
             timeout_ms=timeout_ms,
             always_load=entry.get("alwaysLoad") is True,
+            sampling=sampling,
             description=description if isinstance(description, str) else "",
         )
         if transport == "stdio":

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from hands.mcp.elicitation import ElicitationHandler
     from hands.mcp.prompts import McpPromptDef
+    from hands.mcp.sampling import SamplingHandler
     from hands.mcp.tool_cache import ToolListCache
     from mcp import ClientSession
 
@@ -55,6 +56,8 @@ class ConnectionOwner(McpBackend, Protocol):
     roots: tuple[Path, ...]
     log_level: LogLevel | None
     elicit: ElicitationHandler | None
+    sample: SamplingHandler | None
+    sample_can_ask: bool
 
     def connect_slot(self) -> anyio.Semaphore:
         """Bounds how many servers start at once."""
@@ -436,6 +439,7 @@ class McpConnection:
                         elicitation_callback=(
                             self._elicit if self.manager.elicit is not None else None
                         ),
+                        sampling_callback=self._sample if self._offers_sampling() else None,
                     )
                 )
                 try:
@@ -603,14 +607,49 @@ class McpConnection:
     async def _elicit(self, context: Any, params: Any) -> Any:
         from mcp_types import ElicitResult
 
-        from hands.mcp.elicitation import request_from_params
+        from hands.mcp.elicitation import request_from_params, with_defaults
 
         handler = self.manager.elicit
         if handler is None:
             return ElicitResult(action="decline")
-        answer = await handler(request_from_params(self.config.name, params))
+        request = request_from_params(self.config.name, params)
+        answer = with_defaults(request, await handler(request))
         content = dict(answer.content) if answer.content is not None else None
         return ElicitResult(action=answer.action, content=content)
+
+    def _offers_sampling(self) -> bool:
+        """Whether to advertise sampling to this server.
+
+        When something serves it and the entry does not say ``off``; when nobody can
+        approve a request (print mode), only to servers whose entry says ``auto``.
+        """
+        if self.manager.sample is None or self.config.sampling == "off":
+            return False
+        return self.config.sampling == "auto" or self.manager.sample_can_ask
+
+    async def _sample(self, context: Any, params: Any) -> Any:
+        from mcp_types import CreateMessageResult, ErrorData, TextContent
+
+        from hands.mcp.sampling import SamplingDeclined, request_from_params
+
+        handler = self.manager.sample
+        try:
+            if handler is None or self.config.sampling == "off":
+                raise SamplingDeclined("sampling is not offered to this server")
+            request = request_from_params(
+                self.config.name, params, auto=self.config.sampling == "auto"
+            )
+            reply = await handler(request)
+        except SamplingDeclined as exc:
+            return ErrorData(code=-1, message=f"Sampling request declined: {exc}")
+        except Exception as exc:
+            return ErrorData(code=-32603, message=f"Sampling failed: {type(exc).__name__}: {exc}")
+        return CreateMessageResult(
+            role="assistant",
+            content=TextContent(type="text", text=reply.text),
+            model=reply.model,
+            stop_reason=reply.stop_reason,
+        )
 
     async def _on_log(self, params: Any) -> None:
         log_to_python(

@@ -112,6 +112,20 @@ def decline_unless_hooked(hooks: ElicitationHooks | None) -> ElicitationHandler:
     return with_hooks(hooks, None)
 
 
+def with_defaults(request: ElicitationRequest, answer: ElicitationAnswer) -> ElicitationAnswer:
+    """An accepted form with each omitted field set to its schema ``default`` (SEP-1034)."""
+    if answer.action != "accept" or request.mode != "form":
+        return answer
+    properties: Any = request.requested_schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return answer
+    content = dict(answer.content or {})
+    for name, spec in cast(Mapping[str, Any], properties).items():
+        if name not in content and isinstance(spec, Mapping) and "default" in spec:
+            content[name] = cast(Mapping[str, Any], spec)["default"]
+    return ElicitationAnswer(action="accept", content=content)
+
+
 def request_from_params(server: str, params: Any) -> ElicitationRequest:
     """SDK ``ElicitRequestParams`` → :class:`ElicitationRequest`."""
     mode = getattr(params, "mode", "form")

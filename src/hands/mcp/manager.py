@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from hands.core.session import Session
     from hands.mcp.elicitation import ElicitationHandler
     from hands.mcp.prompts import McpPromptDef, PromptMessage
+    from hands.mcp.sampling import SamplingHandler
     from hands.mcp.tool_cache import ToolListCache
 
 
@@ -57,6 +58,7 @@ class McpManager:
         roots: Sequence[Path | str] = (),
         log_level: LogLevel | None = None,
         elicit: ElicitationHandler | None = None,
+        sample: SamplingHandler | None = None,
     ) -> None:
         self.settings = settings or McpSettings.from_env()
         self.roots: tuple[Path, ...] = normalize_roots(roots)
@@ -65,6 +67,11 @@ class McpManager:
         """The level sent with ``logging/setLevel`` to servers that log (None: not sent)."""
         self.elicit = elicit
         """Answers servers' ``elicitation/create`` (None: elicitation not offered)."""
+        self.sample = sample
+        """Serves servers' ``sampling/createMessage`` (None: sampling not offered)."""
+        self.sample_can_ask = True
+        """Someone can approve a sampling request; False (print mode): only servers whose
+        entry says ``"sampling": "auto"`` are offered sampling."""
         self.tool_cache = tool_cache
         """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
         self.connections: dict[str, McpConnection] = {}

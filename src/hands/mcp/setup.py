@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from hands.core.session import Session
     from hands.core.tool import Tool
     from hands.mcp.manager import McpManager
+    from hands.mcp.sampling import SamplingApproval
     from hands.mcp.source import McpToolSource
     from hands.mcp.tool_cache import ToolListCache
     from hands.pipeline.pool import ToolPool
@@ -83,15 +84,23 @@ def start_mcp(
     env: Mapping[str, str] | None = None,
     extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
     approve_project: ProjectApproval = True,
+    sampling: SamplingApproval | None = None,
 ) -> McpToolSource:
     """Start every server in the background and return the ToolSource for ``query``.
 
     Call it inside the running event loop; the connections close when ``session``
-    closes (``await session.aclose()``).
+    closes (``await session.aclose()``). ``sampling``: approves servers'
+    ``sampling/createMessage`` requests, then served by the session's model (the one
+    ``query`` runs); None: sampling is not offered.
     """
     from hands.mcp.source import McpToolSource
 
     manager, _ = build_manager(cwd, env=env, extra=extra, approve_project=approve_project)
+    if sampling is not None:
+        from hands.mcp.sampling import model_sampler
+        from hands.models.base import SessionModel
+
+        manager.sample = model_sampler(lambda: session.service(SessionModel).model, sampling)
     manager.start().attach(session)
     return McpToolSource(manager, base=base, policy=policy)
 
