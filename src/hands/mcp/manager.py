@@ -40,6 +40,7 @@ from hands.mcp.tools import (
 if TYPE_CHECKING:
     from hands.core.session import Session
     from hands.mcp.elicitation import ElicitationHandler
+    from hands.mcp.oauth import LoginFlow
     from hands.mcp.prompts import McpPromptDef, PromptMessage
     from hands.mcp.tool_cache import ToolListCache
 
@@ -57,6 +58,7 @@ class McpManager:
         roots: Sequence[Path | str] = (),
         log_level: LogLevel | None = None,
         elicit: ElicitationHandler | None = None,
+        login: LoginFlow | None = None,
     ) -> None:
         self.settings = settings or McpSettings.from_env()
         self.roots: tuple[Path, ...] = normalize_roots(roots)
@@ -64,6 +66,8 @@ class McpManager:
         self.log_level: LogLevel | None = log_level if log_level else level_from_python()
         """The level sent with ``logging/setLevel`` to servers that log (None: not sent)."""
         self.elicit = elicit
+        self.login = login
+        """The interactive OAuth login (``hands mcp login``); None: sessions never ask."""
         """Answers servers' ``elicitation/create`` (None: elicitation not offered)."""
         self.tool_cache = tool_cache
         """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
