@@ -13,9 +13,10 @@ import hashlib
 import json
 import os
 import stat
+import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
@@ -23,7 +24,6 @@ import anyio
 import pytest
 from mcp_helpers import free_port
 from oauth_helpers import FOLLOW_BROWSER, Guarded, follow, guarded_server
-from paths import MCP_FIXTURES, needs_claude_configs
 
 from hands.errors import ToolError
 from hands.mcp.auth_store import AuthRecord
@@ -34,15 +34,12 @@ from hands.mcp.config import (
     load_config_file,
     parse_server,
 )
+from hands.mcp.connection import ServerStatus
 from hands.mcp.login import login, logout
 from hands.mcp.manager import McpManager
-from hands.mcp.oauth import (
-    RecordStorage,
-    callback_port,
-    configured_client,
-    default_redirect_uri,
-    fixed_port,
-)
+from hands.mcp.oauth import callback_port, default_redirect_uri, fixed_port
+from hands.mcp.oauth_provider import RecordStorage, configured_client
+from paths import MCP_FIXTURES, needs_claude_configs
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +56,11 @@ def config_for(server: Guarded, name: str = "guard", **fields: object) -> McpSer
     return parse_server(name, server.entry(**fields), env=os.environ)
 
 
-def do_login(config: McpServerConfig, settings: McpSettings, browser=follow):  # noqa: ANN001, ANN201
+def do_login(
+    config: McpServerConfig,
+    settings: McpSettings,
+    browser: Callable[[str], Awaitable[None]] = follow,
+) -> ServerStatus:
     return anyio.run(lambda: login(config, settings=settings, open_url=browser, timeout_s=20))
 
 
@@ -144,14 +145,14 @@ def test_a_refused_stored_token_is_refreshed_once_and_the_call_goes_through(
 
 
 def test_an_expired_token_is_refreshed_before_it_is_sent(tmp_path: Path) -> None:
-    with guarded_server(tmp_path, "--ttl", "1") as server:
+    with guarded_server(tmp_path, "--ttl", "2") as server:
         settings, config = settings_in(tmp_path), config_for(server)
         assert do_login(config, settings).state == "connected"
-        time.sleep(1.2)
+        time.sleep(2.2)
         state, answer = session_call(config, settings)
         assert state == "connected" and answer.startswith("client ")
         grants = [e["grant"] for e in server.events("token")]
-        # each token lives 1 s: a slow machine may need to refresh more than once
+        # each token lives 2 s: a slow machine may need to refresh more than once
         assert grants[0] == "authorization_code" and len(grants) >= 2
         assert set(grants[1:]) == {"refresh_token"}
         assert len(server.events("authorize")) == 1  # nobody was asked again
@@ -196,7 +197,9 @@ def test_a_code_exchanged_with_the_wrong_pkce_verifier_is_refused(
 def test_a_configured_client_id_is_used_instead_of_registering(tmp_path: Path) -> None:
     port = free_port()
     redirect = f"http://localhost:{port}/callback"
-    with guarded_server(tmp_path, "--client-id", "hands-preset", "--client-redirect", redirect) as s:
+    with guarded_server(
+        tmp_path, "--client-id", "hands-preset", "--client-redirect", redirect
+    ) as s:
         settings = settings_in(tmp_path)
         config = config_for(s, oauth={"clientId": "hands-preset", "callbackPort": port})
         status = do_login(config, settings)
@@ -242,7 +245,8 @@ def test_the_oauth_block_of_a_real_config_is_honoured(tmp_path: Path) -> None:
 
 
 def test_a_bad_oauth_block_makes_the_entry_unusable() -> None:
-    bad = parse_server("x", {"type": "http", "url": "http://h/mcp", "oauth": {"callbackPort": "80"}}, env={})
+    entry = {"type": "http", "url": "http://h/mcp", "oauth": {"callbackPort": "80"}}
+    bad = parse_server("x", entry, env={})
     assert "callbackPort" in bad.error
     worse = parse_server("x", {"type": "http", "url": "http://h/mcp", "oauth": []}, env={})
     assert '"oauth" must be an object' in worse.error
@@ -268,9 +272,7 @@ def project_with(tmp_path: Path, server: Guarded) -> tuple[Path, dict[str, str]]
     return project, env
 
 
-def hands(*args: str, cwd: Path, env: dict[str, str]):  # noqa: ANN201
-    import subprocess
-
+def hands(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "hands", *args], cwd=cwd, env=env, capture_output=True,
         text=True, timeout=120,
@@ -310,7 +312,6 @@ def test_cli_list_login_logout(guarded: Guarded, tmp_path: Path) -> None:
 
 def test_cli_login_prints_the_url_when_no_browser_opens(guarded: Guarded, tmp_path: Path) -> None:
     """No browser here: the user opens the printed URL by hand (the test does, with a client)."""
-    import subprocess
 
     project, env = project_with(tmp_path, guarded)
     process = subprocess.Popen(

@@ -68,6 +68,16 @@ class AuthRecord:
             return False
         return True
 
+    def redirect_uris(self) -> list[str]:
+        """The redirect URIs of the stored client registration (none: no registration)."""
+        client = self.read().get("client")
+        if not isinstance(client, dict):
+            return []
+        uris = cast(dict[str, Any], client).get("redirect_uris")
+        if not isinstance(uris, list):
+            return []
+        return [str(u) for u in cast(list[object], uris)]
+
     @property
     def has_tokens(self) -> bool:
         """Whether a token is stored (valid or not)."""

@@ -42,9 +42,7 @@ if TYPE_CHECKING:
     from mcp import ClientSession
 
 
-State: TypeAlias = Literal[
-    "pending", "connected", "reconnecting", "failed", "needs-auth", "closed"
-]
+State: TypeAlias = Literal["pending", "connected", "reconnecting", "failed", "needs-auth", "closed"]
 
 CLIENT_NAME = "hands"
 STDERR_TAIL = 1_500

@@ -71,10 +71,12 @@ async def login(
     port = callback_port(config, record, environ)
     listener = await _listen(config, port, fixed=fixed_port(config, environ))
     async with listener:
-        client = record.read().get("client")
-        if client and listener.redirect_uri not in (client.get("redirect_uris") or []):
+        stored = record.redirect_uris()
+        if stored and listener.redirect_uri not in stored:
             record.update(client=None)  # registered for another port: register again
-        flow = LoginFlow(listener=listener, open_url=open_url or browser_opener(say), timeout_s=timeout_s)
+        flow = LoginFlow(
+            listener=listener, open_url=open_url or browser_opener(say), timeout_s=timeout_s
+        )
         manager = McpManager(
             [config], settings=replace(settings, startup_timeout_s=timeout_s + 30), login=flow
         )

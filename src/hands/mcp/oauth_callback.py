@@ -2,8 +2,9 @@
 
 :class:`CallbackListener` listens on ``localhost`` (127.0.0.1, and ::1 when there is one)
 for one ``GET /callback?code=...&state=...``, answers the browser with a short page and
-hands the parameters to whoever waits. Any other path gets 404; an ``error`` parameter
-ends the wait with :class:`AuthorizationDenied`.
+hands the parameters to whoever waits (each redirect to the next wait: the flow may
+authorize twice). Any other path gets 404; an ``error`` parameter ends the wait with
+:class:`AuthorizationDenied`.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class CallbackListener:
     def __init__(self, port: int = 0) -> None:
         self.port = port
         self._servers: list[asyncio.Server] = []
-        self._result: asyncio.Future[CallbackResult] | None = None
+        self._results: asyncio.Queue[CallbackResult | AuthorizationDenied] = asyncio.Queue()
 
     @property
     def redirect_uri(self) -> str:
@@ -50,7 +51,6 @@ class CallbackListener:
         return f"http://localhost:{self.port}{CALLBACK_PATH}"
 
     async def __aenter__(self) -> CallbackListener:
-        self._result = asyncio.get_running_loop().create_future()
         first = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
         self._servers.append(first)
         self.port = int(first.sockets[0].getsockname()[1])
@@ -72,9 +72,11 @@ class CallbackListener:
         self._servers.clear()
 
     async def wait(self) -> CallbackResult:
-        """The redirect's parameters, once the browser arrives."""
-        assert self._result is not None, "enter the listener first"
-        return await asyncio.shield(self._result)
+        """The next redirect's parameters, once the browser arrives."""
+        got = await self._results.get()
+        if isinstance(got, AuthorizationDenied):
+            raise got
+        return got
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -86,7 +88,8 @@ class CallbackListener:
         body = page.encode("utf-8")
         writer.write(
             f"HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode("latin-1") + body
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode("latin-1")
+            + body
         )
         with contextlib.suppress(OSError):
             await writer.drain()
@@ -100,17 +103,16 @@ class CallbackListener:
         if target.path != CALLBACK_PATH:
             return "404 Not Found", ""
         query = {k: v[0] for k, v in parse_qs(target.query).items()}
-        future = self._result
-        if future is None or future.done():
-            return "409 Conflict", _DENIED_PAGE
         if "error" in query:
             detail = query.get("error_description", "")
-            future.set_exception(
+            self._results.put_nowait(
                 AuthorizationDenied(f"{query['error']}{': ' + detail if detail else ''}")
             )
             return "200 OK", _DENIED_PAGE
         code = query.get("code")
         if not code:
             return "400 Bad Request", _DENIED_PAGE
-        future.set_result(CallbackResult(code=code, state=query.get("state"), iss=query.get("iss")))
+        self._results.put_nowait(
+            CallbackResult(code=code, state=query.get("state"), iss=query.get("iss"))
+        )
         return "200 OK", _DONE_PAGE

@@ -91,7 +91,9 @@ class Provider:
         log("register", client_id=client_info.client_id,
             redirect_uris=[str(u) for u in client_info.redirect_uris or []])  # fmt: skip
 
-    async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
+    async def authorize(
+        self, client: OAuthClientInformationFull, params: AuthorizationParams
+    ) -> str:
         code = secrets.token_urlsafe(24)
         self.codes[code] = AuthorizationCode(
             code=code,
@@ -208,9 +210,9 @@ def whoami() -> str:
 async def main() -> None:
     resource_app = mcp.sse_app() if args.sse else mcp.streamable_http_app()
     servers = [
-        uvicorn.Server(uvicorn.Config(auth_app, host="127.0.0.1", port=args.as_port, log_level="warning")),
-        uvicorn.Server(uvicorn.Config(resource_app, host="127.0.0.1", port=args.rs_port, log_level="warning")),
-    ]  # fmt: skip
+        uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        for app, port in ((auth_app, args.as_port), (resource_app, args.rs_port))
+    ]
     async with anyio.create_task_group() as tg:
         for server in servers:
             tg.start_soon(server.serve)
