@@ -346,3 +346,34 @@ def test_print_mode_reports_needs_auth_without_blocking(guarded: Guarded, tmp_pa
     assert {s["name"]: s["status"] for s in init["mcp_servers"]} == {"guard": "needs-auth"}
     assert not any(t.startswith("mcp__guard__") for t in init["tools"])
     assert "hands mcp login guard" in run.stderr
+
+
+def test_repl_mcp_login_reconnects_the_sessions_server(guarded: Guarded, tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from hands.cli.repl_mcp_auth import mcp_auth_command
+
+    settings, config = settings_in(tmp_path), config_for(guarded)
+    out = StringIO()
+    console = Console(file=out, width=200)
+
+    async def go() -> list[str]:
+        async with McpManager([config], settings=settings) as manager:
+            await manager.wait_ready(limit=20)
+            states = [manager.status()[0].state]
+            await mcp_auth_command(console, manager, "login", follow)
+            await mcp_auth_command(console, manager, "login guard", follow)
+            await manager.wait_ready(limit=20)
+            states.append(manager.status()[0].state)
+            result = await manager.call_tool("guard", "whoami", {}, lambda _p: None)
+            assert result.content[0].text.startswith("client ")  # type: ignore[union-attr]
+            await mcp_auth_command(console, manager, "logout guard")
+            return states
+
+    assert anyio.run(go) == ["needs-auth", "connected"]
+    text = out.getvalue()
+    assert "Usage: /mcp login NAME" in text and "Authorized with guard" in text
+    assert "Removed the stored authorization of guard" in text
+    assert not AuthRecord(settings.auth_dir, config).path.exists()
