@@ -1,4 +1,4 @@
-"""``hands mcp list`` and ``hands mcp serve``.
+"""``hands mcp list``, ``login``, ``logout`` and ``serve``.
 
 Mounted with ``app.add_typer(mcp_app, name="mcp")``. Only typer is imported here; the
 MCP SDK loads when a command runs.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,10 +23,16 @@ from hands.cli.options import (
 from hands.cli.options import cwd_of as _cwd
 from hands.core.words import plural
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from hands.mcp.config import McpServerConfig
+
 mcp_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="MCP: list the configured servers, or serve hands' tools to an MCP host.",
+    help="MCP: list the configured servers, authorize hands with one, or serve hands' tools "
+    "to an MCP host.",
     pretty_exceptions_enable=False,
 )
 
@@ -95,11 +101,88 @@ def list_command(
             mark = f"… reconnecting: {s.error}"
         elif s.state in ("pending", "reconnecting"):
             mark = "… still connecting"
+        elif s.state == "needs-auth":
+            mark = f"! needs-auth: {s.error}" if s.error else "! needs-auth"
         else:
             mark = f"✗ {s.state}: {s.error}" if s.error else f"✗ {s.state}"
         typer.echo(f"{s.name}: {s.target} ({s.scope}, {s.transport}) - {mark}")
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
+
+
+def _remote_server(project: Path, name: str) -> McpServerConfig:
+    """The configured server ``name`` (any scope the settings let run), or exit 1 saying why."""
+    from hands.config.settings import load_settings
+    from hands.mcp.config import approval_without_asking, load_mcp_config
+    from hands.mcp.server_policy import ServerPolicy
+
+    settings = load_settings(project)
+    settings.apply_env()
+    config = load_mcp_config(
+        project,
+        approve_project=approval_without_asking(settings.value),
+        blocked=ServerPolicy.from_settings(settings.value).blocked,
+    )
+    server = config.get(name)
+    if server is None:
+        names = ", ".join(s.name for s in config.servers) or "(none)"
+        typer.echo(f"hands: no MCP server named {name!r} here. Servers: {names}.", err=True)
+        raise typer.Exit(1)
+    if server.transport not in ("http", "sse"):
+        typer.echo(
+            f"hands: {name!r} is a {server.transport} server; only http and sse servers "
+            "authorize with OAuth.",
+            err=True,
+        )
+        raise typer.Exit(1)
+    return server
+
+
+@mcp_app.command("login")
+def login_command(
+    name: Annotated[str, typer.Argument(help="The server to authorize, as configured.")],
+    cwd: CwdOption = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", help="Seconds to wait for the authorization in the browser."),
+    ] = 300.0,
+) -> None:
+    """Authorize hands with a remote (http or sse) server through OAuth in the browser.
+
+    The token is stored for that server under the hands home and refreshed as needed;
+    sessions then connect without asking.
+    """
+    import anyio
+
+    from hands.cli import startup
+    from hands.mcp.login import LoginError, login
+
+    server = _remote_server(_cwd(cwd), name)
+    startup.done()
+    try:
+        status = anyio.run(lambda: login(server, say=typer.echo, timeout_s=timeout))
+    except LoginError as exc:
+        typer.echo(f"hands: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if status.state != "connected":
+        typer.echo(f"hands: the authorization of {name} failed: {status.error}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"Authorized with {name}: connected ({plural(len(status.tools), 'tool')}).")
+
+
+@mcp_app.command("logout")
+def logout_command(
+    name: Annotated[str, typer.Argument(help="The server whose stored authorization to drop.")],
+    cwd: CwdOption = None,
+) -> None:
+    """Forget the OAuth tokens (and the client registration) stored for a server."""
+    from hands.mcp.login import logout
+
+    server = _remote_server(_cwd(cwd), name)
+    if logout(server):
+        typer.echo(f"Removed the stored authorization of {name}.")
+    else:
+        typer.echo(f"No authorization was stored for {name}.")
 
 
 @mcp_app.command("serve")

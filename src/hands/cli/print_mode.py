@@ -48,6 +48,19 @@ def user_messages(lines: IO[str]) -> Iterator[Message]:
         yield message
 
 
+def _note_needs_auth(setup: AgentSetup) -> None:
+    """Say on stderr which servers' tools were missing for want of an authorization."""
+    from hands.mcp.oauth import login_hint
+
+    for status in setup.mcp.status():
+        if status.state == "needs-auth":
+            print(
+                f"hands: the MCP server {status.name!r} needs authorization, so its tools "
+                f"were not available; {login_hint(status.name)}",
+                file=sys.stderr,
+            )
+
+
 def run_print(
     *,
     prompt: str,
@@ -124,6 +137,7 @@ def run_print(
                     except InputError as exc:
                         failed.append(str(exc))
             finally:
+                _note_needs_auth(setup)
                 await session.aclose()
                 tg.cancel_scope.cancel()
 

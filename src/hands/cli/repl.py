@@ -243,6 +243,11 @@ class Repl:
         if name == "/compact":
             await self._compact(arg)
             return
+        if name == "/mcp" and arg:
+            from hands.cli.repl_mcp_auth import mcp_auth_command
+
+            await mcp_auth_command(self.console, self.setup.mcp, arg)
+            return
         action = self._commands().get(name)
         if action is None:
             self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))

@@ -11,7 +11,7 @@ COMMANDS: dict[str, str] = {
     "/config": "the settings in force and the file each one comes from",
     "/cost": "the tokens used so far and what they cost",
     "/init": "write a starter CLAUDE.md (AGENTS.md if the project uses one) from the project",
-    "/mcp": "MCP servers and their state",
+    "/mcp": "MCP servers and their state (/mcp login NAME, /mcp logout NAME)",
     "/memory": "the instruction files (CLAUDE.md, AGENTS.md...); opens one in your editor",
     "/model": "the model in use; /model NAME switches to another",
     "/resume": "pick an earlier session of this project and continue it",

@@ -1,9 +1,9 @@
 """MCP server configuration: ``.mcp.json``, ``~/.hands/mcp.json``, ``~/.claude.json``.
 
 Every entry shape Claude Code accepts is read: stdio (``command``, ``args``, ``env``),
-``type: "http"`` / ``"sse"`` (``url``, ``headers``, ``headersHelper``), ``timeout`` and
-``alwaysLoad``, with ``${VAR}`` and ``${VAR:-default}`` expanded in the command,
-arguments, environment, URL and headers. A file may wrap its servers in ``mcpServers``
+``type: "http"`` / ``"sse"`` (``url``, ``headers``, ``headersHelper``, ``oauth``),
+``timeout`` and ``alwaysLoad``, with ``${VAR}`` and ``${VAR:-default}`` expanded in the
+command, arguments, environment, URL and headers. A file may wrap its servers in ``mcpServers``
 or list them at the top level (the plugin format). Nothing here imports the MCP SDK.
 
 Precedence for a name defined in several places (the whole entry from one source, never
@@ -50,6 +50,18 @@ _TRANSPORT_ALIASES: dict[str, Transport] = {
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class McpOAuthConfig:
+    """The ``oauth`` block of a remote server's entry: a client registered beforehand."""
+
+    client_id: str = ""
+    """``clientId``: used instead of dynamic client registration when set."""
+    callback_port: int | None = None
+    """``callbackPort``: the fixed loopback port of the redirect URI."""
+    scopes: str = ""
+    """``scopes``: the scopes to ask for when the server names none."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class McpServerConfig:
     """One server entry, expanded and checked.
 
@@ -66,6 +78,8 @@ class McpServerConfig:
     headers: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
     headers_helper: str = ""
     """``headersHelper``: a command printing more headers as JSON, run at each connection."""
+    oauth: McpOAuthConfig | None = None
+    """``oauth``: how to authorize with a remote server that asks for it (None: defaults)."""
     timeout_ms: int | None = None
     """Per-request time limit for this server's tool calls (``timeout``; under 1000 ignored)."""
     always_load: bool = False
@@ -105,6 +119,8 @@ class McpSettings:
     waits for (``alwaysLoad`` ones, or every one with ``MCP_CONNECTION_NONBLOCKING=0``)."""
     nonblocking: bool = True
     """``MCP_CONNECTION_NONBLOCKING``: false makes the first request wait for every server."""
+    auth_dir: Path = field(default_factory=lambda: hands_home() / "mcp-auth")
+    """Where OAuth tokens are kept, one file per server (``$HANDS_HOME/mcp-auth``)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> McpSettings:
@@ -118,6 +134,7 @@ class McpSettings:
             connect_wait_s=_int(env, "MCP_CONNECT_TIMEOUT_MS", DEFAULT_CONNECT_WAIT_MS) / 1000,
             nonblocking=env.get("MCP_CONNECTION_NONBLOCKING", "").strip().lower()
             not in ("0", "false", "no", "off"),
+            auth_dir=hands_home(env) / "mcp-auth",
         )
 
 
@@ -289,6 +306,7 @@ def parse_server(
                     if entry.get("headersHelper") is not None
                     else ""
                 ),
+                oauth=_oauth(entry.get("oauth"), text),
             )
     except _EntryError as exc:
         return replace(base, error=str(exc))
@@ -307,6 +325,27 @@ def parse_server(
 
 class _EntryError(Exception):
     pass
+
+
+def _oauth(raw: object, text: Callable[[object, str], str]) -> McpOAuthConfig | None:
+    """The ``oauth`` block: ``clientId``, ``callbackPort``, ``scopes`` (other keys ignored)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise _EntryError('"oauth" must be an object')
+    block = cast(dict[str, Any], raw)
+    client_id = block.get("clientId")
+    port = block.get("callbackPort")
+    scopes = block.get("scopes")
+    if port is not None and (
+        not isinstance(port, int) or isinstance(port, bool) or not 0 < port <= 65535
+    ):
+        raise _EntryError('"oauth.callbackPort" must be a port number (1-65535)')
+    return McpOAuthConfig(
+        client_id=text(client_id, "oauth.clientId") if client_id is not None else "",
+        callback_port=port,
+        scopes=text(scopes, "oauth.scopes") if scopes is not None else "",
+    )
 
 
 def parse_config(

@@ -36,13 +36,14 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from hands.mcp.elicitation import ElicitationHandler
+    from hands.mcp.oauth import LoginFlow
     from hands.mcp.prompts import McpPromptDef
     from hands.mcp.sampling import SamplingHandler
     from hands.mcp.tool_cache import ToolListCache
     from mcp import ClientSession
 
 
-State: TypeAlias = Literal["pending", "connected", "reconnecting", "failed", "closed"]
+State: TypeAlias = Literal["pending", "connected", "reconnecting", "failed", "needs-auth", "closed"]
 
 CLIENT_NAME = "hands"
 STDERR_TAIL = 1_500
@@ -58,6 +59,8 @@ class ConnectionOwner(McpBackend, Protocol):
     elicit: ElicitationHandler | None
     sample: SamplingHandler | None
     sample_can_ask: bool
+    login: LoginFlow | None
+    """The interactive authorization of ``hands mcp login`` (None: never ask anyone)."""
 
     def connect_slot(self) -> anyio.Semaphore:
         """Bounds how many servers start at once."""
@@ -193,6 +196,8 @@ class McpConnection:
         self._poke = asyncio.Event()
         self.session_lost = False
         """The server answered 404 to this session's id: it must be initialised anew."""
+        self._auth: object = None
+        """The OAuth handler of the current remote connection."""
         self.cached = False
         """True while ``tools`` come from the tool-list cache (not yet from the server)."""
         self.idle = False
@@ -215,7 +220,7 @@ class McpConnection:
         self.idle = False
         if self._settled.is_set() and self.state != "connected":
             self._settled = asyncio.Event()
-        if self.state == "failed":
+        if self.state in ("failed", "needs-auth"):
             self.state = "reconnecting"
         self._task = asyncio.get_running_loop().create_task(
             self._run(), name=f"mcp:{self.config.name}"
@@ -254,6 +259,8 @@ class McpConnection:
             return self.session
         if self.state == "closed":
             raise ToolError(f'The MCP server "{self.config.name}" has been shut down.')
+        if self.state == "needs-auth" and self._authorized_since():
+            self.start()  # a login in another terminal stored a token meanwhile
         if self._task is None or self._task.done():
             if self.state == "pending" or (self.state == "failed" and self._ever_connected):
                 self.start()  # not started yet, or it worked before: try again now
@@ -265,6 +272,13 @@ class McpConnection:
         if self.state == "connected" and self.session is not None and not self._dead:
             return self.session
         name = self.config.name
+        if self.state == "needs-auth":
+            from hands.mcp.oauth import login_hint
+
+            raise ToolError(
+                f'The MCP server "{name}" needs authorization before its tools can be used. '
+                f"Tell the user to {login_hint(name)}; continue without its tools for now."
+            )
         if self.retrying:
             raise ToolError(
                 f'The MCP server "{name}" is unavailable (reconnecting, attempt {self.attempt}): '
@@ -332,6 +346,9 @@ class McpConnection:
                     self.attempt += 1
                     await self._connect_once()
             except Exception as exc:  # anything the transport or SDK raises
+                if self._wants_auth(exc):
+                    self._needs_auth()
+                    return
                 if not self._came_up:
                     failures += 1
                     self.error = describe_failure(self.config, exc)
@@ -358,6 +375,30 @@ class McpConnection:
             self.manager.changed()
             await self._pause(_backoff(failures, self.manager.settings.reconnect_cap_s))
             self._begin_attempt()
+
+    def _wants_auth(self, exc: BaseException) -> bool:
+        from hands.mcp.oauth import find_needs_auth
+
+        flagged = getattr(self._auth, "needs_auth", False) is True
+        return flagged or find_needs_auth(exc) is not None
+
+    def _needs_auth(self) -> None:
+        """No usable token: report it and stop (retrying cannot help until a login)."""
+        from hands.mcp.oauth import login_hint
+
+        self._scope = None
+        self.session = None
+        self.state = "needs-auth"
+        self.error = f"needs authorization: {login_hint(self.config.name)}"
+        self._drop_tools()
+        self.manager.changed()
+        self._settled.set()
+
+    def _authorized_since(self) -> bool:
+        """Whether a token was stored after this server was found to need one."""
+        from hands.mcp.auth_store import AuthRecord
+
+        return AuthRecord(self.manager.settings.auth_dir, self.config).has_tokens
 
     def _keeps_trying(self, failures: int) -> bool:
         """Remote servers are retried for the whole session; a stdio one a few times."""
@@ -504,12 +545,16 @@ class McpConnection:
         return stdio_client(params, errlog=cast(Any, errlog))
 
     def _remote(self, headers: dict[str, str]) -> contextlib.AbstractAsyncContextManager[Any]:
+        from hands.mcp.oauth import connection_auth
+
         config = self.config
+        auth = connection_auth(config, self.manager.settings.auth_dir, self.manager.login)
+        self._auth = auth
         if config.transport == "sse":
             from mcp.client.sse import sse_client
 
-            return sse_client(config.url, headers=headers or None)
-        return _streamable_http(config.url, headers, self._lost_session)
+            return sse_client(config.url, headers=headers or None, auth=auth)
+        return _streamable_http(config.url, headers, self._lost_session, auth)
 
     def _lost_session(self) -> None:
         """HTTP 404 for this session's id: the server forgot it (restarted)."""
@@ -721,7 +766,7 @@ def _backoff(failures: int, cap: float) -> float:
 
 @contextlib.asynccontextmanager
 async def _streamable_http(
-    url: str, headers: Mapping[str, str], on_lost: Callable[[], None]
+    url: str, headers: Mapping[str, str], on_lost: Callable[[], None], auth: Any
 ) -> AsyncGenerator[Any]:
     from mcp.client.streamable_http import MCP_SESSION_ID, streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client  # pyright: ignore[reportPrivateUsage]
@@ -730,7 +775,7 @@ async def _streamable_http(
         if response.status_code == 404 and MCP_SESSION_ID in response.request.headers:
             on_lost()
 
-    async with create_mcp_http_client(headers=dict(headers) or None) as http:
+    async with create_mcp_http_client(headers=dict(headers) or None, auth=auth) as http:
         http.event_hooks = {**http.event_hooks, "response": [watch]}
         async with streamable_http_client(url, http_client=http) as streams:
             yield streams

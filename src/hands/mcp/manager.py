@@ -40,6 +40,7 @@ from hands.mcp.tools import (
 if TYPE_CHECKING:
     from hands.core.session import Session
     from hands.mcp.elicitation import ElicitationHandler
+    from hands.mcp.oauth import LoginFlow
     from hands.mcp.prompts import McpPromptDef, PromptMessage
     from hands.mcp.sampling import SamplingHandler
     from hands.mcp.tool_cache import ToolListCache
@@ -59,6 +60,7 @@ class McpManager:
         log_level: LogLevel | None = None,
         elicit: ElicitationHandler | None = None,
         sample: SamplingHandler | None = None,
+        login: LoginFlow | None = None,
     ) -> None:
         self.settings = settings or McpSettings.from_env()
         self.roots: tuple[Path, ...] = normalize_roots(roots)
@@ -67,6 +69,8 @@ class McpManager:
         """The level sent with ``logging/setLevel`` to servers that log (None: not sent)."""
         self.elicit = elicit
         """Answers servers' ``elicitation/create`` (None: elicitation not offered)."""
+        self.login = login
+        """The interactive OAuth login (``hands mcp login``); None: sessions never ask."""
         self.sample = sample
         """Serves servers' ``sampling/createMessage`` (None: sampling not offered)."""
         self.sample_can_ask = True
