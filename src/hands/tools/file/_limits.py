@@ -8,6 +8,9 @@ MAX_LINE_CHARS = 2_000
 """Longer lines are cut with a marker."""
 MAX_READ_CHARS = 100_000
 """Character cap on one Read result; beyond it the result is a partial view."""
+LARGE_READ_CHARS = 1_000_000
+"""The hard cap of a Read with ``allow_large``: no default line window, no line cut, and
+the result (and the memory it takes) stops at this many characters."""
 MAX_EDIT_BYTES = 1 << 30
 """Files larger than this are not loaded for editing."""
 HASH_LIMIT_BYTES = 64 << 20

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from pydantic import Field
@@ -20,13 +20,14 @@ from hands.errors import ToolError
 from hands.tools.file._inspect_path import stat_regular
 from hands.tools.file._limits import (
     DEFAULT_LINES,
+    LARGE_READ_CHARS,
     MAX_LINE_CHARS,
     MAX_NOTEBOOK_BYTES,
     MAX_READ_CHARS,
     PDF_MAX_PAGES_PER_CALL,
     PDF_PAGES_WITHOUT_RANGE,
 )
-from hands.tools.file._paths import check_path, real_path
+from hands.tools.file._paths import check_path, real_path, resolved_field
 from hands.tools.file._read_outputs import (
     EmptyRead,
     ImageRead,
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 DESCRIPTION = f"""Read a file from the local filesystem.
 
-- file_path must be an absolute path.
+- file_path should be absolute; a relative path is taken from the working directory.
 - Text comes back in cat -n form: the line number, a tab, then the line. Never copy the
   number and tab into Edit's old_string or new_string.
 - By default up to {DEFAULT_LINES} lines from the start are returned; use offset (1-based
@@ -71,7 +72,9 @@ DESCRIPTION = f"""Read a file from the local filesystem.
 class ReadInput(ToolInput):
     """Input of Read."""
 
-    file_path: str = Field(description="The absolute path of the file to read")
+    file_path: str = Field(
+        description="The absolute path of the file to read (relative: from the working directory)"
+    )
     offset: int | None = Field(
         default=None,
         ge=0,
@@ -87,6 +90,12 @@ class ReadInput(ToolInput):
         default=None,
         description=f'Page range for PDF files, e.g. "1-5", "3" or "10-20". At most '
         f"{PDF_MAX_PAGES_PER_CALL} pages per call",
+    )
+    allow_large: bool = Field(
+        default=False,
+        description=f"Lift the default {DEFAULT_LINES}-line window, the line cut and the "
+        f"{MAX_READ_CHARS:,}-character cap for this call (up to {LARGE_READ_CHARS:,} "
+        "characters). Only when the whole file is truly needed at once",
     )
 
 
@@ -107,6 +116,9 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
     description = DESCRIPTION
     input_model = ReadInput
     max_result_chars = None  # bounded by MAX_READ_CHARS instead of spilling
+
+    def observable_input(self, input: ReadInput, ctx: ToolContext) -> Mapping[str, Any]:
+        return resolved_field(input.file_path, ctx)
 
     async def validate_input(self, input: ReadInput, ctx: ToolContext) -> str | None:
         checked = check_path(input.file_path, ctx)
@@ -210,7 +222,7 @@ def _read(
             f"pages only applies to PDF files, and {path} is not a PDF. Use offset and limit "
             "to read part of a text file."
         )
-    view: tuple[object, ...] = (input.offset or 1, input.limit, input.pages)
+    view: tuple[object, ...] = (input.offset or 1, input.limit, input.pages, input.allow_large)
     if (
         previous is not None
         and previous.by_read
@@ -233,7 +245,7 @@ def _read(
     elif kind == "pdf":
         output, read_kind = _pdf(path, input)
     elif is_notebook:
-        output, read_kind = _notebook(path, st.st_size)
+        output, read_kind = _notebook(path, st.st_size, _caps(input)[2])
     else:
         output, read_kind = _text(path, input, indexes.for_file(key, stamp))
     digest = digest_file(path, st.st_size)
@@ -252,10 +264,20 @@ def _what(input: ReadInput) -> str:
     return "the whole default view"
 
 
+def _caps(input: ReadInput) -> tuple[int, int, int]:
+    """Default lines, characters per line and characters in all for this call."""
+    if input.allow_large:
+        return LARGE_READ_CHARS, LARGE_READ_CHARS, LARGE_READ_CHARS
+    return DEFAULT_LINES, MAX_LINE_CHARS, MAX_READ_CHARS
+
+
 def _text(path: Path, input: ReadInput, index: LineIndex) -> tuple[ReadOutput, ReadKind]:
     start = max(input.offset or 1, 1)
-    limit = input.limit or DEFAULT_LINES
-    window = read_window(path, start=start, limit=limit, max_chars=MAX_READ_CHARS, index=index)
+    default_lines, line_chars, max_chars = _caps(input)
+    limit = input.limit or default_lines
+    window = read_window(
+        path, start=start, limit=limit, max_chars=max_chars, line_chars=line_chars, index=index
+    )
     if not window.lines:
         total = window.total_lines or 0
         return EmptyRead(file_path=str(path), total_lines=total, offset=start), (
@@ -271,6 +293,8 @@ def _text(path: Path, input: ReadInput, index: LineIndex) -> tuple[ReadOutput, R
         cut_lines=window.cut_lines,
         replaced=window.replaced,
         encoding=window.encoding,
+        max_chars=max_chars,
+        line_chars=line_chars,
     )
     whole = start == 1 and window.total_lines == len(window.lines) and not window.cut_lines
     kind: ReadKind = "partial" if window.capped else "full" if whole else "range"
@@ -310,12 +334,13 @@ def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
         raise ToolError(str(exc)) from exc
     except ValueError as exc:
         raise ToolError(f"{path} could not be read as a PDF: {exc}.") from exc
+    max_chars = _caps(input)[2]
     used = 0
     kept = 0
     capped_after: int | None = None
     for page in pages:
         used += len(page.text) + 20
-        if kept and used > MAX_READ_CHARS:
+        if kept and used > max_chars:
             capped_after = pages[kept - 1].number
             break
         kept += 1
@@ -324,11 +349,15 @@ def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
         "partial" if capped_after is not None else "full" if len(shown) == count else "range"
     )
     return PdfRead(
-        file_path=str(path), page_count=count, pages=shown, capped_after=capped_after
+        file_path=str(path),
+        page_count=count,
+        pages=shown,
+        capped_after=capped_after,
+        max_chars=max_chars,
     ), kind
 
 
-def _notebook(path: Path, size: int) -> tuple[ReadOutput, ReadKind]:
+def _notebook(path: Path, size: int, max_chars: int) -> tuple[ReadOutput, ReadKind]:
     from hands.tools.file._notebook_cells import (
         NotebookError,
         language_of,
@@ -350,10 +379,16 @@ def _notebook(path: Path, size: int) -> tuple[ReadOutput, ReadKind]:
     shown = 0
     for cell in cells:
         used += len(cell.source) + sum(len(o) for o in cell.outputs) + 60
-        if shown and used > MAX_READ_CHARS:
+        if shown and used > max_chars:
             break
         shown += 1
-    out = NotebookRead(file_path=str(path), language=language_of(nb), cells=cells, shown=shown)
+    out = NotebookRead(
+        file_path=str(path),
+        language=language_of(nb),
+        cells=cells,
+        shown=shown,
+        max_chars=max_chars,
+    )
     return out, "full" if shown == len(cells) else "partial"
 
 
