@@ -35,7 +35,7 @@ def test_identical_strings_are_refused_first(h: Harness) -> None:
 def test_missing_file_with_old_string_suggests_and_names_cwd(h: Harness) -> None:
     (h.root / "main.py").write_text("x\n")
     text = h.err("Edit", file_path=str(h.root / "mian.py"), old_string="x", new_string="y")
-    assert "File does not exist" in text and f"Did you mean {h.root / 'main.py'}" in text
+    assert "No file at" in text and f"Did you mean {h.root / 'main.py'}" in text
     assert "A new file is made with Write" in text
 
 

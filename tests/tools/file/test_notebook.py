@@ -139,7 +139,7 @@ def test_errors_say_what_to_do(h: Harness) -> None:
     assert "not a Jupyter notebook" in h.err(
         "NotebookEdit", notebook_path=str(txt), cell_id="a", new_source="x"
     )
-    assert "File does not exist" in h.err(
+    assert "No file at" in h.err(
         "NotebookEdit", notebook_path=str(h.root / "none.ipynb"), cell_id="a", new_source="x"
     )
 

@@ -104,8 +104,8 @@ def test_unchanged_reread_is_a_stub_until_the_file_changes(h: Harness) -> None:
 def test_missing_file_says_so_with_cwd_and_a_suggestion(h: Harness) -> None:
     (h.root / "config.yaml").write_text("x: 1\n")
     text = h.err("Read", file_path=str(h.root / "config.yml"))
-    assert "File does not exist" in text
-    assert f"Current working directory: {h.root}" in text
+    assert f"No file at {h.root / 'config.yml'}" in text
+    assert f"(the working directory is {h.root})" in text
     assert f"Did you mean {h.root / 'config.yaml'}?" in text
 
 
@@ -114,7 +114,7 @@ def test_nul_paths_are_refused(h: Harness) -> None:
 
 
 def test_directory_device_and_fifo_are_refused(h: Harness) -> None:
-    assert "is a directory" in h.err("Read", file_path=str(h.root))
+    assert "is a folder; Read opens files only" in h.err("Read", file_path=str(h.root))
     assert "not a regular file" in h.err("Read", file_path="/dev/zero")
     fifo = h.root / "pipe"
     os.mkfifo(fifo)

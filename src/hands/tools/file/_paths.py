@@ -45,7 +45,7 @@ def real_path(path: Path) -> Path:
 
 def missing_message(path: Path, ctx: ToolContext) -> str:
     """A missing file: say so, give the cwd, and suggest a close match if one exists."""
-    text = f"File does not exist: {echo(path)}. Current working directory: {ctx.cwd}."
+    text = f"No file at {echo(path)} (the working directory is {ctx.cwd})."
     suggestion = suggest(path, ctx)
     if suggestion is not None:
         text += f" Did you mean {suggestion}?"
