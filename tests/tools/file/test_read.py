@@ -145,10 +145,11 @@ def test_utf16_and_bom_files_read_as_text(h: Harness) -> None:
     assert h.read(g) == numbered(["one", "two"])
 
 
-def test_pages_on_a_text_file_is_an_error(h: Harness) -> None:
+def test_pages_on_a_text_file_is_ignored_with_a_note(h: Harness) -> None:
     f = h.root / "a.txt"
     f.write_text("x\n")
-    assert "pages only applies to PDF" in h.err("Read", file_path=str(f), pages="1")
+    text = h.read(f, pages="1")
+    assert text.startswith("1\tx\n\n[pages='1' was ignored: it selects PDF pages")
 
 
 def test_read_is_read_only_and_concurrency_safe() -> None:
@@ -223,3 +224,17 @@ def test_a_real_empty_file_is_still_reported_empty(h: Harness) -> None:
     (h.root / "empty.txt").write_text("")
     text = h.ok("Read", file_path=str(h.root / "empty.txt")).block.text
     assert "empty" in text.lower()
+
+
+def test_allow_large_lifts_the_caps_within_a_hard_bound(h: Harness) -> None:
+    f = h.root / "big.txt"
+    f.write_text("w" * 5_000 + "\n" + "".join(f"{i:05d} {'y' * 40}\n" for i in range(3_000)))
+    capped = h.read(f)
+    assert "Cut short at 100,000 characters" in capped and "allow_large=true" in capped
+    whole = h.ok("Read", file_path=str(f), allow_large=True).block.text
+    assert whole.startswith("1\t" + "w" * 5_000 + "\n")
+    assert whole.endswith("3001\t02999 " + "y" * 40) and "Cut short" not in whole
+    huge = h.root / "huge.txt"
+    huge.write_text(("z" * 99 + "\n") * 12_000)
+    text = h.ok("Read", file_path=str(huge), allow_large=True).block.text
+    assert "Cut short at 1,000,000 characters" in text and len(text) < 1_001_000

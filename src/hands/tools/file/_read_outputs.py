@@ -31,6 +31,8 @@ class TextRead:
     """The character cap this read ran under (higher with ``allow_large``)."""
     line_chars: int = MAX_LINE_CHARS
     """The per-line cut this read ran under."""
+    notes: tuple[str, ...] = ()
+    """Further notes for the model (an input field that did not apply)."""
     type: Literal["text"] = "text"
 
     @property
@@ -136,6 +138,7 @@ def text_content(out: TextRead) -> str:
         )
     if out.replaced:
         notes.append(f"Some bytes are not valid {out.encoding} and are shown as \ufffd.")
+    notes.extend(out.notes)
     if not notes:
         return out.content
     return out.content + "\n\n" + "\n".join(f"[{n}]" for n in notes)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -217,7 +217,7 @@ def _read(
         and input.offset is None
         and input.limit is None
     )
-    if input.pages is not None and kind != "pdf":
+    if input.pages is not None and kind not in ("pdf", "text"):
         raise ToolError(
             f"pages only applies to PDF files, and {path} is not a PDF. Use offset and limit "
             "to read part of a text file."
@@ -248,6 +248,11 @@ def _read(
         output, read_kind = _notebook(path, st.st_size, _caps(input)[2])
     else:
         output, read_kind = _text(path, input, indexes.for_file(key, stamp))
+        if input.pages is not None and isinstance(output, TextRead):
+            note = f"pages={input.pages!r} was ignored: it selects PDF pages, and this is a " + (
+                "text file, read by lines (offset and limit)."
+            )
+            output = replace(output, notes=(note,))
     digest = digest_file(path, st.st_size)
     if FileStamp.of(path.stat()) != stamp:
         read_kind = "partial"  # changed while we read: what was seen may not match the hash
