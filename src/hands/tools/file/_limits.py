@@ -18,6 +18,9 @@ HASH_LIMIT_BYTES = 64 << 20
 PDF_PAGES_WITHOUT_RANGE = 10
 """PDFs with more pages need ``pages``."""
 PDF_MAX_PAGES_PER_CALL = 20
+PDF_DOCUMENT_MAX_BYTES = 20 << 20
+"""PDFs (or the pages asked for) up to this size also go to the model as the document
+itself, which providers that read PDFs (Anthropic) see natively; larger: text only."""
 MAX_IMAGE_EDGE = 2_000
 """Images whose longer side exceeds this are downscaled."""
 MAX_IMAGE_BYTES = 500_000

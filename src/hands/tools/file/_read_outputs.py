@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from hands.core.messages import ImageBlock, TextBlock
+from hands.core.messages import DocumentBlock, ImageBlock, TextBlock
 from hands.core.words import plural
 from hands.tools.file._images import PreparedImage
 from hands.tools.file._limits import MAX_LINE_CHARS, MAX_READ_CHARS
@@ -81,6 +81,8 @@ class PdfRead:
     capped_after: int | None = None
     """The page after which the character cap stopped the view, if it did."""
     max_chars: int = MAX_READ_CHARS
+    document: str | None = None
+    """The shown pages as a PDF, base64: sent as a document block; None: text only."""
     type: Literal["pdf"] = "pdf"
 
 
@@ -168,12 +170,17 @@ def image_content(out: ImageRead) -> Sequence[TextBlock | ImageBlock]:
     return (ImageBlock(media_type=img.media_type, data=img.base64), TextBlock(text=note))
 
 
-def pdf_content(out: PdfRead) -> str:
-    """Each page's text under a page heading."""
+def pdf_content(out: PdfRead) -> str | Sequence[TextBlock]:
+    """A heading, then the pages, as a document or as text.
+
+    The document also holds each page's text under a page heading: a provider that reads
+    PDFs sees the pages, the others that text.
+    """
     numbers = [p.number for p in out.pages]
-    parts = [
+    head = (
         f"PDF {out.file_path}: {plural(out.page_count, 'page')}; pages shown: {_ranges(numbers)}."
-    ]
+    )
+    parts: list[str] = []
     for page in out.pages:
         text = page.text.strip() or "[no extractable text on this page; it may be a scan]"
         parts.append(f"--- Page {page.number} ---\n{text}")
@@ -182,7 +189,11 @@ def pdf_content(out: PdfRead) -> str:
             f"[Cut short at {out.max_chars:,} characters after page {out.capped_after}. For "
             f'the rest, Read again with pages="{out.capped_after + 1}-…" in smaller ranges.]'
         )
-    return "\n\n".join(parts)
+    body = "\n\n".join(parts)
+    if out.document is None:
+        return f"{head}\n\n{body}"
+    document = DocumentBlock(text=body, data=out.document, pages=len(out.pages))
+    return (TextBlock(text=head), document)
 
 
 def notebook_content(out: NotebookRead) -> Sequence[TextBlock | ImageBlock] | str:

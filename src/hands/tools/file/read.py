@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,6 +25,7 @@ from hands.tools.file._limits import (
     MAX_LINE_CHARS,
     MAX_NOTEBOOK_BYTES,
     MAX_READ_CHARS,
+    PDF_DOCUMENT_MAX_BYTES,
     PDF_MAX_PAGES_PER_CALL,
     PDF_PAGES_WITHOUT_RANGE,
 )
@@ -145,6 +147,7 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
         return ToolResult(output=done.output)
 
     def to_content(self, output: ReadOutput) -> str | Sequence[TextBlock | ImageBlock]:
+        """The model's view; a PDF comes as its text and, when small enough, itself."""
         match output:
             case TextRead():
                 return text_content(output)
@@ -320,7 +323,13 @@ def _image(path: Path, head: bytes) -> ReadOutput:
 
 
 def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
-    from hands.tools.file._pdf import PageRangeError, extract_pages, page_count, parse_pages
+    from hands.tools.file._pdf import (
+        PageRangeError,
+        document_bytes,
+        extract_pages,
+        page_count,
+        parse_pages,
+    )
 
     try:
         count = page_count(path)
@@ -353,12 +362,15 @@ def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
     kind: ReadKind = (
         "partial" if capped_after is not None else "full" if len(shown) == count else "range"
     )
+    numbers = None if wanted is None and kept == count else tuple(p.number for p in shown)
+    document = document_bytes(path, numbers, max_bytes=PDF_DOCUMENT_MAX_BYTES)
     return PdfRead(
         file_path=str(path),
         page_count=count,
         pages=shown,
         capped_after=capped_after,
         max_chars=max_chars,
+        document=None if document is None else base64.b64encode(document).decode("ascii"),
     ), kind
 
 
