@@ -45,13 +45,13 @@ def test_offset_zero_is_taken_as_the_first_line(h: Harness) -> None:
     assert h.read(f, offset=0).startswith("1\ta")
 
 
-def test_default_window_is_2000_lines(h: Harness) -> None:
+def test_no_line_window_by_default_the_character_cap_bounds_a_result(h: Harness) -> None:
     f = h.root / "big.txt"
-    f.write_text("".join(f"{i}\n" for i in range(1, 2501)))
+    f.write_text("".join(f"{i}\n" for i in range(1, 6001)))
     text = h.read(f)
-    assert "2000\t2000" in text
-    assert "2001\t2001" not in text
-    assert "Showing lines 1-2000 of 2,500. Continue with offset=2001." in text
+    assert text.endswith("6000\t6000")
+    limited = h.read(f, offset=10, limit=5)
+    assert limited.endswith("14\t14\n\n[Showing lines 10-14 of 6,000. Continue with offset=15.]")
 
 
 def test_long_lines_are_cut_with_a_marker(h: Harness) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-DEFAULT_LINES = 2_000
-"""Lines a Read returns when no ``limit`` is given."""
+DEFAULT_LINES = 1 << 62
+"""Lines a Read returns when no ``limit`` is given: no line window, the character cap
+bounds the result (see docs/compatibility.md for the measurements behind the choice)."""
 MAX_LINE_CHARS = 2_000
 """Longer lines are cut with a marker."""
 MAX_READ_CHARS = 100_000

@@ -57,11 +57,12 @@ DESCRIPTION = f"""Read a file from the local filesystem.
 - file_path should be absolute; a relative path is taken from the working directory.
 - Text comes back in cat -n form: the line number, a tab, then the line. Never copy the
   number and tab into Edit's old_string or new_string.
-- By default up to {DEFAULT_LINES} lines from the start are returned; use offset (1-based
-  line to start at) and limit (number of lines) to page through long files. Any size of
-  file can be paged: reading a window deep inside a huge file is fast.
-- Lines longer than {MAX_LINE_CHARS} characters are cut, and a whole result is capped at
-  {MAX_READ_CHARS:,} characters; the result says how to continue.
+- The file is read from the start; use offset (1-based line to start at) and limit
+  (number of lines) to page through long files. Any size of file can be paged: reading a
+  window deep inside a huge file is fast.
+- Lines longer than {MAX_LINE_CHARS} characters are cut, and a result stops at
+  {MAX_READ_CHARS:,} characters; the result then says which offset comes next.
+  allow_large lifts both for one call, up to {LARGE_READ_CHARS:,} characters.
 - Images (PNG, JPEG, GIF, WebP) are shown to you as images.
 - PDFs: text page by page. A PDF of more than {PDF_PAGES_WITHOUT_RANGE} pages needs pages
   (e.g. "1-5"), at most {PDF_MAX_PAGES_PER_CALL} pages per call.
@@ -95,9 +96,9 @@ class ReadInput(ToolInput):
     )
     allow_large: bool = Field(
         default=False,
-        description=f"Lift the default {DEFAULT_LINES}-line window, the line cut and the "
-        f"{MAX_READ_CHARS:,}-character cap for this call (up to {LARGE_READ_CHARS:,} "
-        "characters). Only when the whole file is truly needed at once",
+        description=f"Lift the line cut and the {MAX_READ_CHARS:,}-character cap for this "
+        f"call (up to {LARGE_READ_CHARS:,} characters). Only when the whole file is truly "
+        "needed at once",
     )
 
 
