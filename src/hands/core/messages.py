@@ -51,6 +51,28 @@ class ImageBlock:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class DocumentBlock(TextBlock):
+    """A base64 document (a PDF) that also carries its extracted text.
+
+    Anthropic's API reads the document itself (``to_wire`` sends only it); everything that
+    takes text only (other providers, adapters, the terminal, spilled output) reads
+    ``text``, because a document block is a text block to them.
+    """
+
+    data: str
+    media_type: str = "application/pdf"
+    pages: int = 0
+    """Pages in the document (what a token estimate counts it by)."""
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the API form: the document alone."""
+        return {
+            "type": "document",
+            "source": {"type": "base64", "media_type": self.media_type, "data": self.data},
+        }
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ThinkingBlock:
     """Extended-thinking text with its signature."""
 
@@ -238,6 +260,12 @@ def block_from_wire(data: Mapping[str, Any]) -> ContentBlock:
     if kind == "image":
         source = data["source"]
         return ImageBlock(media_type=str(source["media_type"]), data=str(source["data"]))
+    if kind == "document":
+        source = data["source"]
+        media_type = str(source.get("media_type", "application/pdf"))
+        return DocumentBlock(
+            text=f"[a {media_type} document]", media_type=media_type, data=str(source["data"])
+        )
     if kind == "thinking":
         return ThinkingBlock(
             thinking=str(data["thinking"]), signature=str(data.get("signature", ""))

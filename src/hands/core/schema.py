@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -15,6 +16,19 @@ class ToolInput(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    ignored_fields: ClassVar[Mapping[str, str]] = {}
+    """Fields accepted because models trained on Claude Code send them, which this tool
+    has no use for: field name → why. A call that sets one gets a note saying so."""
+
+    def ignored_notes(self) -> tuple[str, ...]:
+        """One note per ignored field this call set, for the end of its result."""
+        fields = type(self).model_fields
+        return tuple(
+            f"[{fields[name].alias or name} has no effect here and was ignored: {why}]"
+            for name, why in self.ignored_fields.items()
+            if name in self.model_fields_set
+        )
 
 
 def input_json_schema(model: type[BaseModel]) -> dict[str, Any]:

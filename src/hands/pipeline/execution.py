@@ -32,6 +32,7 @@ from hands.core.outcome import (
     tool_use_error,
     truncate_middle,
 )
+from hands.core.schema import ToolInput
 from hands.core.spill import content_chars, spill
 from hands.core.tool import ContextModifier, Progress, Tool
 from hands.errors import ToolError
@@ -341,8 +342,7 @@ def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
     limit = tool.max_result_chars
     if limit is not None and content_chars(content) > min(limit, call.runtime.limits.result_chars):
         content = spill(content, session=call.ctx.session, tool_use_id=block.id)
-    if not isinstance(content, str):
-        content = tuple(content)
+    content = _with_notes(content, call.parsed)
     return ToolCallOutcome(
         block=ToolResultBlock(tool_use_id=block.id, content=content),
         status="ok",
@@ -354,6 +354,16 @@ def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
         spillable=limit is not None,
         duration_ms=ran.duration_ms,
     )
+
+
+def _with_notes(
+    content: str | Sequence[ResultPart], parsed: BaseModel
+) -> str | tuple[ResultPart, ...]:
+    """``content`` with the notes on ignored input fields at its end."""
+    notes = parsed.ignored_notes() if isinstance(parsed, ToolInput) else ()
+    if isinstance(content, str):
+        return "\n\n".join((content, *notes)) if notes else content
+    return (*content, *(TextBlock(text=n) for n in notes))
 
 
 def timeout_text(name: str, seconds: float) -> str:

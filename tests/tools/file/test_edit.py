@@ -23,27 +23,27 @@ def test_simple_edit_and_the_model_facing_confirmation(h: Harness) -> None:
     read_then(h, f)
     text = h.ok("Edit", file_path=str(f), old_string="return 1", new_string="return 2").block.text
     assert f.read_text() == "def f():\n    return 2\n\n\nprint(f())\n"
-    assert text.startswith(f"The file {f} has been updated.")
+    assert text.startswith(f"Saved {f}. The changed region now reads")
     assert "1\tdef f():\n2\t    return 2\n3\t\n4\t\n5\tprint(f())" in text
 
 
 def test_identical_strings_are_refused_first(h: Harness) -> None:
     text = h.err("Edit", file_path=str(h.root / "missing.py"), old_string="a", new_string="a")
-    assert "No changes to make" in text
+    assert "new_string is identical to old_string" in text
 
 
 def test_missing_file_with_old_string_suggests_and_names_cwd(h: Harness) -> None:
     (h.root / "main.py").write_text("x\n")
     text = h.err("Edit", file_path=str(h.root / "mian.py"), old_string="x", new_string="y")
-    assert "File does not exist" in text and f"Did you mean {h.root / 'main.py'}" in text
-    assert "To create a new file, use Write" in text
+    assert "No file at" in text and f"Did you mean {h.root / 'main.py'}" in text
+    assert "A new file is made with Write" in text
 
 
 def test_empty_old_string_creates_a_file_and_parents(h: Harness) -> None:
     f = h.root / "new" / "dir" / "x.txt"
     text = h.ok("Edit", file_path=str(f), old_string="", new_string="hello\n").block.text
     assert f.read_text() == "hello\n"
-    assert text == f"File created successfully at: {f}"
+    assert text == f"Created {f}."
 
 
 def test_empty_old_string_on_a_file_with_content_is_refused(h: Harness) -> None:
@@ -51,7 +51,7 @@ def test_empty_old_string_on_a_file_with_content_is_refused(h: Harness) -> None:
     f.write_text("content\n")
     read_then(h, f)
     text = h.err("Edit", file_path=str(f), old_string="", new_string="y")
-    assert "Cannot create new file - file already exists" in text
+    assert "already exists and is not empty" in text
     assert f.read_text() == "content\n"
 
 
@@ -67,7 +67,7 @@ def test_notebooks_are_sent_to_notebook_edit(h: Harness) -> None:
     f = h.root / "n.ipynb"
     f.write_text("{}")
     text = h.err("Edit", file_path=str(f), old_string="{", new_string="[")
-    assert "Use the NotebookEdit tool" in text
+    assert "its cells are changed with NotebookEdit" in text
 
 
 def test_not_found_echoes_the_string_and_hints(h: Harness) -> None:
@@ -75,7 +75,7 @@ def test_not_found_echoes_the_string_and_hints(h: Harness) -> None:
     f.write_text("def f():\n    return 1\n")
     read_then(h, f)
     text = h.err("Edit", file_path=str(f), old_string="def f():\n  return 1", new_string="x")
-    assert "String to replace not found in file.\nString: def f():\n  return 1" in text
+    assert "old_string does not occur in the file.\nold_string: def f():\n  return 1" in text
     assert "first line does appear at line 1" in text
     text = h.err("Edit", file_path=str(f), old_string="1\tdef f():", new_string="x")
     assert "line-number prefixes" in text
@@ -86,10 +86,10 @@ def test_several_matches_need_replace_all(h: Harness) -> None:
     f.write_text("x = 1\ny = x\nz = x\n")
     read_then(h, f)
     text = h.err("Edit", file_path=str(f), old_string="x", new_string="w")
-    assert "Found 3 matches" in text and "replace_all" in text
+    assert "occurs 3 times" in text and "replace_all" in text
     out = h.ok("Edit", file_path=str(f), old_string="x", new_string="w", replace_all=True)
     assert f.read_text() == "w = 1\ny = w\nz = w\n"
-    assert "(3 replacements)" in out.block.text
+    assert ", 3 replacements." in out.block.text
 
 
 def test_replacement_is_literal(h: Harness) -> None:
@@ -189,9 +189,8 @@ def test_file_over_1_gib_is_too_large(h: Harness) -> None:
     assert "too large to edit" in text and "sed -i" in text
 
 
-def test_directory_relative_and_nul_paths_are_refused(h: Harness) -> None:
+def test_directory_and_nul_paths_are_refused(h: Harness) -> None:
     assert "is a directory" in h.err("Edit", file_path=str(h.root), old_string="a", new_string="b")
-    assert "absolute path" in h.err("Edit", file_path="a.txt", old_string="a", new_string="b")
     assert "NUL byte" in h.err("Edit", file_path="/tmp/a\x00", old_string="a", new_string="b")
     assert list(h.root.iterdir()) == []
 

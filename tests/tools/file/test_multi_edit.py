@@ -18,7 +18,7 @@ def test_edits_apply_in_order_on_each_result(h: Harness) -> None:
         ],
     )
     assert f.read_text() == "gamma = 2\nbeta = gamma\n"
-    assert "(3 replacements)" in out.block.text
+    assert ", 3 replacements." in out.block.text
 
 
 def test_one_failing_edit_leaves_the_file_untouched(h: Harness) -> None:
@@ -33,7 +33,7 @@ def test_one_failing_edit_leaves_the_file_untouched(h: Harness) -> None:
             {"old_string": "y", "new_string": "z"},
         ],
     )
-    assert text.startswith("<tool_use_error>Edit 2 of 2: String to replace not found")
+    assert text.startswith("<tool_use_error>Edit 2 of 2: old_string does not occur in the file")
     assert f.read_text() == "x = 1\n"
 
 
@@ -43,7 +43,7 @@ def test_identical_strings_name_the_edit(h: Harness) -> None:
         file_path=str(h.root / "a.py"),
         edits=[{"old_string": "a", "new_string": "b"}, {"old_string": "c", "new_string": "c"}],
     )
-    assert "Edit 2 of 2: No changes to make" in text
+    assert "Edit 2 of 2: Nothing to do: new_string is identical" in text
 
 
 def test_first_empty_old_string_creates_and_later_edits_apply(h: Harness) -> None:

@@ -7,11 +7,15 @@ import io
 from pathlib import Path
 
 import nbformat
+import pytest
 from PIL import Image
-from pypdf import PdfWriter
+from pypdf import PdfReader, PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
-from hands.core.messages import ImageBlock, TextBlock
+from hands.agent.compaction.tokens import estimate_message
+from hands.core.messages import DocumentBlock, ImageBlock, Message, TextBlock
+from hands.models.anthropic import messages_to_wire
+from hands.models.convert_openai import messages_to_openai
 from hands.tools.file._limits import MAX_IMAGE_EDGE
 
 from .conftest import Harness
@@ -95,6 +99,60 @@ def test_short_pdf_is_read_whole(h: Harness) -> None:
     assert "3 pages; pages shown: 1-3" in text
     for i in (1, 2, 3):
         assert f"--- Page {i} ---\nText of page {i}" in text
+
+
+def _pdf_parts(h: Harness, path: Path, **extra: object) -> tuple[str, DocumentBlock]:
+    content = h.ok("Read", file_path=str(path), **extra).block.content
+    assert not isinstance(content, str)
+    head, doc = content
+    assert isinstance(head, TextBlock) and isinstance(doc, DocumentBlock)
+    return head.text, doc
+
+
+def test_pdf_goes_as_a_document_that_carries_its_text(h: Harness) -> None:
+    f = h.root / "doc.pdf"
+    make_pdf(f, 3)
+    head, doc = _pdf_parts(h, f)
+    assert head == f"PDF {f}: 3 pages; pages shown: 1-3."
+    assert base64.b64decode(doc.data) == f.read_bytes()
+    assert "--- Page 2 ---\nText of page 2" in doc.text
+    assert doc.to_wire() == {
+        "type": "document",
+        "source": {"type": "base64", "media_type": "application/pdf", "data": doc.data},
+    }
+
+
+def test_pages_send_a_pdf_of_just_those_pages_without_a_renderer(h: Harness) -> None:
+    f = h.root / "long.pdf"
+    make_pdf(f, 25)
+    head, doc = _pdf_parts(h, f, pages="4-5,9")
+    assert "pages shown: 4-5, 9" in head
+    part = PdfReader(io.BytesIO(base64.b64decode(doc.data)))
+    assert [p.extract_text() for p in part.pages] == [f"Text of page {i}" for i in (4, 5, 9)]
+
+
+def test_each_provider_gets_the_pdf_its_way(h: Harness) -> None:
+    f = h.root / "doc.pdf"
+    make_pdf(f, 2)
+    block = h.ok("Read", file_path=str(f)).block
+    turn = Message(role="user", content=(block,))
+    [anthropic] = messages_to_wire([turn], cache=False)
+    kinds = [part["type"] for part in anthropic["content"][0]["content"]]
+    assert kinds == ["text", "document"]
+    [openai] = [m for m in messages_to_openai("", [turn]) if m["role"] == "tool"]
+    assert openai["role"] == "tool" and "Text of page 2" in openai["content"]
+    assert base64.b64encode(f.read_bytes()).decode()[:40] not in openai["content"]
+    assert estimate_message(turn) < 2 * 1_600 + 200  # by pages and text, not by base64
+
+
+def test_a_pdf_over_the_document_limit_goes_as_text_only(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f = h.root / "doc.pdf"
+    make_pdf(f, 2)
+    monkeypatch.setattr("hands.tools.file.read.PDF_DOCUMENT_MAX_BYTES", 100)
+    content = h.ok("Read", file_path=str(f)).block.content
+    assert isinstance(content, str) and "Text of page 1" in content
 
 
 def test_long_pdf_needs_pages(h: Harness) -> None:

@@ -81,7 +81,7 @@ def test_pool_has_the_five_file_tools_with_claude_code_names() -> None:
     for name in ("Read", "Write", "Edit", "MultiEdit", "NotebookEdit"):
         assert name in pool
     schema = pool.find("Read").input_schema  # type: ignore[union-attr]
-    assert set(schema["properties"]) == {"file_path", "offset", "limit", "pages"}
+    assert set(schema["properties"]) == {"file_path", "offset", "limit", "pages", "allow_large"}
     assert schema["required"] == ["file_path"]
     notebook = pool.find("NotebookEdit").input_schema  # type: ignore[union-attr]
     assert notebook["properties"]["edit_mode"]["enum"] == ["replace", "insert", "delete"]

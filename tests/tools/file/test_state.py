@@ -20,13 +20,13 @@ def test_edit_write_and_notebook_edit_need_a_prior_read(h: Harness) -> None:
         ("Write", {"content": "y\n"}),
     ):
         text = h.err(name, file_path=str(f), **extra)
-        assert "File has not been read yet" in text and "Read it first" in text
+        assert "was never read in this session" in text and "Read it, then" in text
     nb = h.root / "n.ipynb"
     nb.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
     text = h.err(
         "NotebookEdit", notebook_path=str(nb), new_source="x", cell_type="code", edit_mode="insert"
     )
-    assert "File has not been read yet" in text
+    assert "was never read in this session" in text
     assert f.read_text() == "x\n"
 
 
@@ -54,7 +54,7 @@ def test_stale_file_changed_by_another_process_is_not_overwritten(h: Harness) ->
         ("Write", {"content": "ours\n"}),
     ):
         text = h.err(name, file_path=str(f), **extra)
-        assert "modified since it was read" in text and "Read it again" in text
+        assert "changed on disk after your last Read" in text and "Read it again" in text
     assert f.read_text() == "mine\ntheirs\n"
     h.read(f)
     h.ok("Edit", file_path=str(f), old_string="mine", new_string="ours")
@@ -68,7 +68,7 @@ def test_same_size_change_with_restored_mtime_is_caught_by_the_hash(h: Harness) 
     st = f.stat()
     f.write_text("bbbb\n")
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
-    assert "modified since it was read" in h.err(
+    assert "changed on disk after your last Read" in h.err(
         "Edit", file_path=str(f), old_string="bbbb", new_string="c"
     )
 
@@ -85,7 +85,7 @@ def test_a_touch_alone_is_not_a_change(h: Harness) -> None:
 def test_partial_view_does_not_allow_edits_but_a_chosen_range_does(h: Harness) -> None:
     f = h.root / "big.txt"
     f.write_text("".join(f"{i:06d} " + "z" * 200 + "\n" for i in range(2000)))
-    assert "PARTIAL view" in h.read(f)
+    assert "Cut short at" in h.read(f)
     text = h.err("Edit", file_path=str(f), old_string="000001 ", new_string="first ")
     assert "partial view" in text and "offset and limit" in text
     h.read(f, offset=1, limit=5)
@@ -135,6 +135,6 @@ def test_change_between_validation_and_call_is_caught(h: Harness) -> None:
 
     from hands.errors import ToolError
 
-    with pytest.raises(ToolError, match="modified since it was read"):
+    with pytest.raises(ToolError, match="changed on disk after your last Read"):
         anyio.run(call)
     assert f.read_text() == "ONE!\n"

@@ -95,7 +95,7 @@ def test_gitignore_not_honoured_unless_a_setting_says_so(
 
     monkeypatch.setenv("HANDS_GLOB_RESPECT_GITIGNORE", "1")
     assert lines(search.ok("Glob", pattern="**/*.py")) == [search.abs("src/a.py")]
-    assert search.ok("Glob", pattern="*.log") == "No files found"
+    assert search.ok("Glob", pattern="*.log") == "No file matches this pattern."
 
     monkeypatch.delenv("HANDS_GLOB_RESPECT_GITIGNORE")
     monkeypatch.setenv("CLAUDE_CODE_GLOB_NO_IGNORE", "false")
@@ -114,13 +114,13 @@ def test_at_most_100_newest_with_a_truncation_notice(search) -> None:
     assert len(out) == MAX_RESULTS + 1
     assert out[0] == search.abs("f129.txt")
     assert out[MAX_RESULTS - 1] == search.abs("f030.txt")
-    assert out[-1].startswith("(Results are truncated")
+    assert out[-1].startswith("(Only the 100 most recently modified of")
     assert "100 most recently modified of 130 matches" in out[-1]
 
 
 def test_no_match(search) -> None:
     search.write({"a.py": ""})
-    assert search.ok("Glob", pattern="*.rs") == "No files found"
+    assert search.ok("Glob", pattern="*.rs") == "No file matches this pattern."
 
 
 def test_unicode_names(search) -> None:
@@ -134,7 +134,7 @@ def test_errors(search) -> None:
     assert "NUL byte" in search.err("Glob", pattern="a\0.py")
     assert "NUL byte" in search.err("Glob", pattern="*.py", path="sr\0c")
     missing = search.err("Glob", pattern="*.py", path="nope")
-    assert "Directory does not exist" in missing and str(search.root / "nope") in missing
+    assert "No directory at" in missing and str(search.root / "nope") in missing
     assert "not a directory" in search.err("Glob", pattern="*.py", path="a.py")
     bad = search.err("Glob", pattern="{a")
     assert "error parsing glob" in bad and "unclosed alternate group" in bad

@@ -33,7 +33,7 @@ def test_files_with_matches_is_the_default_newest_first(search) -> None:
     search.write({"a.py": "needle\n", "b.py": "nothing\n", "c/d.py": "a needle\n"})
     search.touch("a.py", 1000)
     assert lines(search.ok("Grep", pattern="needle")) == [
-        "Found 2 files",
+        "2 matching files:",
         search.abs("a.py"),
         search.abs("c/d.py"),
     ]
@@ -54,15 +54,15 @@ def test_equal_mtimes_are_ordered_by_name(search) -> None:
 
 def test_no_match(search) -> None:
     search.write({"a.py": "x\n"})
-    assert search.ok("Grep", pattern="absent") == "No files found"
-    assert search.ok("Grep", pattern="absent", output_mode="content") == "No matches found"
-    assert search.ok("Grep", pattern="absent", output_mode="count") == "No matches found"
+    assert search.ok("Grep", pattern="absent") == "No file contains a match."
+    assert search.ok("Grep", pattern="absent", output_mode="content") == "Nothing matched."
+    assert search.ok("Grep", pattern="absent", output_mode="count") == "Nothing matched."
 
 
 def test_files_pagination(search) -> None:
     search.write({f"f{i:02}.txt": "hit\n" for i in range(12)})  # f11 newest
     page = lines(search.ok("Grep", pattern="hit", head_limit=5, offset=3))
-    assert page[0] == "Found 12 files"
+    assert page[0] == "12 matching files:"
     assert page[1] == "[Showing files 4–8 of 12; pass offset=8 for the next page.]"
     assert page[2:] == [search.abs(f"f{i:02}.txt") for i in (8, 7, 6, 5, 4)]
     last = lines(search.ok("Grep", pattern="hit", head_limit=5, offset=10))
@@ -75,7 +75,7 @@ def test_files_pagination(search) -> None:
 def test_default_head_limit_is_250_and_zero_is_unlimited(search) -> None:
     search.write({f"d/f{i:03}.txt": "hit\n" for i in range(260)})
     limited = lines(search.ok("Grep", pattern="hit"))
-    assert limited[0] == "Found 260 files"
+    assert limited[0] == "260 matching files:"
     assert "pass offset=250" in limited[1]
     assert len(limited) == 2 + 250
     unlimited = search.run("Grep", pattern="hit", head_limit=0)
@@ -118,7 +118,7 @@ def test_context_flags(search) -> None:
     assert wide[0] == "a.txt-1-l1" and "--" not in wide and wide[-1] == "a.txt-10-l10"
     # Context flags do nothing outside content mode.
     assert lines(search.ok("Grep", pattern="hit", **{"-C": 2})) == [
-        "Found 1 file",
+        "1 matching file:",
         search.abs("a.txt"),
     ]
 
@@ -140,7 +140,7 @@ def test_only_matching(search) -> None:
 def test_multiline(search) -> None:
     search.write({"a.rs": "struct S {\n    field: u8,\n}\n"})
     pattern = r"struct S \{.*field"
-    assert search.ok("Grep", pattern=pattern) == "No files found"
+    assert search.ok("Grep", pattern=pattern) == "No file contains a match."
     assert lines(search.ok("Grep", pattern=pattern, multiline=True, output_mode="content")) == [
         "a.rs:1:struct S {",
         "a.rs:2:    field: u8,",
@@ -150,7 +150,7 @@ def test_multiline(search) -> None:
 def test_pattern_starting_with_a_dash(search) -> None:
     search.write({"a.txt": "use --force here\n"})
     assert search.ok("Grep", pattern="--force", output_mode="content") == "a.txt:1:use --force here"
-    assert "Found 1 file" in search.ok("Grep", pattern="-f")
+    assert "1 matching file:" in search.ok("Grep", pattern="-f")
 
 
 def test_content_pagination_is_stable_and_complete(search) -> None:
@@ -186,7 +186,7 @@ def test_count_per_file_and_total(search) -> None:
         "b.txt:1",
         "a.txt:3",
         "",
-        "Found 4 total occurrences across 2 files.",
+        "4 matches in all, in 2 files.",
     ]
 
 
@@ -195,12 +195,12 @@ def test_count_total_covers_every_file_when_paginated(search) -> None:
     out = lines(search.ok("Grep", pattern="x", output_mode="count", head_limit=2))
     assert out[:2] == ["f4.txt:5", "f3.txt:4"]
     assert out[3] == (
-        "Found 15 total occurrences across 5 files. [Showing files 1–2 of 5; "
+        "15 matches in all, in 5 files. [Showing files 1–2 of 5; "
         "pass offset=2 for the next page; the total covers every file.]"
     )
     page = lines(search.ok("Grep", pattern="x", output_mode="count", head_limit=2, offset=4))
     assert page[0] == "f0.txt:1"
-    assert "Found 15 total occurrences across 5 files" in page[2]
+    assert "15 matches in all, in 5 files" in page[2]
 
 
 # -- filters ----------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_path_file_subdir_and_outside_cwd(search, tmp_path: Path) -> None:
     one = search.ok("Grep", pattern="hit", path="src/a.py", output_mode="content")
     assert one == "src/a.py:1:hit"
     assert lines(search.ok("Grep", pattern="hit", path=search.abs("src/a.py"))) == [
-        "Found 1 file",
+        "1 matching file:",
         search.abs("src/a.py"),
     ]
     counted = search.ok("Grep", pattern="hit", path="src/a.py", output_mode="count")
@@ -318,7 +318,7 @@ def test_invalid_regex_glob_and_type_return_ripgreps_diagnostic(search) -> None:
 
 def test_input_errors(search) -> None:
     missing = search.err("Grep", pattern="x", path="nope")
-    assert "Path does not exist" in missing and str(search.root / "nope") in missing
+    assert "Nothing at" in missing and str(search.root / "nope") in missing
     assert "NUL byte" in search.err("Grep", pattern="a\0b")
     assert "NUL byte" in search.err("Grep", pattern="a", glob="*\0")
     assert "output_mode" in search.err("Grep", pattern="x", output_mode="lines")
@@ -362,14 +362,14 @@ def test_read_deny_seam_keeps_denied_files_out(search) -> None:
     content = search.ok("Grep", pattern="secret", output_mode="content")
     assert sorted(lines(content)) == ["ok.txt:1:secret", "sub/config/prod.yml:1:secret"]
     count = search.ok("Grep", pattern="secret", output_mode="count")
-    assert "Found 2 total occurrences across 2 files." in count
+    assert "2 matches in all, in 2 files." in count
     # A user glob cannot bring a denied file back.
-    assert search.ok("Grep", pattern="secret", glob="*.pem") == "No files found"
+    assert search.ok("Grep", pattern="secret", glob="*.pem") == "No file contains a match."
     # Searching a subdirectory or naming the file directly does not escape the rule.
     sub = search.ok("Grep", pattern="secret", path="config")
-    assert sub == "No files found"
+    assert sub == "No file contains a match."
     named = search.ok("Grep", pattern="secret", path="keys/id.pem", output_mode="content")
-    assert named == "No matches found"
+    assert named == "Nothing matched."
 
 
 def test_deny_patterns_become_negative_globs(search) -> None:
@@ -520,7 +520,7 @@ def test_unreadable_files_are_a_note_beside_the_results() -> None:
         unreadable=errors,
     )
     text = format_output(output)
-    assert text.startswith("Found 1 file\n/p/a.py")
+    assert text.startswith("1 matching file:\n/p/a.py")
     assert "7 files could not be read and were not searched" in text
     assert "/p/f4: Permission denied" in text and "/p/f5" not in text
     assert "… and 2 more" in text

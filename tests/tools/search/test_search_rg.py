@@ -149,4 +149,4 @@ def test_multiline_refuses_a_file_too_large_to_hold(search) -> None:
         f.truncate(65 << 20)  # sparse: costs no disk
     text = search.err("Grep", pattern="a\\nb", path="big.log", multiline=True)
     assert "multiline" in text and "64 MB" in text
-    assert search.ok("Grep", pattern="a", path="big.log").startswith("No files found")
+    assert search.ok("Grep", pattern="a", path="big.log").startswith("No file contains a match.")

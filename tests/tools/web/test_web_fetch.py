@@ -198,7 +198,7 @@ def test_a_two_gigabyte_body_is_cut_at_ten_megabytes(web: Web) -> None:
     web.tools = [WebFetchTool(limits=FetchLimits(read_seconds=10, total_seconds=60))]
     text = web.ok("/huge")
     assert "only the first 10.0 MB were read" in text
-    assert "more characters of 10,485,760 were left out" in text
+    assert "10,385,760 more characters were left out" in text
     assert any("Received" in str(p) and "MB" in str(p) for p in web.progress)
 
 
@@ -285,7 +285,17 @@ def test_binary_content_is_an_error_that_says_what_to_do(web: Web) -> None:
 
 def test_long_pages_are_cut_with_a_notice(web: Web) -> None:
     text = web.ok("/long")
-    assert "Cut here: 200,000 more characters of 300,000 were left out" in text
+    assert "Cut here: 200,000 more characters were left out" in text
+    assert "offset=100000" in text
+
+
+def test_offset_reads_on_after_the_cut(web: Web) -> None:
+    rest = web.ok("/long", offset=100_000)
+    assert "Cut here: 100,000 more characters were left out" in rest
+    assert "offset=200000" in rest
+    tail = web.ok("/long", offset=250_000)
+    assert "Cut here" not in tail
+    assert tail.count("x" * 99) == 500  # the last 50,000 characters: 500 lines of 100
 
 
 # -- prompt ---------------------------------------------------------------------------------

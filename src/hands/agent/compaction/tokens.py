@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from hands.core.messages import ImageBlock, Message, TextBlock, ToolResultBlock
+from hands.core.messages import DocumentBlock, ImageBlock, Message, TextBlock, ToolResultBlock
 from hands.core.tool import ToolSpec
 from hands.models.base import Usage
 
@@ -26,6 +26,9 @@ def estimate_message(message: Message) -> int:
             for part in block.content:
                 if isinstance(part, ImageBlock):
                     images += 1
+                elif isinstance(part, DocumentBlock):  # a page costs about an image
+                    chars += len(part.text)
+                    images += part.pages
                 else:
                     chars += len(json.dumps(part.to_wire()))
         else:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from hands.agent.subagents.catalog import AgentCatalog
 from hands.agent.subagents.definition import AgentDefinition
@@ -29,6 +30,13 @@ from hands.models.base import Usage
 
 class AgentInput(ToolInput):
     """Input of Agent."""
+
+    ignored_fields: ClassVar[Mapping[str, str]] = {
+        "effort": "sub-agents use the model's default reasoning effort",
+        "name": "sub-agents are addressed by the id in the result",
+        "team_name": "hands has no agent teams",
+        "mode": "a sub-agent runs under the session's permission mode and rules",
+    }
 
     description: str = Field(description="A short (3-5 word) label of the task")
     prompt: str = Field(description="The task for the agent, with everything it needs to know")
@@ -50,6 +58,12 @@ class AgentInput(ToolInput):
         default=None,
         description="worktree: work in a fresh git worktree of the project on its own branch",
     )
+    effort: SkipJsonSchema[Literal["low", "medium", "high", "xhigh", "max"] | None] = None
+    name: SkipJsonSchema[str | None] = None
+    team_name: SkipJsonSchema[str | None] = None
+    mode: SkipJsonSchema[
+        Literal["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"] | None
+    ] = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -61,8 +61,8 @@ def plan_edits(path: Path, ctx: ToolContext, edits: Sequence[EditSpec], *, tool:
     for i, spec in enumerate(edits):
         if spec.old_string == spec.new_string:
             raise EditError(
-                f"{where(i)}No changes to make: old_string and new_string are exactly the same. "
-                "Give the text that should replace old_string in new_string."
+                f"{where(i)}Nothing to do: new_string is identical to old_string, so the "
+                "file would stay as it is. Put the replacement text in new_string."
             )
         if i and not spec.old_string:
             raise EditError(
@@ -71,7 +71,8 @@ def plan_edits(path: Path, ctx: ToolContext, edits: Sequence[EditSpec], *, tool:
             )
     if path.suffix.lower() == ".ipynb":
         raise EditError(
-            f"{path} is a Jupyter notebook. Use the NotebookEdit tool to change its cells."
+            f"{path} is a Jupyter notebook (.ipynb); its cells are changed with NotebookEdit, "
+            "not with text replacement."
         )
     try:
         target = load_target(path, ctx, tool=tool, whole=False)
@@ -118,8 +119,8 @@ def _current_text(
     if target.data is None:
         if first.old_string:
             raise EditError(
-                f"{missing_message(target.path, ctx)} To create a new file, use "
-                f"Write, or {tool} with an empty old_string."
+                f"{missing_message(target.path, ctx)} A new file is made with Write, or "
+                f"with {tool} and an empty old_string."
             )
         return "", UTF8
     try:
@@ -131,7 +132,8 @@ def _current_text(
         ) from exc
     if not first.old_string and text.strip():
         raise EditError(
-            f"Cannot create new file - file already exists: {target.path}. To change it, put "
-            "the text to replace in old_string; to replace all of it, use Write."
+            f"{target.path} already exists and is not empty, so an empty old_string (which "
+            "creates a file) does not apply. Put the text to change in old_string, or use "
+            "Write to replace the whole file."
         )
     return text, encoding

@@ -36,9 +36,16 @@ async def write_plan(plan: EditPlan, ctx: ToolContext) -> EditOutput:
 def edit_content(out: EditOutput) -> str:
     """The model's confirmation: created, or updated with a numbered snippet."""
     if out.created:
-        return f"File created successfully at: {out.file_path}"
-    count = f" ({out.replacements} replacements)" if out.replacements > 1 else ""
-    return (
-        f"The file {out.file_path} has been updated{count}. Here's the result of running "
-        f"`cat -n` on a snippet of the edited file:\n{snippet(out.structured_patch)}"
-    )
+        return created_text(out.file_path)
+    count = f", {out.replacements} replacements" if out.replacements > 1 else ""
+    return updated_text(out.file_path, snippet(out.structured_patch), detail=count)
+
+
+def created_text(path: str) -> str:
+    """The confirmation of a new file."""
+    return f"Created {path}."
+
+
+def updated_text(path: str, numbered: str, *, detail: str = "") -> str:
+    """The confirmation of a changed file, with the changed region numbered like Read."""
+    return f"Saved {path}{detail}. The changed region now reads (line, tab, text):\n{numbered}"

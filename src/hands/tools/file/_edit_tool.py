@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 
@@ -14,7 +14,7 @@ from hands.errors import ToolError
 from hands.tools.file._diffview import diff_summary, render_diff, text_diff
 from hands.tools.file._edit_plan import EditPlan, PlanCache, plan_edits
 from hands.tools.file._edit_result import EditOutput, edit_content, write_plan
-from hands.tools.file._paths import check_path
+from hands.tools.file._paths import check_path, resolved_field
 from hands.tools.file._replace import EditError, EditSpec
 
 if TYPE_CHECKING:
@@ -31,6 +31,9 @@ class PlannedEditTool(Tool[EditInputT, EditOutput]):
     def file_path(self, input: EditInputT) -> str:
         """The file the input changes."""
         raise NotImplementedError
+
+    def observable_input(self, input: EditInputT, ctx: ToolContext) -> Mapping[str, Any]:
+        return resolved_field(self.file_path(input), ctx)
 
     def edit_specs(self, input: EditInputT) -> Sequence[EditSpec]:
         """The replacements the input asks for, in order."""

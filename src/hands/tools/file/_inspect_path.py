@@ -28,8 +28,8 @@ def stat_regular(path: Path, ctx: ToolContext) -> os.stat_result | str:
         return f"Cannot access {echo(path)}: {exc.strerror or exc}."
     if stat.S_ISDIR(st.st_mode):
         return (
-            f"{path} is a directory, not a file. List it with Bash (ls {path}) or find files "
-            "in it with Glob, then Read a file inside it."
+            f"{path} is a folder; Read opens files only. List it with Bash (ls {path}) or "
+            "find files in it with Glob, then Read a file inside it."
         )
     if not stat.S_ISREG(st.st_mode):
         return (

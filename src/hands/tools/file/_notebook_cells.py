@@ -68,8 +68,8 @@ def find_cell(nb: NotebookNode, wanted: str) -> int:
     shown = ", ".join(cell_id(c, i) for i, c in enumerate(cells[:20]))
     more = ", …" if len(cells) > 20 else ""
     raise NotebookError(
-        f'Cell with id "{wanted}" not found in the notebook. Its cells are: {shown}{more}. '
-        "Use an id exactly as Read shows it."
+        f'No cell has the id "{wanted}". The notebook\'s cell ids: {shown}{more}. Send one '
+        "of them exactly as Read shows it."
     )
 
 

@@ -1,9 +1,14 @@
-"""Checks on the path a model sends, and the "does not exist" message with a suggestion."""
+"""Checks on the path a model sends, and the "does not exist" message with a suggestion.
+
+A relative path is taken from the working directory, as Claude Code does; the tools, the
+permission checks and the hooks all see the resolved absolute path.
+"""
 
 from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from hands.core.context import ToolContext
@@ -11,21 +16,26 @@ from hands.core.outcome import echo
 
 
 def check_path(raw: str, ctx: ToolContext, *, field: str = "file_path") -> Path | str:
-    """The absolute path for ``raw``, or an error message saying how to fix it."""
+    """The absolute, normalised path for ``raw`` (relative: from the cwd), or an error."""
     if "\x00" in raw:
         return (
             f"{field} contains a NUL byte, which no file path can hold. Send the path again "
             "without it."
         )
     if not raw.strip():
-        return f"{field} is empty. Send the absolute path of the file."
-    path = Path(raw).expanduser()
-    if not path.is_absolute():
-        return (
-            f"{field} must be an absolute path, not a relative one ({echo(repr(raw))}). "
-            f"Did you mean {echo(ctx.cwd / raw)}?"
-        )
-    return Path(os.path.normpath(path))
+        return f"{field} is empty. Send the path of the file, best an absolute one."
+    return Path(os.path.normpath(ctx.resolve(raw)))
+
+
+def resolved_field(raw: str, ctx: ToolContext, field: str = "file_path") -> Mapping[str, str]:
+    """``{field: absolute path}`` for the input hooks see, when ``raw`` needs resolving.
+
+    Empty when ``raw`` is already absolute and normalised (or is no path at all).
+    """
+    checked = check_path(raw, ctx, field=field)
+    if isinstance(checked, str) or str(checked) == raw:
+        return {}
+    return {field: str(checked)}
 
 
 def real_path(path: Path) -> Path:
@@ -35,7 +45,7 @@ def real_path(path: Path) -> Path:
 
 def missing_message(path: Path, ctx: ToolContext) -> str:
     """A missing file: say so, give the cwd, and suggest a close match if one exists."""
-    text = f"File does not exist: {echo(path)}. Current working directory: {ctx.cwd}."
+    text = f"No file at {echo(path)} (the working directory is {ctx.cwd})."
     suggestion = suggest(path, ctx)
     if suggestion is not None:
         text += f" Did you mean {suggestion}?"

@@ -85,6 +85,33 @@ def extract_pages(path: Path, pages: tuple[int, ...] | None) -> tuple[int, tuple
     return count, tuple(out)
 
 
+def document_bytes(path: Path, pages: tuple[int, ...] | None, *, max_bytes: int) -> bytes | None:
+    """The PDF to send as a document; None when it would pass ``max_bytes`` or fails.
+
+    The file itself when ``pages`` is None, else a new PDF of just those pages (pypdf:
+    pure Python, no renderer needed).
+    """
+    if pages is None:
+        if path.stat().st_size > max_bytes:
+            return None
+        return path.read_bytes()
+    import io
+
+    from pypdf import PdfWriter
+
+    reader = _reader(path)
+    writer = PdfWriter()
+    try:
+        for number in pages:
+            writer.add_page(reader.pages[number - 1])
+        out = io.BytesIO()
+        writer.write(out)
+    except Exception:  # pypdf raises many types on damaged files; the text still serves
+        return None
+    data = out.getvalue()
+    return data if len(data) <= max_bytes else None
+
+
 def _reader(path: Path) -> PdfReader:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from hands.core.messages import ImageBlock, TextBlock
+from hands.core.messages import DocumentBlock, ImageBlock, TextBlock
 from hands.core.words import plural
 from hands.tools.file._images import PreparedImage
 from hands.tools.file._limits import MAX_LINE_CHARS, MAX_READ_CHARS
@@ -27,6 +27,12 @@ class TextRead:
     cut_lines: int
     replaced: bool
     encoding: str
+    max_chars: int = MAX_READ_CHARS
+    """The character cap this read ran under (higher with ``allow_large``)."""
+    line_chars: int = MAX_LINE_CHARS
+    """The per-line cut this read ran under."""
+    notes: tuple[str, ...] = ()
+    """Further notes for the model (an input field that did not apply)."""
     type: Literal["text"] = "text"
 
     @property
@@ -74,6 +80,9 @@ class PdfRead:
     pages: tuple[PdfPage, ...]
     capped_after: int | None = None
     """The page after which the character cap stopped the view, if it did."""
+    max_chars: int = MAX_READ_CHARS
+    document: str | None = None
+    """The shown pages as a PDF, base64: sent as a document block; None: text only."""
     type: Literal["pdf"] = "pdf"
 
 
@@ -86,6 +95,7 @@ class NotebookRead:
     cells: tuple[CellView, ...]
     shown: int
     """Cells that fit under the character cap."""
+    max_chars: int = MAX_READ_CHARS
     type: Literal["notebook"] = "notebook"
 
 
@@ -108,9 +118,9 @@ def text_content(out: TextRead) -> str:
     if out.capped:
         of = f" of {out.total_lines:,}" if out.total_lines is not None else ""
         notes.append(
-            f"PARTIAL view: lines {out.start_line}-{out.end_line}{of}; the result is capped at "
-            f"{MAX_READ_CHARS:,} characters. Continue with offset={next_offset}, or read a "
-            "smaller range with offset and limit (or search with Grep)."
+            f"Cut short at {out.max_chars:,} characters: this shows lines {out.start_line}-"
+            f"{out.end_line}{of}. For the rest, Read again with offset={next_offset} (and a "
+            "limit), or find the part you need with Grep."
         )
     elif out.total_lines is not None and out.end_line < out.total_lines:
         notes.append(
@@ -124,11 +134,13 @@ def text_content(out: TextRead) -> str:
         )
     if out.cut_lines:
         notes.append(
-            f"{out.cut_lines} line(s) longer than {MAX_LINE_CHARS:,} characters were cut; see "
-            "them whole with Grep or Bash (e.g. cut -c)."
+            f"{plural(out.cut_lines, 'line')} ran past {out.line_chars:,} characters and "
+            "end early here; Read with allow_large=true shows them whole, or look at them "
+            "with Grep or Bash (e.g. cut -c)."
         )
     if out.replaced:
         notes.append(f"Some bytes are not valid {out.encoding} and are shown as \ufffd.")
+    notes.extend(out.notes)
     if not notes:
         return out.content
     return out.content + "\n\n" + "\n".join(f"[{n}]" for n in notes)
@@ -137,12 +149,11 @@ def text_content(out: TextRead) -> str:
 def empty_content(out: EmptyRead) -> str:
     """The warning for an empty file or an offset past the end."""
     if out.total_lines == 0:
-        body = "Warning: the file exists but its contents are empty."
+        body = f"{out.file_path} is there but holds no text at all (zero lines)."
     else:
         body = (
-            f"Warning: the file exists but is shorter than the offset ({out.offset}): it has "
-            f"{plural(out.total_lines, 'line')}. Read again with an offset of at most "
-            f"{out.total_lines}."
+            f"Nothing at offset {out.offset}: {out.file_path} ends after "
+            f"{plural(out.total_lines, 'line')}. Use an offset from 1 to {out.total_lines}."
         )
     return f"<system-reminder>{body}</system-reminder>"
 
@@ -159,21 +170,30 @@ def image_content(out: ImageRead) -> Sequence[TextBlock | ImageBlock]:
     return (ImageBlock(media_type=img.media_type, data=img.base64), TextBlock(text=note))
 
 
-def pdf_content(out: PdfRead) -> str:
-    """Each page's text under a page heading."""
+def pdf_content(out: PdfRead) -> str | Sequence[TextBlock]:
+    """A heading, then the pages, as a document or as text.
+
+    The document also holds each page's text under a page heading: a provider that reads
+    PDFs sees the pages, the others that text.
+    """
     numbers = [p.number for p in out.pages]
-    parts = [
+    head = (
         f"PDF {out.file_path}: {plural(out.page_count, 'page')}; pages shown: {_ranges(numbers)}."
-    ]
+    )
+    parts: list[str] = []
     for page in out.pages:
         text = page.text.strip() or "[no extractable text on this page; it may be a scan]"
         parts.append(f"--- Page {page.number} ---\n{text}")
     if out.capped_after is not None:
         parts.append(
-            f"[PARTIAL view: stopped after page {out.capped_after} at {MAX_READ_CHARS:,} "
-            "characters. Read the rest with a smaller pages range.]"
+            f"[Cut short at {out.max_chars:,} characters after page {out.capped_after}. For "
+            f'the rest, Read again with pages="{out.capped_after + 1}-…" in smaller ranges.]'
         )
-    return "\n\n".join(parts)
+    body = "\n\n".join(parts)
+    if out.document is None:
+        return f"{head}\n\n{body}"
+    document = DocumentBlock(text=body, data=out.document, pages=len(out.pages))
+    return (TextBlock(text=head), document)
 
 
 def notebook_content(out: NotebookRead) -> Sequence[TextBlock | ImageBlock] | str:
@@ -192,8 +212,8 @@ def notebook_content(out: NotebookRead) -> Sequence[TextBlock | ImageBlock] | st
             images.append(ImageBlock(media_type=image.media_type, data=image.base64))
     if out.shown < len(out.cells):
         parts.append(
-            f"[PARTIAL view: cells 1-{out.shown} of {len(out.cells)}; the result is capped at "
-            f"{MAX_READ_CHARS:,} characters. See the rest with Bash, e.g. "
+            f"[Cut short at {out.max_chars:,} characters: cells 1-{out.shown} of "
+            f"{len(out.cells)} shown. For the rest, use Bash, e.g. "
             f"jq '.cells[{out.shown}:]' {out.file_path}]"
         )
     if not out.cells:
@@ -210,9 +230,8 @@ def notebook_content(out: NotebookRead) -> Sequence[TextBlock | ImageBlock] | st
 def unchanged_content(out: UnchangedRead) -> str:
     """The stub for a re-read of an unchanged file."""
     return (
-        f"File unchanged since your last Read of it ({out.what}): {out.file_path}. The "
-        "earlier result in this conversation is still current; refer to it instead of "
-        "reading again."
+        f"{out.file_path} has not changed since you last read it ({out.what}); that earlier "
+        "result above is still accurate, so use it rather than this call."
     )
 
 

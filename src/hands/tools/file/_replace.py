@@ -49,9 +49,10 @@ def apply_edit(text: str, spec: EditSpec) -> tuple[str, int]:
         raise EditError(not_found_message(spec.old_string, view))
     if len(spans) > 1 and not spec.replace_all:
         raise EditError(
-            f"Found {len(spans)} matches of the string to replace, but replace_all is false. "
-            "To replace every occurrence, set replace_all to true. To replace just one, "
-            f"add surrounding lines to old_string so it matches once.\nString: {spec.old_string}"
+            f"old_string occurs {len(spans)} times in the file and replace_all is not set, "
+            "so it is unclear which one to change. Set replace_all to true to change all of "
+            "them, or widen old_string with neighbouring lines until it is unique."
+            f"\nold_string: {spec.old_string}"
         )
     dominant = dominant_newline(text)
     pieces: list[str] = []
@@ -101,7 +102,7 @@ def _newline_at(text: str, start: int, end: int, dominant: str) -> str:
 
 def not_found_message(old_string: str, view: str) -> str:
     """Why ``old_string`` was not found, with a hint at the likely cause."""
-    text = f"String to replace not found in file.\nString: {echo(old_string)}"
+    text = f"old_string does not occur in the file.\nold_string: {echo(old_string)}"
     if _LINE_PREFIX.search(old_string) and not _LINE_PREFIX.search(view):
         return text + (
             "\nold_string seems to include the line-number prefixes of Read's output; "

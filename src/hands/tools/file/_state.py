@@ -141,8 +141,8 @@ class ReadStateCache:
 def not_read_message(path: Path, *, tool: str) -> str:
     """The model tried to change a file it has not read."""
     return (
-        f"File has not been read yet: {path}. Read it first with the Read tool, then "
-        f"retry the {tool}."
+        f"{tool} refused: {path} was never read in this session, so its current content "
+        f"is unknown here. Read it, then send the {tool} again."
     )
 
 
@@ -162,9 +162,9 @@ def partial_message(path: Path, *, tool: str, whole: bool) -> str:
 def modified_message(path: Path) -> str:
     """The file changed on disk since the model read it."""
     return (
-        f"File has been modified since it was read, by the user or another program: "
-        f"{path}. Nothing was written. Read it again to see the current content, then "
-        f"retry the change against it."
+        f"{path} changed on disk after your last Read of it (another program or the user "
+        "wrote to it), so nothing was written. Read it again and base the change on what "
+        "it holds now."
     )
 
 

@@ -82,9 +82,18 @@ class LineIndexes:
 
 
 def read_window(
-    path: Path, *, start: int, limit: int, max_chars: int, index: LineIndex | None = None
+    path: Path,
+    *,
+    start: int,
+    limit: int,
+    max_chars: int,
+    line_chars: int = MAX_LINE_CHARS,
+    index: LineIndex | None = None,
 ) -> TextWindow:
-    """Lines ``start`` .. ``start + limit - 1`` (1-based) of ``path``, within ``max_chars``."""
+    """Lines ``start`` .. ``start + limit - 1`` (1-based) of ``path``, within ``max_chars``.
+
+    Lines longer than ``line_chars`` are cut with a marker.
+    """
     with path.open("rb", buffering=CHUNK_BYTES) as raw:
         f: BinaryIO = raw
         if path.stat().st_size == 0:
@@ -93,7 +102,14 @@ def read_window(
         head = f.read(4)
         encoding = sniff_encoding(head)
         if encoding.codec.startswith("utf-16"):
-            return _read_utf16(path, encoding.codec, start=start, limit=limit, max_chars=max_chars)
+            return _read_utf16(
+                path,
+                encoding.codec,
+                start=start,
+                limit=limit,
+                max_chars=max_chars,
+                line_chars=line_chars,
+            )
         f.seek(0)
         return _read_bytes(
             f,
@@ -102,6 +118,7 @@ def read_window(
             start=start,
             limit=limit,
             max_chars=max_chars,
+            line_chars=line_chars,
             index=index or LineIndex(stamp=FileStamp(size=-1, mtime_ns=0)),
         )
 
@@ -114,6 +131,7 @@ def _read_bytes(
     start: int,
     limit: int,
     max_chars: int,
+    line_chars: int,
     index: LineIndex,
 ) -> TextWindow:
     size = f.seek(0, io.SEEK_END)
@@ -146,7 +164,7 @@ def _read_bytes(
     capped = False
     replaced = False
     eof = False
-    max_bytes = MAX_LINE_CHARS * 4 + 4
+    max_bytes = line_chars * 4 + 4
     while len(lines) < limit:
         line_start = f.tell()
         raw = f.readline(max_bytes)
@@ -159,9 +177,9 @@ def _read_bytes(
         text = raw.decode("utf-8", errors="replace")
         replaced = replaced or "\ufffd" in text
         text = text.rstrip("\n").removesuffix("\r")
-        if len(text) > MAX_LINE_CHARS:
+        if len(text) > line_chars:
             cut += 1
-            text = text[:MAX_LINE_CHARS] + f"… [line cut: {length:,} bytes in all]"
+            text = text[:line_chars] + f"… [line cut: {length:,} bytes in all]"
         cost = len(str(start + len(lines))) + len(text) + 2
         if lines and used + cost > max_chars:
             f.seek(line_start)
@@ -228,7 +246,9 @@ def _past_end(total: int, start: int, label: str) -> TextWindow:
     )
 
 
-def _read_utf16(path: Path, codec: str, *, start: int, limit: int, max_chars: int) -> TextWindow:
+def _read_utf16(
+    path: Path, codec: str, *, start: int, limit: int, max_chars: int, line_chars: int
+) -> TextWindow:
     """UTF-16 cannot be split on a newline byte; decode as a stream instead."""
     lines: list[str] = []
     used = 0
@@ -238,13 +258,13 @@ def _read_utf16(path: Path, codec: str, *, start: int, limit: int, max_chars: in
     with path.open("r", encoding=codec, errors="replace", newline="\n") as f:
         f.read(1)  # the BOM, which the -le/-be codecs leave in
         while True:
-            text = f.readline(MAX_LINE_CHARS + 1)
+            text = f.readline(line_chars + 1)
             if not text:
                 break
-            if not text.endswith("\n") and len(text) > MAX_LINE_CHARS:
+            if not text.endswith("\n") and len(text) > line_chars:
                 while (rest := f.readline(CHUNK_BYTES)) and not rest.endswith("\n"):
                     pass
-                text = text[:MAX_LINE_CHARS] + "… [line cut]"
+                text = text[:line_chars] + "… [line cut]"
                 cut += 1
             number += 1
             if number < start or capped or len(lines) >= limit:

@@ -27,7 +27,9 @@ DESCRIPTION = """Replace an exact string in a file.
 class EditInput(ToolInput):
     """Input of Edit."""
 
-    file_path: str = Field(description="The absolute path of the file to change")
+    file_path: str = Field(
+        description="The absolute path of the file to change (relative: from the working directory)"
+    )
     old_string: str = Field(description="The text to replace")
     new_string: str = Field(description="The text to replace it with (must differ from old_string)")
     replace_all: bool = Field(

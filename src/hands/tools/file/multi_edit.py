@@ -30,7 +30,9 @@ class EditItem(ToolInput):
 class MultiEditInput(ToolInput):
     """Input of MultiEdit."""
 
-    file_path: str = Field(description="The absolute path of the file to change")
+    file_path: str = Field(
+        description="The absolute path of the file to change (relative: from the working directory)"
+    )
     edits: tuple[EditItem, ...] = Field(min_length=1, description="Replacements to make, in order")
 
 

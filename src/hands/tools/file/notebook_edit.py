@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -23,7 +24,7 @@ from hands.tools.file._notebook_cells import (
     parse_notebook,
 )
 from hands.tools.file._patch import Hunk, make_patch
-from hands.tools.file._paths import check_path, missing_message
+from hands.tools.file._paths import check_path, missing_message, resolved_field
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 DESCRIPTION = """Replace, insert or delete one cell of a Jupyter notebook (.ipynb).
 
 - Read the notebook first: Read shows every cell with its id.
-- notebook_path must be absolute. cell_id is the id exactly as Read shows it.
+- notebook_path should be absolute (a relative one is taken from the working
+  directory). cell_id is the id exactly as Read shows it.
 - edit_mode "replace" (default) sets the cell's source (a code cell's outputs are
   cleared); cell_type may change its type too.
 - edit_mode "insert" adds a new cell after cell_id, or at the start when cell_id is
@@ -43,7 +45,9 @@ DESCRIPTION = """Replace, insert or delete one cell of a Jupyter notebook (.ipyn
 class NotebookEditInput(ToolInput):
     """Input of NotebookEdit."""
 
-    notebook_path: str = Field(description="The absolute path of the .ipynb file")
+    notebook_path: str = Field(
+        description="The absolute path of the .ipynb file (relative: from the working directory)"
+    )
     cell_id: str | None = Field(
         default=None,
         description="The id of the cell to change, as Read shows it. For insert, the new "
@@ -88,6 +92,9 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
     edits_files = True
     subject = writes_path("notebook_path")
 
+    def observable_input(self, input: NotebookEditInput, ctx: ToolContext) -> Mapping[str, Any]:
+        return resolved_field(input.notebook_path, ctx, "notebook_path")
+
     def is_destructive(self, input: NotebookEditInput) -> bool:
         return input.edit_mode == "delete"
 
@@ -117,13 +124,14 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
         return added_lines(f"{what} in {input.notebook_path}", input.new_source)
 
     def to_content(self, output: NotebookEditOutput) -> str:
+        where = f"{output.notebook_path}, cell {output.cell_id}"
         if output.edit_mode == "delete":
-            return f"Deleted cell {output.cell_id} from {output.notebook_path}"
-        verb = "Inserted" if output.edit_mode == "insert" else "Updated"
-        return (
-            f"{verb} {output.cell_type} cell {output.cell_id} in {output.notebook_path} "
-            f"with source:\n{output.new_source}"
-        )
+            return f"Removed {where}; the other cells are unchanged."
+        if output.edit_mode == "insert":
+            return (
+                f"Added a new {output.cell_type} cell to {where}. Its source:\n{output.new_source}"
+            )
+        return f"Replaced the source of {where} ({output.cell_type}). Now:\n{output.new_source}"
 
     def describe_input(self, input: NotebookEditInput) -> str:
         where = (
@@ -146,10 +154,11 @@ def _plan(input: NotebookEditInput, ctx: ToolContext) -> _Plan:
             f"{path} is not a Jupyter notebook (.ipynb). Use Edit or Write for other files."
         )
     if input.edit_mode == "insert" and input.cell_type is None:
-        raise ToolError('cell_type is required for insert: send "code" or "markdown".')
+        raise ToolError('An insert needs cell_type: "code" or "markdown". Send it again with one.')
     if input.edit_mode != "insert" and not input.cell_id:
         raise ToolError(
-            f"cell_id is required for {input.edit_mode}. Read the notebook to see its cell ids."
+            f"edit_mode {input.edit_mode} needs a cell_id to say which cell; Read the notebook "
+            "to see each cell's id."
         )
     try:
         target = load_target(path, ctx, tool="NotebookEdit", whole=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import base64
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from pydantic import Field
@@ -20,13 +21,15 @@ from hands.errors import ToolError
 from hands.tools.file._inspect_path import stat_regular
 from hands.tools.file._limits import (
     DEFAULT_LINES,
+    LARGE_READ_CHARS,
     MAX_LINE_CHARS,
     MAX_NOTEBOOK_BYTES,
     MAX_READ_CHARS,
+    PDF_DOCUMENT_MAX_BYTES,
     PDF_MAX_PAGES_PER_CALL,
     PDF_PAGES_WITHOUT_RANGE,
 )
-from hands.tools.file._paths import check_path, real_path
+from hands.tools.file._paths import check_path, real_path, resolved_field
 from hands.tools.file._read_outputs import (
     EmptyRead,
     ImageRead,
@@ -51,14 +54,15 @@ if TYPE_CHECKING:
 
 DESCRIPTION = f"""Read a file from the local filesystem.
 
-- file_path must be an absolute path.
+- file_path should be absolute; a relative path is taken from the working directory.
 - Text comes back in cat -n form: the line number, a tab, then the line. Never copy the
   number and tab into Edit's old_string or new_string.
-- By default up to {DEFAULT_LINES} lines from the start are returned; use offset (1-based
-  line to start at) and limit (number of lines) to page through long files. Any size of
-  file can be paged: reading a window deep inside a huge file is fast.
-- Lines longer than {MAX_LINE_CHARS} characters are cut, and a whole result is capped at
-  {MAX_READ_CHARS:,} characters; the result says how to continue.
+- The file is read from the start; use offset (1-based line to start at) and limit
+  (number of lines) to page through long files. Any size of file can be paged: reading a
+  window deep inside a huge file is fast.
+- Lines longer than {MAX_LINE_CHARS} characters are cut, and a result stops at
+  {MAX_READ_CHARS:,} characters; the result then says which offset comes next.
+  allow_large lifts both for one call, up to {LARGE_READ_CHARS:,} characters.
 - Images (PNG, JPEG, GIF, WebP) are shown to you as images.
 - PDFs: text page by page. A PDF of more than {PDF_PAGES_WITHOUT_RANGE} pages needs pages
   (e.g. "1-5"), at most {PDF_MAX_PAGES_PER_CALL} pages per call.
@@ -71,7 +75,9 @@ DESCRIPTION = f"""Read a file from the local filesystem.
 class ReadInput(ToolInput):
     """Input of Read."""
 
-    file_path: str = Field(description="The absolute path of the file to read")
+    file_path: str = Field(
+        description="The absolute path of the file to read (relative: from the working directory)"
+    )
     offset: int | None = Field(
         default=None,
         ge=0,
@@ -87,6 +93,12 @@ class ReadInput(ToolInput):
         default=None,
         description=f'Page range for PDF files, e.g. "1-5", "3" or "10-20". At most '
         f"{PDF_MAX_PAGES_PER_CALL} pages per call",
+    )
+    allow_large: bool = Field(
+        default=False,
+        description=f"Lift the line cut and the {MAX_READ_CHARS:,}-character cap for this "
+        f"call (up to {LARGE_READ_CHARS:,} characters). Only when the whole file is truly "
+        "needed at once",
     )
 
 
@@ -108,6 +120,9 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
     description = DESCRIPTION
     input_model = ReadInput
     max_result_chars = None  # bounded by MAX_READ_CHARS instead of spilling
+
+    def observable_input(self, input: ReadInput, ctx: ToolContext) -> Mapping[str, Any]:
+        return resolved_field(input.file_path, ctx)
 
     async def validate_input(self, input: ReadInput, ctx: ToolContext) -> str | None:
         checked = check_path(input.file_path, ctx)
@@ -134,6 +149,7 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
         return ToolResult(output=done.output)
 
     def to_content(self, output: ReadOutput) -> str | Sequence[TextBlock | ImageBlock]:
+        """The model's view; a PDF comes as its text and, when small enough, itself."""
         match output:
             case TextRead():
                 return text_content(output)
@@ -206,12 +222,12 @@ def _read(
         and input.offset is None
         and input.limit is None
     )
-    if input.pages is not None and kind != "pdf":
+    if input.pages is not None and kind not in ("pdf", "text"):
         raise ToolError(
             f"pages only applies to PDF files, and {path} is not a PDF. Use offset and limit "
             "to read part of a text file."
         )
-    view: tuple[object, ...] = (input.offset or 1, input.limit, input.pages)
+    view: tuple[object, ...] = (input.offset or 1, input.limit, input.pages, input.allow_large)
     if (
         previous is not None
         and previous.by_read
@@ -234,9 +250,14 @@ def _read(
     elif kind == "pdf":
         output, read_kind = _pdf(path, input)
     elif is_notebook:
-        output, read_kind = _notebook(path, st.st_size)
+        output, read_kind = _notebook(path, st.st_size, _caps(input)[2])
     else:
         output, read_kind = _text(path, input, indexes.for_file(key, stamp))
+        if input.pages is not None and isinstance(output, TextRead):
+            note = f"pages={input.pages!r} was ignored: it selects PDF pages, and this is a " + (
+                "text file, read by lines (offset and limit)."
+            )
+            output = replace(output, notes=(note,))
     digest = digest_file(path, st.st_size)
     if FileStamp.of(path.stat()) != stamp:
         read_kind = "partial"  # changed while we read: what was seen may not match the hash
@@ -253,10 +274,20 @@ def _what(input: ReadInput) -> str:
     return "the whole default view"
 
 
+def _caps(input: ReadInput) -> tuple[int, int, int]:
+    """Default lines, characters per line and characters in all for this call."""
+    if input.allow_large:
+        return LARGE_READ_CHARS, LARGE_READ_CHARS, LARGE_READ_CHARS
+    return DEFAULT_LINES, MAX_LINE_CHARS, MAX_READ_CHARS
+
+
 def _text(path: Path, input: ReadInput, index: LineIndex) -> tuple[ReadOutput, ReadKind]:
     start = max(input.offset or 1, 1)
-    limit = input.limit or DEFAULT_LINES
-    window = read_window(path, start=start, limit=limit, max_chars=MAX_READ_CHARS, index=index)
+    default_lines, line_chars, max_chars = _caps(input)
+    limit = input.limit or default_lines
+    window = read_window(
+        path, start=start, limit=limit, max_chars=max_chars, line_chars=line_chars, index=index
+    )
     if not window.lines:
         total = window.total_lines or 0
         return EmptyRead(file_path=str(path), total_lines=total, offset=start), (
@@ -272,6 +303,8 @@ def _text(path: Path, input: ReadInput, index: LineIndex) -> tuple[ReadOutput, R
         cut_lines=window.cut_lines,
         replaced=window.replaced,
         encoding=window.encoding,
+        max_chars=max_chars,
+        line_chars=line_chars,
     )
     whole = start == 1 and window.total_lines == len(window.lines) and not window.cut_lines
     kind: ReadKind = "partial" if window.capped else "full" if whole else "range"
@@ -292,7 +325,13 @@ def _image(path: Path, head: bytes) -> ReadOutput:
 
 
 def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
-    from hands.tools.file._pdf import PageRangeError, extract_pages, page_count, parse_pages
+    from hands.tools.file._pdf import (
+        PageRangeError,
+        document_bytes,
+        extract_pages,
+        page_count,
+        parse_pages,
+    )
 
     try:
         count = page_count(path)
@@ -311,12 +350,13 @@ def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
         raise ToolError(str(exc)) from exc
     except ValueError as exc:
         raise ToolError(f"{path} could not be read as a PDF: {exc}.") from exc
+    max_chars = _caps(input)[2]
     used = 0
     kept = 0
     capped_after: int | None = None
     for page in pages:
         used += len(page.text) + 20
-        if kept and used > MAX_READ_CHARS:
+        if kept and used > max_chars:
             capped_after = pages[kept - 1].number
             break
         kept += 1
@@ -324,12 +364,19 @@ def _pdf(path: Path, input: ReadInput) -> tuple[ReadOutput, ReadKind]:
     kind: ReadKind = (
         "partial" if capped_after is not None else "full" if len(shown) == count else "range"
     )
+    numbers = None if wanted is None and kept == count else tuple(p.number for p in shown)
+    document = document_bytes(path, numbers, max_bytes=PDF_DOCUMENT_MAX_BYTES)
     return PdfRead(
-        file_path=str(path), page_count=count, pages=shown, capped_after=capped_after
+        file_path=str(path),
+        page_count=count,
+        pages=shown,
+        capped_after=capped_after,
+        max_chars=max_chars,
+        document=None if document is None else base64.b64encode(document).decode("ascii"),
     ), kind
 
 
-def _notebook(path: Path, size: int) -> tuple[ReadOutput, ReadKind]:
+def _notebook(path: Path, size: int, max_chars: int) -> tuple[ReadOutput, ReadKind]:
     from hands.tools.file._notebook_cells import (
         NotebookError,
         language_of,
@@ -351,10 +398,16 @@ def _notebook(path: Path, size: int) -> tuple[ReadOutput, ReadKind]:
     shown = 0
     for cell in cells:
         used += len(cell.source) + sum(len(o) for o in cell.outputs) + 60
-        if shown and used > MAX_READ_CHARS:
+        if shown and used > max_chars:
             break
         shown += 1
-    out = NotebookRead(file_path=str(path), language=language_of(nb), cells=cells, shown=shown)
+    out = NotebookRead(
+        file_path=str(path),
+        language=language_of(nb),
+        cells=cells,
+        shown=shown,
+        max_chars=max_chars,
+    )
     return out, "full" if shown == len(cells) else "partial"
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 from pydantic import Field
@@ -15,6 +16,7 @@ from hands.core.tool import Progress, Tool, ToolResult
 from hands.core.words import plural
 from hands.errors import ToolError
 from hands.tools.file._diffview import diff_summary, render_diff, text_diff
+from hands.tools.file._edit_result import created_text, updated_text
 from hands.tools.file._encoding import UTF8, NotTextError, decode, dominant_newline, encode
 from hands.tools.file._guard import (
     GuardError,
@@ -24,14 +26,15 @@ from hands.tools.file._guard import (
     remember_write,
 )
 from hands.tools.file._patch import Hunk, make_patch, snippet
-from hands.tools.file._paths import check_path
+from hands.tools.file._paths import check_path, resolved_field
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 DESCRIPTION = """Write a file, replacing it entirely if it exists.
 
-- file_path must be absolute; missing parent directories are created.
+- file_path should be absolute (a relative one is taken from the working directory);
+  missing parent directories are created.
 - To replace an existing file you must have read all of it in this conversation first,
   and it must not have changed on disk since; otherwise the write is refused.
 - Prefer Edit for changing part of an existing file: it sends only the difference.
@@ -47,7 +50,9 @@ PREVIEW_LINES = 10
 class WriteInput(ToolInput):
     """Input of Write."""
 
-    file_path: str = Field(description="The absolute path of the file to write")
+    file_path: str = Field(
+        description="The absolute path of the file to write (relative: from the working directory)"
+    )
     content: str = Field(description="The full content of the file")
 
 
@@ -82,6 +87,9 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
     subject = writes_path()
     always_load = True
 
+    def observable_input(self, input: WriteInput, ctx: ToolContext) -> Mapping[str, Any]:
+        return resolved_field(input.file_path, ctx)
+
     async def validate_input(self, input: WriteInput, ctx: ToolContext) -> str | None:
         try:
             await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
@@ -112,13 +120,10 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
 
     def to_content(self, output: WriteOutput) -> str:
         if output.type == "create":
-            return f"File created successfully at: {output.file_path}"
+            return created_text(output.file_path)
         if not output.changed:
             return f"The file {output.file_path} already had this exact content; nothing changed."
-        return (
-            f"The file {output.file_path} has been updated. Here's the result of running "
-            f"`cat -n` on a snippet of the edited file:\n{snippet(output.structured_patch)}"
-        )
+        return updated_text(output.file_path, snippet(output.structured_patch))
 
     async def preview(self, input: WriteInput, ctx: ToolContext) -> str | None:
         try:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from hands.core.context import PermissionMode, ToolContext
@@ -28,8 +28,20 @@ MAX_PLAN_CHARS = 100_000
 
 
 class ExitPlanModeInput(ToolInput):
-    """No input from the model; hooks see (and may replace) the plan and its file."""
+    """No input from the model; hooks see (and may replace) the plan and its file.
 
+    Other keys are accepted and dropped, as Claude Code's schema takes any.
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+    ignored_fields: ClassVar[Mapping[str, str]] = {
+        "allowed_prompts": "an approved plan grants no command permissions in hands; each "
+        "command is checked against the permission rules when it runs",
+    }
+
+    allowed_prompts: SkipJsonSchema[list[dict[str, Any]] | None] = Field(
+        default=None, alias="allowedPrompts", exclude=True
+    )
     plan: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
     plan_file_path: SkipJsonSchema[str | None] = Field(
         default=None, alias="planFilePath", exclude=True

@@ -246,7 +246,7 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
             return "The pattern is empty; give a glob such as **/*.py."
         base, _ = self._target(input, ctx)
         if not base.exists():
-            return f"Directory does not exist: {echo(base)}. Current working directory: {ctx.cwd}"
+            return f"No directory at {echo(base)} (the working directory is {ctx.cwd})."
         if not base.is_dir():
             return f"Path is not a directory: {base}. Give a directory as path."
         return None
@@ -296,14 +296,14 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
     def to_content(self, output: GlobOutput) -> Content:
         lines: list[str] = []
         if not output.filenames:
-            lines.append("No files found")
+            lines.append("No file matches this pattern.")
         else:
             lines.extend(output.filenames)
         if output.truncated:
             lines.append(
-                f"(Results are truncated: these are the {len(output.filenames)} most recently "
-                f"modified of {plural(output.num_files, 'match', 'matches')}. "
-                "Use a more specific path or pattern to see others.)"
+                f"(Only the {len(output.filenames)} most recently modified of "
+                f"{plural(output.num_files, 'match', 'matches')} are listed; narrow the path "
+                "or the pattern to see the others.)"
             )
         if output.timed_out:
             lines.append(

@@ -348,7 +348,7 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
             try:
                 st = target.stat()
             except OSError:
-                return f"Path does not exist: {echo(target)}. Current working directory: {ctx.cwd}"
+                return f"Nothing at {echo(target)} (the working directory is {ctx.cwd})."
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
                 return (
                     f"{target} is {special_kind(st.st_mode)}, not a file or directory: it has "
@@ -579,12 +579,21 @@ def _page_note(output: GrepOutput, unit: str, units: str) -> str | None:
     return note + ".]"
 
 
+NO_FILES = "No file contains a match."
+NO_MATCHES = "Nothing matched."
+
+
+def matching_files(count: int) -> str:
+    """The heading of a file list: how many files matched."""
+    return f"{count:,} matching {'file' if count == 1 else 'files'}:"
+
+
 def format_output(output: GrepOutput) -> str:
     """The text the model reads."""
     parts: list[str] = []
     total = output.total_entries
     if total == 0:
-        none = "No files found" if output.mode == "files_with_matches" else "No matches found"
+        none = NO_FILES if output.mode == "files_with_matches" else NO_MATCHES
         parts.append(none)
     elif output.applied_offset >= total:
         unit = {"files_with_matches": "file", "count": "file", "content": "line"}[output.mode]
@@ -593,7 +602,7 @@ def format_output(output: GrepOutput) -> str:
             f"{plural(total, unit)}, so offsets 0–{total - 1:,} hold results."
         )
     elif output.mode == "files_with_matches":
-        parts.append(f"Found {plural(output.num_files, 'file')}")
+        parts.append(matching_files(output.num_files))
         note = _page_note(output, "file", "files")
         if note:
             parts.append(note)
@@ -601,7 +610,7 @@ def format_output(output: GrepOutput) -> str:
     elif output.mode == "count":
         parts.append(output.content)
         summary = (
-            f"\nFound {plural(output.num_matches, 'total occurrence')} across "
+            f"\n{plural(output.num_matches, 'match', 'matches')} in all, in "
             f"{plural(output.num_files, 'file')}."
         )
         note = _page_note(output, "file", "files")

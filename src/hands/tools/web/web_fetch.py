@@ -57,6 +57,11 @@ class WebFetchInput(ToolInput):
 
     url: str = Field(description="The URL to fetch (http or https)")
     prompt: str = Field(description="What to find out from the page")
+    offset: int = Field(
+        default=0,
+        ge=0,
+        description="Characters of the page's text to skip: read on after a cut page",
+    )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -71,6 +76,8 @@ class FetchedPage:
     answered_by: str = ""
     why_no_answer: str = ""
     cached: bool = False
+    offset: int = 0
+    """Characters of the page's text skipped before what is shown."""
     shown_chars: int = 0
     """Characters of the page returned (after the cut)."""
 
@@ -128,7 +135,11 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
                 cache.put(url.url, page)
         if not 200 <= page.status < 300:
             raise ToolError(_status_text(page))
-        out = FetchedPage(requested=url.url, page=page, prompt=input.prompt, cached=cached)
+        if input.offset:
+            page = replace(page, text=page.text[input.offset :])
+        out = FetchedPage(
+            requested=url.url, page=page, prompt=input.prompt, cached=cached, offset=input.offset
+        )
         return ToolResult(output=await _with_answer(out))
 
     async def _fetch(self, url: WebUrl, ctx: ToolContext, progress: Progress) -> Page | Redirect:
@@ -161,7 +172,7 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
             return (ImageBlock(media_type=img.media_type, data=img.base64), TextBlock(text=head))
         if output.answer is not None:
             return f"{head}\n\n{output.answer}"
-        return f"{head}\n\n{_cut(page.text)}"
+        return f"{head}\n\n{_cut(page.text, output.offset)}"
 
     def describe_input(self, input: WebFetchInput) -> str:
         parsed = parse_url(input.url)
@@ -212,14 +223,15 @@ def _page(response: Response) -> Page:
     )
 
 
-def _cut(text: str) -> str:
+def _cut(text: str, offset: int = 0) -> str:
     if len(text) <= MAX_CONTENT_CHARS:
         return text
     left = len(text) - MAX_CONTENT_CHARS
     return (
         text[:MAX_CONTENT_CHARS]
-        + f"\n\n[Cut here: {left:,} more characters of {len(text):,} were left out. Ask a "
-        "narrower prompt, or fetch a more specific page.]"
+        + f"\n\n[Cut here: {left:,} more characters were left out. Fetch again with "
+        f"offset={offset + MAX_CONTENT_CHARS} to read on, ask a narrower prompt, or fetch a "
+        "more specific page.]"
     )
 
 
