@@ -128,7 +128,7 @@ async def test_hook_output_over_10000_characters_is_saved_with_a_path_and_previe
     assert "TAIL-MARKER" not in sent and "x" * 10_001 not in sent
     assert "HEAD xxx" in sent  # the preview
     prompt_sent = json.dumps(run.model.requests[0].messages[0].to_wire())
-    assert "PROMPT-END" not in prompt_sent and "Output too large" in prompt_sent
+    assert "PROMPT-END" not in prompt_sent and "more than fits in the conversation" in prompt_sent
     saved = sorted((run.query.session.directory / "tool-results").glob("hook-*.txt"))
     assert len(saved) == 2
     texts = {p.read_text() for p in saved}

@@ -337,7 +337,7 @@ def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
         )
     content = ran.content
     if _is_empty(content):
-        content = f"({tool.name} completed with no output)"
+        content = f"({tool.name} succeeded; its output is empty)"
     limit = tool.max_result_chars
     if limit is not None and content_chars(content) > min(limit, call.runtime.limits.result_chars):
         content = spill(content, session=call.ctx.session, tool_use_id=block.id)

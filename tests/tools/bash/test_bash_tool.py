@@ -306,7 +306,7 @@ async def test_long_failure_output_is_cut_in_the_middle(harness):
     content = text(out)
     assert content.startswith("Exit code 1\n1\n2\n")
     assert content.rstrip().endswith("20000")
-    assert "characters truncated" in content
+    assert "characters left out here" in content
 
 
 # -- flags, permissions and rendering ------------------------------------------------------
