@@ -65,10 +65,10 @@ class Inbox:
         if not box.notices:
             await box.arrived.wait()
 
-    def waiting(self, agent_id: str | None) -> bool:
-        """Whether a notice waits to be taken."""
+    def peek(self, agent_id: str | None) -> tuple[str, ...]:
+        """The waiting notices, left waiting."""
         box = self._boxes.get(agent_id)
-        return box is not None and bool(box.notices)
+        return () if box is None else tuple(box.notices)
 
 
 def task_notice(
