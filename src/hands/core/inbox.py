@@ -8,9 +8,14 @@ ending the run. :func:`task_notice` is the one shape every such notice has.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import anyio
+
+
+_NOTICE = re.compile(r"<task-notification>\n(.*?)\n</task-notification>", re.DOTALL)
+_FIELD = re.compile(r"^<([a-z-]+)>(.*?)</\1>$", re.DOTALL | re.MULTILINE)
 
 
 @dataclass(kw_only=True, slots=True)
@@ -92,3 +97,12 @@ def task_notice(
         lines.append(f"<hint>{hint}</hint>")
     lines += [f"<output-file>{output_file}</output-file>", "</task-notification>"]
     return "\n".join(lines)
+
+
+def notice_fields(text: str) -> list[dict[str, str]]:
+    """The one-line facts of each :func:`task_notice` in ``text`` (``task-id`` becomes
+    ``task_id``); the multi-line result is left out."""
+    return [
+        {name.replace("-", "_"): value for name, value in _FIELD.findall(body) if name != "result"}
+        for body in _NOTICE.findall(text)
+    ]
