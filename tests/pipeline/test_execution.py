@@ -101,8 +101,8 @@ async def test_unknown_tool_names_the_available_ones() -> None:
     out = await run("Ech", {})
     assert out.is_error
     assert out.block.text == (
-        "<tool_use_error>Error: No such tool available: Ech. Available tools: big, boom, "
-        "echo, nothing, picture, slow, write_note</tool_use_error>"
+        "<tool_use_error>There is no tool named Ech in this session. The tools you can "
+        "call: big, boom, echo, nothing, picture, slow, write_note</tool_use_error>"
     )
 
 
