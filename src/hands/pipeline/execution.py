@@ -358,7 +358,7 @@ def timeout_text(name: str, seconds: float) -> str:
     )
 
 
-async def unknown_tool_outcome(block: ToolUseBlock, runtime: ToolRuntime) -> ToolCallOutcome:
+def unknown_tool_outcome(block: ToolUseBlock, runtime: ToolRuntime) -> ToolCallOutcome:
     """The error result of a call to a tool the pool does not have."""
     names = ", ".join(runtime.tools.names) or "(none)"
     return error_outcome(
@@ -370,7 +370,7 @@ async def unknown_tool_outcome(block: ToolUseBlock, runtime: ToolRuntime) -> Too
     )
 
 
-def timeout_outcome(
+async def timeout_outcome(
     block: ToolUseBlock,
     tool: Tool[Any, Any],
     parsed: BaseModel | None,
