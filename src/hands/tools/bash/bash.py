@@ -43,15 +43,18 @@ Run a shell command with bash and return its combined stdout and stderr.
 - Each call starts a fresh bash process. The working directory carries over to the next \
 call while it stays inside the project's working directories; exported variables and \
 shell state do not.
-- `timeout` is in milliseconds (default 120000, at most 600000). When it expires the \
-command and every process it started are killed.
+- `timeout` is in milliseconds (default 120000, at most 600000). A command still running \
+then goes on as a background task, and a notice comes when it ends; one whose first \
+word is `sleep` is killed instead, with every process it started.
 - Prefer the dedicated tools for reading, searching and editing files; use Bash for \
 builds, tests, git and other programs.
 - Quote paths that contain spaces. Chain dependent steps with `&&`; run independent, \
 read-only commands as separate calls so they can run in parallel.
 - Set `run_in_background` for long-running commands (servers, watchers). You get a task \
-id and an output file right away; read new output with TaskOutput and stop the task \
-with TaskStop. Do not append `&` yourself.
+id and an output file right away, and a notice in the conversation when the task ends \
+(no need to poll); read new output with TaskOutput and stop the task with TaskStop. \
+With `timeout` as well, the task is stopped once it has run that long. Do not append \
+`&` yourself.
 - Write `description` as a short active-voice summary of what the command does.
 - Commands have no terminal and no stdin: avoid interactive programs and pagers.
 - Output longer than about 30000 characters is saved to a file and you get a preview.
@@ -61,11 +64,12 @@ with TaskStop. Do not append `&` yourself.
 class BashInput(ToolInput):
     """Input of the Bash tool."""
 
-    command: str = Field(description="The command to run")
+    command: str = Field(description="Shell code for bash to run")
     timeout: int | None = Field(
         default=None,
         ge=0,
-        description=f"Optional timeout in milliseconds (max {MAX_TIMEOUT_MS})",
+        description=f"How long it may run, in milliseconds (at most {MAX_TIMEOUT_MS}); "
+        "for a background task, when it is stopped",
     )
     description: str | None = Field(
         default=None,
@@ -74,7 +78,8 @@ class BashInput(ToolInput):
     )
     run_in_background: bool = Field(
         default=False,
-        description="Run the command in the background; read its output later with TaskOutput",
+        description="Start it as a background task and return at once; a notice comes "
+        "when it ends",
     )
     dangerouslyDisableSandbox: bool = Field(
         default=False,
