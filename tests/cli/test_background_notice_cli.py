@@ -15,7 +15,11 @@ def test_print_mode_waits_for_the_job_and_streams_its_notice(tmp_path: Path) -> 
         json.dumps(
             {
                 "turns": [
-                    {"blocks": [{"type": "tool_use", "id": "toolu_bg", "name": "Bash", "input": job}]},
+                    {
+                        "blocks": [
+                            {"type": "tool_use", "id": "toolu_bg", "name": "Bash", "input": job}
+                        ]
+                    },
                     {"blocks": [{"type": "text", "text": "Started it."}]},
                     {"blocks": [{"type": "text", "text": "It failed with 3."}]},
                 ]

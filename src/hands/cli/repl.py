@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 _SHOWN_WAIT_S = 2.0
 """A permission prompt waits at most this long for its call to be on screen first."""
 
+
 class Exit(Exception):
     """The user asked to leave."""
 
@@ -188,8 +189,11 @@ class Repl:
                 self.console.print(Text(f"hands: {type(exc).__name__}: {exc}", style="red"))
 
     async def _watch_notices(self) -> None:
-        """While the prompt waits for the user, a notice of background work that ended
-        ends the prompt, so that the model hears of it at once."""
+        """Wake the idle prompt when background work ends.
+
+        A notice that arrives while the prompt waits, empty, ends the prompt, so that the
+        model hears of it at once.
+        """
         inbox = self.setup.session.service(Inbox)
         while True:
             await inbox.wait(None)
@@ -447,8 +451,10 @@ class Repl:
         self.console.print(table)
 
     async def turn(self, text: str, *, typed: bool = True) -> None:
-        """Run one prompt to the end, rendering as it goes (``typed``: by the user, so
-        its @-mentions are attached)."""
+        """Run one prompt to the end, rendering as it goes.
+
+        ``typed``: the user typed it, so its @-mentions are attached.
+        """
         from hands.cli.mentions import attachments
         from hands.cli.plan_question import ask_plan_approval, is_plan_approval
         from hands.permissions.asking import PromptAskHandler

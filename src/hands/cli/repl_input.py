@@ -80,8 +80,10 @@ class TerminalInput:
             self._reading = False
 
     def wake(self) -> bool:
-        """End the input prompt with an empty line, if it is up and nothing is typed in it
-        (whether it was ended)."""
+        """End the input prompt with an empty line; whether it did.
+
+        Only a prompt that is up with nothing typed in it is ended.
+        """
         app = self.session.app
         if not self._reading or self._answering or not app.is_running:
             return False

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import anyio
 
-
 _NOTICE = re.compile(r"<task-notification>\n(.*?)\n</task-notification>", re.DOTALL)
 _FIELD = re.compile(r"^<([a-z-]+)>(.*?)</\1>$", re.DOTALL | re.MULTILINE)
 
@@ -42,8 +41,10 @@ class Inbox:
         self._box(agent_id).running += 1
 
     def finished(self, agent_id: str | None, notice: str | None) -> None:
-        """That work ended: ``notice`` waits for the agent (``None``: nothing to say, as
-        when the agent stopped the work itself)."""
+        """That work ended: ``notice`` waits for the agent.
+
+        ``None``: nothing to say, as when the agent stopped the work itself.
+        """
         box = self._box(agent_id)
         box.running = max(0, box.running - 1)
         if notice is not None:
@@ -100,8 +101,10 @@ def task_notice(
 
 
 def notice_fields(text: str) -> list[dict[str, str]]:
-    """The one-line facts of each :func:`task_notice` in ``text`` (``task-id`` becomes
-    ``task_id``); the multi-line result is left out."""
+    """The one-line facts of each :func:`task_notice` in ``text``.
+
+    ``task-id`` becomes ``task_id``; the multi-line result is left out.
+    """
     return [
         {name.replace("-", "_"): value for name, value in _FIELD.findall(body) if name != "result"}
         for body in _NOTICE.findall(text)

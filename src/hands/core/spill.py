@@ -56,8 +56,10 @@ def persisted_stub(text: str, path: Path) -> str:
 
 
 def _preview(text: str) -> tuple[str, bool]:
-    """At most :data:`PREVIEW_BYTES` of ``text``, ending at a line boundary when one is
-    in reach; and whether it did."""
+    """The preview: at most :data:`PREVIEW_BYTES` of ``text``; whether it is whole lines.
+
+    It ends at the last line boundary in reach, if there is one.
+    """
     encoded = text.encode("utf-8")
     if len(encoded) <= PREVIEW_BYTES:
         return text, True

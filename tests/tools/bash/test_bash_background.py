@@ -169,8 +169,9 @@ async def test_a_background_timeout_stops_the_task_at_that_time(harness, tmp_pat
     h = harness()
     pidfile = tmp_path / "child"
     began = time.monotonic()
-    out = await h.bash(f"sleep 30 & echo $! > {pidfile}; printf partial; wait",
-                       run_in_background=True, timeout=400)
+    out = await h.bash(
+        f"sleep 30 & echo $! > {pidfile}; printf partial; wait", run_in_background=True, timeout=400
+    )
     assert "if it runs 0.4s it is stopped" in text(out)
     [notice] = await notices(h)
     assert time.monotonic() - began < 5

@@ -286,9 +286,7 @@ async def test_a_timed_out_command_goes_on_in_the_background_and_tells_when_it_e
         await inbox.wait(None)
     [notice] = inbox.take(None)
     assert f"<task-id>{task}</task-id>" in notice and "(exit code 0)" in notice
-    assert Path(output.output_path or "").read_text() == (
-        "first\nsecond\n[hands: exit code 0]\n"
-    )
+    assert Path(output.output_path or "").read_text() == ("first\nsecond\n[hands: exit code 0]\n")
     await h.session.aclose()
 
 
@@ -307,7 +305,12 @@ async def test_a_command_that_starts_with_sleep_is_killed_at_its_timeout(harness
 
 @pytest.mark.parametrize(
     "command",
-    ["FOO=1 sleep 30", "true && sleep 30", "(sleep 30)", "python3 -c 'import time; time.sleep(30)'"],
+    [
+        "FOO=1 sleep 30",
+        "true && sleep 30",
+        "(sleep 30)",
+        "python3 -c 'import time; time.sleep(30)'",
+    ],
 )
 async def test_other_commands_past_their_timeout_move_to_the_background(harness, command):
     h = harness()

@@ -224,16 +224,16 @@ async def test_refusals_and_hook_blocks_are_hands_own(tmp_path: Path) -> None:
     strict = Calls(tmp_path, policy=project_rules_engine(tmp_path, home))
     strict.ctx = strict.ctx.with_changes(permission_mode="dontAsk")
     texts["dontask"] = await strict("Bash", command="touch y")
-    hooks = engine_for(
-        {"PreToolUse": [group("Bash", cmd("echo 'policy says no' >&2; exit 2"))]}
-    )
+    hooks = engine_for({"PreToolUse": [group("Bash", cmd("echo 'policy says no' >&2; exit 2"))]})
     blocked = Calls(tmp_path, hooks=hooks)
     texts["hookblock"] = await blocked("Bash", command="echo OUT:hi")
     deny_json = (
-        "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", "
-        "\"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"policy says no\"}}'"
+        'echo \'{"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+        '"permissionDecision": "deny", "permissionDecisionReason": "policy says no"}}\''
     )
-    blocked_json = Calls(tmp_path, hooks=engine_for({"PreToolUse": [group("Bash", cmd(deny_json))]}))
+    blocked_json = Calls(
+        tmp_path, hooks=engine_for({"PreToolUse": [group("Bash", cmd(deny_json))]})
+    )
     texts["hookjsondeny"] = await blocked_json("Bash", command="echo OUT:hi")
     assert all("OUT:" not in t for t in texts.values())  # none of them ran
     assert shared(texts) == []

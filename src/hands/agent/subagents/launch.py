@@ -137,8 +137,7 @@ async def _run_background(
         notice = task_notice(
             task_id=record.id,
             status=status,
-            summary=f'The background {record.agent_type} agent "{record.description}" '
-            f"{status}.",
+            summary=f'The background {record.agent_type} agent "{record.description}" {status}.',
             result=text,
             output_file=str(record.output_path),
         )

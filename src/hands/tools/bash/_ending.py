@@ -1,5 +1,7 @@
-"""How a background command ended, said twice: a last line in its output file, and the
-notice its agent gets."""
+"""How a background command ended, said twice.
+
+Once as the last line of its output file, once in the notice its agent gets.
+"""
 
 from __future__ import annotations
 

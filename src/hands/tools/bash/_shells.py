@@ -23,8 +23,8 @@ import anyio
 from hands.core.context import ToolContext
 from hands.core.inbox import Inbox
 from hands.core.session import Session
-from hands.tools.bash._process import ShellProcess, kill_tree, kill_tree_now, spawn
 from hands.tools.bash._ending import ending_line, ending_notice
+from hands.tools.bash._process import ShellProcess, kill_tree, kill_tree_now, spawn
 from hands.tools.bash._settings import SandboxSettings
 
 Status: TypeAlias = Literal["running", "completed", "failed", "killed"]

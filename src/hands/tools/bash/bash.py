@@ -78,8 +78,7 @@ class BashInput(ToolInput):
     )
     run_in_background: bool = Field(
         default=False,
-        description="Start it as a background task and return at once; a notice comes "
-        "when it ends",
+        description="Start it as a background task and return at once; a notice comes when it ends",
     )
     dangerouslyDisableSandbox: bool = Field(
         default=False,
@@ -466,8 +465,10 @@ def _move_to(target: Path) -> Callable[[ToolContext], ToolContext]:
 
 
 def starts_with_sleep(command: str) -> bool:
-    """Whether the command's first word is ``sleep`` (such a command is killed at its
-    timeout rather than moved to the background)."""
+    """Whether the command's first word is ``sleep``.
+
+    Such a command is killed at its timeout rather than moved to the background.
+    """
     words = command.split(maxsplit=1)
     return bool(words) and words[0].rstrip(";&|") == "sleep"
 
