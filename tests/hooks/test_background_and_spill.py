@@ -152,8 +152,8 @@ async def test_a_long_blocking_reason_reaches_the_model_as_a_saved_file(project:
     )
     out: ToolCallOutcome = next(e.outcome for e in run.events if isinstance(e, ToolResultEvent))
     assert out.status == "rejected" and "REASON-END" not in out.block.text
-    assert "Full output saved to:" in out.block.text
-    path = Path(out.block.text.split("Full output saved to: ")[1].split("\n")[0])
+    assert "all of it is in " in out.block.text
+    path = Path(out.block.text.split("all of it is in ")[1].split(". Page through")[0])
     assert path.read_text().endswith("REASON-END") and path.is_relative_to(
         run.query.session.directory
     )
