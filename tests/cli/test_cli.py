@@ -51,7 +51,7 @@ def test_tool_unknown_name_is_an_error_result(tmp_path: Path) -> None:
     assert proc.returncode == 1
     block = json.loads(proc.stdout)
     assert block["type"] == "tool_result" and block["is_error"] is True
-    assert "No such tool available: NoSuchTool" in block["content"]
+    assert "There is no tool named NoSuchTool in this session" in block["content"]
     assert set(block) == {"type", "tool_use_id", "content", "is_error"}
 
 
@@ -187,7 +187,7 @@ def test_permission_flags_and_settings_are_honoured(tmp_path: Path) -> None:
     )
     assert (
         gone.returncode == 1
-        and "No such tool available: Write" in json.loads(gone.stdout)["content"]
+        and "There is no tool named Write in this session" in json.loads(gone.stdout)["content"]
     )
     assert not (tmp_path / "x").exists()
 

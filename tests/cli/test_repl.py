@@ -371,7 +371,7 @@ def test_results_render_for_people(terminal: Terminal, tmp_path: Path, hands_hom
     terminal.send("look", "Enter")
     screen = terminal.wait_for("success · 2 turns")
     # an unknown tool: its call line (input as JSON) before its result
-    assert screen.index('● Ghost({"a": 1})') < screen.index("No such tool available: Ghost")
+    assert screen.index('● Ghost({"a": 1})') < screen.index("There is no tool named Ghost")
     assert "{'a': 1}" not in screen
     assert "tool_use_error" not in screen, screen
     assert "does not exist" in screen

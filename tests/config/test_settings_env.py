@@ -75,7 +75,7 @@ def test_hands_tool_runs_with_the_env_block_and_its_limits(tmp_path: Path) -> No
     shown = bash('echo "[$FROM_SETTINGS]"')
     assert shown.returncode == 0 and shown.stdout.strip() == "[it works]"
     slow = bash("sleep 10")
-    assert slow.returncode == 1 and "timed out after 1s" in slow.stderr
+    assert slow.returncode == 1 and "Killed when its 1s timeout ran out" in slow.stderr
 
 
 @needs_claude_configs

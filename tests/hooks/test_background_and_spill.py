@@ -128,7 +128,7 @@ async def test_hook_output_over_10000_characters_is_saved_with_a_path_and_previe
     assert "TAIL-MARKER" not in sent and "x" * 10_001 not in sent
     assert "HEAD xxx" in sent  # the preview
     prompt_sent = json.dumps(run.model.requests[0].messages[0].to_wire())
-    assert "PROMPT-END" not in prompt_sent and "Output too large" in prompt_sent
+    assert "PROMPT-END" not in prompt_sent and "more than fits in the conversation" in prompt_sent
     saved = sorted((run.query.session.directory / "tool-results").glob("hook-*.txt"))
     assert len(saved) == 2
     texts = {p.read_text() for p in saved}
@@ -152,8 +152,8 @@ async def test_a_long_blocking_reason_reaches_the_model_as_a_saved_file(project:
     )
     out: ToolCallOutcome = next(e.outcome for e in run.events if isinstance(e, ToolResultEvent))
     assert out.status == "rejected" and "REASON-END" not in out.block.text
-    assert "Full output saved to:" in out.block.text
-    path = Path(out.block.text.split("Full output saved to: ")[1].split("\n")[0])
+    assert "all of it is in " in out.block.text
+    path = Path(out.block.text.split("all of it is in ")[1].split(". Page through")[0])
     assert path.read_text().endswith("REASON-END") and path.is_relative_to(
         run.query.session.directory
     )

@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import anyio
 import pytest
 
 from hands.agent.events import MessageEvent
@@ -127,6 +126,7 @@ async def test_session_start_exports_reach_every_bash_command(project: Path) -> 
             [tool_use("Bash", {"command": 'echo "[$GREETING]"'})],
             [tool_use("Bash", {"command": 'echo "again [$GREETING]"', "run_in_background": True})],
             [text("done")],
+            [text("heard that it ended")],  # used when the job was still running
         ],
         engine_for({"SessionStart": [group("startup", cmd(start))]}),
         project,
@@ -139,12 +139,9 @@ async def test_session_start_exports_reach_every_bash_command(project: Path) -> 
         if isinstance(block, ToolResultBlock)
     ]
     assert results[0] == "[hello there]"
-    output = Path(results[1].rsplit("written to: ", 1)[1].strip())
-    for _ in range(100):
-        if output.read_text():
-            break
-        await anyio.sleep(0.05)
-    assert output.read_text() == "again [hello there]\n"
+    output = Path(results[1].split("its output goes to ", 1)[1].split(". A notice", 1)[0])
+    # the run waited for the job to end
+    assert output.read_text() == "again [hello there]\n[hands: exit code 0]\n"
 
 
 async def test_post_tool_batch_sees_the_batch_and_can_end_the_run(project: Path) -> None:

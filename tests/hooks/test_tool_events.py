@@ -108,7 +108,7 @@ async def test_hook_allow_never_overrides_a_deny_rule_even_after_rewriting(proje
         policy=rules_policy(project, allow=["Write"], deny=["Write(secret.txt)"]),
     )
     (out,) = outcomes(run)
-    assert out.status == "rejected" and "denied by the rule Write(secret.txt)" in out.block.text
+    assert out.status == "rejected" and "The deny rule Write(secret.txt) (from " in out.block.text
     assert not (project / "secret.txt").exists() and not (project / "a.txt").exists()
 
 

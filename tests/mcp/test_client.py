@@ -227,7 +227,7 @@ def test_slow_and_broken_servers_do_not_block_others(tmp_path: Path) -> None:
             assert "mcp__slow__echo" in source.current_pool().names
             # a tool of a failed server: an error that says why
             dead = await call(source, "mcp__broken__echo", {})
-            assert dead.is_error and "No such tool" in dead.block.text
+            assert dead.is_error and "There is no tool named mcp__broken__echo" in dead.block.text
 
     anyio.run(go)
 

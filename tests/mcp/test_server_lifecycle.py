@@ -75,7 +75,7 @@ def test_a_connected_server_without_the_tool_still_says_no_such_tool(tmp_path: P
         async with McpManager([demo_config()], settings=FAST) as manager:
             await manager.wait_ready()
             out = await call(McpToolSource(manager, base=[]), "mcp__demo__nothing", {})
-            assert out.is_error and "No such tool" in out.block.text
+            assert out.is_error and "There is no tool named mcp__demo__nothing" in out.block.text
 
     anyio.run(go)
 

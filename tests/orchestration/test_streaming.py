@@ -293,7 +293,7 @@ async def test_unknown_tool_gets_its_error_at_once(tmp_path: Path) -> None:
         ex.close()
         events = [e async for e in ex.events()]
     ghost = results(events)[1].outcome
-    assert "No such tool available: Nope" in ghost.block.text
+    assert "There is no tool named Nope in this session" in ghost.block.text
     assert "Safe, SafeShell, Shell, Unsafe" in ghost.block.text
 
 

@@ -101,8 +101,8 @@ async def test_unknown_tool_names_the_available_ones() -> None:
     out = await run("Ech", {})
     assert out.is_error
     assert out.block.text == (
-        "<tool_use_error>Error: No such tool available: Ech. Available tools: big, boom, "
-        "echo, nothing, picture, slow, write_note</tool_use_error>"
+        "<tool_use_error>There is no tool named Ech in this session. The tools you can "
+        "call: big, boom, echo, nothing, picture, slow, write_note</tool_use_error>"
     )
 
 
@@ -134,7 +134,7 @@ async def test_validate_input_error_is_wrapped() -> None:
 
 async def test_empty_output_is_replaced() -> None:
     out = await run("nothing", {})
-    assert out.block.content == "(nothing completed with no output)"
+    assert out.block.content == "(nothing succeeded; its output is empty)"
     assert not out.is_error
 
 
@@ -144,7 +144,7 @@ async def test_tool_error_and_exceptions_become_error_results() -> None:
     out = await run("boom", {"kind": "other"})
     assert out.is_error and out.block.text == "Error: ValueError: unexpected"
     out = await run("boom", {"kind": "huge"})
-    assert out.is_error and "characters truncated]" in out.block.text
+    assert out.is_error and "characters left out here" in out.block.text
     assert len(out.block.text) < 10_200
 
 
@@ -162,11 +162,13 @@ async def test_large_output_is_spilled_to_the_session_directory(tmp_path: Path) 
     text = out.block.text
     assert text.startswith("<persisted-output>")
     saved = session.directory / "tool-results" / "toolu_1.txt"
-    assert f"Full output saved to: {saved}" in text
+    assert f"all of it is in {saved}." in text
     assert saved.read_text() == "".join(f"line {i}\n" for i in range(500))
-    assert "line 0\nline 1\n" in text and "\n...\n</persisted-output>" in text
-    preview = text.split("Preview (first 2,000 bytes):\n", 1)[1]
-    assert len(preview.split("\n...")[0].encode()) <= 2000
+    preview = text.split(" lines:\n", 1)[1].split("\n[", 1)[0]
+    assert preview.startswith("line 0\nline 1\n") and len(preview.encode()) <= 2000
+    assert preview.splitlines()[-1] == f"line {len(preview.splitlines()) - 1}"  # a whole line
+    rest = len(saved.read_text()) - len(preview) - 1
+    assert f"[{rest:,} characters more in the file]\n</persisted-output>" in text
 
 
 async def test_small_output_is_not_spilled(tmp_path: Path) -> None:

@@ -94,6 +94,12 @@ def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list
                     "session_id": session_id,
                 }
             ]
+        from hands.core.inbox import notice_fields
+
+        return [
+            {"type": "system", "subtype": "task_notification", **fields, "session_id": session_id}
+            for fields in notice_fields(event.message.text)
+        ]
     if isinstance(event, ResultEvent):
         return [result_message(event)]
     if isinstance(event, ToolProgressEvent) and isinstance(event.data, SubagentUpdate):

@@ -23,6 +23,7 @@ from hands.cli.session_setup import AgentSetup
 from hands.cli.session_view import SessionView
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import SessionEndReason
+from hands.core.inbox import Inbox, notice_fields
 from hands.core.messages import Message, TextBlock, ToolUseBlock
 from hands.mcp.elicitation import ElicitationAnswer, ElicitationRequest
 from hands.models.base import Usage
@@ -144,6 +145,7 @@ class Repl:
         reason: SessionEndReason = "other"
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch_interrupts)
+            tg.start_soon(self._watch_notices)
             try:
                 code = await self._loop()
                 reason = "prompt_input_exit"
@@ -205,6 +207,7 @@ class Repl:
             empty_interrupts = 0
             text = line.strip()
             if not text:
+                await self._notices_turn()
                 continue
             try:
                 if text.startswith("/"):
@@ -218,6 +221,29 @@ class Repl:
             except Exception as exc:  # whatever went wrong is said, and the session goes on
                 self.view.end()
                 self.console.print(Text(f"hands: {type(exc).__name__}: {exc}", style="red"))
+
+    async def _watch_notices(self) -> None:
+        """Wake the idle prompt when background work ends.
+
+        A notice that arrives while the prompt waits, empty, ends the prompt, so that the
+        model hears of it at once.
+        """
+        inbox = self.setup.session.service(Inbox)
+        while True:
+            await inbox.wait(None)
+            if self._turn is None:
+                self.keys.wake()
+            await anyio.sleep(0.2)  # the notices wait for a turn, or for the typed line
+
+    async def _notices_turn(self) -> None:
+        """A turn for the notices waiting, if any (none: nothing happens)."""
+        notices = self.setup.session.service(Inbox).take(None)
+        if not notices:
+            return
+        for fields in notice_fields("\n\n".join(notices)):
+            said = fields.get("summary") or f"background task {fields.get('task_id')} ended"
+            self.console.print(Text(f"  ⎿ {said}", style="dim"))
+        await self.turn("\n\n".join(notices), typed=False)
 
     def _cycle_mode(self) -> str:
         before, self.mode = self.mode, next_mode(self.mode, bypass=self._bypass)
@@ -463,13 +489,16 @@ class Repl:
         self.console.print(Text(f"mode: {self.mode}"))
         self.console.print(table)
 
-    async def turn(self, text: str) -> None:
-        """Run one prompt to the end, rendering as it goes."""
+    async def turn(self, text: str, *, typed: bool = True) -> None:
+        """Run one prompt to the end, rendering as it goes.
+
+        ``typed``: the user typed it, so its @-mentions are attached.
+        """
         from hands.cli.mentions import attachments
         from hands.cli.plan_question import ask_plan_approval, is_plan_approval
         from hands.permissions.asking import PromptAskHandler
 
-        attached, notes = attachments(text, self.setup.cwd)
+        attached, notes = attachments(text, self.setup.cwd) if typed else ([], [])
         for note in notes:
             self.console.print(Text(f"  ⎿ {note}", style="dim"))
         kept, self._kept = self._kept, []
@@ -490,8 +519,13 @@ class Repl:
             return await handler(request)
 
         # the session's own start and end hooks fire once, around the whole session
+        # background work that ends is heard of between prompts, not waited for
         options = self.setup.options(
-            permission_mode=self.mode, ask=ask, session_start=None, session_end=None
+            permission_mode=self.mode,
+            ask=ask,
+            session_start=None,
+            session_end=None,
+            wait_for_background=False,
         )
         q = query(message, options)
         self.setup.record_prompt(message)

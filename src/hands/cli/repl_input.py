@@ -33,6 +33,7 @@ class TerminalInput:
     def __init__(self, history: Path, completer: Completer | None = None) -> None:
         history.parent.mkdir(parents=True, exist_ok=True)
         self._answering = False
+        self._reading = False
         self.on_shift_tab: Callable[[], str] | None = None
         """Called on Shift-Tab at the input prompt; what it returns is printed above it."""
         bindings = KeyBindings()
@@ -72,7 +73,24 @@ class TerminalInput:
     async def line(self, text: str) -> str:
         """The next input line (``KeyboardInterrupt`` on Ctrl-C at an empty line)."""
         self._answering = False
-        return await self.session.prompt_async(text, handle_sigint=False)
+        self._reading = True
+        try:
+            return await self.session.prompt_async(text, handle_sigint=False)
+        finally:
+            self._reading = False
+
+    def wake(self) -> bool:
+        """End the input prompt with an empty line; whether it did.
+
+        Only a prompt that is up with nothing typed in it is ended.
+        """
+        app = self.session.app
+        if not self._reading or self._answering or not app.is_running:
+            return False
+        if self.session.default_buffer.text:
+            return False
+        app.exit(result="")
+        return True
 
     async def answer(self, text: str) -> str:
         """An answer to a question (``KeyboardInterrupt`` on any Ctrl-C); not kept in history."""

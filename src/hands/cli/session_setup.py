@@ -118,6 +118,7 @@ class AgentSetup:
         ask: AskHandler | None = None,
         session_start: SessionStartSource | Literal["auto"] | None = "auto",
         session_end: SessionEndReason | None = "other",
+        wait_for_background: bool = True,
     ) -> QueryOptions:
         """Options for the next query, continuing the conversation so far."""
         return QueryOptions(
@@ -137,6 +138,7 @@ class AgentSetup:
             session_start=session_start,
             session_end=session_end,
             compaction=self.compaction,
+            wait_for_background=wait_for_background,
         )
 
     def record(self, event: QueryEvent) -> None:

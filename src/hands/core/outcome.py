@@ -100,4 +100,5 @@ def truncate_middle(text: str, limit: int = MAX_ERROR_CHARS) -> str:
     if len(text) <= limit:
         return text
     half = limit // 2
-    return f"{text[:half]}\n\n... [{len(text) - limit} characters truncated] ...\n\n{text[-half:]}"
+    dropped = len(text) - 2 * half
+    return f"{text[:half]}\n\n[… {dropped:,} characters left out here …]\n\n{text[-half:]}"

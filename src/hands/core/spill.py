@@ -36,16 +36,38 @@ def spill(content: str | Sequence[ResultPart], *, session: Session, tool_use_id:
 
 def persisted_stub(text: str, path: Path) -> str:
     """The text the model gets in place of a spilled result."""
-    encoded = text.encode("utf-8")
-    preview = encoded[:PREVIEW_BYTES].decode("utf-8", errors="ignore")
-    more = "\n..." if len(encoded) > PREVIEW_BYTES else ""
+    preview, whole_lines = _preview(text)
+    shown = preview.count("\n") + (0 if preview.endswith("\n") else 1)
+    head = (
+        f"Its first {shown:,} line{'s' if shown != 1 else ''}"
+        if whole_lines
+        else f"Its first {len(preview):,} characters (the first line alone is longer)"
+    )
+    rest = len(text) - len(preview)
+    more = f"\n[{rest:,} characters more in the file]" if rest else ""
     return (
         "<persisted-output>\n"
-        f"Output too large ({len(text):,} characters). Full output saved to: {path}\n"
-        "Read it with the Read tool (offset/limit) or search it with Grep.\n\n"
-        f"Preview (first {PREVIEW_BYTES:,} bytes):\n{preview}{more}\n"
+        f"This result has {len(text):,} characters, more than fits in the conversation; "
+        f"all of it is in {path}. Page through that file with Read (offset and limit) "
+        "or search it with Grep.\n\n"
+        f"{head}:\n{preview.rstrip(chr(10))}{more}\n"
         "</persisted-output>"
     )
+
+
+def _preview(text: str) -> tuple[str, bool]:
+    """The preview: at most :data:`PREVIEW_BYTES` of ``text``; whether it is whole lines.
+
+    It ends at the last line boundary in reach, if there is one.
+    """
+    encoded = text.encode("utf-8")
+    if len(encoded) <= PREVIEW_BYTES:
+        return text, True
+    cut = encoded[:PREVIEW_BYTES].decode("utf-8", errors="ignore")
+    end = cut.rfind("\n")
+    if end < 0:
+        return cut, False
+    return cut[: end + 1], True
 
 
 def _write_new(path: Path, text: str) -> None:

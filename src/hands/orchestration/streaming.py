@@ -36,7 +36,7 @@ from hands.core.outcome import ToolCallOutcome, error_outcome
 from hands.core.tool import Tool
 from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
 from hands.orchestration.partition import classify_call
-from hands.pipeline.execution import run_tool_use, timeout_outcome
+from hands.pipeline.execution import run_tool_use, timeout_outcome, unknown_tool_outcome
 from hands.pipeline.runtime import ToolRuntime
 
 DISCARDED = (
@@ -195,15 +195,7 @@ class StreamingToolExecutor:
             text = NOT_STARTED_INTERRUPTED if self._abort_text == INTERRUPTED else self._abort_text
             self._settle(tracked, error_outcome(block, text, status="cancelled", tool=tool))
         elif tool is None:
-            names = ", ".join(self._runtime.tools.names) or "(none)"
-            self._settle(
-                tracked,
-                error_outcome(
-                    block,
-                    "<tool_use_error>Error: No such tool available: "
-                    f"{block.name}. Available tools: {names}</tool_use_error>",
-                ),
-            )
+            self._settle(tracked, unknown_tool_outcome(block, self._runtime))
         elif self._sibling_text:
             self._settle(
                 tracked,

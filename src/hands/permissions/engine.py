@@ -272,9 +272,9 @@ def _denied(label: str, hit: Hit) -> PermissionDecision:
     return PermissionDecision(
         behavior="deny",
         message=(
-            f"Permission to use {label} has been denied by the rule {rule.text} in "
-            f"{rule.source}. Do not retry it or work around it; do something else, or "
-            "ask the user to change that rule."
+            f"The deny rule {rule.text} (from {rule.source}) matches this call, so "
+            f"{label} has been denied. Do not retry it or work around it; do something "
+            "else, or ask the user to change that rule."
         ),
         reason=f"deny rule {rule.text}" + (f" matched {hit.detail!r}" if hit.detail else ""),
         rule=rule.text,

@@ -34,7 +34,7 @@ class SimplePolicy:
     ) -> PermissionDecision:
         """Decide one call."""
         if tool.name in self._denied:
-            return deny(f"Permission to use {tool.name} has been denied by the settings.")
+            return deny(f"The settings switch {tool.name} off: every call to it has been denied.")
         own = await tool.check_permissions(input, ctx)
         if own.behavior == "deny":
             return own
@@ -68,7 +68,7 @@ class SimplePolicy:
             return PermissionDecision(
                 behavior="deny",
                 message=(
-                    f"Permission to use {tool.name} was not granted and this session does not "
+                    f"{tool.name} was not run: nothing allows it, and this session does not "
                     "ask (mode dontAsk). Use a tool that is already allowed, or report what you "
                     "need."
                 ),

@@ -92,13 +92,7 @@ async def run_tool_use(
     """
     tool = runtime.tools.find(block.name)
     if tool is None:
-        names = ", ".join(runtime.tools.names) or "(none)"
-        return error_outcome(
-            block,
-            tool_use_error(
-                f"Error: No such tool available: {echo(block.name)}. Available tools: {names}"
-            ),
-        )
+        return unknown_tool_outcome(block, runtime)
     try:
         return await _run_found(block, tool, ctx, runtime, progress, parsed, timer)
     except anyio.get_cancelled_exc_class():
@@ -245,7 +239,7 @@ async def _authorize(call: _Call) -> ToolCallOutcome | None:
         call.hook_input,
     )
     if decision.behavior != "allow":
-        text = decision.message or f"Permission to use {call.tool.name} was denied."
+        text = decision.message or f"{call.tool.name} was refused; this call did not run."
         return call.error(text, status="rejected")
     if decision.updated_input is not None:
         return call.reparse(decision.updated_input)
@@ -338,7 +332,7 @@ def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
         )
     content = ran.content
     if _is_empty(content):
-        content = f"({tool.name} completed with no output)"
+        content = f"({tool.name} succeeded; its output is empty)"
     limit = tool.max_result_chars
     if limit is not None and content_chars(content) > min(limit, call.runtime.limits.result_chars):
         content = spill(content, session=call.ctx.session, tool_use_id=block.id)
@@ -371,6 +365,18 @@ def timeout_text(name: str, seconds: float) -> str:
     return (
         f"{name} timed out after {seconds:g} s and was stopped; nothing more from this call "
         "will arrive. Try a smaller request."
+    )
+
+
+def unknown_tool_outcome(block: ToolUseBlock, runtime: ToolRuntime) -> ToolCallOutcome:
+    """The error result of a call to a tool the pool does not have."""
+    names = ", ".join(runtime.tools.names) or "(none)"
+    return error_outcome(
+        block,
+        tool_use_error(
+            f"There is no tool named {echo(block.name)} in this session. "
+            f"The tools you can call: {names}"
+        ),
     )
 
 
@@ -489,7 +495,7 @@ async def _decide(
         return PermissionDecision(
             behavior="deny",
             message=(
-                f"Permission to use {tool.name} is required "
+                f"{tool.name} needs an approval first "
                 f"({decision.message or 'no rule allows it'}), and nobody is available to "
                 "approve it in this session. Do not retry this call; use an allowed tool "
                 "or tell the user which permission is needed."

@@ -8,6 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from hands.core.inbox import Inbox
 from hands.tools.bash.bash import BashOutput
 from tools.bash.kit import alive, text
 
@@ -20,11 +21,22 @@ async def start(h, command: str) -> tuple[str, Path]:
     output = out.output
     assert isinstance(output, BashOutput)
     assert output.background_task_id is not None and output.output_path is not None
-    assert text(out) == (
-        f"Command running in background with ID: {output.background_task_id}. "
-        f"Output is being written to: {output.output_path}"
+    assert text(out).startswith(
+        f"Started in the background as task {output.background_task_id}; its output goes "
+        f"to {output.output_path}. A notice comes into this conversation when it ends"
     )
     return output.background_task_id, Path(output.output_path)
+
+
+async def notices(h, count: int = 1) -> list[str]:
+    """The notices the main agent got, once ``count`` are waiting."""
+    inbox = h.session.service(Inbox)
+    with anyio.fail_after(10):
+        while len(inbox.peek(None)) < count:
+            await inbox.wait(None)
+            if len(inbox.peek(None)) < count:
+                await anyio.sleep(0.01)
+    return inbox.take(None)
 
 
 async def test_background_returns_at_once_and_output_is_read_incrementally(harness):
@@ -41,7 +53,7 @@ async def test_background_returns_at_once_and_output_is_read_incrementally(harne
     assert combined.count("one") == 1 and combined.count("two") == 1
     again = await h.call("TaskOutput", task_id=task_id)
     assert "(no new output)" in text(again)
-    assert path.read_text() == "one\ntwo\n"
+    assert path.read_text() == "one\ntwo\n[hands: exit code 0]\n"
 
 
 async def test_legacy_names_and_parameters(harness):
@@ -134,3 +146,62 @@ def test_task_tools_flags():
     assert TaskOutputTool().is_concurrency_safe(TaskOutputInput(task_id="x"))
     assert not TaskStopTool().is_read_only(TaskStopInput(task_id="x"))
     assert TaskStopTool().user_facing_name() == "Stop Task"
+
+
+# -- how a task ends: the notice and the output file's last line ----------------------
+
+
+async def test_an_ended_task_leaves_a_notice_with_its_exit_status(harness):
+    h = harness()
+    task_id, path = await start(h, "sleep 0.3; echo oops; exit 4")
+    assert h.session.service(Inbox).outstanding(None)  # a print-mode run waits for it
+    [notice] = await notices(h)
+    assert notice.startswith("<task-notification>\n") and notice.endswith("</task-notification>")
+    assert f"<task-id>{task_id}</task-id>" in notice
+    assert "<tool-use-id>toolu_1</tool-use-id>" in notice
+    assert "<status>failed</status>" in notice and "(exit code 4)" in notice
+    assert f"<output-file>{path}</output-file>" in notice
+    assert not h.session.service(Inbox).outstanding(None)
+    assert path.read_text() == "oops\n[hands: exit code 4]\n"
+
+
+async def test_a_background_timeout_stops_the_task_at_that_time(harness, tmp_path):
+    h = harness()
+    pidfile = tmp_path / "child"
+    began = time.monotonic()
+    out = await h.bash(
+        f"sleep 30 & echo $! > {pidfile}; printf partial; wait", run_in_background=True, timeout=400
+    )
+    assert "if it runs 0.4s it is stopped" in text(out)
+    [notice] = await notices(h)
+    assert time.monotonic() - began < 5
+    assert "<status>killed</status>" in notice and "0.4s time limit" in notice
+    assert "larger timeout" in notice  # what to do about it
+    path = Path(notice.split("<output-file>")[1].split("</output-file>")[0])
+    assert path.read_text() == (
+        "partial\n[hands: stopped: it was still running at its 0.4s time limit]\n"
+    )
+    assert not alive(int(pidfile.read_text()))
+
+
+async def test_a_task_stopped_with_task_stop_says_so_in_its_file_but_sends_no_notice(harness):
+    h = harness()
+    task_id, path = await start(h, "echo started; sleep 30")
+    with anyio.fail_after(5):
+        while "started" not in path.read_text():
+            await anyio.sleep(0.02)
+    await h.call("TaskStop", task_id=task_id)
+    inbox = h.session.service(Inbox)
+    with anyio.fail_after(5):
+        while inbox.outstanding(None):
+            await anyio.sleep(0.02)
+    assert inbox.take(None) == []
+    assert path.read_text() == "started\n[hands: stopped with TaskStop]\n"
+
+
+async def test_session_end_writes_each_tasks_last_line(harness):
+    h = harness()
+    _, path = await start(h, "sleep 30")
+    await h.session.aclose()
+    assert path.read_text() == "[hands: stopped: the session ended]\n"
+    assert h.session.service(Inbox).take(None) == []

@@ -12,12 +12,14 @@ import anyio
 import pytest
 
 from hands.core.context import ToolContext
+from hands.core.inbox import Inbox
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome
 from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import ToolPool
 from hands.pipeline.runtime import ToolRuntime
 from hands.tools.bash._settings import BashSettings
+from hands.tools.bash._shells import BackgroundShells
 from hands.tools.bash.bash import BashInput, BashOutput, BashTool
 from support import render_text as render
 from tools.bash.kit import alive, text
@@ -154,7 +156,10 @@ async def test_cwd_outside_the_working_directories_is_reset_with_a_note(harness,
     h = harness()
     await h.bash("cd sub")
     out = await h.bash("cd / && pwd")
-    assert text(out) == f"/\nShell cwd was reset to {tmp_path}"
+    assert text(out) == (
+        "/\nThe command ended outside the project's working directories, so the next "
+        f"command starts in {tmp_path} again."
+    )
     assert h.ctx.cwd == tmp_path
 
 
@@ -172,28 +177,32 @@ async def test_deleted_cwd_falls_back_to_the_project(harness, tmp_path):
     (tmp_path / "gone").rmdir()
     out = await h.bash("pwd")
     assert text(out).startswith(str(tmp_path))
-    assert "reset" in text(out)
+    assert f"no longer exists; commands now run in {tmp_path}." in text(out)
 
 
 # -- timeouts and process groups ------------------------------------------------------
 
 
+KILL_AT_TIMEOUT = BashSettings(background_on_timeout=False)
+
+
 async def test_timeout_kills_grandchildren(harness, tmp_path):
     pidfile = tmp_path / "grandchild.pid"
-    h = harness()
+    h = harness(KILL_AT_TIMEOUT)
     command = f"bash -c 'sleep 60 & echo $! > {pidfile}; wait' ; echo never"
     start = time.monotonic()
     out = await h.bash(command, timeout=1000)
     assert time.monotonic() - start < 5
     assert out.is_error
-    assert "timed out after 1s" in text(out)
+    assert text(out).startswith("Exit code 143\n")
+    assert "Killed when its 1s timeout ran out" in text(out)
     pid = int(pidfile.read_text())
     assert not alive(pid)
 
 
 async def test_timeout_kills_processes_that_left_the_group(harness, tmp_path):
     pidfile = tmp_path / "daemon.pid"
-    h = harness()
+    h = harness(KILL_AT_TIMEOUT)
     out = await h.bash(
         f"setsid sleep 60 > /dev/null 2>&1 < /dev/null & echo $! > {pidfile}; sleep 60",
         timeout=800,
@@ -239,7 +248,7 @@ async def test_background_job_holding_the_pipe_does_not_hang_the_call(harness, t
 
 async def test_term_ignoring_process_is_killed(harness, tmp_path):
     pidfile = tmp_path / "stubborn.pid"
-    out = await harness().bash(
+    out = await harness(KILL_AT_TIMEOUT).bash(
         f"bash -c 'trap \"\" TERM; echo $$ > {pidfile}; while :; do sleep 0.05; done'",
         timeout=500,
     )
@@ -260,17 +269,62 @@ async def test_cancelling_a_call_kills_its_process_group(harness, tmp_path):
     assert not alive(pid)
 
 
-async def test_timeout_can_move_the_command_to_the_background(harness):
-    h = harness(BashSettings(background_on_timeout=True))
+async def test_a_timed_out_command_goes_on_in_the_background_and_tells_when_it_ends(harness):
+    h = harness()
     out = await h.bash("echo first; sleep 0.8; echo second", timeout=300)
     assert not out.is_error
-    assert "moved to the background" in text(out)
     output = out.output
     assert isinstance(output, BashOutput) and output.background_task_id
-    task_out = await h.call("TaskOutput", task_id=output.background_task_id, timeout=5000)
-    assert "second" in text(task_out)
-    assert "<status>completed</status>" in text(task_out)
+    task = output.background_task_id
+    assert text(out).startswith(
+        f"Not finished after 0.3s, so it goes on in the background as task {task} "
+    )
+    assert "if it runs 10m it is stopped" in text(out)
+    assert text(out).endswith("\nOutput so far:\nfirst")
+    inbox = h.session.service(Inbox)
+    with anyio.fail_after(10):
+        await inbox.wait(None)
+    [notice] = inbox.take(None)
+    assert f"<task-id>{task}</task-id>" in notice and "(exit code 0)" in notice
+    assert Path(output.output_path or "").read_text() == ("first\nsecond\n[hands: exit code 0]\n")
     await h.session.aclose()
+
+
+@pytest.mark.parametrize("command", ["sleep 30", "sleep 30 && echo y", "sleep 30 | cat"])
+async def test_a_command_that_starts_with_sleep_is_killed_at_its_timeout(harness, command):
+    h = harness()
+    out = await h.bash(command, timeout=300)
+    assert out.is_error
+    assert text(out) == (
+        "Exit code 143\nKilled when its 0.3s timeout ran out, together with every process "
+        "it had started. For a longer run give a larger timeout, or start it with "
+        "run_in_background."
+    )
+    assert BackgroundShells.for_session(h.session).tasks() == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "FOO=1 sleep 30",
+        "true && sleep 30",
+        "(sleep 30)",
+        "python3 -c 'import time; time.sleep(30)'",
+    ],
+)
+async def test_other_commands_past_their_timeout_move_to_the_background(harness, command):
+    h = harness()
+    out = await h.bash(command, timeout=300)
+    assert not out.is_error and "goes on in the background" in text(out)
+    [task] = BackgroundShells.for_session(h.session).running()
+    assert task.limit_ms == 600_000
+    await h.session.aclose()
+
+
+async def test_without_background_tasks_a_timed_out_command_is_killed(harness):
+    h = harness(BashSettings(background_tasks=False))
+    out = await h.bash("echo a; sleep 30", timeout=300)
+    assert out.is_error and text(out).startswith("Exit code 143\na\nKilled when")
 
 
 # -- output size -------------------------------------------------------------------------
@@ -281,7 +335,7 @@ async def test_large_output_spills_to_a_file_with_a_preview(harness):
     out = await h.bash("seq 1 100000")
     content = text(out)
     assert content.startswith("<persisted-output>")
-    path = Path(content.split("saved to: ")[1].split("\n")[0])
+    path = Path(content.split("all of it is in ")[1].split(". Page")[0])
     assert path.read_text().splitlines()[-1] == "100000"
     assert "1\n2\n3\n" in content
 
@@ -306,7 +360,7 @@ async def test_long_failure_output_is_cut_in_the_middle(harness):
     content = text(out)
     assert content.startswith("Exit code 1\n1\n2\n")
     assert content.rstrip().endswith("20000")
-    assert "characters truncated" in content
+    assert "characters left out here" in content
 
 
 # -- flags, permissions and rendering ------------------------------------------------------

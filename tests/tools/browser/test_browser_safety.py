@@ -40,7 +40,7 @@ def test_a_webfetch_deny_rule_stops_the_browser_too(browsing: Browsing) -> None:
     engine = browsing.engine(deny=["WebFetch(domain:127.0.0.1)"])
     out = browsing.run("browser_navigate", url=browsing.pages.url("/nav-a"), engine=engine)
     assert out.status == "rejected"
-    assert "denied by the rule WebFetch(domain:127.0.0.1)" in out.block.text
+    assert "The deny rule WebFetch(domain:127.0.0.1) (from " in out.block.text
 
 
 def test_a_click_to_a_host_no_rule_allows_is_stopped_and_reported(browsing: Browsing) -> None:

@@ -9,7 +9,7 @@ from hands.agent.subagents.progress import SubagentUpdate
 from hands.agent.subagents.runner import Finished, Prepared, Spawn, SpawnRefused, prepare, run
 from hands.agent.subagents.tool import AgentInput, AgentOutput, AgentTool
 from hands.agent.subagents.worktree import Worktree, create_worktree, finish_worktree
-from hands.core.inbox import Inbox
+from hands.core.inbox import Inbox, task_notice
 from hands.core.tool import ToolResult
 from hands.errors import ToolError
 from hands.tools.agent.background import AgentStatus, BackgroundAgent, BackgroundAgents
@@ -136,13 +136,11 @@ async def _run_background(
         status, text = "failed", f"The agent failed: {type(exc).__name__}: {exc}"
     finally:
         record.finish(status, text)
-        notice = (
-            "<task-notification>\n"
-            f"<task-id>{record.id}</task-id>\n<status>{status}</status>\n"
-            f"<summary>The background {record.agent_type} agent "
-            f'"{record.description}" {status}.</summary>\n'
-            f"<result>\n{text}\n</result>\n"
-            f"<output-file>{record.output_path}</output-file>\n"
-            "</task-notification>"
+        notice = task_notice(
+            task_id=record.id,
+            status=status,
+            summary=f'The background {record.agent_type} agent "{record.description}" {status}.',
+            result=text,
+            output_file=str(record.output_path),
         )
         prepared.parent.session.service(Inbox).finished(record.parent_id, notice)

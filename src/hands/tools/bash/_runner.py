@@ -60,7 +60,7 @@ class Capture:
             return head
         tail = self.tail.decode("utf-8", "replace")
         if self.omitted:
-            return f"{head}\n\n... [{self.omitted:,} bytes of output omitted] ...\n\n{tail}"
+            return f"{head}\n\n[… {self.omitted:,} bytes of output left out here …]\n\n{tail}"
         return head + tail
 
 

@@ -83,8 +83,9 @@ class BashSettings:
     sandbox: SandboxSettings = field(default_factory=SandboxSettings)
     default_timeout_ms: int = DEFAULT_TIMEOUT_MS
     max_timeout_ms: int = MAX_TIMEOUT_MS
-    background_on_timeout: bool = False
-    """Move a timed-out command to the background instead of killing it."""
+    background_on_timeout: bool = True
+    """Move a timed-out command to the background instead of killing it (a command whose
+    first word is ``sleep`` is killed all the same)."""
     maintain_project_dir: bool = False
     """Never carry the working directory over between calls."""
     background_tasks: bool = True
@@ -101,7 +102,7 @@ class BashSettings:
             sandbox=SandboxSettings.from_settings(settings),
             default_timeout_ms=default,
             max_timeout_ms=maximum,
-            background_on_timeout=bool(settings.get("bashBackgroundOnTimeout", False)),
+            background_on_timeout=settings.get("bashBackgroundOnTimeout", True) is not False,
             maintain_project_dir=env.get("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR") == "1",
             background_tasks=env.get("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS") != "1",
         )
@@ -122,7 +123,7 @@ def install(session: Session, settings: Settings, *, network: NetworkDomains) ->
     sandbox["network"] = net
     background = settings.value("bashBackgroundOnTimeout")
     bash = BashSettings.from_settings(
-        {"sandbox": sandbox, "bashBackgroundOnTimeout": background is True}
+        {"sandbox": sandbox, "bashBackgroundOnTimeout": background is not False}
     )
     session.service(BashSettings, lambda: bash)
     return bash

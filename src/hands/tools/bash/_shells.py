@@ -1,8 +1,15 @@
-"""Background shell tasks: one registry per session, all killed when the session ends."""
+"""Background shell tasks: one registry per session, all killed when the session ends.
+
+Each task is watched until it ends: at its time limit it is stopped, and when it ends a
+last line saying how goes to its output file and a notice to the agent that started it
+(:class:`hands.core.inbox.Inbox`), so the model hears of it without polling.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import math
 import os
 import secrets
 import threading
@@ -14,11 +21,15 @@ from typing import Literal, TypeAlias
 import anyio
 
 from hands.core.context import ToolContext
+from hands.core.inbox import Inbox
 from hands.core.session import Session
+from hands.tools.bash._ending import ending_line, ending_notice
 from hands.tools.bash._process import ShellProcess, kill_tree, kill_tree_now, spawn
 from hands.tools.bash._settings import SandboxSettings
 
 Status: TypeAlias = Literal["running", "completed", "failed", "killed"]
+Ending: TypeAlias = Literal["limit", "stop", "session"]
+"""Why a task was stopped: its time limit, TaskStop, the session's end."""
 
 MAX_READ_BYTES = 4 * 1024 * 1024
 """At most this much new output is returned by one read."""
@@ -37,6 +48,15 @@ class BackgroundTask:
     read_offset: int = 0
     killed: bool = False
     pump: threading.Thread | None = None
+    tool_use_id: str = ""
+    agent_id: str | None = None
+    """The agent that started it, which hears when it ends."""
+    limit_ms: int | None = None
+    """Stopped once it has run this long (``None``: no limit)."""
+    stopped_by: Ending | None = None
+    ended: bool = False
+    """Its last line is written and its notice sent."""
+    watcher: asyncio.Task[None] | None = None
 
     @property
     def exit_code(self) -> int | None:
@@ -113,8 +133,12 @@ class BackgroundShells:
         sandbox: SandboxSettings | None,
         description: str | None = None,
         prelude: str = "",
+        limit_ms: int | None = None,
     ) -> BackgroundTask:
-        """Start ``command`` (after ``prelude``) with its output going straight to a file."""
+        """Start ``command`` (after ``prelude``) with its output going straight to a file.
+
+        ``limit_ms``: how long it may run before it is stopped.
+        """
         from hands.tools.bash.sandbox import sandbox as sb
 
         task_id = self._new_id()
@@ -134,20 +158,42 @@ class BackgroundShells:
         finally:
             launch.close()
         task = BackgroundTask(
-            id=task_id, command=command, description=description, proc=proc, output_path=path
+            id=task_id,
+            command=command,
+            description=description,
+            proc=proc,
+            output_path=path,
+            tool_use_id=ctx.tool_use_id,
+            agent_id=ctx.agent_id,
+            limit_ms=limit_ms,
         )
         self._tasks[task_id] = task
+        self._watch(task, ctx.session)
         return task
 
     def adopt(
-        self, proc: ShellProcess, command: str, so_far: str, *, description: str | None = None
+        self,
+        proc: ShellProcess,
+        command: str,
+        so_far: str,
+        *,
+        ctx: ToolContext,
+        limit_ms: int | None,
+        description: str | None = None,
     ) -> BackgroundTask:
         """Take over a running foreground command whose output is still a pipe."""
         task_id = self._new_id()
         path = self.directory / f"{task_id}.output"
         path.write_text(so_far, encoding="utf-8")
         task = BackgroundTask(
-            id=task_id, command=command, description=description, proc=proc, output_path=path
+            id=task_id,
+            command=command,
+            description=description,
+            proc=proc,
+            output_path=path,
+            tool_use_id=ctx.tool_use_id,
+            agent_id=ctx.agent_id,
+            limit_ms=limit_ms,
         )
         fd = proc.output_fd
         if fd is not None:
@@ -155,7 +201,31 @@ class BackgroundShells:
             task.pump = threading.Thread(target=_pump, args=(proc, path), daemon=True)
             task.pump.start()
         self._tasks[task_id] = task
+        self._watch(task, ctx.session)
         return task
+
+    def _watch(self, task: BackgroundTask, session: Session) -> None:
+        inbox = session.service(Inbox)
+        inbox.started(task.agent_id)
+        task.watcher = asyncio.get_running_loop().create_task(
+            self._until_end(task, inbox), name=f"bash:{task.id}"
+        )
+
+    async def _until_end(self, task: BackgroundTask, inbox: Inbox) -> None:
+        """Wait for the task to end (stopping it at its limit), then tell its agent."""
+        try:
+            with anyio.move_on_after(
+                math.inf if task.limit_ms is None else task.limit_ms / 1000
+            ) as scope:
+                await _exited(task.proc)
+            if scope.cancelled_caught:
+                await self.stop(task, by="limit")
+            elif task.pump is not None:
+                await anyio.to_thread.run_sync(task.pump.join, 1.0)
+        finally:
+            quiet = task.stopped_by in ("stop", "session")
+            _write_ending(task)
+            inbox.finished(task.agent_id, None if quiet else ending_notice(task))
 
     def get(self, task_id: str) -> BackgroundTask | None:
         """The task with this id, if any."""
@@ -169,9 +239,11 @@ class BackgroundShells:
         """The tasks still running."""
         return [t for t in self._tasks.values() if t.status == "running"]
 
-    async def stop(self, task: BackgroundTask) -> None:
+    async def stop(self, task: BackgroundTask, *, by: Ending = "stop") -> None:
         """Kill the task's whole process tree."""
-        task.killed = task.status == "running"
+        if task.status == "running":
+            task.killed = True
+            task.stopped_by = task.stopped_by or by
         with anyio.CancelScope(shield=True):
             await kill_tree(task.proc)
         if task.pump is not None:
@@ -181,9 +253,14 @@ class BackgroundShells:
         """Kill every task (session end)."""
         for task in list(self._tasks.values()):
             try:
-                await self.stop(task)
+                await self.stop(task, by="session")
             except Exception:
                 kill_tree_now(task.proc)
+            if task.watcher is not None and not task.watcher.done():
+                task.watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task.watcher
+            _write_ending(task)
 
     async def wait(self, task: BackgroundTask, timeout_s: float) -> bool:
         """Wait until the task ends or ``timeout_s`` passes; whether it ended."""
@@ -198,6 +275,35 @@ class BackgroundShells:
         if task.pump is not None:
             await anyio.to_thread.run_sync(task.pump.join, 1.0)
         return True
+
+
+async def _exited(proc: ShellProcess) -> None:
+    """Until the shell has exited."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except ProcessLookupError:
+        return  # already reaped
+    try:
+        await anyio.wait_readable(pidfd)
+    finally:
+        os.close(pidfd)
+    with contextlib.suppress(OSError):
+        proc.popen.poll()
+
+
+def _write_ending(task: BackgroundTask) -> None:
+    """The output file's last line: how the task ended (once)."""
+    if task.ended:
+        return
+    task.ended = True
+    line = ending_line(task)
+    with contextlib.suppress(OSError), task.output_path.open("ab+") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell():
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                line = "\n" + line
+        f.write(line.encode("utf-8"))
 
 
 def _pump(proc: ShellProcess, path: Path) -> None:

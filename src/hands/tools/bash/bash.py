@@ -23,6 +23,7 @@ from hands.core.schema import ToolInput
 from hands.core.subject import runs_command
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.shell.characters import hidden_character
+from hands.tools.bash._ending import duration, shell_code
 from hands.tools.bash._settings import MAX_TIMEOUT_MS, BashSettings
 
 if TYPE_CHECKING:
@@ -42,15 +43,18 @@ Run a shell command with bash and return its combined stdout and stderr.
 - Each call starts a fresh bash process. The working directory carries over to the next \
 call while it stays inside the project's working directories; exported variables and \
 shell state do not.
-- `timeout` is in milliseconds (default 120000, at most 600000). When it expires the \
-command and every process it started are killed.
+- `timeout` is in milliseconds (default 120000, at most 600000). A command still running \
+then goes on as a background task, and a notice comes when it ends; one whose first \
+word is `sleep` is killed instead, with every process it started.
 - Prefer the dedicated tools for reading, searching and editing files; use Bash for \
 builds, tests, git and other programs.
 - Quote paths that contain spaces. Chain dependent steps with `&&`; run independent, \
 read-only commands as separate calls so they can run in parallel.
 - Set `run_in_background` for long-running commands (servers, watchers). You get a task \
-id and an output file right away; read new output with TaskOutput and stop the task \
-with TaskStop. Do not append `&` yourself.
+id and an output file right away, and a notice in the conversation when the task ends \
+(no need to poll); read new output with TaskOutput and stop the task with TaskStop. \
+With `timeout` as well, the task is stopped once it has run that long. Do not append \
+`&` yourself.
 - Write `description` as a short active-voice summary of what the command does.
 - Commands have no terminal and no stdin: avoid interactive programs and pagers.
 - Output longer than about 30000 characters is saved to a file and you get a preview.
@@ -60,11 +64,12 @@ with TaskStop. Do not append `&` yourself.
 class BashInput(ToolInput):
     """Input of the Bash tool."""
 
-    command: str = Field(description="The command to run")
+    command: str = Field(description="Shell code for bash to run")
     timeout: int | None = Field(
         default=None,
         ge=0,
-        description=f"Optional timeout in milliseconds (max {MAX_TIMEOUT_MS})",
+        description=f"How long it may run, in milliseconds (at most {MAX_TIMEOUT_MS}); "
+        "for a background task, when it is stopped",
     )
     description: str | None = Field(
         default=None,
@@ -73,7 +78,7 @@ class BashInput(ToolInput):
     )
     run_in_background: bool = Field(
         default=False,
-        description="Run the command in the background; read its output later with TaskOutput",
+        description="Start it as a background task and return at once; a notice comes when it ends",
     )
     dangerouslyDisableSandbox: bool = Field(
         default=False,
@@ -100,6 +105,8 @@ class BashOutput:
     return_code_interpretation: str | None = None
     background_task_id: str | None = None
     output_path: str | None = None
+    background_limit_ms: int | None = None
+    """How long the background task may run before it is stopped (``None``: no limit)."""
     sandboxed: bool = False
 
 
@@ -218,7 +225,9 @@ class BashTool(Tool[BashInput, BashOutput]):
         cwd = ctx.cwd
         if not cwd.is_dir():
             cwd = ctx.root
-            notes.append(f"Shell cwd was reset to {cwd} (the previous directory is gone)")
+            notes.append(
+                f"The directory the shell was in no longer exists; commands now run in {cwd}."
+            )
         use_sandbox = self.runs_sandboxed(input, ctx)
         timeout_ms = input.timeout if input.timeout is not None else settings.default_timeout_ms
         timeout_ms = min(timeout_ms, settings.max_timeout_ms)
@@ -242,12 +251,14 @@ class BashTool(Tool[BashInput, BashOutput]):
                 sandbox=settings.sandbox if use_sandbox else None,
                 description=input.description,
                 prelude=prelude,
+                limit_ms=input.timeout,
             )
             return ToolResult(
                 output=BashOutput(
                     stdout="",
                     background_task_id=task.id,
                     output_path=str(task.output_path),
+                    background_limit_ms=input.timeout,
                     sandboxed=use_sandbox,
                 )
             )
@@ -269,12 +280,21 @@ class BashTool(Tool[BashInput, BashOutput]):
             launch.close()
 
         def to_background(p: ShellProcess, capture: Capture) -> bool:
-            if not settings.background_on_timeout or not settings.background_tasks:
+            if not settings.background_tasks or not settings.background_on_timeout:
                 return False
+            if starts_with_sleep(input.command):
+                return False  # a wait that ran out: nothing is gained by waiting longer
             from hands.tools.bash._shells import BackgroundShells
 
             shells = BackgroundShells.for_session(ctx.session)
-            task = shells.adopt(p, input.command, capture.text(), description=input.description)
+            task = shells.adopt(
+                p,
+                input.command,
+                capture.text(),
+                ctx=ctx,
+                limit_ms=settings.max_timeout_ms,
+                description=input.description,
+            )
             moved.append(task.id)
             moved.append(str(task.output_path))
             return True
@@ -298,13 +318,10 @@ class BashTool(Tool[BashInput, BashOutput]):
             return ToolResult(
                 output=BashOutput(
                     stdout=outcome.capture.text(),
-                    stderr=(
-                        f"Command did not finish within {_duration(timeout_ms)} and was moved "
-                        "to the background."
-                    ),
                     timed_out_after_ms=timeout_ms,
                     background_task_id=moved[0],
                     output_path=moved[1],
+                    background_limit_ms=settings.max_timeout_ms,
                     sandboxed=use_sandbox,
                 )
             )
@@ -359,33 +376,23 @@ class BashTool(Tool[BashInput, BashOutput]):
     # -- rendering ------------------------------------------------------------------------
 
     def to_content(self, output: BashOutput) -> str:
-        if output.background_task_id is not None and output.timed_out_after_ms is None:
-            return (
-                f"Command running in background with ID: {output.background_task_id}. "
-                f"Output is being written to: {output.output_path}"
-            )
-        parts: list[str] = []
         if output.background_task_id is not None:
-            parts.append(
-                f"{output.stderr} Task ID: {output.background_task_id}. Output is being "
-                f"written to: {output.output_path}"
-            )
-            if output.stdout:
-                parts.append(output.stdout)
-            return "\n".join(parts)
-        if output.timed_out_after_ms is not None:
-            parts.append(
-                f"Command timed out after {_duration(output.timed_out_after_ms)} and was "
-                "stopped; it and every process it started were killed."
-            )
-        elif (
+            return _background_content(output)
+        parts: list[str] = []
+        if (
             output.exit_code is not None
             and output.exit_code != 0
-            and (output.return_code_interpretation is None)
+            and (output.return_code_interpretation is None or output.timed_out_after_ms)
         ):
-            parts.append(f"Exit code {_code(output.exit_code)}")
+            parts.append(f"Exit code {shell_code(output.exit_code)}")
         if output.stdout:
             parts.append(output.stdout)
+        if output.timed_out_after_ms is not None:
+            parts.append(
+                f"Killed when its {duration(output.timed_out_after_ms)} timeout ran out, "
+                "together with every process it had started. For a longer run give a "
+                "larger timeout, or start it with run_in_background."
+            )
         if output.stderr:
             parts.append(output.stderr)
         if output.return_code_interpretation:
@@ -438,7 +445,10 @@ def _cwd_change(ctx: ToolContext, started: Path, final: str | None) -> tuple[Any
                 target = new
             else:
                 target = ctx.root
-                note = f"Shell cwd was reset to {ctx.root}"
+                note = (
+                    f"The command ended outside the project's working directories, so the "
+                    f"next command starts in {ctx.root} again."
+                )
     if target is None and started != ctx.cwd:
         target = started
     if target is None or target == ctx.cwd:
@@ -455,17 +465,33 @@ def _move_to(target: Path) -> Callable[[ToolContext], ToolContext]:
     return modifier
 
 
-def _duration(ms: int) -> str:
-    seconds = ms / 1000
-    if seconds < 60:
-        return f"{seconds:g}s"
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}m {secs}s"
+def starts_with_sleep(command: str) -> bool:
+    """Whether the command's first word is ``sleep``.
+
+    Such a command is killed at its timeout rather than moved to the background.
+    """
+    words = command.split(maxsplit=1)
+    return bool(words) and words[0].rstrip(";&|") == "sleep"
 
 
-def _code(code: int) -> int:
-    # a negative return code means "killed by signal N"; shells report 128+N
-    return 128 - code if code < 0 else code
+def _background_content(output: BashOutput) -> str:
+    task, path = output.background_task_id, output.output_path
+    limit = output.background_limit_ms
+    if output.timed_out_after_ms is None:
+        text = f"Started in the background as task {task}; its output goes to {path}."
+    else:
+        text = (
+            f"Not finished after {duration(output.timed_out_after_ms)}, so it goes on in "
+            f"the background as task {task} (output: {path}). It is still running: do not "
+            "start it a second time."
+        )
+    text += " A notice comes into this conversation when it ends"
+    text += f"; if it runs {duration(limit)} it is stopped." if limit else "."
+    text += " For its output so far, Read that file or call TaskOutput; TaskStop ends it."
+    if output.timed_out_after_ms is not None:
+        so_far = output.stdout.rstrip("\n")
+        text += f"\nOutput so far:\n{so_far}" if so_far else "\nIt had printed nothing yet."
+    return text
 
 
 def _stopped_note(programs: tuple[str, ...]) -> str:

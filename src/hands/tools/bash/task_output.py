@@ -25,7 +25,7 @@ class TaskOutputInput(ToolInput):
 
     task_id: str = Field(
         validation_alias=AliasChoices("task_id", "bash_id"),
-        description="The id of the background task",
+        description="Id of the task, as Bash or Agent returned it",
     )
     block: bool = Field(default=True, description="Wait for the task to finish first")
     timeout: int = Field(

@@ -16,7 +16,7 @@ class TaskStopInput(ToolInput):
 
     task_id: str = Field(
         validation_alias=AliasChoices("task_id", "shell_id"),
-        description="The id of the background task to stop",
+        description="Id of the task to end, as Bash or Agent returned it",
     )
 
 

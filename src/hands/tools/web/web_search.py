@@ -44,12 +44,12 @@ DESCRIPTION = """Search the web and get back result titles, URLs and snippets.
 class WebSearchInput(ToolInput):
     """Input of WebSearch."""
 
-    query: str = Field(min_length=2, description="The search query")
+    query: str = Field(min_length=2, description="What to search the web for")
     allowed_domains: list[str] | None = Field(
-        default=None, description="Only include results from these domains"
+        default=None, description="Keep only results on these domains"
     )
     blocked_domains: list[str] | None = Field(
-        default=None, description="Never include results from these domains"
+        default=None, description="Drop every result on these domains"
     )
 
 
