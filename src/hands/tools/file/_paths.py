@@ -19,7 +19,7 @@ def check_path(raw: str, ctx: ToolContext, *, field: str = "file_path") -> Path 
         )
     if not raw.strip():
         return f"{field} is empty. Send the absolute path of the file."
-    path = Path(raw).expanduser()
+    path = Path(os.path.expanduser(raw))  # noqa: PTH111 - an unknown ``~user`` stays as is
     if not path.is_absolute():
         return (
             f"{field} must be an absolute path, not a relative one ({echo(repr(raw))}). "
