@@ -16,6 +16,7 @@ from .kit import REPORT, reap_orphans, scale
 BASE_SEED = int(os.environ.get("RELIABILITY_SEED") or random.SystemRandom().randrange(1 << 30))
 
 
+@pytest.mark.timeout(0)  # each run has its own bound (SESSION_BOUND_S)
 def test_randomized_fault_runs(hands_home: Path) -> None:
     runs, cli_every = scale("fault_runs"), scale("cli_every")
     failures: list[str] = []

@@ -106,6 +106,7 @@ def project(root: Path) -> Path:
     return work
 
 
+@pytest.mark.timeout(0)
 @pytest.mark.parametrize("name", sorted(TOOLS))
 def test_fuzz_tool(name: str, tmp_path: Path, hands_home: Path) -> None:
     tool = TOOLS[name]
