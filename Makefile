@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck test demo bench clean
+.PHONY: install lint typecheck test reliability demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ typecheck: install
 
 test: install
 	$(VENV)/bin/pytest
+
+# faults, fuzzing, crashes and load (tests/reliability, left out of `make test`); the
+# table goes to reliability-report.md. RELIABILITY_SCALE=full for the big run.
+reliability: install
+	RELIABILITY_SCALE=$${RELIABILITY_SCALE:-ci} $(VENV)/bin/pytest tests/reliability
 
 demo: install
 	$(VENV)/bin/hands demo
