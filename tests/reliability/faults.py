@@ -128,8 +128,12 @@ TOOL_FAULTS: dict[str, Any] = {
     "mcp_malformed": lambda r: use("mcp__fault__echo", text="hi"),
     "mcp_100mb": lambda r: use("mcp__fault__echo", text="hi"),
 }
-MCP_MODES = {"mcp_crash": "crash", "mcp_noinit": "noinit", "mcp_malformed": "malformed",
-             "mcp_100mb": "huge"}
+MCP_MODES = {
+    "mcp_crash": "crash",
+    "mcp_noinit": "noinit",
+    "mcp_malformed": "malformed",
+    "mcp_100mb": "huge",
+}
 HOOK_FAULTS = {
     "hook_hangs": {"command": "sleep 120", "timeout": 1},
     "hook_exit_2": {"command": "cat >/dev/null; echo 'refused by a hook' >&2; exit 2"},
@@ -139,12 +143,22 @@ HOOK_FAULTS = {
         "echo '{}'"
     },
 }
-MODEL_FAULTS = ["cut_mid_text", "cut_mid_tool_input", "invalid_tool_json", "duplicate_ids",
-                "discard_after_tool_use"]
+MODEL_FAULTS = [
+    "cut_mid_text",
+    "cut_mid_tool_input",
+    "invalid_tool_json",
+    "duplicate_ids",
+    "discard_after_tool_use",
+]
 DRIVER_FAULTS = ["interrupt", "cancel_one_call"]
 KINDS = [*TOOL_FAULTS, *HOOK_FAULTS, *MODEL_FAULTS, *DRIVER_FAULTS]
-CLI_KINDS = [k for k in KINDS if k not in MODEL_FAULTS and k not in DRIVER_FAULTS
-             and k not in ("tool_raises", "tool_hangs", "thread_hangs", "fd_exhaustion")]
+CLI_KINDS = [
+    k
+    for k in KINDS
+    if k not in MODEL_FAULTS
+    and k not in DRIVER_FAULTS
+    and k not in ("tool_raises", "tool_hangs", "thread_hangs", "fd_exhaustion")
+]
 
 
 # -- a run's plan -----------------------------------------------------------------------------
@@ -172,8 +186,9 @@ def ordinary(rng: random.Random, turn: int) -> list[dict[str, Any]]:
         use("Write", file_path=f"w{turn}.txt", content=f"written {turn}\n"),
     ]
     if turn > 0:
-        pool.append(use("Edit", file_path="a.txt", old_string=f"line {turn}\n",
-                        new_string=f"LINE {turn}\n"))
+        pool.append(
+            use("Edit", file_path="a.txt", old_string=f"line {turn}\n", new_string=f"LINE {turn}\n")
+        )
     return rng.sample(pool, rng.randint(1, 3))
 
 
@@ -237,8 +252,9 @@ class WireModel:
 
     name = "wire"
 
-    def __init__(self, turns: Sequence[Sequence[Mapping[str, Any]]], fault: str | None,
-                 rng: random.Random) -> None:
+    def __init__(
+        self, turns: Sequence[Sequence[Mapping[str, Any]]], fault: str | None, rng: random.Random
+    ) -> None:
         self.turns = [list(t) for t in turns]
         self.fault = fault
         self.rng = rng
@@ -246,46 +262,90 @@ class WireModel:
         self.faulted = False
 
     def _raw(self, n: int, blocks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        raw: list[dict[str, Any]] = [{"type": "message_start", "message": {
-            "id": f"msg_{n}", "model": "wire", "usage": {"input_tokens": 10}}}]
+        raw: list[dict[str, Any]] = [
+            {
+                "type": "message_start",
+                "message": {"id": f"msg_{n}", "model": "wire", "usage": {"input_tokens": 10}},
+            }
+        ]
         dup = self.fault == "duplicate_ids" and not self.faulted
         for i, block in enumerate(blocks):
             if block["type"] == "text":
-                raw.append({"type": "content_block_start", "index": i,
-                            "content_block": {"type": "text", "text": ""}})
+                raw.append(
+                    {
+                        "type": "content_block_start",
+                        "index": i,
+                        "content_block": {"type": "text", "text": ""},
+                    }
+                )
                 for word in str(block["text"]).split(" "):
-                    raw.append({"type": "content_block_delta", "index": i,
-                                "delta": {"type": "text_delta", "text": word + " "}})
+                    raw.append(
+                        {
+                            "type": "content_block_delta",
+                            "index": i,
+                            "delta": {"type": "text_delta", "text": word + " "},
+                        }
+                    )
             else:
                 tool_id = "toolu_dup" if dup else f"toolu_{n}_{i}"
-                raw.append({"type": "content_block_start", "index": i, "content_block": {
-                    "type": "tool_use", "id": tool_id, "name": block["name"], "input": {}}})
+                raw.append(
+                    {
+                        "type": "content_block_start",
+                        "index": i,
+                        "content_block": {
+                            "type": "tool_use",
+                            "id": tool_id,
+                            "name": block["name"],
+                            "input": {},
+                        },
+                    }
+                )
                 text = json.dumps(block["input"])
                 step = max(1, len(text) // 3)
                 for k in range(0, len(text), step):
-                    raw.append({"type": "content_block_delta", "index": i, "delta": {
-                        "type": "input_json_delta", "partial_json": text[k:k + step]}})
+                    raw.append(
+                        {
+                            "type": "content_block_delta",
+                            "index": i,
+                            "delta": {
+                                "type": "input_json_delta",
+                                "partial_json": text[k : k + step],
+                            },
+                        }
+                    )
             raw.append({"type": "content_block_stop", "index": i})
         has_tool = any(b["type"] == "tool_use" for b in blocks)
-        raw.append({"type": "message_delta", "delta": {
-            "stop_reason": "tool_use" if has_tool else "end_turn"},
-            "usage": {"output_tokens": 5}})
+        raw.append(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use" if has_tool else "end_turn"},
+                "usage": {"output_tokens": 5},
+            }
+        )
         raw.append({"type": "message_stop"})
         return raw
 
     def _break(self, raw: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
         """The events to send and whether the connection drops after them."""
         kind = self.fault
-        deltas = lambda t: [i for i, e in enumerate(raw)  # noqa: E731
-                            if e["type"] == "content_block_delta" and e["delta"]["type"] == t]
+
+        def deltas(kind_of_delta: str) -> list[int]:
+            return [
+                i
+                for i, e in enumerate(raw)
+                if e["type"] == "content_block_delta" and e["delta"]["type"] == kind_of_delta
+            ]
+
         if kind == "cut_mid_text" and deltas("text_delta"):
             return raw[: self.rng.choice(deltas("text_delta")) + 1], True
         if kind == "cut_mid_tool_input" and deltas("input_json_delta"):
             return raw[: self.rng.choice(deltas("input_json_delta")) + 1], True
         if kind == "invalid_tool_json" and deltas("input_json_delta"):
             at = self.rng.choice(deltas("input_json_delta"))
-            raw[at] = {**raw[at], "delta": {"type": "input_json_delta",
-                                            "partial_json": '{"broken": tru'}}
+            raw[at] = {
+                **raw[at],
+                "delta": {"type": "input_json_delta", "partial_json": '{"broken": tru'},
+            }
             return raw, False
         if kind == "discard_after_tool_use":
             stops = [i for i, e in enumerate(raw) if e["type"] == "content_block_stop"]
@@ -296,7 +356,7 @@ class WireModel:
         blocks = self.turns[min(self.turn, len(self.turns) - 1)]
         raw = self._raw(self.turn, blocks)
         cut = False
-        if (self.fault and not self.faulted and any(b["type"] == "tool_use" for b in blocks)):
+        if self.fault and not self.faulted and any(b["type"] == "tool_use" for b in blocks):
             raw, cut = self._break(raw)
             self.faulted = True
         elif self.fault == "duplicate_ids" and not self.faulted:
@@ -349,9 +409,19 @@ async def run_in_process(plan: Plan, root: Path, home: Path) -> Outcome:
 
     async def run(tools: Any) -> list[Message]:
         limits = Limits(tool_timeout_s=TOOL_TIMEOUT_S)
-        q = query("go", QueryOptions(
-            model=model, tools=tools, cwd=project, permission_mode="bypassPermissions",
-            hooks=hooks, limits=limits, stream_retry_delay_s=0, compaction=None))
+        q = query(
+            "go",
+            QueryOptions(
+                model=model,
+                tools=tools,
+                cwd=project,
+                permission_mode="bypassPermissions",
+                hooks=hooks,
+                limits=limits,
+                stream_retry_delay_s=0,
+                compaction=None,
+            ),
+        )
         writer.message(_prompt())
         with anyio.fail_after(SESSION_BOUND_S):
             async with anyio.create_task_group() as tg:
@@ -362,8 +432,11 @@ async def run_in_process(plan: Plan, root: Path, home: Path) -> Outcome:
                         q.interrupt()
                     else:
                         executor = q._executor  # pyright: ignore[reportPrivateUsage]
-                        running = [e.block.id for e in events if isinstance(e, BlockEvent)
-                                   and e.block.type == "tool_use"]
+                        running = [
+                            e.block.id
+                            for e in events
+                            if isinstance(e, BlockEvent) and e.block.type == "tool_use"
+                        ]
                         if executor is not None and running:
                             try:
                                 executor.cancel(rng.choice(running))
@@ -373,11 +446,14 @@ async def run_in_process(plan: Plan, root: Path, home: Path) -> Outcome:
 
     try:
         if plan.mcp_mode is not None:
-            config = parse_server("fault", {"command": sys.executable,
-                                            "args": [str(FAULT_MCP), plan.mcp_mode]},
-                                  env=os.environ)
-            settings = McpSettings(startup_timeout_s=2, tool_timeout_s=3, reconnect_attempts=1,
-                                   connect_wait_s=2)
+            config = parse_server(
+                "fault",
+                {"command": sys.executable, "args": [str(FAULT_MCP), plan.mcp_mode]},
+                env=os.environ,
+            )
+            settings = McpSettings(
+                startup_timeout_s=2, tool_timeout_s=3, reconnect_attempts=1, connect_wait_s=2
+            )
             async with McpManager([config], settings=settings) as manager:
                 messages = await run(McpToolSource(manager, base=base))
         else:
@@ -411,23 +487,57 @@ def run_cli(plan: Plan, root: Path, home: Path) -> Outcome:
     make_project(project)
     script = root / "script.json"
     script.write_text(json.dumps({"turns": [{"blocks": t} for t in plan.turns]}))
-    args = [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
-            "--cwd", str(project), "--output-format", "stream-json",
-            "--permission-mode", "bypassPermissions"]
+    args = [
+        sys.executable,
+        "-m",
+        "hands",
+        "-p",
+        "go",
+        "--model",
+        f"scripted:{script}",
+        "--cwd",
+        str(project),
+        "--output-format",
+        "stream-json",
+        "--permission-mode",
+        "bypassPermissions",
+    ]
     if plan.hooks:
         args += ["--settings", json.dumps({"hooks": plan.hooks})]
     if plan.mcp_mode is not None:
-        args += ["--mcp-config", json.dumps({"mcpServers": {"fault": {
-            "command": sys.executable, "args": [str(FAULT_MCP), plan.mcp_mode]}}})]
-    env = {**os.environ, "HANDS_HOME": str(home), "MCP_TIMEOUT": "2000",
-           "MCP_TOOL_TIMEOUT": "3000", "HANDS_TOOL_TIMEOUT_MS": str(int(TOOL_TIMEOUT_S * 1000))}
+        args += [
+            "--mcp-config",
+            json.dumps(
+                {
+                    "mcpServers": {
+                        "fault": {
+                            "command": sys.executable,
+                            "args": [str(FAULT_MCP), plan.mcp_mode],
+                        }
+                    }
+                }
+            ),
+        ]
+    env = {
+        **os.environ,
+        "HANDS_HOME": str(home),
+        "MCP_TIMEOUT": "2000",
+        "MCP_TOOL_TIMEOUT": "3000",
+        "HANDS_TOOL_TIMEOUT_MS": str(int(TOOL_TIMEOUT_S * 1000)),
+    }
     before = set(_descendants())
     started = time.perf_counter()
     violations: list[str] = []
     out = ""
     try:
-        proc = subprocess.run(args, env=env, capture_output=True, text=True,
-                              timeout=SESSION_BOUND_S, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            args,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=SESSION_BOUND_S,
+            stdin=subprocess.DEVNULL,
+        )
         out = proc.stdout
         if "Traceback" in proc.stderr:
             violations.append(f"a traceback on stderr: {proc.stderr[-300:]}")
@@ -450,8 +560,9 @@ def run_cli(plan: Plan, root: Path, home: Path) -> Outcome:
         violations.append(f"processes left: {sorted(left.values())[:4]}")
         _kill(left)
     calls = sum(len(m.tool_uses) for m in messages or [])
-    return Outcome(kinds=[f"cli:{k}" for k in plan.kinds], seconds=seconds,
-                   violations=violations, calls=calls)
+    return Outcome(
+        kinds=[f"cli:{k}" for k in plan.kinds], seconds=seconds, violations=violations, calls=calls
+    )
 
 
 def _stream_json_messages(out: str) -> list[Message] | None:
@@ -467,8 +578,9 @@ def _stream_json_messages(out: str) -> list[Message] | None:
             wire = entry["message"]
             message = message_from_wire(wire)
             if message.role == "assistant" and messages and messages[-1].role == "assistant":
-                messages[-1] = Message(role="assistant",
-                                       content=(*messages[-1].content, *message.content))
+                messages[-1] = Message(
+                    role="assistant", content=(*messages[-1].content, *message.content)
+                )
             else:
                 messages.append(message)
     except (ValueError, KeyError, TypeError):

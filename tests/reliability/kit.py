@@ -83,7 +83,8 @@ def _table() -> dict[int, tuple[int, str, str]]:
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()
-        out[int(entry)] = (int(fields[1]), fields[0], cmdline.replace(b"\0", b" ").decode("utf-8", "replace"))
+        command = cmdline.replace(b"\0", b" ").decode("utf-8", "replace")
+        out[int(entry)] = (int(fields[1]), fields[0], command)
     return out
 
 
@@ -162,7 +163,9 @@ def event_violations(events: Sequence[QueryEvent]) -> list[str]:
     """Every tool_use the stream produced got exactly one result event; the run ended."""
     out: list[str] = []
     asked = Counter(
-        e.block.id for e in events if isinstance(e, BlockEvent) and e.block.type == "tool_use"  # type: ignore[union-attr]
+        e.block.id
+        for e in events
+        if isinstance(e, BlockEvent) and e.block.type == "tool_use"  # type: ignore[union-attr]
     )
     answered = Counter(e.tool_use.id for e in events if isinstance(e, ToolResultEvent))
     if asked != answered:
@@ -251,7 +254,9 @@ class Report:
         def ms(v: float | None) -> str:
             return "-" if v is None else f"{v:.1f}"
 
-        head = "| scenario | runs | faults injected | violations | p50 ms | p99 ms | peak RSS | note |"
+        head = (
+            "| scenario | runs | faults injected | violations | p50 ms | p99 ms | peak RSS | note |"
+        )
         lines = [
             f"reliability report, scale {scale_name()}, load {_load()}",
             "",

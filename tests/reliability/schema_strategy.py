@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=20))
 ANY_JSON = st.recursive(
     JSON_SCALARS,
-    lambda inner: st.one_of(st.lists(inner, max_size=3),
-                            st.dictionaries(st.text(max_size=8), inner, max_size=3)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 TEXT = st.text(st.characters(codec="utf-8"), max_size=60) | st.sampled_from(
@@ -52,8 +53,9 @@ def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         high = schema.get("maximum")
         if kind == "integer":
             return st.integers(min_value=low, max_value=high)
-        return st.floats(min_value=low, max_value=high, allow_nan=False,
-                         exclude_min="exclusiveMinimum" in schema)
+        return st.floats(
+            min_value=low, max_value=high, allow_nan=False, exclude_min="exclusiveMinimum" in schema
+        )
     if kind == "boolean":
         return st.booleans()
     if kind == "null":

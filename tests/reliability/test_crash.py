@@ -43,8 +43,14 @@ def make_files(root: Path) -> None:
     body = "".join(f"line {i} of a large file\n" for i in range(LINES))
     (root / "a.txt").write_text("MARK0\n" + body + "TAIL0\n")
     cells = [
-        {"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None,
-         "outputs": [], "source": f"x = {i}\n" * 3}
+        {
+            "cell_type": "code",
+            "id": f"c{i}",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": f"x = {i}\n" * 3,
+        }
         for i in range(300)
     ]
     nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -56,29 +62,52 @@ def steps(tool: str, root: Path) -> tuple[str, list[dict[str, Any]]]:
     a, nb = str(root / "a.txt"), str(root / "nb.ipynb")
     if tool == "NotebookEdit":
         calls = [{"name": "Read", "input": {"file_path": nb}}] + [
-            {"name": "NotebookEdit", "input": {"notebook_path": nb, "cell_id": "c0",
-                                               "new_source": f"version {i}\n" * 50}}
+            {
+                "name": "NotebookEdit",
+                "input": {
+                    "notebook_path": nb,
+                    "cell_id": "c0",
+                    "new_source": f"version {i}\n" * 50,
+                },
+            }
             for i in range(1, STEPS + 1)
         ]
         return "nb.ipynb", calls
     if tool == "Write":  # a new file, then the model's own: no Read needed
         w = str(root / "w.txt")
         return "w.txt", [
-            {"name": "Write", "input": {"file_path": w, "content": "".join(
-                f"row {j} v{i}\n" for j in range(LINES))}}
+            {
+                "name": "Write",
+                "input": {
+                    "file_path": w,
+                    "content": "".join(f"row {j} v{i}\n" for j in range(LINES)),
+                },
+            }
             for i in range(1, STEPS + 1)
         ]
     calls = [{"name": "Read", "input": {"file_path": a, "limit": 5}}]
     for i in range(1, STEPS + 1):
         if tool == "Edit":
             mark = f"MARK{i - 1}"
-            calls.append({"name": "Edit", "input": {"file_path": a, "old_string": mark,
-                                                    "new_string": f"MARK{i}"}})
+            calls.append(
+                {
+                    "name": "Edit",
+                    "input": {"file_path": a, "old_string": mark, "new_string": f"MARK{i}"},
+                }
+            )
         else:
-            calls.append({"name": "MultiEdit", "input": {"file_path": a, "edits": [
-                {"old_string": f"MARK{i - 1}", "new_string": f"MARK{i}"},
-                {"old_string": f"TAIL{i - 1}", "new_string": f"TAIL{i}"},
-            ]}})
+            calls.append(
+                {
+                    "name": "MultiEdit",
+                    "input": {
+                        "file_path": a,
+                        "edits": [
+                            {"old_string": f"MARK{i - 1}", "new_string": f"MARK{i}"},
+                            {"old_string": f"TAIL{i - 1}", "new_string": f"TAIL{i}"},
+                        ],
+                    },
+                }
+            )
     return "a.txt", calls
 
 
@@ -120,10 +149,24 @@ def start(tool: str, root: Path, home: Path) -> subprocess.Popen[bytes]:
     turns.append({"blocks": [{"type": "text", "text": "done"}]})
     script.write_text(json.dumps({"turns": turns}))
     return subprocess.Popen(
-        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
-         "--cwd", str(root), "--permission-mode", "acceptEdits"],
-        env={**os.environ, "HANDS_HOME": str(home)}, stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "hands",
+            "-p",
+            "go",
+            "--model",
+            f"scripted:{script}",
+            "--cwd",
+            str(root),
+            "--permission-mode",
+            "acceptEdits",
+        ],
+        env={**os.environ, "HANDS_HOME": str(home)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
 
 
@@ -187,8 +230,10 @@ def test_kill_9_leaves_old_or_new_content(tool: str, tmp_path: Path) -> None:
             row.faults += 1  # the kill landed once the changes had begun
         if now not in states:
             size = "missing" if now is None else f"{len(now)} bytes"
-            problems.append(f"trial {trial}: {name} is none of its {len(states)} states "
-                            f"({size}) after a kill at {delay:.2f} s")
+            problems.append(
+                f"trial {trial}: {name} is none of its {len(states)} states "
+                f"({size}) after a kill at {delay:.2f} s"
+            )
         problems += [f"trial {trial}: {p}" for p in transcript_problems(home)]
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(home, ignore_errors=True)

@@ -31,17 +31,30 @@ from hands.pipeline.runtime import ToolRuntime
 
 from .kit import REPORT, temp_file_violations
 
-NOTEBOOK = {"cells": [{"cell_type": "code", "id": "c0", "metadata": {}, "outputs": [],
-                       "execution_count": None, "source": "x = 1\n"}],
-            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+NOTEBOOK = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "id": "c0",
+            "metadata": {},
+            "outputs": [],
+            "execution_count": None,
+            "source": "x = 1\n",
+        }
+    ],
+    "metadata": {},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
 
 
 class Calls:
     """Calls through the whole pipeline in one session rooted at ``root``."""
 
     def __init__(self, root: Path, home: Path) -> None:
-        self.ctx = ToolContext(cwd=root, session=Session(home=home), project_dir=root,
-                               permission_mode="acceptEdits")
+        self.ctx = ToolContext(
+            cwd=root, session=Session(home=home), project_dir=root, permission_mode="acceptEdits"
+        )
         self.runtime = ToolRuntime(tools=ToolPool(all_base_tools()))
         self.n = 0
 
@@ -50,8 +63,9 @@ class Calls:
         block = ToolUseBlock(id=f"toolu_{self.n}", name=name, input=data)
 
         async def go() -> ToolCallOutcome:
-            return await run_tool_use(block, self.ctx.for_call(block.id), self.runtime,
-                                      lambda _d: None)
+            return await run_tool_use(
+                block, self.ctx.for_call(block.id), self.runtime, lambda _d: None
+            )
 
         return anyio.run(go)
 
@@ -91,8 +105,11 @@ def check_all_refused(directory: Path, calls: Calls, cause: tuple[str, ...], row
             problems.append(f"{name}: the error does not name the cause: {text[:200]!r}")
         if "Traceback" in text:
             problems.append(f"{name}: traceback in {text[:200]!r}")
-        now = {p.name: p.read_bytes() for p in directory.iterdir() if p.is_file()
-               and not p.name.startswith(".hands-")}
+        now = {
+            p.name: p.read_bytes()
+            for p in directory.iterdir()
+            if p.is_file() and not p.name.startswith(".hands-")
+        }
         if now != before:
             problems.append(f"{name}: the files changed: {sorted(set(now) ^ set(before))}")
         problems += [f"{name}: {v}" for v in temp_file_violations(directory)]
@@ -103,8 +120,12 @@ def check_all_refused(directory: Path, calls: Calls, cause: tuple[str, ...], row
 @contextlib.contextmanager
 def tmpfs(path: Path, size: str) -> Iterator[bool]:
     path.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
-                             capture_output=True).returncode == 0
+    mounted = (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True
+        ).returncode
+        == 0
+    )
     try:
         yield mounted
     finally:
@@ -133,8 +154,9 @@ def test_a_full_disk(tmp_path: Path, hands_home: Path) -> None:
             check_all_refused(disk, calls, ("No space left",), "disk: ENOSPC (tmpfs)")
         else:  # no mount here: a file-size limit gives EFBIG at the same place
             with file_size_limit(400_000):
-                check_all_refused(disk, calls, ("too large", "File too large"),
-                                  "disk: EFBIG (RLIMIT_FSIZE)")
+                check_all_refused(
+                    disk, calls, ("too large", "File too large"), "disk: EFBIG (RLIMIT_FSIZE)"
+                )
 
 
 def test_a_read_only_file_system(tmp_path: Path, hands_home: Path) -> None:
@@ -142,14 +164,20 @@ def test_a_read_only_file_system(tmp_path: Path, hands_home: Path) -> None:
     source.mkdir()
     view.mkdir()
     fill(source)
-    bound = subprocess.run(["mount", "--bind", str(source), str(view)],
-                           capture_output=True).returncode == 0
+    bound = (
+        subprocess.run(["mount", "--bind", str(source), str(view)], capture_output=True).returncode
+        == 0
+    )
     if not bound:
         pytest.skip("bind mounts are not allowed here")
     try:
         assert subprocess.run(["mount", "-o", "remount,bind,ro", str(view)]).returncode == 0
-        check_all_refused(view, Calls(view, hands_home), ("Read-only file system",),
-                          "disk: EROFS (read-only bind mount)")
+        check_all_refused(
+            view,
+            Calls(view, hands_home),
+            ("Read-only file system",),
+            "disk: EROFS (read-only bind mount)",
+        )
     finally:
         subprocess.run(["umount", "-l", str(view)], check=False)
 
@@ -185,9 +213,18 @@ def test_no_permission(tmp_path: Path) -> None:
     work.chmod(0o555)  # no file may be created here, and none changed
     before = {p.name: p.read_bytes() for p in work.iterdir()}
     proc = subprocess.run(
-        [*(WITHOUT_OVERRIDE if os.getuid() == 0 else []), sys.executable, "-c", RESTRICTED,
-         str(work), str(Path(__file__).parents[1]), str(home)],
-        capture_output=True, text=True, timeout=120,
+        [
+            *(WITHOUT_OVERRIDE if os.getuid() == 0 else []),
+            sys.executable,
+            "-c",
+            RESTRICTED,
+            str(work),
+            str(Path(__file__).parents[1]),
+            str(home),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "HANDS_HOME": str(home)},
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -209,8 +246,7 @@ def test_no_permission(tmp_path: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_a_file_replaced_by_a_directory_after_it_was_read(tmp_path: Path,
-                                                          hands_home: Path) -> None:
+def test_a_file_replaced_by_a_directory_after_it_was_read(tmp_path: Path, hands_home: Path) -> None:
     work = tmp_path / "w"
     work.mkdir()
     fill(work)

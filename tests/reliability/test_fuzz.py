@@ -89,8 +89,11 @@ def hostile_variant(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]
     return st.builds(
         spoil,
         from_schema(schema),
-        st.lists(st.tuples(st.sampled_from(names), st.integers(0, len(HOSTILE) - 1)),
-                 min_size=1, max_size=3),
+        st.lists(
+            st.tuples(st.sampled_from(names), st.integers(0, len(HOSTILE) - 1)),
+            min_size=1,
+            max_size=3,
+        ),
     )
 
 
@@ -119,15 +122,24 @@ def test_fuzz_tool(name: str, tmp_path: Path, hands_home: Path) -> None:
     count = [0]
     examples = max(3, scale("fuzz_examples") // (6 if name in SLOW else 1))
 
-    @settings(max_examples=examples, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck.__members__.values()),,
+    )
     @given(data=st.one_of(from_schema(schema), hostile_variant(schema), loosely(schema)))
     def check(data: dict[str, Any]) -> None:
         count[0] += 1
         hostile = any(v in HOSTILE for v in data.values() if isinstance(v, str))
         block = ToolUseBlock(id=f"toolu_f{count[0]}", name=name, input=data)
-        ctx = ToolContext(cwd=work, session=session, project_dir=work,
-                          permission_mode="acceptEdits", tool_use_id=block.id)
+        ctx = ToolContext(
+            cwd=work,
+            session=session,
+            project_dir=work,
+            permission_mode="acceptEdits",
+            tool_use_id=block.id,
+        )
 
         async def go() -> Any:
             with anyio.fail_after(60):
@@ -159,5 +171,6 @@ def test_fuzz_tool(name: str, tmp_path: Path, hands_home: Path) -> None:
 
 
 def _short(data: dict[str, Any]) -> str:
-    return repr({k: (v[:40] + "…" if isinstance(v, str) and len(v) > 40 else v)
-                 for k, v in data.items()})[:300]
+    return repr(
+        {k: (v[:40] + "…" if isinstance(v, str) and len(v) > 40 else v) for k, v in data.items()}
+    )[:300]

@@ -45,15 +45,31 @@ def script(project: Path, turns: int) -> list[list[dict[str, Any]]]:
     for t in range(turns):
         kind = t % 5
         if kind == 0:
-            blocks = [{"type": "tool_use", "name": "Read", "input": {"file_path": a}},
-                      {"type": "tool_use", "name": "noop", "input": {"n": t}}]
+            blocks = [
+                {"type": "tool_use", "name": "Read", "input": {"file_path": a}},
+                {"type": "tool_use", "name": "noop", "input": {"n": t}},
+            ]
         elif kind == 1:
-            blocks = [{"type": "tool_use", "name": "Grep",
-                       "input": {"pattern": f"line {t}", "path": str(project)}},
-                      {"type": "tool_use", "name": "noop", "input": {"n": t}}]
+            blocks = [
+                {
+                    "type": "tool_use",
+                    "name": "Grep",
+                    "input": {"pattern": f"line {t}", "path": str(project)},
+                },
+                {"type": "tool_use", "name": "noop", "input": {"n": t}},
+            ]
         elif kind == 2:
-            blocks = [{"type": "tool_use", "name": "Edit", "input": {
-                "file_path": a, "old_string": f"line {t}\n", "new_string": f"LINE {t}\n"}}]
+            blocks = [
+                {
+                    "type": "tool_use",
+                    "name": "Edit",
+                    "input": {
+                        "file_path": a,
+                        "old_string": f"line {t}\n",
+                        "new_string": f"LINE {t}\n",
+                    },
+                }
+            ]
         elif kind == 3:
             command = "cd sub && pwd" if t == 3 else "pwd"
             blocks = [{"type": "tool_use", "name": "Bash", "input": {"command": command}}]
@@ -75,9 +91,18 @@ async def one_session(project: Path, turns: int, overhead_ms: list[float]) -> li
     """Run a session; return what went wrong (leaks, errors)."""
     model = ScriptedModel.from_turns(*script(project, turns))
     session = Session()
-    q = query("go", QueryOptions(model=model, tools=assemble_pool(extra=[noop]), cwd=project,
-                                 permission_mode="acceptEdits", session=session,
-                                 policy=None, stream_retry_delay_s=0))
+    q = query(
+        "go",
+        QueryOptions(
+            model=model,
+            tools=assemble_pool(extra=[noop]),
+            cwd=project,
+            permission_mode="acceptEdits",
+            session=session,
+            policy=None,
+            stream_retry_delay_s=0,
+        ),
+    )
     problems: list[str] = []
     asked: dict[str, float] = {}
     with anyio.fail_after(600):
@@ -91,7 +116,8 @@ async def one_session(project: Path, turns: int, overhead_ms: list[float]) -> li
                 if event.outcome.is_error:
                     problems.append(f"{event.tool_use.name} failed: {text[:160]}")
                 elif event.tool_use.name == "Bash" and text.strip() not in (
-                    str(project), str(project / "sub")
+                    str(project),
+                    str(project / "sub"),
                 ):
                     problems.append(f"Bash ran in {text.strip()!r}, not in {project}")
             elif isinstance(event, ResultEvent) and event.subtype != "success":
@@ -139,8 +165,10 @@ def test_concurrent_sessions_in_one_process(tmp_path: Path) -> None:
     row.peak_rss_kb = (peak[0] - base) / count
     row.violations += problems
     p50, p99 = row.percentile(50) or 0.0, row.percentile(99) or 0.0
-    row.note = (f"{count * turns} turns in {time.perf_counter() - started:.0f} s; per-call "
-                f"overhead p99/p50 {p99 / max(p50, 1e-9):.1f}; RSS column: per session")
+    row.note = (
+        f"{count * turns} turns in {time.perf_counter() - started:.0f} s; per-call "
+        f"overhead p99/p50 {p99 / max(p50, 1e-9):.1f}; RSS column: per session"
+    )
     for p in projects:  # every session's edits landed in its own project only
         text = (p / "a.txt").read_text()
         if "LINE 2\n" not in text:
@@ -155,19 +183,42 @@ def test_processes_at_once(tmp_path: Path) -> None:
     started = time.perf_counter()
     for i in range(count):
         project = make_project(tmp_path / f"p{i}")
-        turn_list = [[b for b in t if b.get("name") != "noop"] or
-                     [{"type": "tool_use", "name": "Glob", "input": {"pattern": "*.txt"}}]
-                     for t in script(project, turns)[:-1]]
+        turn_list = [
+            [b for b in t if b.get("name") != "noop"]
+            or [{"type": "tool_use", "name": "Glob", "input": {"pattern": "*.txt"}}]
+            for t in script(project, turns)[:-1]
+        ]
         turn_list.append([{"type": "text", "text": "done"}])
         path = tmp_path / f"s{i}.json"
         path.write_text(json.dumps({"turns": [{"blocks": t} for t in turn_list]}))
         home = tmp_path / f"h{i}"
-        procs.append((project, subprocess.Popen(
-            [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{path}",
-             "--cwd", str(project), "--permission-mode", "acceptEdits",
-             "--output-format", "json"],
-            env={**os.environ, "HANDS_HOME": str(home)}, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+        procs.append(
+            (
+                project,
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "hands",
+                        "-p",
+                        "go",
+                        "--model",
+                        f"scripted:{path}",
+                        "--cwd",
+                        str(project),
+                        "--permission-mode",
+                        "acceptEdits",
+                        "--output-format",
+                        "json",
+                    ],
+                    env={**os.environ, "HANDS_HOME": str(home)},
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                ),
+            )
+        )
     peaks: dict[int, int] = {}
     while any(p.poll() is None for _, p in procs):
         for _, p in procs:

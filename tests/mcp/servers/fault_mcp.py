@@ -56,7 +56,7 @@ def answer(request: dict[str, object]) -> None:
             sys.stdout.flush()
             os._exit(3)
         if MODE == "malformed":
-            sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": {"content": [\n' % rid)
+            sys.stdout.write(f'{{"jsonrpc": "2.0", "id": {rid}, "result": {{"content": [\n')
             sys.stdout.write("not json at all\n")
             send({"jsonrpc": "1.0", "id": "nobody", "result": 5})
             send({"jsonrpc": "2.0", "id": rid, "result": "not an object"})

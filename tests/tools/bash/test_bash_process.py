@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from hands.tools.bash._process import marked_pids
 from hands.shell.processes import MARKER_VAR, scan_floor
+from hands.tools.bash._process import marked_pids
 
 PID_MAX = int(Path("/proc/sys/kernel/pid_max").read_text())
 
