@@ -47,7 +47,7 @@ from .kit import (
 )
 
 FAULT_MCP = Path(__file__).parents[1] / "mcp" / "servers" / "fault_mcp.py"
-SESSION_BOUND_S = 60.0
+SESSION_BOUND_S = 120.0
 """No run may take longer than this (a hung session is a violation, not a slow test)."""
 TOOL_TIMEOUT_S = 1.5
 
