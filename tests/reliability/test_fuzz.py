@@ -126,7 +126,7 @@ def test_fuzz_tool(name: str, tmp_path: Path, hands_home: Path) -> None:
         max_examples=examples,
         deadline=None,
         database=None,
-        suppress_health_check=list(HealthCheck.__members__.values()),,
+        suppress_health_check=list(HealthCheck.__members__.values()),
     )
     @given(data=st.one_of(from_schema(schema), hostile_variant(schema), loosely(schema)))
     def check(data: dict[str, Any]) -> None:
