@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck test conformance demo bench clean
+.PHONY: install lint typecheck test conformance reliability demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: install
 # The MCP conformance suite and the Inspector alone, scenario by scenario (also in `test`).
 conformance: install
 	$(VENV)/bin/pytest tests/mcp/conformance -v -rs
+
+# faults, fuzzing, crashes and load (tests/reliability, left out of `make test`); the
+# table goes to reliability-report.md. RELIABILITY_SCALE=full for the big run.
+reliability: install
+	RELIABILITY_SCALE=$${RELIABILITY_SCALE:-ci} $(VENV)/bin/pytest tests/reliability
 
 demo: install
 	$(VENV)/bin/hands demo

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,6 +11,9 @@ import pytest
 from rich.console import RenderableType
 
 from support import render_text
+
+# the reliability suite runs on its own (`make reliability`), not in `make test`
+collect_ignore = [] if os.environ.get("RELIABILITY_SCALE") else ["reliability"]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -101,6 +101,22 @@ def test_a_torn_transcript_tail_is_dropped(tmp_path: Path) -> None:
     assert [m.role for m in transcript.messages] == ["user"]
 
 
+def test_going_on_after_a_torn_tail_loses_only_the_torn_line(tmp_path: Path) -> None:
+    from hands.agent.transcript import TranscriptWriter
+    from hands.core.messages import user_text
+
+    path = tmp_path / "abc.jsonl"
+    first = TranscriptWriter(path, session_id="abc", cwd=tmp_path)
+    first.message(user_text("before the crash"))
+    path.write_bytes(path.read_bytes() + b'{"type": "user", "mess')  # killed mid-write
+    again = TranscriptWriter(path, session_id="abc", cwd=tmp_path)
+    again.message(user_text("after the resume"))
+    again.state("read_state", {"x": 1})
+    transcript = load(path)
+    assert [m.text for m in transcript.messages] == ["before the crash", "after the resume"]
+    assert transcript.states == {"read_state": {"x": 1}} and transcript.skipped == 1
+
+
 def test_prompt_from_stdin(tmp_path: Path) -> None:
     home = tmp_path / "home"
     model = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "Got it."}]}])

@@ -105,6 +105,30 @@ async def test_cancelling_the_call_kills_the_hook(project: Path) -> None:
             await anyio.sleep(0.05)
 
 
+async def test_what_a_finished_hook_left_running_is_killed(project: Path) -> None:
+    # a background job in the hook's group and a daemon that left it with setsid
+    pids = project / "pids"
+    spawner = script(
+        project / ".claude/hooks",
+        "spawner.sh",
+        "#!/usr/bin/env bash\ncat >/dev/null\n"
+        f"sleep 300 </dev/null >/dev/null 2>&1 & echo $! >> {pids}\n"
+        f"setsid bash -c 'echo $$ >> {pids}; exec sleep 301' </dev/null >/dev/null 2>&1 &\n"
+        f"while [ $(wc -l < {pids}) -lt 2 ]; do sleep 0.01; done\n"
+        "echo '{}'\n",
+    )
+    hooks = engine_for({"PostToolUse": [group("Bash", cmd(spawner))]})
+    run = await session(
+        [[tool_use("Bash", {"command": "echo ran"})], [text("ok")]], hooks, project
+    )
+    assert results(run)[0].status == "ok"
+    recorded = [int(p) for p in pids.read_text().split()]
+    assert len(recorded) == 2
+    with anyio.fail_after(5):
+        while any(pid_alive(p) for p in recorded):
+            await anyio.sleep(0.05)
+
+
 def barrier_hook(directory: Path, name: str, marks: Path, count: int) -> Path:
     # Each hook marks its start, then waits until every hook has started: this only
     # finishes when they all run at the same time.

@@ -23,6 +23,7 @@ from hands.pipeline.runtime import ToolRuntime
 SERVERS = Path(__file__).parent / "servers"
 DEMO = SERVERS / "demo.py"
 BROKEN = SERVERS / "broken.py"
+FAULT = SERVERS / "fault_mcp.py"
 
 
 def demo_config(name: str = "demo", *args: str, **fields: Any) -> McpServerConfig:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from mcp_helpers import DEMO
+from mcp_helpers import DEMO, FAULT
 from typer.testing import CliRunner
 
 from hands.cli.mcp import mcp_app
@@ -159,6 +159,30 @@ def test_print_mode_never_starts_a_refused_project_server(tmp_path: Path) -> Non
     assert shut.get("is_error") and "said-shut" not in json.dumps(shut)
     assert "'open'" in proc.stderr and "without asking" in proc.stderr
     assert "'shut'" not in proc.stderr
+
+
+def test_print_mode_shows_no_traceback_for_a_server_that_sends_broken_json(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+
+    server = {"command": sys.executable, "args": [str(FAULT), "malformed"]}
+    call = {"type": "tool_use", "name": "mcp__bad__echo", "input": {"text": "hi"}}
+    script = tmp_path / "s.json"
+    script.write_text(
+        json.dumps({"turns": [{"blocks": [call]}, {"blocks": [{"type": "text", "text": "ok"}]}]})
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
+         "--mcp-config", json.dumps({"mcpServers": {"bad": server}}),
+         "--permission-mode", "bypassPermissions", "--output-format", "stream-json"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**os.environ, "HOME": str(tmp_path), "MCP_TOOL_TIMEOUT": "2000"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (result,) = tool_results(proc.stdout)
+    assert result.get("is_error")
+    assert "Traceback" not in proc.stderr and "ValidationError" not in proc.stderr
 
 
 def _project_with_servers(tmp_path: Path, servers: dict[str, object]) -> Path:

@@ -23,12 +23,17 @@ def project_dir(home: Path, cwd: Path) -> Path:
 
 
 class TranscriptWriter:
-    """Appends each message (and state snapshots) as it happens; a crash loses nothing."""
+    """Appends each message (and state snapshots) as it happens; a crash loses nothing.
+
+    A crash can leave a torn last line (a session killed mid-write). Going on with such a
+    file (``--resume``) starts on a new line, so the torn line is the only one lost.
+    """
 
     def __init__(self, path: Path, *, session_id: str, cwd: Path) -> None:
         self.path = path
         self.session_id = session_id
         self.cwd = cwd
+        self._tail_checked = False
         path.parent.mkdir(parents=True, exist_ok=True)
 
     def message(self, message: Message) -> None:
@@ -56,8 +61,25 @@ class TranscriptWriter:
 
     def _append(self, entry: dict[str, Any]) -> None:
         entry.update(session_id=self.session_id, cwd=str(self.cwd), timestamp=time.time())
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(encode_line(entry))
+        data = encode_line(entry).encode("utf-8")
+        if not self._tail_checked:
+            self._tail_checked = True
+            if _ends_torn(self.path):
+                data = b"\n" + data
+        with self.path.open("ab") as f:
+            f.write(data)
+
+
+def _ends_torn(path: Path) -> bool:
+    """Whether ``path`` ends in the middle of a line (a crash cut its last write)."""
+    try:
+        with path.open("rb") as f:
+            if f.seek(0, 2) == 0:
+                return False
+            f.seek(-1, 2)
+            return f.read(1) != b"\n"
+    except OSError:
+        return False
 
 
 def encode_line(entry: Mapping[str, Any]) -> str:

@@ -55,6 +55,7 @@ def _logging(*, verbose: bool, debug: bool) -> None:
         stream=sys.stderr,
     )
     logging.getLogger("pypdf").setLevel(logging.DEBUG if debug else logging.WARNING)
+    logging.getLogger("mcp").setLevel(logging.DEBUG if debug else logging.INFO)
 
 
 @app.callback()

@@ -22,8 +22,11 @@ def main() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    # a library's log warnings (pypdf on a damaged PDF) are not the user's output
+    # a library's log warnings (pypdf on a damaged PDF) are not the user's output, nor
+    # the MCP client's tracebacks for a server's broken messages: hands reports the
+    # failed call itself (``--verbose`` shows them)
     logging.getLogger("pypdf").setLevel(logging.ERROR)
+    logging.getLogger("mcp").setLevel(logging.CRITICAL)
     from hands.cli import startup
     from hands.errors import HandsError
 

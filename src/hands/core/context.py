@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias
@@ -70,7 +71,8 @@ class ToolContext:
 
     def resolve(self, path: str | Path) -> Path:
         """An absolute path: ``path`` taken relative to the cwd, ``~`` expanded."""
-        p = Path(path).expanduser()
+        # os.path's expansion leaves an unknown ``~user`` as it is; Path's raises
+        p = Path(os.path.expanduser(path))  # noqa: PTH111
         return p if p.is_absolute() else self.cwd / p
 
     def for_call(self, tool_use_id: str, *, policy: PermissionPolicy | None = None) -> ToolContext:

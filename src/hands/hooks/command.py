@@ -3,13 +3,16 @@
 The hook runs in its own session (so its own process group, and no controlling TTY),
 in the session's cwd, with ``CLAUDE_PROJECT_DIR`` and ``HANDS_PROJECT_DIR`` set and the
 ``OTEL_*`` variables removed. When it runs out of time, or the call is cancelled, the
-whole process group is killed.
+whole process group is killed. Whatever it leaves running when it exits (background
+jobs, daemons that left the group) is killed too: a hook ends with its process, and
+is found by the marker in its environment (:mod:`hands.shell.processes`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -21,6 +24,7 @@ from anyio.abc import ByteReceiveStream, ByteSendStream
 
 from hands.hooks.config import HookHandler
 from hands.hooks.output import HookRun
+from hands.shell.processes import MARKER_VAR, settled_marked
 
 MAX_CAPTURE_BYTES = 4 * 1024 * 1024
 PIPE_GRACE_S = 1.0
@@ -62,6 +66,7 @@ async def run_command(
     env: Mapping[str, str] | None = None,
 ) -> HookRun:
     """Run one command hook to completion, its time limit, or cancellation."""
+    marker = f"hook-{secrets.token_hex(8)}"
     try:
         process = await anyio.open_process(
             [shell(), "-c", handler.command],
@@ -69,7 +74,7 @@ async def run_command(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
-            env=hook_environment(project_dir, env),
+            env=hook_environment(project_dir, {**(env or {}), MARKER_VAR: marker}),
             start_new_session=True,
         )
     except OSError as exc:
@@ -100,11 +105,11 @@ async def run_command(
         kill_group(process.pid)
         raise
     finally:
-        if not finished:
-            kill_group(process.pid)
+        kill_group(process.pid)  # the hook itself, or what it left in its group
         with anyio.CancelScope(shield=True):
             with contextlib.suppress(Exception):
                 await process.aclose()
+            await _kill_strays(marker, since_pid=process.pid)
     stdout = out.decode("utf-8", "replace")
     stderr = err.decode("utf-8", "replace")
     if not finished:
@@ -122,6 +127,13 @@ async def run_command(
     if code is not None and code < 0:
         code = 128 - code  # killed by a signal: the shell's convention
     return HookRun(handler=handler, exit_code=code, stdout=stdout, stderr=stderr)
+
+
+async def _kill_strays(marker: str, *, since_pid: int) -> None:
+    """SIGKILL the processes the hook started that left its group (``setsid``, daemons)."""
+    for pid in await settled_marked(marker, since_pid=since_pid, wait_s=0.2):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
 
 
 async def _drain(stream: ByteReceiveStream, into: bytearray, done: anyio.Event) -> None:

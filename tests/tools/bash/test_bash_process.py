@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from hands.shell.processes import MARKER_VAR, scan_floor
 from hands.tools.bash._process import marked_pids
-from hands.tools.bash._scan import MARKER_VAR, scan_floor
 
 PID_MAX = int(Path("/proc/sys/kernel/pid_max").read_text())
 
@@ -40,7 +40,7 @@ def test_a_marked_process_is_found_below_the_shells_pid_after_a_wrap() -> None:
 
 
 def test_only_a_process_caught_mid_exec_is_undecided() -> None:
-    from hands.tools.bash._scan import classify
+    from hands.shell.processes import classify
 
     marker = f"classify-{os.getpid()}"
     marked = subprocess.Popen(["sleep", "30"], env={**os.environ, MARKER_VAR: marker})

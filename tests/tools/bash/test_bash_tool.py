@@ -437,7 +437,7 @@ def test_no_heavy_imports_at_module_level():
 async def test_no_process_left_behind_by_the_suite_commands(harness, tmp_path, run_mark):
     # every command above ran in its own group; nothing carrying our marker may remain
     # (only this test run's processes count: another run may share the machine)
-    from hands.tools.bash._scan import MARKER_VAR
+    from hands.shell.processes import MARKER_VAR
 
     me = os.getpid()
     ours = run_mark.encode()

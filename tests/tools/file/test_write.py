@@ -78,3 +78,9 @@ def test_write_flags() -> None:
     tool = WriteTool()
     inp = WriteInput(file_path="/x", content="")
     assert not tool.is_read_only(inp) and not tool.is_concurrency_safe(inp) and tool.edits_files
+
+
+def test_a_path_starting_with_an_unknown_user_home_is_taken_literally(h: Harness) -> None:
+    # ``~nosuchuser/x`` names no home: it is a relative path, not an exception
+    text = h.err("Write", file_path="~nosuchuser-7f3a/x.txt", content="hi")
+    assert "absolute path" in text and "RuntimeError" not in text

@@ -205,3 +205,9 @@ def test_paths_are_real_files(search) -> None:
     search.write({"a/b/c.txt": "x"})
     (path,) = lines(search.ok("Glob", pattern="**/c.txt"))
     assert os.path.isabs(path) and Path(path).read_text() == "x"
+
+
+def test_a_path_too_long_for_the_system_is_a_plain_error(search) -> None:
+    text = search.err("Glob", pattern="*", path="y" * 5000)
+    assert "Cannot search" in text and "too long" in text
+    assert "OSError" not in text

@@ -3,7 +3,7 @@
 Every command runs as ``bash -c`` in a new session (so a new process group). Each gets a
 marker in its environment; processes that left the group (``setsid``, daemons) still
 carry it, so :func:`kill_tree` finds them through ``/proc`` as well
-(:mod:`hands.tools.bash._scan`, which also waits for one caught mid-exec).
+(:mod:`hands.shell.processes`, which also waits for one caught mid-exec).
 
 What runs before the command (the session's shell setup, ``CLAUDE_ENV_FILE`` exports, the
 trap that reports the final directory) is bash's startup file (``BASH_ENV``), held in a
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import anyio
 
-from hands.tools.bash._scan import MARKER_VAR, scan_floor, scan_marked, settled_marked
+from hands.shell.processes import MARKER_VAR, scan_floor, scan_marked, settled_marked
 
 SANDBOX_RELAY_NAME = "hands-relay"
 """The sandbox's network relay (``sandbox/forwarder.py``): stopped with a command, never

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -245,9 +246,16 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
         if not input.pattern.strip():
             return "The pattern is empty; give a glob such as **/*.py."
         base, _ = self._target(input, ctx)
-        if not base.exists():
+        try:
+            is_dir = stat.S_ISDIR(base.stat().st_mode)
+        except (FileNotFoundError, NotADirectoryError):
             return f"No directory at {echo(base)} (the working directory is {ctx.cwd})."
-        if not base.is_dir():
+        except OSError as exc:  # a name too long, a symlink loop, no permission
+            return (
+                f"Cannot search {echo(base)}: {exc.strerror or exc}. Give a directory that "
+                "exists and can be read."
+            )
+        if not is_dir:
             return f"Path is not a directory: {base}. Give a directory as path."
         return None
 

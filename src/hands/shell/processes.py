@@ -1,5 +1,8 @@
 """Finding a command's processes through ``/proc`` by the marker in their environment.
 
+The Bash tool's shells and command hooks carry a marker of their own; what they leave
+behind is found and stopped by it.
+
 A process that left the command's process group (``setsid``, a daemon) is found by the
 marker variable it inherited. One caught in the middle of ``execve`` has a new memory
 map whose environment is not set up yet: ``/proc/PID/environ`` reads empty and the
