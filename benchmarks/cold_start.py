@@ -75,13 +75,20 @@ def _turn_events(turn: int, turns: int) -> bytes:
         delta = {"type": "text_delta", "text": "done"}
         stop = "end_turn"
     out += [
-        _sse("content_block_start", {"type": "content_block_start", "index": 0,
-                                     "content_block": block}),
+        _sse(
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": block},
+        ),
         _sse("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
         _sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
-        _sse("message_delta", {"type": "message_delta",
-                               "delta": {"stop_reason": stop, "stop_sequence": None},
-                               "usage": {"output_tokens": 5}}),
+        _sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        ),
         _sse("message_stop", {"type": "message_stop"}),
     ]
     return b"".join(out)
@@ -151,8 +158,17 @@ def session_env(work: Path, port: int) -> dict[str, str]:
 
 def session_argv(hands: str) -> list[str]:
     settings = json.dumps({"permissions": {"allow": ["Bash(ls)"]}})
-    return [hands, "-p", "go", "--model", MODEL, "--output-format", "stream-json",
-            "--settings", settings]
+    return [
+        hands,
+        "-p",
+        "go",
+        "--model",
+        MODEL,
+        "--output-format",
+        "stream-json",
+        "--settings",
+        settings,
+    ]
 
 
 def run_session(hands: str, work: Path, turns: int) -> tuple[float, float]:
@@ -161,8 +177,12 @@ def run_session(hands: str, work: Path, turns: int) -> tuple[float, float]:
         env = session_env(work, server.server_address[1])
         start = time.perf_counter()
         proc = subprocess.run(
-            session_argv(hands), cwd=work / "project", env=env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300,
+            session_argv(hands),
+            cwd=work / "project",
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=300,
         )
         arrivals = list(server.arrivals)
     if proc.returncode != 0 or len(arrivals) != turns + 1:
@@ -180,11 +200,18 @@ def run_session(hands: str, work: Path, turns: int) -> tuple[float, float]:
 _LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
 
 
-def import_profile(argv: list[str], env: dict[str, str], cwd: Path) -> list[tuple[int, int, int, str]]:
+def import_profile(
+    argv: list[str], env: dict[str, str], cwd: Path
+) -> list[tuple[int, int, int, str]]:
     """(self µs, cumulative µs, depth, module) for every module the command imports."""
     proc = subprocess.run(
-        [sys.executable, "-X", "importtime", *argv], env=env, cwd=cwd,
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=300,
+        [sys.executable, "-X", "importtime", *argv],
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=300,
     )
     rows: list[tuple[int, int, int, str]] = []
     for line in proc.stderr.decode(errors="replace").splitlines():
@@ -240,15 +267,20 @@ def oracle_sessions(oracle: Path, hands: str, turns: int, runs: int) -> None:
         for agent in rows:
             script = [cc_run.bash("ls") for _ in range(turns)]
             result = cc_run.run_session(
-                script, settings=cc_run.settings_for(allow=["Bash(ls)"]), agent=agent,
-                hands=hands, reset_between_turns=False,
+                script,
+                settings=cc_run.settings_for(allow=["Bash(ls)"]),
+                agent=agent,
+                hands=hands,
+                reset_between_turns=False,
             )
             times = [e["t"] for e in result["request_log"] if e.get("kind") == "main"]
             first = result["timing"]["first_main_request_s"]
             if first is None or len(times) < turns + 1:
                 raise SystemExit(f"oracle {agent}: {len(times)} main requests for {turns + 1}")
             rows[agent].append((first * 1000, (times[-1] - times[0]) * 1000 / turns))
-    print(f"\nvia the oracle (sandboxed, {turns} turns of Bash ls, median of {runs}; load {load()})")
+    print(
+        f"\nvia the oracle (sandboxed, {turns} turns of Bash ls, median of {runs}; load {load()})"
+    )
     print(f"  {'agent':<12} {'first request ms':>17} {'per turn ms':>12}")
     medians: dict[str, tuple[float, float]] = {}
     for agent, samples in rows.items():
@@ -270,7 +302,9 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=TURNS, help="turns of the -p session")
     parser.add_argument("--top", type=int, default=15, help="import offenders shown")
     parser.add_argument(
-        "--oracle", type=Path, default=os.environ.get("CC_ORACLE_DIR") or None,
+        "--oracle",
+        type=Path,
+        default=os.environ.get("CC_ORACLE_DIR") or None,
         help="the cc-oracle folder: also run the session through Claude Code",
     )
     args = parser.parse_args()
@@ -297,6 +331,7 @@ def main() -> None:
         "python -c pass": [sys.executable, "-c", "pass"],
         "python -c 'import pydantic'": [sys.executable, "-c", "import pydantic"],
         "python -c 'import hands'": [sys.executable, "-c", "import hands"],
+        "python -c 'import anthropic'": [sys.executable, "-c", "import anthropic"],
         "hands tool Read": [hands, *read_args],
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}

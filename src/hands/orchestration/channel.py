@@ -17,7 +17,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream
 T = TypeVar("T")
 
 
-class drain(AsyncIterator[T]):  # noqa: N801 - used like a function: ``async for x in drain(r)``
+class drain(AsyncIterator[T]):
     """Every item of ``receive`` in order, until the stream ends (closes nothing).
 
     An iterator object rather than an async generator: leaving the loop early leaves

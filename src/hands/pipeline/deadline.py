@@ -102,8 +102,11 @@ class _Armed(Awaitable[T]):
 def with_timer(
     awaitable: Awaitable[T], timer: CallTimer, seconds: float, *, started: float
 ) -> Awaitable[T]:
-    """Await ``awaitable`` with ``timer`` counting ``seconds`` from ``started`` while it
-    waits (a call that never waits cannot be stopped by a timer, so none is armed)."""
+    """Await ``awaitable`` with ``timer`` counting ``seconds`` from ``started``.
+
+    The timer is armed when the awaitable first waits: one that never waits cannot be
+    stopped by a timer, so none is armed for it.
+    """
     return _Armed(awaitable, timer, seconds, started)
 
 
@@ -127,7 +130,9 @@ def _passthrough(inner: Any, value: Any) -> Generator[Any, Any, Any]:
                 return stop.value
 
 
-def within(seconds: float, awaitable: Awaitable[T], *, started: float | None = None) -> Awaitable[T]:
+def within(
+    seconds: float, awaitable: Awaitable[T], *, started: float | None = None
+) -> Awaitable[T]:
     """Await ``awaitable``; raise DeadlineExceeded if it takes longer than ``seconds``.
 
     ``started``: when the limit began (``time.perf_counter()``); default now.
