@@ -60,6 +60,7 @@ from hands.models.base import (
     TextDelta,
     Usage,
 )
+from hands.orchestration.channel import drain
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.streaming import StreamingToolExecutor
 from hands.permissions.simple import SimplePolicy
@@ -331,7 +332,7 @@ class Query:
             tg.start_soon(self._pump_model, request, executor, send.clone(), run.opts.streaming)
             send.close()
             async with receive:
-                async for event in receive:
+                async for event in drain(receive):
                     if isinstance(event, TextDelta):
                         yield TextDeltaEvent(text=event.text)
                     elif isinstance(event, BlockComplete):

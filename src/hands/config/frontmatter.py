@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-import yaml
-
 
 class FrontmatterError(ValueError):
     """A file whose frontmatter cannot be used (the message says why)."""
@@ -26,6 +24,8 @@ def split_frontmatter(text: str) -> tuple[Mapping[str, Any], str] | None:
             break
     else:
         raise FrontmatterError("the frontmatter has no closing '---' line")
+    import yaml  # lazy: loaded with the first file that has frontmatter, not at start-up
+
     try:
         data = yaml.safe_load("".join(lines[1:end]))
     except yaml.YAMLError as exc:

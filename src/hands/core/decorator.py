@@ -138,7 +138,13 @@ def _caller(
             kwargs[progress_param] = progress
         return kwargs
 
-    if inspect.iscoroutinefunction(func):
+    if inspect.iscoroutinefunction(func) and ctx_param is None and progress_param is None:
+        # the common case: the input's fields are the arguments (the model refuses extra
+        # keys, so its ``__dict__`` holds exactly them); the built tool wraps a bare output
+        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
+            return await func(**input.__dict__)
+
+    elif inspect.iscoroutinefunction(func):
 
         async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
             return _as_result(await func(**arguments(input, ctx, progress)))

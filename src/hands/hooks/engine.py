@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from hands.core.hooks import NO_LOOP, NO_PRE, LoopHookOutcome, PostToolUseOutcome, PreToolUseOutcome
+from hands.core.hooks import (
+    NO_LOOP,
+    NO_POST,
+    NO_PRE,
+    LoopHookOutcome,
+    PostToolUseOutcome,
+    PreToolUseOutcome,
+)
 from hands.hooks import combine, events
 from hands.hooks.config import HookConfig, config_from_settings
 from hands.hooks.output import ElicitAction, HookResult
@@ -196,6 +203,8 @@ class HookEngine(HookRunner):
         duration_ms: float,
     ) -> PostToolUseOutcome:
         """PostToolUse: feedback, context, or a replacement output."""
+        if not self.config.has("PostToolUse"):
+            return NO_POST
         results = await self._tool_event(
             "PostToolUse",
             lambda: events.post_tool_use(tool, tool_input, response, ctx, duration_ms),
@@ -215,6 +224,8 @@ class HookEngine(HookRunner):
         duration_ms: float,
     ) -> PostToolUseOutcome:
         """PostToolUseFailure: feedback or context about the error."""
+        if not self.config.has("PostToolUseFailure"):
+            return NO_POST
         results = await self._tool_event(
             "PostToolUseFailure",
             lambda: events.post_tool_use_failure(tool, tool_input, error, ctx, duration_ms),

@@ -34,6 +34,7 @@ from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome, error_outcome
 from hands.core.tool import Tool
+from hands.orchestration.channel import drain
 from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
 from hands.orchestration.partition import classify_call
 from hands.pipeline.execution import run_tool_use, timeout_outcome, unknown_tool_outcome
@@ -234,7 +235,7 @@ class StreamingToolExecutor:
         if self._receive is None:
             raise RuntimeError("this executor sends its events to the sink it was given")
         async with self._receive:
-            async for event in self._receive:
+            async for event in drain(self._receive):
                 yield event
 
     # -- scheduling -----------------------------------------------------------------------

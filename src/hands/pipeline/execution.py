@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import anyio
 from pydantic import BaseModel, ValidationError
@@ -36,20 +36,8 @@ from hands.core.schema import ToolInput
 from hands.core.spill import content_chars, spill
 from hands.core.tool import ContextModifier, Progress, Tool
 from hands.errors import ToolError
-from hands.pipeline.deadline import DeadlineExceeded, within
+from hands.pipeline.deadline import CallTimer, DeadlineExceeded, with_timer, within
 from hands.pipeline.runtime import ToolRuntime
-
-
-class CallTimer(Protocol):
-    """A per-call time limit kept by the caller; firing cancels the call."""
-
-    def arm(self, seconds: float) -> None:
-        """Start counting."""
-        ...
-
-    def disarm(self) -> None:
-        """Stop counting."""
-        ...
 
 
 def describe_validation_error(tool_name: str, exc: ValidationError) -> str:
@@ -260,14 +248,12 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> _
         if tool.handles_own_timeout:
             result = await tool.call(parsed, ctx, progress)
         elif timer is not None:
-            timer.arm(limit_s)
-            try:
-                result = await tool.call(parsed, ctx, progress)
-            finally:
-                timer.disarm()
+            result = await with_timer(
+                tool.call(parsed, ctx, progress), timer, limit_s, started=started
+            )
         else:
             try:
-                result = await within(limit_s, tool.call(parsed, ctx, progress))
+                result = await within(limit_s, tool.call(parsed, ctx, progress), started=started)
             except DeadlineExceeded:
                 raise ToolError(timeout_text(tool.name, limit_s)) from None
         ran.output, ran.modifier = result.output, result.context_modifier

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rich.console import Group, RenderableType
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from hands.core.words import plural
 from hands.tools.file._patch import Hunk, count_changes
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 MAX_DIFF_LINES = 40
 MAX_PREVIEW_LINES = 400
@@ -54,6 +55,9 @@ def render_diff(
     title: str, hunks: Sequence[Hunk], *, max_lines: int = MAX_DIFF_LINES
 ) -> RenderableType:
     """A title line, then each hunk with line numbers, removals red, additions green."""
+    from rich.console import Group  # lazy: rich is loaded when a diff is shown, not at start-up
+    from rich.text import Text
+
     rows: list[RenderableType] = [Text.assemble(("  ⎿ ", "dim"), (title, "bold"))]
     shown = 0
     total = sum(len(h.lines) for h in hunks)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rich.console import Group, RenderableType
-from rich.spinner import Spinner
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from hands.tools.planning._todos import TodoItem
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.spinner import Spinner
+    from rich.text import Text
 
 BOXES = {"completed": "☒", "in_progress": "◼", "pending": "☐"}
 
@@ -20,6 +22,9 @@ def checklist(
 
     ``result``: indented under a ``⎿``, as a tool's result is shown.
     """
+    from rich.console import Group  # lazy: rich is loaded when a list is shown
+    from rich.text import Text
+
     lines: list[RenderableType] = []
     for number, item in enumerate(items):
         if result:
@@ -35,6 +40,8 @@ def checklist(
 
 
 def _line(item: TodoItem) -> Text:
+    from rich.text import Text
+
     style = {"in_progress": "bold", "completed": "dim strike"}.get(item.status, "")
     return Text(f"{BOXES[item.status]} {item.content}", style=style)
 

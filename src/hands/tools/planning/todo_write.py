@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import Field
-from rich.console import RenderableType
 
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, allow
@@ -13,6 +13,9 @@ from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.tools.planning._task_list import tasks_enabled
 from hands.tools.planning._todos import TodoItem, TodoList
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 
 class TodoWriteInput(ToolInput):
