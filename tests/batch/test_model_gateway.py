@@ -20,8 +20,8 @@ from typing import Any
 
 import httpx
 import pytest
-
 from batch_helpers import read_results, write_tasks
+
 from hands.batch.gateway import ModelGateway
 from models.wire import a_end, a_start, a_text
 
@@ -57,8 +57,9 @@ class SlowMessagesAPI:
                     outer.peak = max(outer.peak, outer.active)
                 try:
                     if limited:
-                        self._send(429, b'{"type":"error","error":{"type":"rate_limit_error"}}',
-                                   "application/json", {"retry-after": outer.retry_after})  # fmt: skip
+                        error = b'{"type":"error","error":{"type":"rate_limit_error"}}'
+                        retry = {"retry-after": outer.retry_after}
+                        self._send(429, error, "application/json", retry)
                         return
                     time.sleep(outer.delay)
                     body = b"".join([a_start(), *a_text(0, "all done"), *a_end()])
