@@ -138,6 +138,7 @@ def ensure_installed(package: NpmPackage, *, timeout: float = 300) -> Path:
             "--no-fund",
             "--no-save",
             "--loglevel=error",
+            "--fetch-retries=1",
             f"{package.name}@{package.version}",
         ]
         try:
