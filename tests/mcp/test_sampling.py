@@ -192,6 +192,7 @@ def _print_mode(project: Path, tmp_path: Path) -> str:
             "--cwd",
             str(project),
             *FLAGS,
+            "--model",
             f"scripted:{script}",
         ],
         capture_output=True,

@@ -138,6 +138,7 @@ def ensure_installed(package: NpmPackage, *, timeout: float = 300) -> Path:
             "--no-fund",
             "--no-save",
             "--loglevel=error",
+            "--fetch-retries=1",
             f"{package.name}@{package.version}",
         ]
         try:
@@ -214,10 +215,14 @@ def _checks(path: Path) -> tuple[Check, ...]:
 
 
 def _results(out_dir: Path, prefix: str) -> dict[str, Path]:
-    """``checks.json`` per scenario under ``out_dir`` (folders ``<prefix><scenario>-<time>``)."""
+    """``checks.json`` per scenario under ``out_dir``.
+
+    The suite writes ``<prefix><scenario>-<timestamp>/checks.json``; a scenario named
+    ``auth/x`` is written as ``auth/x-<timestamp>``.
+    """
     found: dict[str, Path] = {}
     for checks in sorted(out_dir.rglob("checks.json")):
-        folder = checks.parent.name
+        folder = checks.parent.relative_to(out_dir).as_posix()
         if not folder.startswith(prefix):
             continue
         scenario = folder[len(prefix) :].rsplit("-", 6)[0]  # drop the timestamp (6 fields)
@@ -295,6 +300,6 @@ def run_client_scenario(
     )
     output = done.stdout + done.stderr
     found = _results(out_dir, "")
-    path = found.get(scenario.replace("/", "-")) or next(iter(found.values()), None)
+    path = found.get(scenario)
     checks = _checks(path) if path is not None else ()
     return ScenarioResult(scenario=scenario, checks=checks, output=output)
