@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +12,13 @@ from hands.agent.compaction import CompactionSettings
 from hands.agent.compaction.summary import SUMMARY_SYSTEM
 from hands.agent.events import CompactionEvent, ResultEvent
 from hands.core.session import Session
-from hands.models.base import ModelRequest, StreamEvent
 from hands.testing import ScriptedModel
 from hands.tools.file.read import ReadTool
 from hands.tools.planning.task_create import TaskCreateTool
 from hands.tools.planning.task_update import TaskUpdateTool
 from hands.tools.planning.todo_write import TodoWriteTool
+
+from .compaction_kit import Summaries
 
 pytestmark = pytest.mark.anyio
 LINE = "the quick brown fox jumps over the lazy dog, again and again\n"
@@ -28,28 +28,6 @@ LINE = "the quick brown fox jumps over the lazy dog, again and again\n"
 def tasks_on(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("HANDS_TASK_LIST_ID", "CLAUDE_CODE_TASK_LIST_ID", "HANDS_ENABLE_TASKS"):
         monkeypatch.delenv(name, raising=False)
-
-
-class Summaries:
-    """The scripted model for the session; summary requests get a summary of their own."""
-
-    def __init__(self, inner: ScriptedModel) -> None:
-        self.inner = inner
-        self.requests: list[ModelRequest] = []
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        self.requests.append(request)
-        if request.system == SUMMARY_SYSTEM:
-            summary = ScriptedModel.from_turns([{"type": "text", "text": "SUMMARY: read."}])
-            async for event in summary.stream(request):
-                yield event
-            return
-        async for event in self.inner.stream(request):
-            yield event
 
 
 def use(name: str, **data: Any) -> list[dict[str, Any]]:

@@ -40,20 +40,32 @@ class TranscriptWriter:
         """Record one conversation message."""
         self._append({"type": message.role, "message": message.to_wire()})
 
-    def boundary(self, messages: Iterable[Message], *, trigger: str, tokens_before: int) -> None:
+    def boundary(
+        self,
+        messages: Iterable[Message],
+        *,
+        trigger: str,
+        tokens_before: int,
+        method: str = "",
+        left_out: int = 0,
+    ) -> None:
         """Record a compaction: from here on the conversation is ``messages``.
 
         Reading the transcript back (``--resume``) starts again from them; the messages
-        before stay in the file, for people.
+        before stay in the file, for people. ``method``: how the summary was made
+        (``whole`` or ``parts``); ``left_out``: messages dropped without a summary.
         """
-        self._append(
-            {
-                "type": COMPACT_BOUNDARY,
-                "trigger": trigger,
-                "tokens_before": tokens_before,
-                "messages": [m.to_wire() for m in messages],
-            }
-        )
+        entry: dict[str, Any] = {
+            "type": COMPACT_BOUNDARY,
+            "trigger": trigger,
+            "tokens_before": tokens_before,
+            "messages": [m.to_wire() for m in messages],
+        }
+        if method:
+            entry["summary_method"] = method
+        if left_out:
+            entry["left_out_messages"] = left_out
+        self._append(entry)
 
     def state(self, kind: str, data: Any) -> None:
         """Record a state snapshot (the read-state cache...) restored on resume."""

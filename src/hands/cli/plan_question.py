@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from hands.core.decision import PermissionDecision
 from hands.tools.plan.exit_plan_mode import ExitPlanModeTool
-from hands.tools.plan.state import approve
 
 if TYPE_CHECKING:
     from hands.core.decision import AskRequest
@@ -32,13 +31,14 @@ async def ask_plan_approval(request: AskRequest, prompt: Prompt) -> PermissionDe
     lines = ["The model has a plan for your approval:", "", *_indented(preview), ""]
     question = "\n".join([*lines, "Go ahead with this plan?", *CHOICES])
     answer = (await prompt(visible(question) + "\n> ")).strip().lower()
-    session = request.context.session
     if answer in ("1", "y", "yes"):
-        approve(session, "default")
-        return PermissionDecision(behavior="allow", reason="plan approved by the user")
+        return PermissionDecision(
+            behavior="allow", reason="plan approved by the user", mode_after="default"
+        )
     if answer in ("2", "a", "auto"):
-        approve(session, "acceptEdits")
-        return PermissionDecision(behavior="allow", reason="plan approved, edits auto-accepted")
+        return PermissionDecision(
+            behavior="allow", reason="plan approved, edits auto-accepted", mode_after="acceptEdits"
+        )
     feedback = "" if answer in ("", "3", "n", "no") else answer
     if not feedback:
         feedback = (await prompt("What should change in the plan? (optional): ")).strip()

@@ -159,7 +159,11 @@ class AgentSetup:
         """A compaction that rewrote the conversation is a boundary in the transcript."""
         if outcome.changed:
             self.writer.boundary(
-                outcome.messages, trigger=outcome.trigger, tokens_before=outcome.tokens_before
+                outcome.messages,
+                trigger=outcome.trigger,
+                tokens_before=outcome.tokens_before,
+                method=outcome.method,
+                left_out=outcome.left_out,
             )
             self._save_read_state()
 

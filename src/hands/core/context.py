@@ -50,6 +50,9 @@ class ToolContext:
     the model, tools and policy it runs with. ``None`` outside a query."""
     policy: PermissionPolicy | None = None
     """The permission policy of the runtime running the call (the pipeline sets it)."""
+    approved_mode: PermissionMode | None = None
+    """The mode the approval of this call chose (``PermissionDecision.mode_after``);
+    ``None``: none chosen. Set for one call only."""
     turn_allow: tuple[str, ...] = ()
     """Allow rules (rule texts) in force until the running query ends: an invoked
     skill's ``allowed-tools``. The next user prompt starts without them."""

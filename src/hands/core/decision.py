@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from hands.core.context import ToolContext
+    from hands.core.context import PermissionMode, ToolContext
     from hands.core.tool import Tool
 
 Behavior: TypeAlias = Literal["allow", "ask", "deny", "passthrough"]
@@ -48,6 +48,9 @@ class PermissionDecision:
     hook_needs_input: bool = False
     """With ``hook_can_approve``: only a hook ``allow`` that also gives ``updatedInput``
     counts (the hook answered for the user, as for AskUserQuestion and ExitPlanMode)."""
+    mode_after: PermissionMode | None = None
+    """An approval that also chooses the mode the session goes on in (the user approving
+    a plan with "auto-accept edits"); the call sees it as ``ToolContext.approved_mode``."""
 
 
 def allow(

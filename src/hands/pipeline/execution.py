@@ -229,6 +229,8 @@ async def _authorize(call: _Call) -> ToolCallOutcome | None:
     if decision.behavior != "allow":
         text = decision.message or f"{call.tool.name} was refused; this call did not run."
         return call.error(text, status="rejected")
+    if decision.mode_after is not None:
+        call.ctx = call.ctx.with_changes(approved_mode=decision.mode_after)
     if decision.updated_input is not None:
         return call.reparse(decision.updated_input)
     return None

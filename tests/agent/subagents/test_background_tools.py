@@ -32,9 +32,12 @@ async def lookup(key: str) -> str:
 
 
 async def offered(tmp_path: Path, *, background: bool) -> set[str]:
-    extra = {"run_in_background": True} if background else {}
     model = routed(
-        [[agent_call("list your tools", **extra)], [text("waiting")], [text("done")]],
+        [
+            [agent_call("list your tools", run_in_background=background)],
+            [text("waiting")],
+            [text("done")],
+        ],
         {"list your tools": [[text("these")]]},
     )
     options = QueryOptions(model=model, tools=pool_for(extra=[AgentTool(), lookup]), cwd=tmp_path)

@@ -225,3 +225,32 @@ async def test_the_plan_file_can_be_read_and_revised_while_planning(tmp_path: Pa
         session=session,
     )
     assert results[0].is_error and plan.read_text() == "1. better idea\n"
+
+
+async def test_the_approval_chooses_the_mode_after_through_its_decision(tmp_path: Path) -> None:
+    from hands.tools.plan.state import PlanState
+
+    session = Session(session_id="plan-mode-after", home=tmp_path / "hands")
+    plan = plan_file(session)
+    target = tmp_path / "app.py"
+    target.write_text("x = 1\n")
+    asked = Asked(PermissionDecision(behavior="allow", reason="approved", mode_after="acceptEdits"))
+    results, q, _ = await run(
+        tmp_path,
+        [
+            [call(ENTER)],
+            [call("Write", file_path=str(plan), content="1. set x to 2\n")],
+            [call(EXIT)],
+            [call("Read", file_path=str(target))],
+            [call("Edit", file_path=str(target), old_string="x = 1", new_string="x = 2")],
+        ],
+        mode="default",  # planned from default; the approval chose acceptEdits
+        ask=asked,
+        session=session,
+    )
+    exited, edited = results[2], results[4]
+    assert not exited.is_error and "acceptEdits" in exited.text
+    assert not edited.is_error and target.read_text() == "x = 2\n"  # no question: acceptEdits
+    assert [r.tool.name for r in asked.requests] == [EXIT]
+    assert q.permission_mode == "acceptEdits"
+    assert not hasattr(session.service(PlanState), "approved_mode")  # no side channel

@@ -28,9 +28,15 @@ SUMMARY_OPENING = (
 )
 
 
-def summary_message(summary: str, ctx: ToolContext, *, reattach: int, extra: str = "") -> Message:
-    """The user message that opens the compacted conversation."""
-    opening = f"<system-reminder>\n{SUMMARY_OPENING}\n\n{summary}\n</system-reminder>"
+def summary_message(
+    summary: str, ctx: ToolContext, *, reattach: int, extra: str = "", how: str = ""
+) -> Message:
+    """The user message that opens the compacted conversation.
+
+    ``how``: a note on how the summary was made (in parts, messages left out).
+    """
+    said = f"{SUMMARY_OPENING} {how}" if how else SUMMARY_OPENING
+    opening = f"<system-reminder>\n{said}\n\n{summary}\n</system-reminder>"
     blocks = [TextBlock(text=opening)]
     state = [f"Working directory: {ctx.cwd}", f"Permission mode: {ctx.permission_mode}"]
     plan = plan_file(ctx.session)

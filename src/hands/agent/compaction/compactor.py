@@ -16,7 +16,7 @@ from typing import Literal, Protocol, TypeAlias, runtime_checkable
 from hands.agent.compaction.carry import summary_message
 from hands.agent.compaction.clearing import clear_old_results
 from hands.agent.compaction.settings import CompactionSettings
-from hands.agent.compaction.summary import SummaryFailedError, summarize
+from hands.agent.compaction.summary import Summary, SummaryFailedError, summarize_within
 from hands.agent.compaction.tokens import TokenCounter, estimate, estimate_request
 from hands.core.context import ToolContext
 from hands.core.hooks import LoopHookOutcome
@@ -70,6 +70,18 @@ class CompactOutcome:
     summary: str = ""
     error: str = ""
     """Why the summary is missing (failed or blocked)."""
+    summary_parts: int = 0
+    """How many requests the summary took: 1 at once; more when the conversation did
+    not fit one summary request and was summarised in parts, oldest first."""
+    left_out: int = 0
+    """Messages too large for any summary request, dropped without being summarised."""
+
+    @property
+    def method(self) -> str:
+        """How the summary was made, for the boundary: ``whole``, ``parts`` or ""."""
+        if not self.summary_parts:
+            return ""
+        return "whole" if self.summary_parts == 1 and not self.left_out else "parts"
 
     @property
     def changed(self) -> bool:
@@ -143,9 +155,16 @@ async def compact_conversation(
         if gate.context:
             instructions = "\n".join(t for t in (instructions, gate.context) if t.strip())
     try:
-        text = await summarize(model, older, tools=tools, instructions=instructions)
+        made = await summarize_within(
+            model,
+            older,
+            tools=tools,
+            instructions=instructions,
+            window=settings.window_for(model.name),
+        )
     except SummaryFailedError as exc:
         return kept("failed", str(exc))
+    text = made.text
     extra = ""
     if isinstance(hooks, PostCompactHooks):
         await hooks.post_compact(ctx, trigger=trigger, compact_summary=text)
@@ -156,7 +175,9 @@ async def compact_conversation(
                 f"<system-reminder>\nSessionStart hook context: {started.context}\n"
                 "</system-reminder>"
             )
-    opening = summary_message(text, ctx, reattach=settings.reattach_files, extra=extra)
+    opening = summary_message(
+        text, ctx, reattach=settings.reattach_files, extra=extra, how=_how(made)
+    )
     out = (opening, *cleared.messages[start:])
     return CompactOutcome(
         trigger=trigger,
@@ -167,7 +188,25 @@ async def compact_conversation(
         cleared=cleared.count,
         summarized=len(older),
         summary=text,
+        summary_parts=made.parts,
+        left_out=made.left_out,
     )
+
+
+def _how(made: Summary) -> str:
+    """A note for the model when the summary was made in parts."""
+    if made.parts == 1 and not made.left_out:
+        return ""
+    said = (
+        "The earlier conversation was too long to summarise at once: it was summarised "
+        f"in {made.parts} parts, oldest first."
+    )
+    if made.left_out:
+        said += (
+            f" {made.left_out} messages too large for any summary request were left out;"
+            " re-run a tool if you need what they held."
+        )
+    return said
 
 
 def _recent_start(messages: Sequence[Message], budget: int) -> int:
@@ -244,6 +283,10 @@ def describe(outcome: CompactOutcome) -> str:
     cleared = f"; {outcome.cleared} old tool results cleared" if outcome.cleared else ""
     if outcome.status == "compacted":
         done = f"{outcome.summarized} messages summarised{cleared}"
+        if outcome.method == "parts":
+            done += f", in {outcome.summary_parts} parts"
+            if outcome.left_out:
+                done += f" ({outcome.left_out} too large to summarise were dropped)"
         return f"Conversation compacted: {done} ({sizes})."
     if outcome.status == "cleared":
         return f"Context trimmed{cleared} ({sizes})."

@@ -127,7 +127,7 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
         self, input: ExitPlanModeInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[ExitPlanModeResult]:
         plan = read_plan(input, ctx)
-        mode = mode_after(ctx.session)
+        mode = mode_after(ctx.session, ctx.approved_mode)
 
         def leave(context: ToolContext) -> ToolContext:
             return context.with_changes(permission_mode=mode)

@@ -1,8 +1,9 @@
 """A session's plan mode: the mode it left to plan, and the mode an approval chose.
 
 Whoever switches a session into plan mode (EnterPlanMode, the REPL's Shift-Tab) records
-the mode it was in with :func:`entered`; whoever approves a plan may choose the mode the
-session goes on in with :func:`approve` (the REPL's "approve and auto-accept edits").
+the mode it was in with :func:`entered`. Whoever approves a plan may choose the mode the
+session goes on in: the approval's ``PermissionDecision.mode_after`` (the REPL's "approve
+and auto-accept edits"), which the call sees as ``ToolContext.approved_mode``.
 ExitPlanMode takes the approved mode, else the one recorded, else ``default``.
 """
 
@@ -20,8 +21,6 @@ class PlanState:
 
     before: PermissionMode | None = None
     """The mode the session was in before it started planning; None: unknown."""
-    approved_mode: PermissionMode | None = None
-    """The mode the user chose when approving the plan; None: not chosen."""
 
 
 def plan_state(session: Session) -> PlanState:
@@ -34,18 +33,14 @@ def entered(session: Session, before: PermissionMode) -> None:
     state = plan_state(session)
     if before != "plan":
         state.before = before
-    state.approved_mode = None
 
 
-def approve(session: Session, mode: PermissionMode | None) -> None:
-    """The user approved the plan and wants ``mode`` next (None: the mode before)."""
-    plan_state(session).approved_mode = mode
+def mode_after(session: Session, approved: PermissionMode | None = None) -> PermissionMode:
+    """The mode to go on in once the plan is approved; forgets the mode before planning.
 
-
-def mode_after(session: Session) -> PermissionMode:
-    """The mode to go on in once the plan is approved; forgets the choice."""
+    ``approved``: the mode the approval chose, if it chose one.
+    """
     state = plan_state(session)
-    mode = state.approved_mode or state.before or "default"
-    state.approved_mode = None
+    mode = approved or state.before or "default"
     state.before = None
     return "default" if mode == "plan" else mode
