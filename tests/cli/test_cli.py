@@ -309,7 +309,7 @@ def test_tool_session_keeps_what_read_saw_between_calls(tmp_path: Path) -> None:
     read = json.dumps({"file_path": str(notes)})
     assert _tool(tmp_path, "Read", read).returncode == 0
     fresh = _tool(tmp_path, "Edit", edit)  # no session: a new one that never read the file
-    assert fresh.returncode == 1 and "Read it first" in fresh.stderr
+    assert fresh.returncode == 1 and "was never read in this session" in fresh.stderr
     assert _tool(tmp_path, "Read", read, "--session", "s1").returncode == 0
     done = _tool(tmp_path, "Edit", "-", "--session", "s1", stdin=edit)
     assert done.returncode == 0, done.stderr

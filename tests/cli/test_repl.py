@@ -374,7 +374,7 @@ def test_results_render_for_people(terminal: Terminal, tmp_path: Path, hands_hom
     assert screen.index('● Ghost({"a": 1})') < screen.index("There is no tool named Ghost")
     assert "{'a': 1}" not in screen
     assert "tool_use_error" not in screen, screen
-    assert "does not exist" in screen
+    assert "No file at" in screen
     assert "Read 1 line\n" in screen.replace(" \n", "\n")
     # the echoed line wraps under its own text
     lines = screen.splitlines()

@@ -9,7 +9,8 @@ from pathlib import Path
 from hands.hooks.config import parse_hooks
 from hands.hooks.engine import HookEngine
 from support import project_rules_engine
-from tools.file.conftest import Harness
+
+from .conftest import Harness
 
 NOTEBOOK = {
     "cells": [
