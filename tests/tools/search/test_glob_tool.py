@@ -211,3 +211,9 @@ def test_a_path_too_long_for_the_system_is_a_plain_error(search) -> None:
     text = search.err("Glob", pattern="*", path="y" * 5000)
     assert "Cannot search" in text and "too long" in text
     assert "OSError" not in text
+
+
+def test_a_pattern_or_path_that_is_not_valid_unicode_is_a_plain_error(search) -> None:
+    for fields in ({"pattern": "\ud800"}, {"pattern": "*", "path": "a\udfffb"}):
+        text = search.err("Glob", **fields)
+        assert "not valid Unicode" in text and "UnicodeEncodeError" not in text

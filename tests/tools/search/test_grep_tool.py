@@ -524,3 +524,8 @@ def test_unreadable_files_are_a_note_beside_the_results() -> None:
     assert "7 files could not be read and were not searched" in text
     assert "/p/f4: Permission denied" in text and "/p/f5" not in text
     assert "… and 2 more" in text
+
+
+def test_a_pattern_that_is_not_valid_unicode_is_a_plain_error(search) -> None:
+    text = search.err("Grep", pattern="x\ud800")
+    assert "not valid Unicode" in text and "UnicodeEncodeError" not in text

@@ -21,11 +21,24 @@ def optional_path(value: str | None) -> str | None:
     return None if stripped.lower() in _NULLISH else stripped
 
 
-def nul_error(**fields: str | None) -> str | None:
-    """An error naming the first field that contains a NUL byte, if any."""
+def unusable_text_error(**fields: str | None) -> str | None:
+    """An error naming the first field no path or argument can hold, if any.
+
+    That is a NUL byte, or text that is not valid Unicode (a lone surrogate), which
+    cannot be turned into the bytes of a path or of ripgrep's arguments.
+    """
     for name, value in fields.items():
-        if value is not None and "\0" in value:
+        if value is None:
+            continue
+        if "\0" in value:
             return f"The {name} contains a NUL byte (\\0), which no path or pattern may hold."
+        try:
+            os.fsencode(value)
+        except UnicodeEncodeError:
+            return (
+                f"The {name} is not valid Unicode (it holds a lone surrogate), so it cannot "
+                "be used as a path or pattern. Send it again as plain text."
+            )
     return None
 
 

@@ -22,9 +22,9 @@ from hands.tools.search._common import (
     MtimeSink,
     absolute_display,
     join_path,
-    nul_error,
     optional_path,
     plural,
+    unusable_text_error,
 )
 from hands.tools.search._deny import read_deny_seam
 from hands.tools.search._rg import VCS_DIRS, stream_rg, timeout_from_env
@@ -240,7 +240,7 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
         return Path(os.path.normpath(base)), pattern
 
     async def validate_input(self, input: GlobInput, ctx: ToolContext) -> str | None:
-        problem = nul_error(pattern=input.pattern, path=input.path)
+        problem = unusable_text_error(pattern=input.pattern, path=input.path)
         if problem:
             return problem
         if not input.pattern.strip():

@@ -24,10 +24,10 @@ from hands.tools.search._common import (
     display_root,
     join_path,
     mtimes,
-    nul_error,
     optional_path,
     plural,
     special_kind,
+    unusable_text_error,
 )
 from hands.tools.search._deny import ReadDenySeam, read_deny_seam
 from hands.tools.search._rg import VCS_DIRS, run_rg, stream_rg, timeout_from_env
@@ -340,7 +340,7 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
     search_hint = "search file contents with a regular expression"
 
     async def validate_input(self, input: GrepInput, ctx: ToolContext) -> str | None:
-        problem = nul_error(pattern=input.pattern, path=input.path, glob=input.glob)
+        problem = unusable_text_error(pattern=input.pattern, path=input.path, glob=input.glob)
         if problem:
             return problem
         if optional_path(input.path) is not None:
