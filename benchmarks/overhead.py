@@ -405,7 +405,7 @@ async def pipeline_stages(
     hands_tool = found
     data = json.loads(ARGS)
     parsed = hands_tool.parse_input(data)
-    call_ctx = ctx.with_changes(tool_use_id="toolu_00")
+    call_ctx = ctx.for_call("toolu_00", policy=runtime.policy)
 
     def timeout_scope() -> Awaitable[None]:
         return within(runtime.limits.tool_timeout_s, nothing(), started=time.perf_counter())
@@ -436,8 +436,8 @@ async def pipeline_stages(
         (sync_us(lambda: ToolUseBlock(id="t", name="add", input=data), n), "ToolUseBlock(...)"),
         (sync_us(lambda: runtime.tools.find("add"), n), "ToolPool.find"),
         (
-            sync_us(lambda: ctx.with_changes(tool_use_id="toolu_00"), n),
-            "ToolContext.with_changes(tool_use_id=...)  [dataclasses.replace]",
+            sync_us(lambda: ctx.for_call("toolu_00", policy=runtime.policy), n),
+            "ToolContext.for_call(tool_use_id, policy=...)  [the per-call context]",
         ),
         (sync_us(lambda: hands_tool.parse_input(data), n), "Tool.parse_input (pydantic)"),
         (
