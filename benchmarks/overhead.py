@@ -3,12 +3,16 @@
 The tool is a trivial async ``add(a: int, b: int) -> int``. Each path is timed from the
 raw JSON arguments string (what a model sends) to the tool's result:
 
-* floor         ``json.loads`` + dict dispatch to the coroutine, nothing else.
-* hands         ``json.loads`` → ``run_tool_use(ToolUseBlock(...), ctx,
-                ToolRuntime(tools=ToolPool([add])), progress)``: the full per-call pipeline
-                (lookup, pydantic validation, validate_input, the default SimplePolicy —
-                the tool is read-only so it allows it —, the call under the default
-                timeout, to_content, the size check) → the ``ToolResultBlock``.
+* floor         ``json.loads`` + dict dispatch to the coroutine, nothing else; and the
+                validated floor the goal is set against: pydantic ``model_validate_json``
+                + the call.
+* hands         (headline) ``json.loads`` → ``run_tool_use(ToolUseBlock(...), ctx,
+                runtime, progress)`` with the real ``PermissionEngine`` built from a
+                typical ``.claude/settings.json`` and a ``HookEngine`` dispatching
+                PreToolUse/PostToolUse with no hook configured: lookup, pydantic
+                validation, validate_input, the hooks, the engine's decision, the call
+                under the default time limit, to_content, the size check →
+                the ``ToolResultBlock``. The SimplePolicy rows (no hooks) are kept beside it.
 * openai-agents ``FunctionTool.on_invoke_tool(ToolContext(...), args_json)`` of
                 ``agents.function_tool(add)``; it parses and validates the JSON itself. A
                 fresh ``agents.tool_context.ToolContext`` per call, as its runner makes.
@@ -28,11 +32,13 @@ Serial: one call after the other. Batch: 10 concurrent calls (hands through a
 add calls in one turn; (time_N - time_1) / (N - 1) is the marginal loop cost per extra
 call. Medians over interleaved repetitions; the machine may be busy with other work.
 
-When hands misses a goal the script profiles it: each stage of the pipeline (or each
+Goals (hands headline): serial and batched at or below openai-agents, serial within 3x
+the validated floor, marginal loop cost <= 25 µs. When hands misses a goal (or with
+``--profile``) the script profiles it: each stage of the pipeline (or each
 primitive the executor and the loop use) timed alone without a profiler, then cProfile's
 view normalised per tool call.
 
-    .venv/bin/python benchmarks/overhead.py [--quick]
+    .venv/bin/python benchmarks/overhead.py [--quick] [--clock cpu] [--profile]
 """
 
 from __future__ import annotations
