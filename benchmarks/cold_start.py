@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -248,13 +249,17 @@ def entry_argv(args: list[str]) -> list[str]:
 # -- timing ------------------------------------------------------------------------------
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall ms, CPU ms of the child: user + system, which other load does not inflate)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed: {proc.stderr.decode(errors='replace')}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return elapsed, cpu
 
 
 def oracle_sessions(oracle: Path, hands: str, turns: int, runs: int) -> None:
@@ -335,14 +340,21 @@ def main() -> None:
         "hands tool Read": [hands, *read_args],
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}
+    cpu: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(runs):
         for name, argv in cases.items():
-            samples[name].append(timed(argv, env))
+            wall_ms, cpu_ms = timed(argv, env)
+            samples[name].append(wall_ms)
+            cpu[name].append(cpu_ms)
     read = statistics.median(samples["hands tool Read"])
-    print(f"\ncold start, median of {runs} interleaved runs (ms); load {load()}")
+    print(f"\ncold start, median of {runs} interleaved runs; load {load()}")
+    print(f"  {'':<32} {'wall ms':>8}   {'ratio':>5}  {'CPU ms':>8}")
     for name, values in samples.items():
         median = statistics.median(values)
-        print(f"  {name:<32} {median:>8.1f}   {median / read:>5.2f}x of hands tool Read")
+        print(
+            f"  {name:<32} {median:>8.1f}   {median / read:>5.2f}x "
+            f"{statistics.median(cpu[name]):>8.1f}"
+        )
     verdict = "MET" if read <= GOAL_READ_MS else "MISSED (goal is for a quiet machine)"
     print(f"  goal: hands tool Read <= {GOAL_READ_MS:.0f} ms: {read:.1f} ms {verdict}")
 

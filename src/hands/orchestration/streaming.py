@@ -19,7 +19,6 @@ pays it. The executor therefore needs the asyncio backend.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 from collections.abc import AsyncIterator
 from enum import Enum
@@ -375,8 +374,10 @@ class StreamingToolExecutor:
 
     def _emit(self, event: ExecutorEvent) -> None:
         # A consumer that stopped listening must not crash the tools still running.
-        with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+        try:
             self._send.send_nowait(event)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            pass
 
     def _cancel_siblings(self, failed: _Tracked) -> None:
         label = failed.block.name

@@ -68,10 +68,10 @@ def read_verdict(
 ) -> PermissionDecision:
     """A read: allowed in the working directories, the session's own files, or by rule."""
     if all(inside(p, dirs) for p in call.paths):
-        return PermissionDecision(behavior="allow", reason="read inside the working directories")
+        return _READ_INSIDE
     results = _results_dirs(ctx)
     if all(inside(p, dirs) or inside(p, results) for p in call.paths):
-        return PermissionDecision(behavior="allow", reason="read of this session's own files")
+        return _READ_OWN
     rule = index.allowed_path(index.rules_for("allow", tool), call.paths, ctx)
     if rule is not None:
         return by_rule(rule)
@@ -137,11 +137,18 @@ def other_verdict(
         if rule.kind == "command" and call.command and m.matches(call.command):  # type: ignore[union-attr]
             return by_rule(rule)
     if read_only and not tool.asks_when_read_only and not name.startswith("mcp__"):
-        return PermissionDecision(behavior="allow", reason="read-only tool")
+        return _READ_ONLY
     if mode == "acceptEdits" and tool.edits_files:
-        return PermissionDecision(behavior="allow", reason="mode acceptEdits")
+        return _ACCEPT_EDITS
     label = f"{name}({call.display})" if call.display else name
     return ask_verdict(f"{label} needs permission to run.", "no rule allows it")
+
+
+# decisions are immutable: the common allows are made once, not per call
+_READ_ONLY = PermissionDecision(behavior="allow", reason="read-only tool")
+_ACCEPT_EDITS = PermissionDecision(behavior="allow", reason="mode acceptEdits")
+_READ_INSIDE = PermissionDecision(behavior="allow", reason="read inside the working directories")
+_READ_OWN = PermissionDecision(behavior="allow", reason="read of this session's own files")
 
 
 # -- shell commands ---------------------------------------------------------------------
