@@ -209,6 +209,31 @@ def test_a_configured_client_id_is_used_instead_of_registering(tmp_path: Path) -
         assert session_call(config, settings)[1] == "client hands-preset with scopes ['mcp']"
 
 
+def test_a_configured_client_with_a_secret_authenticates_with_it(tmp_path: Path) -> None:
+    port = free_port()
+    redirect = f"http://localhost:{port}/callback"
+    preset = ("--client-id", "confidential", "--client-redirect", redirect)
+    with guarded_server(tmp_path, *preset, "--client-secret", "s3cret") as s:
+        config = config_for(s, oauth={"clientId": "confidential", "callbackPort": port})
+        wrong = settings_in(tmp_path / "wrong")
+
+        async def attempt(settings: McpSettings, secret: str) -> ServerStatus:
+            return await login(
+                config, settings=settings, open_url=follow, timeout_s=20, client_secret=secret
+            )
+
+        refused = anyio.run(attempt, wrong, "guess")
+        assert refused.state == "failed" and "401" in refused.error
+        assert not AuthRecord(wrong.auth_dir, config).has_tokens
+        right = settings_in(tmp_path / "right")
+        assert anyio.run(attempt, right, "s3cret").state == "connected"
+        assert s.events("register") == []
+        record = AuthRecord(right.auth_dir, config)
+        assert record.read()["client_secret"] == "s3cret"
+        assert stat.S_IMODE(record.path.stat().st_mode) == 0o600
+        assert session_call(config, right)[1] == "client confidential with scopes ['mcp']"
+
+
 def test_login_and_calls_over_sse(tmp_path: Path) -> None:
     with guarded_server(tmp_path, "--sse") as server:
         settings, config = settings_in(tmp_path), config_for(server)
@@ -338,7 +363,8 @@ def test_print_mode_reports_needs_auth_without_blocking(guarded: Guarded, tmp_pa
     script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "ok"}]}]}))
     run = hands(
         "-p", "go", "--model", f"scripted:{script}", "--output-format", "stream-json",
-        cwd=project, env={**env, "MCP_CONNECTION_NONBLOCKING": "0"},
+        cwd=project,
+        env={**env, "MCP_CONNECTION_NONBLOCKING": "0", "MCP_CONNECT_TIMEOUT_MS": "20000"},
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     init = json.loads(run.stdout.splitlines()[0])

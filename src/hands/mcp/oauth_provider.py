@@ -6,6 +6,7 @@ Imported only when a remote connection is made (it imports the SDK); see
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -33,16 +34,21 @@ GRANT_TYPES = ["authorization_code", "refresh_token"]
 
 
 def configured_client(
-    config: McpServerConfig, redirect_uri: str
+    config: McpServerConfig, redirect_uri: str, secret: str = ""
 ) -> OAuthClientInformationFull | None:
-    """The client record for a configured ``oauth.clientId`` (None: register one)."""
+    """The client record for a configured ``oauth.clientId`` (None: register one).
+
+    With a ``secret`` (given at login, kept in the server's record) the client
+    authenticates at the token endpoint with HTTP Basic; without, it is a public client.
+    """
     if config.oauth is None or not config.oauth.client_id:
         return None
     return OAuthClientInformationFull(
         client_id=config.oauth.client_id,
+        client_secret=secret or None,
         client_name=CLIENT_NAME,
         redirect_uris=[AnyUrl(redirect_uri)],
-        token_endpoint_auth_method="none",
+        token_endpoint_auth_method="client_secret_basic" if secret else "none",
         grant_types=list(GRANT_TYPES),
         response_types=["code"],
         scope=config.oauth.scopes or None,
@@ -218,5 +224,19 @@ def provider_for(
     config: McpServerConfig, record: AuthRecord, login: LoginFlow | None, redirect_uri: str
 ) -> HandsOAuth:
     """The provider for one connection (``login``: interactive; None: a session)."""
-    storage = RecordStorage(record, configured_client(config, redirect_uri))
+    _quiet_sdk_log()
+    secret = record.read().get("client_secret")
+    configured = configured_client(config, redirect_uri, secret if isinstance(secret, str) else "")
+    storage = RecordStorage(record, configured)
     return HandsOAuth(config, storage, login, redirect_uri)
+
+
+def _quiet_sdk_log() -> None:
+    """The SDK logs a failed flow with its traceback; hands reports the failure itself.
+
+    A null handler keeps Python's last-resort handler from printing it to the user's
+    terminal; a handler hands installs (``--debug``) still receives it.
+    """
+    sdk = logging.getLogger("mcp.client.auth")
+    if not any(isinstance(h, logging.NullHandler) for h in sdk.handlers):
+        sdk.addHandler(logging.NullHandler())

@@ -1,7 +1,7 @@
 """A small real OAuth 2.1 authorization server plus an MCP server that requires its tokens.
 
 Run: python oauth_server.py --as-port A --rs-port R [--ttl S] [--client-id ID
---client-redirect URI] [--sse] [--log FILE]
+--client-redirect URI [--client-secret S]] [--sse] [--log FILE]
 
 The authorization server (http://127.0.0.1:A) is the MCP SDK's ``mcp.server.auth``
 routes over an in-memory provider: metadata (RFC 8414), dynamic registration, an
@@ -51,6 +51,7 @@ parser.add_argument("--rs-port", type=int, required=True)
 parser.add_argument("--ttl", type=int, default=3600)
 parser.add_argument("--client-id", default="")
 parser.add_argument("--client-redirect", default="")
+parser.add_argument("--client-secret", default="")
 parser.add_argument("--sse", action="store_true")
 parser.add_argument("--log", default="")
 args = parser.parse_args()
@@ -78,7 +79,8 @@ class Provider:
             self.clients[args.client_id] = OAuthClientInformationFull(
                 client_id=args.client_id,
                 redirect_uris=[AnyUrl(args.client_redirect)],
-                token_endpoint_auth_method="none",
+                client_secret=args.client_secret or None,
+                token_endpoint_auth_method="client_secret_basic" if args.client_secret else "none",
                 scope=SCOPE,
             )
 
