@@ -261,6 +261,7 @@ def test_the_oauth_block_of_a_real_config_is_honoured(tmp_path: Path) -> None:
     redirect = default_redirect_uri(slack)
     assert redirect == "http://localhost:3118/callback"
     client = configured_client(slack, redirect)
+    assert client is not None and client.redirect_uris is not None
     assert client.client_id == "1601185624273.8899143856786"
     assert [str(u) for u in client.redirect_uris] == [redirect]
     assert client.token_endpoint_auth_method == "none"  # a public client: PKCE, no secret
