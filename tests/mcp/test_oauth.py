@@ -90,7 +90,7 @@ def test_login_stores_a_private_token_that_later_sessions_use(
     settings, config = settings_in(tmp_path), config_for(guarded)
     status = do_login(config, settings)
     assert status.state == "connected", status.error
-    assert status.tools == ("whoami",)
+    assert set(status.tools) == {"whoami", "rendezvous"}
 
     record = AuthRecord(settings.auth_dir, config)
     assert stat.S_IMODE(record.path.stat().st_mode) == 0o600
@@ -112,6 +112,28 @@ def test_login_stores_a_private_token_that_later_sessions_use(
     assert state == "connected"
     assert answer == f"client {me} with scopes ['mcp']"
     assert len([e for e in guarded.events("token") if e["client_id"] == me]) == 1
+
+
+def test_calls_with_a_token_run_side_by_side(guarded: Guarded, tmp_path: Path) -> None:
+    """Each of two calls waits for the other on the server: serialized calls would not meet."""
+    settings, config = settings_in(tmp_path), config_for(guarded)
+    assert do_login(config, settings).state == "connected"
+
+    async def go() -> list[str]:
+        answers: list[str] = []
+        async with McpManager([config], settings=settings) as manager:
+            await manager.wait_ready(limit=20)
+
+            async def one() -> None:
+                result = await manager.call_tool("guard", "rendezvous", {}, lambda _p: None)
+                answers.append(result.content[0].text)  # type: ignore[union-attr]
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(one)
+                tg.start_soon(one)
+        return answers
+
+    assert anyio.run(go) == ["met", "met"]
 
 
 def test_without_a_token_a_session_reports_needs_auth_and_registers_nothing(
@@ -323,7 +345,7 @@ def test_cli_list_login_logout(guarded: Guarded, tmp_path: Path) -> None:
     browser.chmod(0o755)
     done = hands("mcp", "login", "guard", cwd=project, env={**env, "BROWSER": str(browser)})
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Authorized with guard: connected (1 tool)" in done.stdout
+    assert "Authorized with guard: connected (2 tools)" in done.stdout
     assert guarded.issuer + "/authorize?" in done.stdout  # the URL is printed as well
     tokens = list((tmp_path / "hands-home" / "mcp-auth").iterdir())
     assert len(tokens) == 1 and stat.S_IMODE(tokens[0].stat().st_mode) == 0o600

@@ -179,30 +179,47 @@ class HandsOAuth(OAuthClientProvider):
     async def _quiet_flow(
         self, request: httpx2.Request
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        """The stored token, refreshed when expired or refused once; never interactive."""
+        """The stored token, refreshed when expired or refused once; never interactive.
+
+        The lock covers loading and refreshing only, so calls in flight run side by side;
+        a call refused with a token another call already replaced is retried with the new
+        one instead of spending the (rotated) refresh token again.
+        """
+        refreshed = False
         async with self.context.lock:
             if not self._initialized:
                 await self._initialize()
             self.context.protocol_version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER)
-            refreshed = False
             if not self.context.is_token_valid() and self.context.can_refresh_token():
-                answer = yield await self._refresh_token()
-                refreshed = await self._refresh_ok(answer)
-            if self.context.is_token_valid():
-                self._add_auth_header(request)
+                refreshed = await self._refresh_ok((yield await self._refresh_token()))
+            sent = self._bearer(request)
+        response = yield request
+        if not _refused(response):
+            return
+        async with self.context.lock:
+            current = self.context.current_tokens
+            if current is not None and current.access_token != sent:
+                renewed = True  # another call refreshed meanwhile
+            elif not refreshed and self.context.can_refresh_token():
+                renewed = await self._refresh_ok((yield await self._refresh_token()))
+            else:
+                renewed = False
+            if renewed:
+                self._bearer(request)
+        if renewed:
             response = yield request
             if not _refused(response):
                 return
-            if not refreshed and self.context.can_refresh_token():
-                answer = yield await self._refresh_token()
-                if await self._refresh_ok(answer):
-                    self._add_auth_header(request)
-                    response = yield request
-                    if not _refused(response):
-                        return
-            self.needs_auth = True
-            why = "the stored token was refused" if self.context.current_tokens else ""
-            raise NeedsAuth(self.server, why)
+        self.needs_auth = True
+        why = "the stored token was refused" if self.context.current_tokens else ""
+        raise NeedsAuth(self.server, why)
+
+    def _bearer(self, request: httpx2.Request) -> str | None:
+        """Put the current access token on ``request`` (if there is a valid one); it."""
+        if not self.context.is_token_valid() or self.context.current_tokens is None:
+            return None
+        self._add_auth_header(request)
+        return self.context.current_tokens.access_token
 
     async def _refresh_ok(self, response: httpx2.Response) -> bool:
         try:

@@ -12,9 +12,9 @@ live ``--ttl`` seconds and are bound to the resource the client asked for (RFC 8
 client still holding one). Every registration and grant is appended to ``--log`` as a
 JSON line.
 
-The MCP server (http://127.0.0.1:R/mcp, or /sse with ``--sse``) publishes its
-protected-resource metadata (RFC 9728) and answers 401 with ``WWW-Authenticate`` until a
-valid token comes.
+The MCP server (http://127.0.0.1:R/mcp, answering with JSON rather than event streams,
+or /sse with ``--sse``) publishes its protected-resource metadata (RFC 9728) and answers
+401 with ``WWW-Authenticate`` until a valid token comes.
 """
 
 from __future__ import annotations
@@ -209,8 +209,24 @@ def whoami() -> str:
     return f"client {token.client_id if token else '?'} with scopes {token.scopes if token else []}"
 
 
+arrived: list[int] = []
+met = anyio.Event()
+
+
+@mcp.tool()
+async def rendezvous() -> str:
+    """Wait (up to 10 s) until a second call of this tool is running too."""
+    arrived.append(1)
+    if len(arrived) % 2 == 0:
+        met.set()
+    with anyio.move_on_after(10):
+        await met.wait()
+        return "met"
+    return "alone"
+
+
 async def main() -> None:
-    resource_app = mcp.sse_app() if args.sse else mcp.streamable_http_app()
+    resource_app = mcp.sse_app() if args.sse else mcp.streamable_http_app(json_response=True)
     servers = [
         uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         for app, port in ((auth_app, args.as_port), (resource_app, args.rs_port))
