@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck test demo bench clean
+.PHONY: install lint typecheck test conformance-auth demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ typecheck: install
 
 test: install
 	$(VENV)/bin/pytest
+
+# Every auth/* scenario of the MCP conformance suite against hands' OAuth (`test` runs a few).
+conformance-auth: install
+	HANDS_MCP_AUTH_CONFORMANCE=all $(VENV)/bin/pytest tests/mcp/conformance/test_auth_scenarios.py -v -rs
 
 demo: install
 	$(VENV)/bin/hands demo
