@@ -375,8 +375,8 @@ def test_cli_login_prints_the_url_when_no_browser_opens(guarded: Guarded, tmp_pa
             break
     assert url, process.stderr.read() if process.stderr else ""
     anyio.run(follow, url)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, out + err
+    out = process.stdout.read()  # the rest, through the same buffer the loop read from
+    assert process.wait(timeout=60) == 0, out + (process.stderr.read() if process.stderr else "")
     assert "No browser could be opened" in out and "Authorized with guard" in out
 
 
