@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck test conformance reliability demo bench clean
+.PHONY: install lint typecheck test conformance conformance-auth reliability demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ conformance: install
 # table goes to reliability-report.md. RELIABILITY_SCALE=full for the big run.
 reliability: install
 	RELIABILITY_SCALE=$${RELIABILITY_SCALE:-ci} $(VENV)/bin/pytest tests/reliability
+
+# Every auth/* scenario of the MCP conformance suite against hands' OAuth (`test` runs a few).
+conformance-auth: install
+	HANDS_MCP_AUTH_CONFORMANCE=all $(VENV)/bin/pytest tests/mcp/conformance/test_auth_scenarios.py -v -rs
 
 demo: install
 	$(VENV)/bin/hands demo

@@ -90,7 +90,7 @@ def test_login_stores_a_private_token_that_later_sessions_use(
     settings, config = settings_in(tmp_path), config_for(guarded)
     status = do_login(config, settings)
     assert status.state == "connected", status.error
-    assert status.tools == ("whoami",)
+    assert set(status.tools) == {"whoami", "rendezvous"}
 
     record = AuthRecord(settings.auth_dir, config)
     assert stat.S_IMODE(record.path.stat().st_mode) == 0o600
@@ -112,6 +112,28 @@ def test_login_stores_a_private_token_that_later_sessions_use(
     assert state == "connected"
     assert answer == f"client {me} with scopes ['mcp']"
     assert len([e for e in guarded.events("token") if e["client_id"] == me]) == 1
+
+
+def test_calls_with_a_token_run_side_by_side(guarded: Guarded, tmp_path: Path) -> None:
+    """Each of two calls waits for the other on the server: serialized calls would not meet."""
+    settings, config = settings_in(tmp_path), config_for(guarded)
+    assert do_login(config, settings).state == "connected"
+
+    async def go() -> list[str]:
+        answers: list[str] = []
+        async with McpManager([config], settings=settings) as manager:
+            await manager.wait_ready(limit=20)
+
+            async def one() -> None:
+                result = await manager.call_tool("guard", "rendezvous", {}, lambda _p: None)
+                answers.append(result.content[0].text)  # type: ignore[union-attr]
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(one)
+                tg.start_soon(one)
+        return answers
+
+    assert anyio.run(go) == ["met", "met"]
 
 
 def test_without_a_token_a_session_reports_needs_auth_and_registers_nothing(
@@ -209,6 +231,31 @@ def test_a_configured_client_id_is_used_instead_of_registering(tmp_path: Path) -
         assert session_call(config, settings)[1] == "client hands-preset with scopes ['mcp']"
 
 
+def test_a_configured_client_with_a_secret_authenticates_with_it(tmp_path: Path) -> None:
+    port = free_port()
+    redirect = f"http://localhost:{port}/callback"
+    preset = ("--client-id", "confidential", "--client-redirect", redirect)
+    with guarded_server(tmp_path, *preset, "--client-secret", "s3cret") as s:
+        config = config_for(s, oauth={"clientId": "confidential", "callbackPort": port})
+        wrong = settings_in(tmp_path / "wrong")
+
+        async def attempt(settings: McpSettings, secret: str) -> ServerStatus:
+            return await login(
+                config, settings=settings, open_url=follow, timeout_s=20, client_secret=secret
+            )
+
+        refused = anyio.run(attempt, wrong, "guess")
+        assert refused.state == "failed" and "401" in refused.error
+        assert not AuthRecord(wrong.auth_dir, config).has_tokens
+        right = settings_in(tmp_path / "right")
+        assert anyio.run(attempt, right, "s3cret").state == "connected"
+        assert s.events("register") == []
+        record = AuthRecord(right.auth_dir, config)
+        assert record.read()["client_secret"] == "s3cret"
+        assert stat.S_IMODE(record.path.stat().st_mode) == 0o600
+        assert session_call(config, right)[1] == "client confidential with scopes ['mcp']"
+
+
 def test_login_and_calls_over_sse(tmp_path: Path) -> None:
     with guarded_server(tmp_path, "--sse") as server:
         settings, config = settings_in(tmp_path), config_for(server)
@@ -236,6 +283,7 @@ def test_the_oauth_block_of_a_real_config_is_honoured(tmp_path: Path) -> None:
     redirect = default_redirect_uri(slack)
     assert redirect == "http://localhost:3118/callback"
     client = configured_client(slack, redirect)
+    assert client is not None and client.redirect_uris is not None
     assert client.client_id == "1601185624273.8899143856786"
     assert [str(u) for u in client.redirect_uris] == [redirect]
     assert client.token_endpoint_auth_method == "none"  # a public client: PKCE, no secret
@@ -297,7 +345,7 @@ def test_cli_list_login_logout(guarded: Guarded, tmp_path: Path) -> None:
     browser.chmod(0o755)
     done = hands("mcp", "login", "guard", cwd=project, env={**env, "BROWSER": str(browser)})
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Authorized with guard: connected (1 tool)" in done.stdout
+    assert "Authorized with guard: connected (2 tools)" in done.stdout
     assert guarded.issuer + "/authorize?" in done.stdout  # the URL is printed as well
     tokens = list((tmp_path / "hands-home" / "mcp-auth").iterdir())
     assert len(tokens) == 1 and stat.S_IMODE(tokens[0].stat().st_mode) == 0o600
@@ -327,8 +375,8 @@ def test_cli_login_prints_the_url_when_no_browser_opens(guarded: Guarded, tmp_pa
             break
     assert url, process.stderr.read() if process.stderr else ""
     anyio.run(follow, url)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, out + err
+    out = process.stdout.read()  # the rest, through the same buffer the loop read from
+    assert process.wait(timeout=60) == 0, out + (process.stderr.read() if process.stderr else "")
     assert "No browser could be opened" in out and "Authorized with guard" in out
 
 
@@ -338,7 +386,8 @@ def test_print_mode_reports_needs_auth_without_blocking(guarded: Guarded, tmp_pa
     script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "ok"}]}]}))
     run = hands(
         "-p", "go", "--model", f"scripted:{script}", "--output-format", "stream-json",
-        cwd=project, env={**env, "MCP_CONNECTION_NONBLOCKING": "0"},
+        cwd=project,
+        env={**env, "MCP_CONNECTION_NONBLOCKING": "0", "MCP_CONNECT_TIMEOUT_MS": "20000"},
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     init = json.loads(run.stdout.splitlines()[0])

@@ -146,6 +146,14 @@ def login_command(
         float,
         typer.Option("--timeout", help="Seconds to wait for the authorization in the browser."),
     ] = 300.0,
+    client_secret: Annotated[
+        bool,
+        typer.Option(
+            "--client-secret",
+            help="The configured oauth.clientId has a secret: read it from MCP_CLIENT_SECRET, "
+            "or ask for it.",
+        ),
+    ] = False,
 ) -> None:
     """Authorize hands with a remote (http or sse) server through OAuth in the browser.
 
@@ -158,9 +166,18 @@ def login_command(
     from hands.mcp.login import LoginError, login
 
     server = _remote_server(_cwd(cwd), name)
+    secret = ""
+    if client_secret:
+        import os
+
+        secret = os.environ.get("MCP_CLIENT_SECRET") or typer.prompt(
+            f"Client secret for {name}", hide_input=True
+        )
     startup.done()
     try:
-        status = anyio.run(lambda: login(server, say=typer.echo, timeout_s=timeout))
+        status = anyio.run(
+            lambda: login(server, say=typer.echo, timeout_s=timeout, client_secret=secret)
+        )
     except LoginError as exc:
         typer.echo(f"hands: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -52,10 +52,13 @@ async def login(
     say: Callable[[str], None] = print,
     timeout_s: float = DEFAULT_LOGIN_TIMEOUT_S,
     env: Mapping[str, str] | None = None,
+    client_secret: str = "",
 ) -> ServerStatus:
     """Authorize with ``config``'s server anew; its status afterwards (``connected`` on success).
 
     Any stored token is dropped first, so this always asks the authorization server.
+    ``client_secret`` goes with a configured ``oauth.clientId`` (kept in the server's
+    private record for later refreshes).
     """
     from hands.mcp.manager import McpManager
 
@@ -68,6 +71,13 @@ async def login(
     environ = dict(os.environ if env is None else env)
     record = AuthRecord(settings.auth_dir, config)
     record.update(tokens=None, expires_at=None)
+    if client_secret:
+        if config.oauth is None or not config.oauth.client_id:
+            raise LoginError(
+                f'A client secret needs a configured client: add "oauth": {{"clientId": ...}} '
+                f"to the entry of {config.name}."
+            )
+        record.update(client_secret=client_secret)
     port = callback_port(config, record, environ)
     listener = await _listen(config, port, fixed=fixed_port(config, environ))
     async with listener:
@@ -91,6 +101,7 @@ async def _listen(config: McpServerConfig, port: int, *, fixed: bool) -> Callbac
 
     if port:
         with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the listener
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:

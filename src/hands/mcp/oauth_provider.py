@@ -6,6 +6,7 @@ Imported only when a remote connection is made (it imports the SDK); see
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -33,16 +34,21 @@ GRANT_TYPES = ["authorization_code", "refresh_token"]
 
 
 def configured_client(
-    config: McpServerConfig, redirect_uri: str
+    config: McpServerConfig, redirect_uri: str, secret: str = ""
 ) -> OAuthClientInformationFull | None:
-    """The client record for a configured ``oauth.clientId`` (None: register one)."""
+    """The client record for a configured ``oauth.clientId`` (None: register one).
+
+    With a ``secret`` (given at login, kept in the server's record) the client
+    authenticates at the token endpoint with HTTP Basic; without, it is a public client.
+    """
     if config.oauth is None or not config.oauth.client_id:
         return None
     return OAuthClientInformationFull(
         client_id=config.oauth.client_id,
+        client_secret=secret or None,
         client_name=CLIENT_NAME,
         redirect_uris=[AnyUrl(redirect_uri)],
-        token_endpoint_auth_method="none",
+        token_endpoint_auth_method="client_secret_basic" if secret else "none",
         grant_types=list(GRANT_TYPES),
         response_types=["code"],
         scope=config.oauth.scopes or None,
@@ -173,30 +179,47 @@ class HandsOAuth(OAuthClientProvider):
     async def _quiet_flow(
         self, request: httpx2.Request
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        """The stored token, refreshed when expired or refused once; never interactive."""
+        """The stored token, refreshed when expired or refused once; never interactive.
+
+        The lock covers loading and refreshing only, so calls in flight run side by side;
+        a call refused with a token another call already replaced is retried with the new
+        one instead of spending the (rotated) refresh token again.
+        """
+        refreshed = False
         async with self.context.lock:
             if not self._initialized:
                 await self._initialize()
             self.context.protocol_version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER)
-            refreshed = False
             if not self.context.is_token_valid() and self.context.can_refresh_token():
-                answer = yield await self._refresh_token()
-                refreshed = await self._refresh_ok(answer)
-            if self.context.is_token_valid():
-                self._add_auth_header(request)
+                refreshed = await self._refresh_ok((yield await self._refresh_token()))
+            sent = self._bearer(request)
+        response = yield request
+        if not _refused(response):
+            return
+        async with self.context.lock:
+            current = self.context.current_tokens
+            if current is not None and current.access_token != sent:
+                renewed = True  # another call refreshed meanwhile
+            elif not refreshed and self.context.can_refresh_token():
+                renewed = await self._refresh_ok((yield await self._refresh_token()))
+            else:
+                renewed = False
+            if renewed:
+                self._bearer(request)
+        if renewed:
             response = yield request
             if not _refused(response):
                 return
-            if not refreshed and self.context.can_refresh_token():
-                answer = yield await self._refresh_token()
-                if await self._refresh_ok(answer):
-                    self._add_auth_header(request)
-                    response = yield request
-                    if not _refused(response):
-                        return
-            self.needs_auth = True
-            why = "the stored token was refused" if self.context.current_tokens else ""
-            raise NeedsAuth(self.server, why)
+        self.needs_auth = True
+        why = "the stored token was refused" if self.context.current_tokens else ""
+        raise NeedsAuth(self.server, why)
+
+    def _bearer(self, request: httpx2.Request) -> str | None:
+        """Put the current access token on ``request`` (if there is a valid one); it."""
+        if not self.context.is_token_valid() or self.context.current_tokens is None:
+            return None
+        self._add_auth_header(request)
+        return self.context.current_tokens.access_token
 
     async def _refresh_ok(self, response: httpx2.Response) -> bool:
         try:
@@ -218,5 +241,19 @@ def provider_for(
     config: McpServerConfig, record: AuthRecord, login: LoginFlow | None, redirect_uri: str
 ) -> HandsOAuth:
     """The provider for one connection (``login``: interactive; None: a session)."""
-    storage = RecordStorage(record, configured_client(config, redirect_uri))
+    _quiet_sdk_log()
+    secret = record.read().get("client_secret")
+    configured = configured_client(config, redirect_uri, secret if isinstance(secret, str) else "")
+    storage = RecordStorage(record, configured)
     return HandsOAuth(config, storage, login, redirect_uri)
+
+
+def _quiet_sdk_log() -> None:
+    """The SDK logs a failed flow with its traceback; hands reports the failure itself.
+
+    A null handler keeps Python's last-resort handler from printing it to the user's
+    terminal; a handler hands installs (``--debug``) still receives it.
+    """
+    sdk = logging.getLogger("mcp.client.auth")
+    if not any(isinstance(h, logging.NullHandler) for h in sdk.handlers):
+        sdk.addHandler(logging.NullHandler())

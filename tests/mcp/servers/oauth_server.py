@@ -1,7 +1,7 @@
 """A small real OAuth 2.1 authorization server plus an MCP server that requires its tokens.
 
 Run: python oauth_server.py --as-port A --rs-port R [--ttl S] [--client-id ID
---client-redirect URI] [--sse] [--log FILE]
+--client-redirect URI [--client-secret S]] [--sse] [--log FILE]
 
 The authorization server (http://127.0.0.1:A) is the MCP SDK's ``mcp.server.auth``
 routes over an in-memory provider: metadata (RFC 8414), dynamic registration, an
@@ -12,9 +12,9 @@ live ``--ttl`` seconds and are bound to the resource the client asked for (RFC 8
 client still holding one). Every registration and grant is appended to ``--log`` as a
 JSON line.
 
-The MCP server (http://127.0.0.1:R/mcp, or /sse with ``--sse``) publishes its
-protected-resource metadata (RFC 9728) and answers 401 with ``WWW-Authenticate`` until a
-valid token comes.
+The MCP server (http://127.0.0.1:R/mcp, answering with JSON rather than event streams,
+or /sse with ``--sse``) publishes its protected-resource metadata (RFC 9728) and answers
+401 with ``WWW-Authenticate`` until a valid token comes.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ parser.add_argument("--rs-port", type=int, required=True)
 parser.add_argument("--ttl", type=int, default=3600)
 parser.add_argument("--client-id", default="")
 parser.add_argument("--client-redirect", default="")
+parser.add_argument("--client-secret", default="")
 parser.add_argument("--sse", action="store_true")
 parser.add_argument("--log", default="")
 args = parser.parse_args()
@@ -78,7 +79,8 @@ class Provider:
             self.clients[args.client_id] = OAuthClientInformationFull(
                 client_id=args.client_id,
                 redirect_uris=[AnyUrl(args.client_redirect)],
-                token_endpoint_auth_method="none",
+                client_secret=args.client_secret or None,
+                token_endpoint_auth_method="client_secret_basic" if args.client_secret else "none",
                 scope=SCOPE,
             )
 
@@ -207,8 +209,24 @@ def whoami() -> str:
     return f"client {token.client_id if token else '?'} with scopes {token.scopes if token else []}"
 
 
+arrived: list[int] = []
+met = anyio.Event()
+
+
+@mcp.tool()
+async def rendezvous() -> str:
+    """Wait (up to 10 s) until a second call of this tool is running too."""
+    arrived.append(1)
+    if len(arrived) % 2 == 0:
+        met.set()
+    with anyio.move_on_after(10):
+        await met.wait()
+        return "met"
+    return "alone"
+
+
 async def main() -> None:
-    resource_app = mcp.sse_app() if args.sse else mcp.streamable_http_app()
+    resource_app = mcp.sse_app() if args.sse else mcp.streamable_http_app(json_response=True)
     servers = [
         uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         for app, port in ((auth_app, args.as_port), (resource_app, args.rs_port))
