@@ -42,12 +42,13 @@ from hands.pipeline.runtime import ToolRuntime
 
 def describe_validation_error(tool_name: str, exc: ValidationError) -> str:
     """Each bad field and why, for the model."""
-    lines = [f"InputValidationError: {tool_name} failed due to the following issues:"]
+    lines = [f"InputValidationError: the input of {tool_name} does not fit its schema; fix "
+             "these fields and call it again:"]  # fmt: skip
     for err in exc.errors(include_url=False):
         where = ".".join(str(p) for p in err["loc"]) or "(input)"
         message = err["msg"]
         if err["type"] == "extra_forbidden":
-            message = "An unexpected parameter was provided"
+            message = f"{tool_name} takes no such parameter; leave it out"
         elif err["type"] != "missing" and "input" in err:
             got = repr(err["input"])
             message += f" (got {got[:60] + '…' if len(got) > 60 else got})"

@@ -324,7 +324,7 @@ def test_input_errors(search) -> None:
     assert "output_mode" in search.err("Grep", pattern="x", output_mode="lines")
     assert "-A" in search.err("Grep", pattern="x", **{"-A": -1})
     assert "head_limit" in search.err("Grep", pattern="x", head_limit=-5)
-    assert "unexpected parameter" in search.err("Grep", pattern="x", bogus=1)
+    assert "takes no such parameter" in search.err("Grep", pattern="x", bogus=1)
 
 
 # -- spill, deny seam, time limit ----------------------------------------------------------
