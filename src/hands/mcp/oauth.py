@@ -4,7 +4,7 @@ The SDK provider is an ``httpx2.Auth``: on a 401 it follows the MCP authorizatio
 (``WWW-Authenticate`` → protected-resource metadata (RFC 9728) → authorization-server
 metadata (RFC 8414 / OIDC discovery) → dynamic client registration (RFC 7591) → PKCE S256
 authorization code with the ``resource`` parameter (RFC 8707)) and refreshes an expired
-token. :class:`HandsOAuth` adds what hands needs around it:
+token. :class:`~hands.mcp.oauth_provider.HandsOAuth` adds what hands needs around it:
 
 - the tokens, the client and the discovered metadata live in an :class:`AuthRecord`
   (one 0600 file per server), and are restored with their absolute expiry, so a later
