@@ -81,7 +81,9 @@ class FileResources:
         return tuple(seen)
 
     def _read_tool(self) -> Tool[Any, Any] | None:
-        return next((t for t in self.runtime.tools if t.name == "Read"), None)
+        from hands.tools.file.read import ReadTool
+
+        return next((t for t in self.runtime.tools if isinstance(t, ReadTool)), None)
 
     async def allowed(self, path: Path) -> bool:
         """Whether the permission engine lets a ``Read`` of ``path`` run without a prompt."""
