@@ -148,3 +148,9 @@ def test_two_processes_writing_at_once_lose_no_update(tmp_path: Path) -> None:
     meta = dict(tasks[0].metadata)
     assert len(meta) == 2 * count, "an update was lost"
     assert json.dumps(meta["left-149"]) == "149" and meta["right-0"] == 0
+
+
+def test_an_id_of_digits_that_are_not_ascii_names_no_task(store: TaskStore) -> None:
+    # "²" and "٣" count as digits for str.isdigit, but int() refuses them
+    for task_id in ("²", "٣"):
+        assert store.get("default", task_id) is None

@@ -529,3 +529,8 @@ def test_unreadable_files_are_a_note_beside_the_results() -> None:
 def test_a_pattern_that_is_not_valid_unicode_is_a_plain_error(search) -> None:
     text = search.err("Grep", pattern="x\ud800")
     assert "not valid Unicode" in text and "UnicodeEncodeError" not in text
+
+
+def test_a_nul_in_the_file_type_is_a_plain_error(search) -> None:
+    text = search.err("Grep", pattern="a", type="py\0")
+    assert "NUL byte" in text and "ValueError" not in text

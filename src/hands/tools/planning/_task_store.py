@@ -315,7 +315,8 @@ _COLUMNS = "id, subject, description, active_form, status, owner, metadata"
 
 def _number(task_id: str) -> int:
     text = task_id.strip().removeprefix("#")
-    if not text.isdigit():
+    # ASCII digits only: str.isdigit also takes "²" and other digits int() refuses
+    if not (text.isascii() and text.isdigit()):
         raise TaskError(
             f"Task ids are numbers (as TaskCreate and TaskList give them), not {task_id!r}."
         )

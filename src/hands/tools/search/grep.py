@@ -340,7 +340,9 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
     search_hint = "search file contents with a regular expression"
 
     async def validate_input(self, input: GrepInput, ctx: ToolContext) -> str | None:
-        problem = unusable_text_error(pattern=input.pattern, path=input.path, glob=input.glob)
+        problem = unusable_text_error(
+            pattern=input.pattern, path=input.path, glob=input.glob, type=input.type
+        )
         if problem:
             return problem
         if optional_path(input.path) is not None:
