@@ -238,3 +238,15 @@ def test_allow_large_lifts_the_caps_within_a_hard_bound(h: Harness) -> None:
     huge.write_text(("z" * 99 + "\n") * 12_000)
     text = h.ok("Read", file_path=str(huge), allow_large=True).block.text
     assert "Cut short at 1,000,000 characters" in text and len(text) < 1_001_000
+
+
+def test_a_file_that_fails_to_read_is_an_error_saying_so(h: Harness) -> None:
+    # /proc/self/mem refuses reads at an unmapped offset (EIO): no bare exception text
+    text = h.err("Read", file_path="/proc/self/mem", offset=10**15)
+    assert "Reading /proc/self/mem failed" in text and "OSError" not in text
+
+
+@pytest.mark.parametrize("path", ["\ud800", "ok\udfffok"])
+def test_a_path_that_is_not_valid_unicode_is_a_plain_error(h: Harness, path: str) -> None:
+    text = h.err("Read", file_path=path)
+    assert "lone surrogate" in text and "UnicodeEncodeError" not in text

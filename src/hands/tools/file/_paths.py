@@ -24,6 +24,13 @@ def check_path(raw: str, ctx: ToolContext, *, field: str = "file_path") -> Path 
         )
     if not raw.strip():
         return f"{field} is empty. Send the path of the file, best an absolute one."
+    try:
+        os.fsencode(raw)
+    except UnicodeEncodeError:
+        return (
+            f"{field} is not valid Unicode (it holds a lone surrogate), so no file can have "
+            "that name. Send the path again as plain text."
+        )
     return Path(os.path.normpath(ctx.resolve(raw)))
 
 

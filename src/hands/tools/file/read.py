@@ -13,6 +13,7 @@ from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.messages import ImageBlock, TextBlock
+from hands.core.outcome import echo
 from hands.core.schema import ToolInput
 from hands.core.subject import reads_path
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
@@ -141,9 +142,15 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
         cache = ctx.session.service(ReadStateCache)
         index = ctx.session.service(LineIndexes)
         previous = cache.get(key)
-        done = await anyio.to_thread.run_sync(
-            lambda: _read(checked, key, input, ctx, previous, index)
-        )
+        try:
+            done = await anyio.to_thread.run_sync(
+                lambda: _read(checked, key, input, ctx, previous, index)
+            )
+        except OSError as exc:  # a device or special file that refuses to be read there
+            raise ToolError(
+                f"Reading {echo(checked)} failed: {exc.strerror or exc}. It may be a device "
+                "or a special file that cannot be read at that offset; read a regular file."
+            ) from None
         if done.record is not None:
             cache.record(done.record)
         return ToolResult(output=done.output)

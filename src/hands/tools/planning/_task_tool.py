@@ -56,6 +56,11 @@ async def in_store(
         return await anyio.to_thread.run_sync(run)
     except TaskError as exc:
         raise ToolError(str(exc)) from None
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 text, so the store keeps nothing
+        raise ToolError(
+            "The task's text is not valid Unicode (it holds a lone surrogate); nothing was "
+            "saved. Send the text again without it."
+        ) from None
 
 
 def task_line(task: Task) -> str:
