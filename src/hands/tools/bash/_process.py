@@ -284,7 +284,8 @@ async def kill_tree(proc: ShellProcess, *, grace_s: float = TERM_GRACE_S) -> Non
     then.
     """
     signalled: set[int] = set()
-    if not _signal_all(proc, signal.SIGTERM, signalled):
+    # nobody signalled may still leave one caught mid-exec (not yet known to be ours)
+    if not _signal_all(proc, signal.SIGTERM, signalled) and not _anyone_left(proc):
         _reap(proc)
         return
     deadline = time.monotonic() + grace_s
@@ -295,11 +296,13 @@ async def kill_tree(proc: ShellProcess, *, grace_s: float = TERM_GRACE_S) -> Non
         await anyio.sleep(delay)
         delay = min(delay * 2, 0.05)
         _signal_strays(proc, signal.SIGTERM, signalled)
-    _signal_all(proc, signal.SIGKILL)
+    killed: set[int] = set()
+    _signal_all(proc, signal.SIGKILL, killed)
     for _ in range(100):
         if not _anyone_left(proc):
             return
         await anyio.sleep(0.01)
+        _signal_strays(proc, signal.SIGKILL, killed)  # one whose exec ended since
 
 
 def kill_tree_now(proc: ShellProcess) -> None:
