@@ -112,7 +112,11 @@ TOOL_FAULTS: dict[str, Any] = {
     "thread_hangs": lambda r: use("stall_thread", seconds=TOOL_TIMEOUT_S + 1.0),
     "fd_exhaustion": lambda r: use("fd_hog", hold_s=0.3),
     "bash_timeout": lambda r: bash("sleep 120", timeout=700),
-    "bash_ignores_term": lambda r: bash("trap '' TERM; sleep 120 & sleep 120", timeout=700),
+    # a leading ``sleep`` makes a command past its timeout be killed, not moved to the
+    # background (which the session would then wait for)
+    "bash_ignores_term": lambda r: bash(
+        "sleep 0; trap '' TERM; sleep 120 & sleep 120", timeout=700
+    ),
     "bash_1gb": lambda r: bash("head -c 1000000000 /dev/zero | tr '\\0' x"),
     "bash_daemons": lambda r: bash(
         "setsid sleep 300 </dev/null >/dev/null 2>&1 & "
