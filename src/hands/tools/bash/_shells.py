@@ -157,19 +157,19 @@ class BackgroundShells:
             )
         finally:
             launch.close()
-        task = BackgroundTask(
-            id=task_id,
-            command=command,
-            description=description,
-            proc=proc,
-            output_path=path,
-            tool_use_id=ctx.tool_use_id,
-            agent_id=ctx.agent_id,
-            limit_ms=limit_ms,
+        return self._register(
+            BackgroundTask(
+                id=task_id,
+                command=command,
+                description=description,
+                proc=proc,
+                output_path=path,
+                tool_use_id=ctx.tool_use_id,
+                agent_id=ctx.agent_id,
+                limit_ms=limit_ms,
+            ),
+            ctx.session,
         )
-        self._tasks[task_id] = task
-        self._watch(task, ctx.session)
-        return task
 
     def adopt(
         self,
@@ -200,8 +200,12 @@ class BackgroundShells:
             os.set_blocking(fd, True)
             task.pump = threading.Thread(target=_pump, args=(proc, path), daemon=True)
             task.pump.start()
-        self._tasks[task_id] = task
-        self._watch(task, ctx.session)
+        return self._register(task, ctx.session)
+
+    def _register(self, task: BackgroundTask, session: Session) -> BackgroundTask:
+        """Keep ``task`` and watch it until it ends."""
+        self._tasks[task.id] = task
+        self._watch(task, session)
         return task
 
     def _watch(self, task: BackgroundTask, session: Session) -> None:
