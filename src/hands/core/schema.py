@@ -23,6 +23,8 @@ class ToolInput(BaseModel):
 
     def ignored_notes(self) -> tuple[str, ...]:
         """One note per ignored field this call set, for the end of its result."""
+        if not self.ignored_fields:  # most tools: nothing to look at, on every call
+            return ()
         fields = type(self).model_fields
         return tuple(
             f"[{fields[name].alias or name} has no effect here and was ignored: {why}]"
