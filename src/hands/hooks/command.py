@@ -25,6 +25,7 @@ from anyio.abc import ByteReceiveStream, ByteSendStream
 from hands.hooks.config import HookHandler
 from hands.hooks.output import HookRun
 from hands.shell.processes import MARKER_VAR, settled_marked
+from hands.shell.spawn import open_process
 
 MAX_CAPTURE_BYTES = 4 * 1024 * 1024
 PIPE_GRACE_S = 1.0
@@ -68,7 +69,7 @@ async def run_command(
     """Run one command hook to completion, its time limit, or cancellation."""
     marker = f"hook-{secrets.token_hex(8)}"
     try:
-        process = await anyio.open_process(
+        process = await open_process(
             [shell(), "-c", handler.command],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

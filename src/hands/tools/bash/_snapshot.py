@@ -23,6 +23,7 @@ from pathlib import Path
 import anyio
 
 from hands.core.session import Session
+from hands.shell.spawn import open_process
 
 CAPTURE_TIMEOUT_S = 10.0
 MAX_BYTES = 64 * 1024
@@ -72,7 +73,7 @@ async def capture() -> tuple[str, str]:
     marker = f"__hands_snapshot_{secrets.token_hex(6)}__"
     dump = f"echo {marker}; alias -p; echo {marker}; declare -f; echo {marker}; shopt -p"
     try:
-        process = await anyio.open_process(
+        process = await open_process(
             ["bash", "-i", "-c", dump],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,

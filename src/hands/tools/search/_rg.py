@@ -24,6 +24,7 @@ import anyio.to_thread
 from anyio.abc import ByteReceiveStream, Process
 
 from hands.errors import ToolError
+from hands.shell.spawn import open_process
 
 INSTALL_HINT = (
     "ripgrep (rg) was not found next to the running Python or on PATH. "
@@ -220,7 +221,7 @@ async def stream_rg(
 
 async def _start(command: list[str], *, cwd: Path, stdout: int | IO[bytes]) -> Process:
     try:
-        return await anyio.open_process(
+        return await open_process(
             command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE, cwd=cwd
         )
     except FileNotFoundError as exc:

@@ -1,0 +1,70 @@
+"""Starting a child process from async code without a cancellation hazard.
+
+On asyncio before Python 3.12, a cancellation that reaches a task while asyncio is still
+connecting a new process's pipes leaves that task waiting forever: the transport is
+closed and waited for, but its pipes were never connected, so it never reports itself
+closed (CPython gh-125502, gh-133536). Whoever cancelled then waits for that task too,
+and the session hangs. hands cancels calls with native task cancels (the executor), which
+an anyio shield does not hold back, so :func:`open_process` runs the spawn in a task of
+its own behind :func:`asyncio.shield`: the caller can still be cancelled at once, and a
+process whose spawn finishes after that is killed (its whole group when it leads one) and
+released, since nobody else will.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import Sequence
+from os import PathLike
+from typing import Any
+
+import anyio
+from anyio.abc import Process
+
+_orphans: set[asyncio.Future[Any]] = set()
+"""Spawns whose caller was cancelled, and their releases (kept until they finish)."""
+
+
+async def open_process(command: Sequence[str | PathLike[str]], **options: Any) -> Process:
+    """:func:`anyio.open_process`, safe to cancel while the process is being started."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another event loop (trio): nothing to work around
+        return await anyio.open_process(command, **options)
+    spawn = asyncio.ensure_future(anyio.open_process(command, **options))
+    try:
+        return await asyncio.shield(spawn)
+    except asyncio.CancelledError:
+        own_group = bool(options.get("start_new_session"))
+        _orphans.add(spawn)
+        spawn.add_done_callback(_orphans.discard)
+        spawn.add_done_callback(lambda done: _release(done, own_group=own_group))
+        raise
+
+
+def _release(spawn: asyncio.Future[Process], *, own_group: bool) -> None:
+    if spawn.cancelled() or spawn.exception() is not None:
+        return
+    process = spawn.result()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if own_group:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    task = asyncio.get_running_loop().create_task(_close(process))
+    _orphans.add(task)
+    task.add_done_callback(_orphans.discard)
+
+
+async def _close(process: Process) -> None:
+    with contextlib.suppress(Exception):
+        await process.aclose()
+
+
+async def wait_released() -> None:
+    """Wait until every process whose caller was cancelled mid-spawn has been released."""
+    while _orphans:
+        await asyncio.wait(set(_orphans))
