@@ -224,6 +224,10 @@ def test_kill_9_leaves_old_or_new_content(tool: str, tmp_path: Path) -> None:
         now = contents(root / name)
         temps = [p for p in root.iterdir() if p.name.startswith((TEMP_PREFIX, BACKUP_PREFIX))]
         left_temp += len(temps)
+        if any(p.name.startswith(TEMP_PREFIX) for p in temps):
+            # a temp file has a name only between its link and its rename
+            names = [p.name for p in temps]
+            problems.append(f"trial {trial}: temp files left by a kill at {delay:.2f} s: {names}")
         row.runs += 1
         row.timings_ms.append(delay * 1000)
         if now != states[0] or temps:
