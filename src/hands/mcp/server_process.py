@@ -4,8 +4,9 @@ The SDK's stdio transport ends a server by closing its stdin and waiting a grace
 for it to exit before it signals it; a server stuck before its ``initialize`` answer
 seldom reads stdin, so every such stop would wait the whole grace. Such a server has
 no session to close: it is killed at once. Its processes are the ones whose stderr is
-the connection's own stderr file (its children inherit it too), found through
-``/proc``; where there is no ``/proc`` nothing is found and the SDK's stop does it all.
+the connection's own stderr file (its children inherit it too) and the rest of its
+process group, found through ``/proc``; where there is no ``/proc`` nothing is found
+and the SDK's stop does it all.
 """
 
 from __future__ import annotations
@@ -25,37 +26,44 @@ KILL_WAIT_S = 2.0
 _POLL_S = 0.005
 
 
-def pids_writing_to(errlog: IO[str]) -> list[int]:
-    """Live processes (not this one) whose stderr is the file ``errlog``."""
+def server_pids(errlog: IO[str]) -> list[int]:
+    """The server's processes: those whose stderr is the file ``errlog``.
+
+    With them, the other members of the process groups they lead (the server's own).
+    """
     try:
         mine = os.fstat(errlog.fileno())
     except (OSError, ValueError):
         return []
     me = os.getpid()
     floor = scan_floor(me)
-    found: list[int] = []
     try:
         entries = [p.name for p in Path("/proc").iterdir()]
     except OSError:
         return []
+    groups: dict[int, int] = {}
+    writers: set[int] = set()
     for entry in entries:
         if not entry.isdigit() or int(entry) <= floor or int(entry) == me:
             continue
+        pid = int(entry)
         try:
-            st = Path(f"/proc/{entry}/fd/2").stat()
-        except OSError:
+            groups[pid] = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[2])
+            st = Path(f"/proc/{pid}/fd/2").stat()
+        except (OSError, IndexError, ValueError):
             continue
         if (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino):
-            found.append(int(entry))
-    return found
+            writers.add(pid)
+    led = {pid for pid in writers if groups.get(pid) == pid} - {os.getpgrp()}
+    return sorted(writers | {pid for pid, group in groups.items() if group in led})
 
 
 async def kill_server(errlog: IO[str], *, wait_s: float = KILL_WAIT_S) -> list[int]:
-    """SIGKILL the processes writing to ``errlog`` and wait (a little) until they are gone.
+    """SIGKILL the :func:`server_pids` of ``errlog`` and wait (a little) until they are gone.
 
     Runs to its end even in a cancelled scope (it is what a cancel calls).
     """
-    pids = pids_writing_to(errlog)
+    pids = server_pids(errlog)
     for pid in pids:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)

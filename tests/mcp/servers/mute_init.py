@@ -1,9 +1,9 @@
 """A stdio MCP server that reads ``initialize`` and never answers it.
 
-Run: python mute_init.py DIR. It writes its pid and its child's (a ``sleep``, which
-shares its stderr) to DIR/pids, and notes to DIR/notes what it sees: ``initialize``,
-``EOF`` when its stdin closes (which it ignores, as a stuck server would) and ``TERM``
-when it gets SIGTERM.
+Run: python mute_init.py DIR. It writes its pid and its children's (a ``sleep`` that
+shares its stderr, and one that writes its stderr elsewhere) to DIR/pids, and notes to
+DIR/notes what it sees: ``initialize``, ``EOF`` when its stdin closes (which it
+ignores, as a stuck server would) and ``TERM`` when it gets SIGTERM.
 """
 
 import os
@@ -28,7 +28,8 @@ def on_term(signum: int, frame: object) -> None:
 
 signal.signal(signal.SIGTERM, on_term)
 child = subprocess.Popen(["sleep", "300"])
-(out / "pids.tmp").write_text(f"{child.pid}\n{os.getpid()}\n")
+quiet = subprocess.Popen(["sleep", "301"], stderr=subprocess.DEVNULL)
+(out / "pids.tmp").write_text(f"{child.pid}\n{quiet.pid}\n{os.getpid()}\n")
 (out / "pids.tmp").rename(out / "pids")
 for line in sys.stdin:
     if '"initialize"' in line:
