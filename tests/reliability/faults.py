@@ -15,6 +15,7 @@ import random
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from hands.pipeline.pool import assemble_pool
 from .kit import (
     event_violations,
     leftovers,
+    reap_orphans,
     result_order_violations,
     temp_file_violations,
     transcript_violations,
@@ -48,7 +50,9 @@ from .kit import (
 
 FAULT_MCP = Path(__file__).parents[1] / "mcp" / "servers" / "fault_mcp.py"
 SESSION_BOUND_S = 120.0
-"""No run may take longer than this (a hung session is a violation, not a slow test)."""
+"""No run may take longer than this (a hung session is a violation, not a slow test),
+times :func:`~.workers.load_factor` when runs share the cores: a run that ends takes
+at most ~20 s alone, one that hangs never ends."""
 TOOL_TIMEOUT_S = 1.5
 
 
@@ -389,7 +393,9 @@ class Outcome:
     calls: int = 0
 
 
-async def run_in_process(plan: Plan, root: Path, home: Path) -> Outcome:
+async def run_in_process(
+    plan: Plan, root: Path, home: Path, bound_s: float = SESSION_BOUND_S
+) -> Outcome:
     rng = random.Random(plan.seed * 7 + 1)
     project = root / "project"
     make_project(project)
@@ -427,7 +433,7 @@ async def run_in_process(plan: Plan, root: Path, home: Path) -> Outcome:
             ),
         )
         writer.message(_prompt())
-        with anyio.fail_after(SESSION_BOUND_S):
+        with anyio.fail_after(bound_s):
             async with anyio.create_task_group() as tg:
                 tg.start_soon(drive, q)
                 if plan.driver_fault is not None:
@@ -465,7 +471,7 @@ async def run_in_process(plan: Plan, root: Path, home: Path) -> Outcome:
         violations += result_order_violations(messages)
         violations += transcript_violations(transcript, messages)
     except TimeoutError:
-        violations.append(f"the session did not end within {SESSION_BOUND_S:.0f} s")
+        violations.append(f"the session did not end within {bound_s:.0f} s")
     except Exception as exc:  # the loop must not raise: it ends with a result event
         violations.append(f"the session raised {type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - started
@@ -479,13 +485,58 @@ async def run_in_process(plan: Plan, root: Path, home: Path) -> Outcome:
     return Outcome(kinds=plan.kinds, seconds=seconds, violations=violations, calls=calls)
 
 
+@dataclass(frozen=True, kw_only=True)
+class FaultJob:
+    """One randomized run: its seed, whether it is a ``hands -p`` run, its time bound."""
+
+    seed: int
+    cli: bool
+    bound_s: float = SESSION_BOUND_S
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunRecord:
+    """What a run found, sent back from a worker."""
+
+    job: FaultJob
+    kinds: list[str]
+    faults: int
+    seconds: float
+    violations: list[str]
+
+
+def is_cli_seed(seed: int, cli_every: int) -> bool:
+    """One seed in ``cli_every`` is a ``hands -p`` run (the seed alone says which)."""
+    return cli_every > 0 and seed % cli_every == cli_every - 1
+
+
+def fault_run(job: FaultJob) -> RunRecord:
+    """Draw the run of ``job.seed``, run it in a temporary directory, check it."""
+    plan = draw(job.seed, cli=job.cli)
+    with tempfile.TemporaryDirectory(prefix="hands-rel-") as tmp:
+        root, home = Path(tmp), Path(tmp) / "home"
+        home.mkdir()
+        if job.cli:
+            outcome = run_cli(plan, root, home, job.bound_s)
+        else:
+            outcome = anyio.run(run_in_process, plan, root, home, job.bound_s)
+    reap_orphans()
+    return RunRecord(
+        job=job,
+        kinds=outcome.kinds,
+        faults=len(plan.kinds),
+        seconds=outcome.seconds,
+        violations=outcome.violations,
+    )
+
+
 def _prompt() -> Message:
     from hands.core.messages import user_text
 
     return user_text("go")
 
 
-def run_cli(plan: Plan, root: Path, home: Path) -> Outcome:
+def run_cli(plan: Plan, root: Path, home: Path, bound_s: float = SESSION_BOUND_S) -> Outcome:
     """The same plan (tool and hook faults) through a ``hands -p`` process."""
     project = root / "project"
     make_project(project)
@@ -539,14 +590,14 @@ def run_cli(plan: Plan, root: Path, home: Path) -> Outcome:
             env=env,
             capture_output=True,
             text=True,
-            timeout=SESSION_BOUND_S,
+            timeout=bound_s,
             stdin=subprocess.DEVNULL,
         )
         out = proc.stdout
         if "Traceback" in proc.stderr:
             violations.append(f"a traceback on stderr: {proc.stderr[-300:]}")
     except subprocess.TimeoutExpired:
-        violations.append(f"hands -p did not end within {SESSION_BOUND_S:.0f} s")
+        violations.append(f"hands -p did not end within {bound_s:.0f} s")
     seconds = time.perf_counter() - started
     messages = _stream_json_messages(out)
     if out and messages is None:

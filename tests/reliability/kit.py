@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import os
+import random
 import statistics
 import time
 from collections import Counter
@@ -19,7 +21,8 @@ from hands.orchestration.events import ToolResultEvent
 from hands.tools.file._atomic import BACKUP_PREFIX, TEMP_PREFIX
 
 SCALES: dict[str, dict[str, int]] = {
-    # runs of each part; `ci` is what CI runs after `make test`
+    # runs of each part; `ci` is what CI runs after `make test`; `workers`: processes
+    # (or threads) the fault runs and crash trials are spread over
     "ci": {
         "fault_runs": 500,
         "cli_every": 25,
@@ -29,6 +32,7 @@ SCALES: dict[str, dict[str, int]] = {
         "session_turns": 20,
         "processes": 20,
         "sequential_sessions": 300,
+        "workers": 4,
     },
     "full": {
         "fault_runs": 10_000,
@@ -39,6 +43,7 @@ SCALES: dict[str, dict[str, int]] = {
         "session_turns": 20,
         "processes": 20,
         "sequential_sessions": 1_000,
+        "workers": 8,
     },
 }
 
@@ -54,6 +59,13 @@ def scale(key: str) -> int:
     """The run count ``key`` at this scale; ``RELIABILITY_<KEY>`` overrides it."""
     override = os.environ.get(f"RELIABILITY_{key.upper()}")
     return int(override) if override else SCALES[scale_name()][key]
+
+
+@functools.cache
+def base_seed() -> int:
+    """The seed every part draws from: ``RELIABILITY_SEED``, or a new one per test run."""
+    given = os.environ.get("RELIABILITY_SEED", "").strip()
+    return int(given) if given else random.SystemRandom().randrange(1 << 30)
 
 
 # -- the process table --------------------------------------------------------------------
@@ -258,7 +270,8 @@ class Report:
             "| scenario | runs | faults injected | violations | p50 ms | p99 ms | peak RSS | note |"
         )
         lines = [
-            f"reliability report, scale {scale_name()}, load {_load()}",
+            f"reliability report, scale {scale_name()}, RELIABILITY_SEED={base_seed()}, "
+            f"load {_load()}",
             "",
             head,
             "|---|---:|---:|---:|---:|---:|---:|---|",

@@ -17,6 +17,8 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,8 @@ from hands.pipeline.pool import ToolPool, all_base_tools
 from hands.pipeline.runtime import ToolRuntime
 from hands.tools.file._atomic import BACKUP_PREFIX, TEMP_PREFIX
 
-from .kit import REPORT, scale
+from .kit import REPORT, base_seed, scale
+from .workers import worker_count
 
 STEPS = 8
 LINES = 120_000  # about 4 MB
@@ -144,7 +147,7 @@ def contents(path: Path) -> bytes | None:
 def start(tool: str, root: Path, home: Path) -> subprocess.Popen[bytes]:
     make_files(root)
     _, calls = steps(tool, root)
-    script = root.parent / "script.json"
+    script = root.parent / f"{root.name}-script.json"
     turns = [{"blocks": [{"type": "tool_use", **c}]} for c in calls]
     turns.append({"blocks": [{"type": "text", "text": "done"}]})
     script.write_text(json.dumps({"turns": turns}))
@@ -198,45 +201,78 @@ def transcript_problems(home: Path) -> list[str]:
     return problems
 
 
+@dataclass(frozen=True, kw_only=True)
+class Trial:
+    """What one kill found."""
+
+    delay_s: float
+    changed: bool
+    temps: list[str]
+    problems: list[str]
+
+
+def trial(tool: str, base: Path, n: int, delay_s: float, states: list[bytes | None]) -> Trial:
+    """Start a session, kill it ``delay_s`` later, and check what it left."""
+    root, home = base / f"t{n}", base / f"t{n}-home"
+    name = steps(tool, base)[0]
+    proc = start(tool, root, home)
+    time.sleep(delay_s)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    now = contents(root / name)
+    temps = [p.name for p in root.iterdir() if p.name.startswith((TEMP_PREFIX, BACKUP_PREFIX))]
+    problems: list[str] = []
+    if any(t.startswith(TEMP_PREFIX) for t in temps):
+        # a temp file has a name only between its link and its rename
+        problems.append(f"trial {n}: temp files left by a kill at {delay_s:.2f} s: {temps}")
+    if now not in states:
+        size = "missing" if now is None else f"{len(now)} bytes"
+        problems.append(
+            f"trial {n}: {name} is none of its {len(states)} states "
+            f"({size}) after a kill at {delay_s:.2f} s"
+        )
+    problems += [f"trial {n}: {p}" for p in transcript_problems(home)]
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(home, ignore_errors=True)
+    # the kill landed once the changes had begun
+    return Trial(
+        delay_s=delay_s, changed=now != states[0] or bool(temps), temps=temps, problems=problems
+    )
+
+
+def session_length(tool: str, base: Path, at_once: int, final: bytes | None) -> float:
+    """Seconds a whole session takes with ``at_once`` of them running, as the trials do."""
+    started = time.perf_counter()
+    procs = [start(tool, base / f"full{i}", base / f"full{i}-home") for i in range(at_once)]
+    name = steps(tool, base)[0]
+    for i, proc in enumerate(procs):
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err.decode()[-2000:]
+        assert contents(base / f"full{i}" / name) == final
+    return time.perf_counter() - started
+
+
 @pytest.mark.timeout(0)
 @pytest.mark.parametrize("tool", ["Write", "Edit", "MultiEdit", "NotebookEdit"])
 def test_kill_9_leaves_old_or_new_content(tool: str, tmp_path: Path) -> None:
     states = versions(tool, tmp_path / "calibrate", tmp_path / "calibrate-home")
+    trials = scale("crash_trials")
+    # the trials run in threads (each kills a process of its own); a session mostly
+    # computes, so no more at once than there are cores
+    at_once = max(1, min(worker_count(), os.cpu_count() or 1, trials))
     # how long a whole session takes here, to spread the kills over it
-    started = time.perf_counter()
-    proc = start(tool, tmp_path / "full", tmp_path / "full-home")
-    _, err = proc.communicate(timeout=300)
-    length = time.perf_counter() - started
-    assert proc.returncode == 0, err.decode()[-2000:]
-    name = steps(tool, tmp_path)[0]
-    assert contents(tmp_path / "full" / name) == states[-1]
+    length = session_length(tool, tmp_path, at_once, states[-1])
+    rng = random.Random(f"{base_seed()}:{tool}")
+    delays = [rng.uniform(0.3, 1.0) * length for _ in range(trials)]
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        done = list(pool.map(lambda n: trial(tool, tmp_path, n, delays[n], states), range(trials)))
     row = REPORT.row(f"crash: kill -9 in {tool}")
-    rng = random.Random()
-    problems: list[str] = []
-    left_temp = 0
-    for trial in range(scale("crash_trials")):
-        root, home = tmp_path / f"t{trial}", tmp_path / f"t{trial}-home"
-        proc = start(tool, root, home)
-        delay = rng.uniform(0.3, 1.0) * length
-        time.sleep(delay)
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        now = contents(root / name)
-        temps = [p for p in root.iterdir() if p.name.startswith((TEMP_PREFIX, BACKUP_PREFIX))]
-        left_temp += len(temps)
-        row.runs += 1
-        row.timings_ms.append(delay * 1000)
-        if now != states[0] or temps:
-            row.faults += 1  # the kill landed once the changes had begun
-        if now not in states:
-            size = "missing" if now is None else f"{len(now)} bytes"
-            problems.append(
-                f"trial {trial}: {name} is none of its {len(states)} states "
-                f"({size}) after a kill at {delay:.2f} s"
-            )
-        problems += [f"trial {trial}: {p}" for p in transcript_problems(home)]
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(home, ignore_errors=True)
-    row.note = f"kills spread over {length:.1f} s; {left_temp} temp files left by kills"
-    row.violations += problems
-    assert not problems, "\n".join(problems[:10])
+    row.runs += len(done)
+    row.faults += sum(t.changed for t in done)
+    row.timings_ms += [t.delay_s * 1000 for t in done]
+    row.violations += [p for t in done for p in t.problems]
+    left_temp = sum(len(t.temps) for t in done)
+    row.note = (
+        f"kills spread over {length:.1f} s, {at_once} at once; {left_temp} temp files left by kills"
+    )
+    assert not row.violations, "\n".join(row.violations[:10])

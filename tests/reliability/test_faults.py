@@ -2,46 +2,41 @@
 
 from __future__ import annotations
 
-import os
-import random
-import tempfile
 from pathlib import Path
 
-import anyio
 import pytest
 
-from .faults import draw, run_cli, run_in_process
-from .kit import REPORT, reap_orphans, scale
-
-BASE_SEED = int(os.environ.get("RELIABILITY_SEED") or random.SystemRandom().randrange(1 << 30))
+from .faults import SESSION_BOUND_S, FaultJob, draw, fault_run, is_cli_seed
+from .kit import REPORT, base_seed, scale
+from .workers import in_workers, load_factor, worker_count
 
 
 @pytest.mark.timeout(0)  # each run has its own bound (SESSION_BOUND_S)
 def test_randomized_fault_runs(hands_home: Path) -> None:
-    runs, cli_every = scale("fault_runs"), scale("cli_every")
+    runs, cli_every, workers = scale("fault_runs"), scale("cli_every"), worker_count()
+    first = base_seed()
+    bound = SESSION_BOUND_S * load_factor(workers)
+    jobs = [
+        FaultJob(seed=seed, cli=is_cli_seed(seed, cli_every), bound_s=bound)
+        for seed in range(first, first + runs)
+    ]
     failures: list[str] = []
-    for n in range(runs):
-        seed = BASE_SEED + n
-        cli = cli_every > 0 and n % cli_every == cli_every - 1
-        plan = draw(seed, cli=cli)
-        with tempfile.TemporaryDirectory(prefix="hands-rel-") as tmp:
-            root, home = Path(tmp), Path(tmp) / "home"
-            home.mkdir()
-            if cli:
-                outcome = run_cli(plan, root, home)
-            else:
-                outcome = anyio.run(run_in_process, plan, root, home)
-        reap_orphans()
-        row = REPORT.row("faults: hands -p" if cli else "faults: query()")
+    for record in in_workers(fault_run, jobs, workers):
+        job = record.job
+        row = REPORT.row("faults: hands -p" if job.cli else "faults: query()")
         row.runs += 1
-        row.faults += len(plan.kinds)
-        row.timings_ms.append(outcome.seconds * 1000)
-        if outcome.seconds > 15:
-            print(f"slow run: seed {seed} {outcome.kinds} {outcome.seconds:.1f} s")
-        row.note = f"seeds {BASE_SEED}..{BASE_SEED + runs - 1}"
-        for v in outcome.violations:
-            row.violations.append(f"seed {seed} {plan.kinds}: {v}")
-            failures.append(f"seed {seed} {outcome.kinds}: {v}")
+        row.faults += record.faults
+        row.timings_ms.append(record.seconds * 1000)
+        if record.seconds > 15 * load_factor(workers):
+            print(f"slow run: seed {job.seed} {record.kinds} {record.seconds:.1f} s")
+        row.note = (
+            f"seeds {first}..{first + runs - 1}, {workers} worker(s), longest "
+            f"{max(row.timings_ms) / 1000:.1f} s of a bound of {bound:.0f} s"
+        )
+        again = f"RELIABILITY_SEED={job.seed} RELIABILITY_FAULT_RUNS=1"
+        for v in record.violations:
+            row.violations.append(f"seed {job.seed} {record.kinds}: {v} (again: {again})")
+            failures.append(f"seed {job.seed} {record.kinds}: {v} (again: {again})")
     assert not failures, "\n".join(failures[:20])
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from hands.core.context import ToolContext
@@ -30,7 +30,7 @@ from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import ToolPool, all_base_tools
 from hands.pipeline.runtime import ToolRuntime
 
-from .kit import REPORT, scale
+from .kit import REPORT, base_seed, scale
 from .schema_strategy import from_schema, loosely
 
 TOOLS = {t.name: t for t in all_base_tools()}
@@ -128,6 +128,7 @@ def test_fuzz_tool(name: str, tmp_path: Path, hands_home: Path) -> None:
         database=None,
         suppress_health_check=list(HealthCheck.__members__.values()),
     )
+    @seed(f"{base_seed()}:{name}")  # the same examples again for the same RELIABILITY_SEED
     @given(data=st.one_of(from_schema(schema), hostile_variant(schema), loosely(schema)))
     def check(data: dict[str, Any]) -> None:
         count[0] += 1

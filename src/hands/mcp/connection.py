@@ -25,6 +25,7 @@ from hands.mcp.client_features import LogLevel, McpLogMessage, log_to_python, ro
 from hands.mcp.config import McpServerConfig, McpSettings
 from hands.mcp.naming import normalize
 from hands.mcp.results import WithStderr, describe_failure
+from hands.mcp.server_process import kill_server
 from hands.mcp.tools import (
     McpBackend,
     McpTool,
@@ -488,9 +489,14 @@ class McpConnection:
                     tools = await self._list_tools(session)
                     await self._after_initialize(session, init.capabilities)
                 except BaseException as exc:
-                    if errlog is not None and not isinstance(exc, anyio.get_cancelled_exc_class()):
-                        raise WithStderr(exc, _tail(errlog)) from exc
-                    raise
+                    if errlog is None:
+                        raise
+                    if isinstance(exc, anyio.get_cancelled_exc_class()):
+                        # stopped, or out of time, before it finished starting: nothing to
+                        # close gracefully, and the transport's stop would wait its grace
+                        await kill_server(errlog)
+                        raise
+                    raise WithStderr(exc, _tail(errlog)) from exc
                 scope.deadline = math.inf
                 caps = init.capabilities
                 self.has_resources = caps.resources is not None

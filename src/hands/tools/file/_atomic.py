@@ -4,6 +4,12 @@ The bytes go to a temporary file in the same directory, are flushed and fsynced,
 the original's permissions, and are renamed over the target; the directory is fsynced
 so the rename itself survives a crash. A symlinked target is written through the link.
 
+On Linux the temporary file is made with ``O_TMPFILE``: it has no name while it is
+written, so a process killed meanwhile leaves nothing behind. Once complete it is linked
+in as a ``.hands-tmp-*`` file and renamed over the target at once. Where the kernel,
+the file system or a missing ``/proc`` refuses that, the temporary file is an ordinary
+named one from the start.
+
 A file with other hard links cannot be renamed over without cutting it off from them, so
 it is written in place instead: its old bytes are first saved (and fsynced) beside it in
 a ``.hands-backup-*`` file, restored if the write fails, and removed once the new bytes
@@ -13,6 +19,7 @@ are on disk. After a crash mid-write that backup is left for recovery.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -24,6 +31,7 @@ from hands.tools.file._state import FileStamp
 
 TEMP_PREFIX = ".hands-tmp-"
 BACKUP_PREFIX = ".hands-backup-"
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class ChangedUnderneathError(RuntimeError):
@@ -45,22 +53,9 @@ def write_atomic(path: Path, data: bytes, *, expect: FileStamp | None = None) ->
     if old is not None and old.st_nlink > 1 and stat.S_ISREG(old.st_mode):
         return _write_in_place(target, data, expect=expect)
     tmp = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{target.name}"
-    # New files get 0o666 less the umask, as any editor would create them.
-    mode = 0o600 if old is not None else 0o666
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
+    if not _write_unnamed(target, tmp, data, old=old, expect=expect):
+        _write_named(target, tmp, data, old=old, expect=expect)
     try:
-        try:
-            _write_all(fd, data)
-            if old is not None:
-                os.fchmod(fd, stat.S_IMODE(old.st_mode))
-                _keep_owner(fd, old)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if expect is not None:
-            now = _stamp_or_none(target)
-            if now != expect:
-                raise ChangedUnderneathError(str(target))
         tmp.replace(target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -68,6 +63,81 @@ def write_atomic(path: Path, data: bytes, *, expect: FileStamp | None = None) ->
         raise
     _fsync_dir(target.parent)
     return target.stat()
+
+
+_REFUSED = frozenset(
+    {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT, errno.EXDEV, errno.ENOSYS}
+)
+"""How a kernel, file system or missing ``/proc`` refuses an unnamed temporary file."""
+
+
+def _write_unnamed(
+    target: Path, tmp: Path, data: bytes, *, old: os.stat_result | None, expect: FileStamp | None
+) -> bool:
+    """Write ``data`` to a nameless file and link it in as ``tmp``; False if refused."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag:
+        return False
+    # O_PATH: a directory one may write but not list is fine
+    directory = os.open(tmp.parent, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | _CLOEXEC)
+    try:
+        try:
+            fd = os.open(".", flag | os.O_WRONLY | _CLOEXEC, _mode(old), dir_fd=directory)
+        except OSError as exc:
+            if exc.errno in _REFUSED:
+                return False
+            raise
+        try:
+            _fill(fd, data, old)
+            _check(target, expect)
+            try:
+                # linkat(AT_SYMLINK_FOLLOW) through /proc names a file opened O_TMPFILE
+                os.link(f"/proc/self/fd/{fd}", tmp.name, dst_dir_fd=directory)
+            except OSError as exc:
+                if exc.errno in _REFUSED:
+                    return False
+                raise
+        finally:
+            os.close(fd)
+    finally:
+        os.close(directory)
+    return True
+
+
+def _write_named(
+    target: Path, tmp: Path, data: bytes, *, old: os.stat_result | None, expect: FileStamp | None
+) -> None:
+    """Write ``data`` to the new file ``tmp`` (removed again if anything fails)."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, _mode(old))
+    try:
+        try:
+            _fill(fd, data, old)
+        finally:
+            os.close(fd)
+        _check(target, expect)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def _mode(old: os.stat_result | None) -> int:
+    # New files get 0o666 less the umask, as any editor would create them.
+    return 0o600 if old is not None else 0o666
+
+
+def _fill(fd: int, data: bytes, old: os.stat_result | None) -> None:
+    """The new bytes, the old file's mode and owner, on disk."""
+    _write_all(fd, data)
+    if old is not None:
+        os.fchmod(fd, stat.S_IMODE(old.st_mode))
+        _keep_owner(fd, old)
+    os.fsync(fd)
+
+
+def _check(target: Path, expect: FileStamp | None) -> None:
+    if expect is not None and _stamp_or_none(target) != expect:
+        raise ChangedUnderneathError(str(target))
 
 
 def _write_in_place(target: Path, data: bytes, *, expect: FileStamp | None) -> os.stat_result:
