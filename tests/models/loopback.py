@@ -59,6 +59,8 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: Any
+    peer: str = ""
+    """The client's ``host:port``: the same for requests sent on one connection."""
 
 
 def sse(event: str | None, data: Any) -> bytes:
@@ -114,6 +116,7 @@ class LoopbackServer:
                             path=self.path,
                             headers={k.lower(): v for k, v in self.headers.items()},
                             body=json.loads(raw) if raw else None,
+                            peer=":".join(str(part) for part in self.client_address[:2]),
                         )
                     )
                     reply = outer.replies.popleft() if outer.replies else None

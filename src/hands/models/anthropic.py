@@ -45,6 +45,7 @@ from hands.models.anthropic_wire import (
     InvalidEventError,
     MessagesClient,
     MessagesTransport,
+    drain,
     static_credential,
 )
 from hands.models.base import (
@@ -188,6 +189,7 @@ class AnthropicModel(SdkModel):
                                 self.total_usage = self.total_usage + event.usage
                             yield event
                         if assembler.done:
+                            await drain(stream)
                             break
                 except ModelError:
                     raise

@@ -18,14 +18,17 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager, suppress
 from typing import Any, Protocol, cast
 
+import anyio
+import anyio.lowlevel
 import httpx2
 
 API_VERSION = "2023-06-01"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 _LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
+_DRAIN_SECONDS = 5.0
 
 
 class ApiStatusError(Exception):
@@ -135,12 +138,20 @@ class MessagesClient:
             self.headers[name.lower()] = value
         self.timeout = timeout
         self._http: httpx2.AsyncClient | None = None
+        self._loop: object = None
 
     def _client(self) -> httpx2.AsyncClient:
-        if self._http is None:
+        """The HTTP client of the running event loop, made on its first request.
+
+        Connections belong to the loop that opened them: a model used again under a new
+        loop (another ``anyio.run``) drops the old client, whose loop is gone, unclosed.
+        """
+        loop = anyio.lowlevel.current_token().native_token
+        if self._http is None or self._loop is not loop:
             self._http = httpx2.AsyncClient(
                 timeout=httpx2.Timeout(self.timeout), limits=_LIMITS, follow_redirects=True
             )
+            self._loop = loop
         return self._http
 
     @asynccontextmanager
@@ -170,8 +181,8 @@ class MessagesClient:
 
     async def close(self) -> None:
         """Close the connections (a later request opens new ones)."""
-        if self._http is not None:
-            http, self._http = self._http, None
+        http, self._http = self._http, None
+        if http is not None and self._loop is anyio.lowlevel.current_token().native_token:
             await http.aclose()
 
 
@@ -213,6 +224,17 @@ async def _events(response: httpx2.Response) -> AsyncGenerator[Mapping[str, Any]
                 f"a {sse.event} event's data is not a JSON object: {sse.data[:200]}"
             )
         yield cast(dict[str, Any], data)
+
+
+async def drain(events: AsyncIterator[object]) -> None:
+    """Read the rest of a finished message's stream, so its connection serves the next turn.
+
+    A server that keeps the stream open past ``message_stop`` gets a few seconds; the
+    connection is then closed instead. Errors here are ignored: the message is complete.
+    """
+    with anyio.move_on_after(_DRAIN_SECONDS), suppress(Exception):
+        async for _ in events:
+            pass
 
 
 def _describe(exc: Exception) -> str:
