@@ -70,12 +70,14 @@ async def test_two_turns_share_one_connection_and_sum_their_usage(
 
 
 async def test_an_api_key_goes_in_x_api_key(server: LoopbackServer) -> None:
-    server.queue(text_turn())
+    server.queue(text_turn(), text_turn())
     await collect(model(server, default_headers={"X-Team": "blue"}), HI)
-    headers = server.requests[0].headers
+    await collect(model(server, api_key="both-key", auth_token="both-token"), HI)
+    headers, both = (r.headers for r in server.requests)
     assert headers["x-api-key"] == "test-key" and "authorization" not in headers
     assert headers["anthropic-version"] == "2023-06-01"
     assert headers["content-type"] == "application/json" and headers["x-team"] == "blue"
+    assert both["x-api-key"] == "both-key" and "authorization" not in both  # the key wins
 
 
 async def test_an_auth_token_goes_in_a_bearer_header(server: LoopbackServer) -> None:

@@ -1,4 +1,4 @@
-"""What the SDK-backed providers share: the client's lifetime, naming and usage totals."""
+"""What the HTTP providers share: the client's lifetime, naming and usage totals."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from hands.models.retry import RetryPolicy
 
 
 class SdkModel:
-    """Base of a provider that streams through a vendor SDK client.
+    """Base of a provider that streams through a client: a vendor SDK's, or its own.
 
-    The SDK's own retries are off (``max_retries=0`` on the client): retries happen in
-    the provider, where a failed request can be told from a broken turn.
+    An SDK's own retries are off (``max_retries=0`` on the client): retries happen in
+    the provider, where a failed request can be told from a broken turn. The client has
+    an async ``close()``.
     """
 
     provider: ClassVar[str] = ""
@@ -25,7 +26,7 @@ class SdkModel:
         """Usage of every completed turn streamed by this instance (as far as reported)."""
 
     async def aclose(self) -> None:
-        """Close the SDK client's connections."""
+        """Close the client's connections."""
         await self._client.close()
 
     async def __aenter__(self) -> Self:
