@@ -102,6 +102,7 @@ class LoopbackServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # a kept-alive connection's answers go at once
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
