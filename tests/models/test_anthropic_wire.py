@@ -261,3 +261,15 @@ def test_a_model_used_under_a_second_event_loop_reconnects(
         anyio.run(m.aclose)
     assert completed(first) == [TextBlock(text="one")]
     assert completed(second) == [TextBlock(text="two")]
+
+
+async def test_a_proxy_from_the_environment_is_used(
+    server: LoopbackServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.setenv("HTTP_PROXY", server.url)  # the loopback server plays the proxy
+    server.queue(text_turn("proxied"))
+    events = await collect(model(server, base_url="http://api.example.invalid"), HI)
+    assert completed(events) == [TextBlock(text="proxied")]
+    assert server.requests[0].path == "http://api.example.invalid/v1/messages"
