@@ -39,15 +39,7 @@ from hands.core.messages import (
 from hands.core.tool import ToolSpec
 from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
 from hands.models.anthropic_sdk import SdkMessages
-from hands.models.anthropic_wire import (
-    ApiConnectionError,
-    ApiStatusError,
-    InvalidEventError,
-    MessagesClient,
-    MessagesTransport,
-    drain,
-    static_credential,
-)
+from hands.models.anthropic_wire import MessagesClient, MessagesTransport, static_credential
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,
@@ -59,6 +51,12 @@ from hands.models.base import (
     ThinkingDelta,
     ToolUseStart,
     Usage,
+)
+from hands.models.event_stream import (
+    ApiConnectionError,
+    ApiStatusError,
+    InvalidEventError,
+    drain,
 )
 from hands.models.pricing import estimate_cost
 from hands.models.retry import (

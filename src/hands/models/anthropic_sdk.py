@@ -11,7 +11,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
 
-from hands.models.anthropic_wire import ApiConnectionError, ApiStatusError
+from hands.models.event_stream import ApiConnectionError, ApiStatusError
 
 if TYPE_CHECKING:
     from anthropic import APIStatusError, AsyncAnthropic, AsyncStream

@@ -1,16 +1,16 @@
 """The Messages API over plain HTTP: one streamed ``POST /v1/messages`` per model turn.
 
-:class:`MessagesClient` sends the request with an ``httpx2.AsyncClient`` (made on the first
-request, its connections kept alive across turns) and reads the server-sent events into
-dicts, the shape :class:`~hands.models.anthropic.StreamAssembler` takes. Failures come out
-as :class:`ApiStatusError` (an HTTP error status, or an ``error`` event in the stream) and
-:class:`ApiConnectionError` (the request never got an answer); an error while reading the
-stream is the HTTP library's own exception, and invalid event data a ``ValueError``.
+:class:`MessagesClient` sends the request through an
+:class:`~hands.models.event_stream.EventStreamClient` and reads the server-sent events
+into dicts, the shape :class:`~hands.models.anthropic.StreamAssembler` takes. An
+``error`` event raises :class:`~hands.models.event_stream.ApiStatusError`, like an HTTP
+error status; an error while reading the stream is the HTTP library's own exception, and
+invalid event data a ``ValueError``.
 
 The credentials, base URL and extra headers are read as the ``anthropic`` SDK reads them:
 an explicit ``api_key`` or ``auth_token`` wins, else ``ANTHROPIC_API_KEY``, else
 ``ANTHROPIC_AUTH_TOKEN``; ``ANTHROPIC_BASE_URL``; ``ANTHROPIC_CUSTOM_HEADERS`` (one
-``Name: value`` a line), under ``default_headers``. Proxies come from the environment.
+``Name: value`` a line), under ``default_headers``.
 """
 
 from __future__ import annotations
@@ -18,51 +18,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager, suppress
-from typing import Any, Protocol, cast
+from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager
+from typing import Any, Protocol
 
-import anyio
-import anyio.lowlevel
 import httpx2
+
+from hands.models.event_stream import ApiStatusError, EventStreamClient, events, json_object
 
 API_VERSION = "2023-06-01"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
-_LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
-_DRAIN_SECONDS = 5.0
-
-
-class ApiStatusError(Exception):
-    """The API answered an error: an HTTP status of 400 or more, or an ``error`` event.
-
-    ``body`` is the answer's JSON (``{"type": "error", "error": {"type", "message"}}``)
-    or its text; ``headers`` are the response's.
-    """
-
-    def __init__(
-        self, message: str, *, status: int, body: object, headers: Mapping[str, str]
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.body = body
-        self.headers = headers
-
-    @property
-    def kind(self) -> str:
-        """The API's error type (``overloaded_error``, ...), or ``""``."""
-        return str(_error(self.body).get("type") or "")
-
-    @property
-    def api_message(self) -> str:
-        """The API's explanation, or this error's own message."""
-        return str(_error(self.body).get("message") or self)
-
-
-class ApiConnectionError(Exception):
-    """The request got no answer: the connection failed or timed out."""
-
-
-class InvalidEventError(ValueError):
-    """An event's data is JSON, but not the object every Messages API event is."""
 
 
 class MessagesTransport(Protocol):
@@ -77,13 +41,6 @@ class MessagesTransport(Protocol):
     async def close(self) -> None:
         """Close the connections."""
         ...
-
-
-def _error(body: object) -> Mapping[str, Any]:
-    if not isinstance(body, Mapping):
-        return {}
-    error = cast(Mapping[str, Any], body).get("error")
-    return cast(Mapping[str, Any], error) if isinstance(error, Mapping) else {}
 
 
 def static_credential(
@@ -123,36 +80,21 @@ class MessagesClient:
         env = os.environ if env is None else env
         api_key, auth_token = static_credential(api_key, auth_token, env)
         base = base_url or env.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
-        self.url = base.rstrip("/") + "/v1/messages"
-        self.headers: dict[str, str] = {
+        headers: dict[str, str] = {
             "accept": "application/json",
             "content-type": "application/json",
             "anthropic-version": API_VERSION,
             "x-stainless-retry-count": "0",
         }
         if api_key:
-            self.headers["x-api-key"] = api_key
+            headers["x-api-key"] = api_key
         elif auth_token:
-            self.headers["authorization"] = f"Bearer {auth_token}"
+            headers["authorization"] = f"Bearer {auth_token}"
         for name, value in {**custom_headers(env), **(default_headers or {})}.items():
-            self.headers[name.lower()] = value
-        self.timeout = timeout
-        self._http: httpx2.AsyncClient | None = None
-        self._loop: object = None
-
-    def _client(self) -> httpx2.AsyncClient:
-        """The HTTP client of the running event loop, made on its first request.
-
-        Connections belong to the loop that opened them: a model used again under a new
-        loop (another ``anyio.run``) drops the old client, whose loop is gone, unclosed.
-        """
-        loop = anyio.lowlevel.current_token().native_token
-        if self._http is None or self._loop is not loop:
-            self._http = httpx2.AsyncClient(
-                timeout=httpx2.Timeout(self.timeout), limits=_LIMITS, follow_redirects=True
-            )
-            self._loop = loop
-        return self._http
+            headers[name.lower()] = value
+        self.http = EventStreamClient(
+            url=base.rstrip("/") + "/v1/messages", headers=headers, timeout=timeout
+        )
 
     @asynccontextmanager
     async def open(
@@ -165,45 +107,17 @@ class MessagesClient:
         """
         body = {k: v for k, v in params.items() if k != "extra_body"}
         body.update(params.get("extra_body") or {})
-        http = self._client()
-        request = http.build_request("POST", self.url, json=body, headers=self.headers)
-        try:
-            response = await http.send(request, stream=True)
-        except Exception as exc:
-            raise ApiConnectionError(_describe(exc)) from exc
-        try:
-            if response.is_error:
-                raise await _status_error(response)
-            async with aclosing(_events(response)) as events:
-                yield events
-        finally:
-            await response.aclose()
+        async with self.http.post(body) as response, aclosing(_events(response)) as stream:
+            yield stream
 
     async def close(self) -> None:
         """Close the connections (a later request opens new ones)."""
-        http, self._http = self._http, None
-        if http is not None and self._loop is anyio.lowlevel.current_token().native_token:
-            await http.aclose()
-
-
-async def _status_error(response: httpx2.Response) -> Exception:
-    status = response.status_code
-    try:
-        text = (await response.aread()).decode(errors="replace").strip()
-    except Exception as exc:
-        return ApiConnectionError(f"the {status} answer was cut off ({_describe(exc)})")
-    body: object = text
-    try:
-        body = json.loads(text)
-        message = f"Error code: {status} - {body}"
-    except ValueError:
-        message = text or f"Error code: {status}"
-    return ApiStatusError(message, status=status, body=body, headers=response.headers)
+        await self.http.close()
 
 
 async def _events(response: httpx2.Response) -> AsyncGenerator[Mapping[str, Any]]:
     """The JSON objects of the stream's events; ``ping`` and unnamed events are skipped."""
-    async for sse in httpx2.EventSource(response, max_event_size=None):
+    async for sse in events(response):
         if sse.event in ("ping", "message"):
             continue
         if sse.event == "error":
@@ -216,27 +130,5 @@ async def _events(response: httpx2.Response) -> AsyncGenerator[Mapping[str, Any]
             raise ApiStatusError(
                 message, status=response.status_code, body=body, headers=response.headers
             )
-        if not sse.data:
-            continue
-        data = json.loads(sse.data)
-        if not isinstance(data, dict):
-            raise InvalidEventError(
-                f"a {sse.event} event's data is not a JSON object: {sse.data[:200]}"
-            )
-        yield cast(dict[str, Any], data)
-
-
-async def drain(events: AsyncIterator[object]) -> None:
-    """Read the rest of a finished message's stream, so its connection serves the next turn.
-
-    A server that keeps the stream open past ``message_stop`` gets a few seconds; the
-    connection is then closed instead. Errors here are ignored: the message is complete.
-    """
-    with anyio.move_on_after(_DRAIN_SECONDS), suppress(Exception):
-        async for _ in events:
-            pass
-
-
-def _describe(exc: Exception) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        if sse.data:
+            yield json_object(sse.data, sse.event)
