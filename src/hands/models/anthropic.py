@@ -1,6 +1,6 @@
 """``AnthropicModel``: the Messages API, streamed over HTTP.
 
-One HTTP request per model turn, sent by :class:`~hands.models.anthropic_wire.MessagesClient`
+One HTTP request per model turn, sent by :func:`~hands.models.anthropic_wire.messages_client`
 (or, for an ``AsyncAnthropic`` client passed in, or credentials only the SDK can find, by
 the ``anthropic`` SDK, which is imported only then). The raw stream (``message_start``,
 ``content_block_start/delta/stop``, ``message_delta``, ``message_stop``) becomes the
@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -37,9 +38,8 @@ from hands.core.messages import (
     web_search_result_from_wire,
 )
 from hands.core.tool import ToolSpec
-from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
-from hands.models.anthropic_sdk import SdkMessages
-from hands.models.anthropic_wire import MessagesClient, MessagesTransport, static_credential
+from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
+from hands.models.anthropic_wire import messages_client, static_credential
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,
@@ -56,6 +56,7 @@ from hands.models.event_stream import (
     ApiConnectionError,
     ApiStatusError,
     InvalidEventError,
+    StreamTransport,
     drain,
 )
 from hands.models.pricing import estimate_cost
@@ -66,6 +67,7 @@ from hands.models.retry import (
     stream_with_retries,
 )
 from hands.models.sdk_model import SdkModel
+from hands.models.sdk_transport import SdkTransport, anthropic_messages
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
@@ -80,7 +82,7 @@ class AnthropicModel(SdkModel):
     """A Claude model behind the Anthropic Messages API (or a compatible endpoint)."""
 
     provider = "anthropic"
-    _client: MessagesTransport
+    _client: StreamTransport
 
     def __init__(
         self,
@@ -109,11 +111,11 @@ class AnthropicModel(SdkModel):
         ``{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}``) are sent
         with every request, beside the request's own.
         """
-        transport: MessagesTransport
+        transport: StreamTransport
         if client is not None:
-            transport = SdkMessages(client)
+            transport = SdkTransport(client, sdk="anthropic", create=anthropic_messages)
         elif any(static_credential(api_key, auth_token, os.environ)):
-            transport = MessagesClient(
+            transport = messages_client(
                 api_key=api_key,
                 auth_token=auth_token,
                 base_url=base_url,
@@ -123,14 +125,10 @@ class AnthropicModel(SdkModel):
         else:  # credentials only the SDK finds (its profiles, workload identity)
             from anthropic import AsyncAnthropic
 
-            transport = SdkMessages(
-                AsyncAnthropic(
-                    base_url=base_url,
-                    timeout=timeout,
-                    max_retries=0,
-                    default_headers=default_headers,
-                )
+            sdk_client = AsyncAnthropic(
+                base_url=base_url, timeout=timeout, max_retries=0, default_headers=default_headers
             )
+            transport = SdkTransport(sdk_client, sdk="anthropic", create=anthropic_messages)
         super().__init__(model=model, client=transport, retry=retry)
         self.max_tokens = max_tokens
         self.thinking: int | Literal["adaptive"] | None = thinking
@@ -177,26 +175,21 @@ class AnthropicModel(SdkModel):
     async def _attempt(self, params: dict[str, Any]) -> AsyncGenerator[StreamEvent]:
         assembler = StreamAssembler()
         emitted = False
-        try:
-            async with self._client.open(params) as stream:
-                try:
-                    async for raw in stream:
-                        for event in assembler.feed(raw):
-                            emitted = True
-                            if isinstance(event, MessageStop):
-                                self.total_usage = self.total_usage + event.usage
-                            yield event
-                        if assembler.done:
-                            await drain(stream)
-                            break
-                except ModelError:
-                    raise
-                except Exception as exc:
-                    raise _stream_failure(exc, emitted=emitted) from exc
-        except (ModelError, RetryBeforeOutput):
-            raise
-        except Exception as exc:
-            raise _request_failure(exc, self._model) from exc
+        raw_events = self._raw_events(
+            params,
+            request_failure=lambda exc: _request_failure(exc, self._model),
+            stream_failure=lambda exc: _stream_failure(exc, emitted=emitted),
+        )
+        async with aclosing(raw_events) as stream:
+            async for raw in stream:
+                for event in assembler.feed(raw):
+                    emitted = True
+                    if isinstance(event, MessageStop):
+                        self.total_usage = self.total_usage + event.usage
+                    yield event
+                if assembler.done:
+                    await drain(stream)
+                    break
         if not assembler.done:
             assembler.raise_pending()
             message = "the connection closed before the message finished (no message_stop)"

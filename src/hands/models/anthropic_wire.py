@@ -1,6 +1,6 @@
 """The Messages API over plain HTTP: one streamed ``POST /v1/messages`` per model turn.
 
-:class:`MessagesClient` sends the request through an
+A :func:`messages_client` sends the request as an
 :class:`~hands.models.event_stream.EventStreamClient` and reads the server-sent events
 into dicts, the shape :class:`~hands.models.anthropic.StreamAssembler` takes. An
 ``error`` event raises :class:`~hands.models.event_stream.ApiStatusError`, like an HTTP
@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager
-from typing import Any, Protocol
+from collections.abc import AsyncGenerator, Mapping
+from typing import Any
 
 import httpx2
 
@@ -27,20 +26,6 @@ from hands.models.event_stream import ApiStatusError, EventStreamClient, events,
 
 API_VERSION = "2023-06-01"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
-
-
-class MessagesTransport(Protocol):
-    """Sends one streaming Messages request per :meth:`open`; :meth:`close` frees it."""
-
-    def open(
-        self, params: Mapping[str, Any]
-    ) -> AbstractAsyncContextManager[AsyncIterator[Mapping[str, Any]]]:
-        """Send the request (``messages.create``'s keyword arguments); yield its events."""
-        ...
-
-    async def close(self) -> None:
-        """Close the connections."""
-        ...
 
 
 def static_credential(
@@ -63,56 +48,32 @@ def custom_headers(env: Mapping[str, str]) -> dict[str, str]:
     return headers
 
 
-class MessagesClient:
-    """Streams Messages API turns from one base URL with one credential."""
-
-    def __init__(
-        self,
-        *,
-        api_key: str | None = None,
-        auth_token: str | None = None,
-        base_url: str | None = None,
-        timeout: float = 600.0,
-        default_headers: Mapping[str, str] | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        """Resolve the settings now (``env`` defaults to ``os.environ``); connect later."""
-        env = os.environ if env is None else env
-        api_key, auth_token = static_credential(api_key, auth_token, env)
-        base = base_url or env.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
-        headers: dict[str, str] = {
-            "accept": "application/json",
-            "content-type": "application/json",
-            "anthropic-version": API_VERSION,
-            "x-stainless-retry-count": "0",
-        }
-        if api_key:
-            headers["x-api-key"] = api_key
-        elif auth_token:
-            headers["authorization"] = f"Bearer {auth_token}"
-        for name, value in {**custom_headers(env), **(default_headers or {})}.items():
-            headers[name.lower()] = value
-        self.http = EventStreamClient(
-            url=base.rstrip("/") + "/v1/messages", headers=headers, timeout=timeout
-        )
-
-    @asynccontextmanager
-    async def open(
-        self, params: Mapping[str, Any]
-    ) -> AsyncGenerator[AsyncIterator[Mapping[str, Any]]]:
-        """Send one streaming request; yields its events, each the JSON object of one.
-
-        ``params`` are ``messages.create``'s keyword arguments; an ``extra_body`` among
-        them is merged into the JSON body.
-        """
-        body = {k: v for k, v in params.items() if k != "extra_body"}
-        body.update(params.get("extra_body") or {})
-        async with self.http.post(body) as response, aclosing(_events(response)) as stream:
-            yield stream
-
-    async def close(self) -> None:
-        """Close the connections (a later request opens new ones)."""
-        await self.http.close()
+def messages_client(
+    *,
+    api_key: str | None = None,
+    auth_token: str | None = None,
+    base_url: str | None = None,
+    timeout: float,
+    default_headers: Mapping[str, str] | None,
+) -> EventStreamClient:
+    """A client of ``{base_url}/v1/messages``; settings missing are the environment's."""
+    env = os.environ
+    api_key, auth_token = static_credential(api_key, auth_token, env)
+    base = base_url or env.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
+    headers: dict[str, str] = {
+        "accept": "application/json",
+        "content-type": "application/json",
+        "anthropic-version": API_VERSION,
+        "x-stainless-retry-count": "0",
+    }
+    if api_key:
+        headers["x-api-key"] = api_key
+    elif auth_token:
+        headers["authorization"] = f"Bearer {auth_token}"
+    for name, value in {**custom_headers(env), **(default_headers or {})}.items():
+        headers[name.lower()] = value
+    url = base.rstrip("/") + "/v1/messages"
+    return EventStreamClient(url=url, headers=headers, timeout=timeout, read=_events)
 
 
 async def _events(response: httpx2.Response) -> AsyncGenerator[Mapping[str, Any]]:

@@ -9,9 +9,9 @@ answer's JSON (or text). Proxies come from the environment, as ``httpx2`` reads 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from contextlib import asynccontextmanager, suppress
-from typing import Any, cast
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager, suppress
+from typing import Any, Protocol, cast
 
 import anyio
 import anyio.lowlevel
@@ -19,6 +19,9 @@ import httpx2
 
 _LIMITS = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
 _DRAIN_SECONDS = 5.0
+
+Reader = Callable[[httpx2.Response], AsyncGenerator[Mapping[str, Any]]]
+"""Reads a success response's events into the JSON objects a provider assembles."""
 
 
 class ApiStatusError(Exception):
@@ -55,6 +58,23 @@ class InvalidEventError(ValueError):
     """An event's data is JSON, but not the object every event of these APIs is."""
 
 
+class StreamTransport(Protocol):
+    """Sends one streaming request per :meth:`open`; :meth:`close` frees its connections.
+
+    A provider's own HTTP client and the adapter of a vendor SDK's client both fit.
+    """
+
+    def open(
+        self, params: Mapping[str, Any]
+    ) -> AbstractAsyncContextManager[AsyncIterator[Mapping[str, Any]]]:
+        """Send the request (the SDK method's keyword arguments); yield its events as dicts."""
+        ...
+
+    async def close(self) -> None:
+        """Close the connections."""
+        ...
+
+
 def _error(body: object) -> Mapping[str, Any]:
     if not isinstance(body, Mapping):
         return {}
@@ -63,13 +83,16 @@ def _error(body: object) -> Mapping[str, Any]:
 
 
 class EventStreamClient:
-    """POSTs JSON to one URL with fixed headers; each answer is read as an event stream."""
+    """POSTs JSON to one URL with fixed headers; each answer's events are read by ``read``."""
 
-    def __init__(self, *, url: str, headers: Mapping[str, str], timeout: float) -> None:
-        """Nothing connects before the first :meth:`post`."""
+    def __init__(
+        self, *, url: str, headers: Mapping[str, str], timeout: float, read: Reader
+    ) -> None:
+        """Nothing connects before the first request."""
         self.url = url
         self.headers = dict(headers)
         self.timeout = timeout
+        self.read = read
         self._http: httpx2.AsyncClient | None = None
         self._loop: object = None
 
@@ -102,6 +125,20 @@ class EventStreamClient:
             yield response
         finally:
             await response.aclose()
+
+    @asynccontextmanager
+    async def open(
+        self, params: Mapping[str, Any]
+    ) -> AsyncGenerator[AsyncIterator[Mapping[str, Any]]]:
+        """Send one streaming request; yields its events, each a JSON object.
+
+        ``params`` are the SDK method's keyword arguments; an ``extra_body`` among them
+        is merged into the JSON body.
+        """
+        body = {k: v for k, v in params.items() if k != "extra_body"}
+        body.update(params.get("extra_body") or {})
+        async with self.post(body) as response, aclosing(self.read(response)) as stream:
+            yield stream
 
     async def close(self) -> None:
         """Close the connections (a later request opens new ones)."""
