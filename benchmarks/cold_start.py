@@ -110,6 +110,9 @@ class FakeAnthropic(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: FakeAnthropic
     protocol_version = "HTTP/1.1"
+    # as the real API's servers do: without it, a kept-alive connection's answer waits for
+    # the client's delayed ACK (~40 ms a turn) between its headers and its body
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         del format, args
@@ -172,10 +175,11 @@ def session_argv(hands: str) -> list[str]:
     ]
 
 
-def run_session(hands: str, work: Path, turns: int) -> tuple[float, float]:
-    """(ms from launch to the first model request, ms per turn after it)."""
+def run_session(hands: str, work: Path, turns: int) -> tuple[float, float, float]:
+    """(ms from launch to the first model request, ms per turn after it, CPU ms in all)."""
     with fake_anthropic(turns) as server:
         env = session_env(work, server.server_address[1])
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.run(
             session_argv(hands),
@@ -186,6 +190,7 @@ def run_session(hands: str, work: Path, turns: int) -> tuple[float, float]:
             timeout=300,
         )
         arrivals = list(server.arrivals)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0 or len(arrivals) != turns + 1:
         raise SystemExit(
             f"hands -p: exit {proc.returncode}, {len(arrivals)} requests for {turns + 1}\n"
@@ -193,7 +198,8 @@ def run_session(hands: str, work: Path, turns: int) -> tuple[float, float]:
         )
     first = (arrivals[0] - start) * 1000
     per_turn = (arrivals[-1] - arrivals[0]) * 1000 / max(1, turns)
-    return first, per_turn
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return first, per_turn, cpu
 
 
 # -- import time --------------------------------------------------------------------------
@@ -360,16 +366,19 @@ def main() -> None:
 
     firsts: list[float] = []
     turns: list[float] = []
+    cpus: list[float] = []
     for _ in range(session_runs):
-        first, per_turn = run_session(hands, work, args.turns)
+        first, per_turn, cpu_ms = run_session(hands, work, args.turns)
         firsts.append(first)
         turns.append(per_turn)
+        cpus.append(cpu_ms)
     print(
         f"\nhands -p against a loopback Messages API, {args.turns} turns of Bash ls "
         f"(median of {session_runs}; load {load()})"
     )
     print(f"  time to the first model request: {statistics.median(firsts):8.0f} ms")
     print(f"  per turn after it:               {statistics.median(turns):8.1f} ms")
+    print(f"  CPU of the whole session:        {statistics.median(cpus):8.0f} ms")
 
     if args.oracle is not None:
         oracle_sessions(Path(args.oracle), hands, args.turns, session_runs)

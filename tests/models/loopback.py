@@ -59,6 +59,8 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: Any
+    peer: str = ""
+    """The client's ``host:port``: the same for requests sent on one connection."""
 
 
 def sse(event: str | None, data: Any) -> bytes:
@@ -100,6 +102,7 @@ class LoopbackServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # a kept-alive connection's answers go at once
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
@@ -114,6 +117,7 @@ class LoopbackServer:
                             path=self.path,
                             headers={k.lower(): v for k, v in self.headers.items()},
                             body=json.loads(raw) if raw else None,
+                            peer=":".join(str(part) for part in self.client_address[:2]),
                         )
                     )
                     reply = outer.replies.popleft() if outer.replies else None

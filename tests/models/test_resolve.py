@@ -71,6 +71,7 @@ def test_scripted_and_unknown(tmp_path: Path) -> None:
 
 
 def test_sdks_load_only_when_a_provider_is_built() -> None:
+    # the providers speak HTTP themselves: an SDK is loaded only for a client passed in
     code = (
         "import sys\n"
         "import hands, hands.models.resolve, hands.models.anthropic, hands.models.openai\n"
@@ -78,11 +79,13 @@ def test_sdks_load_only_when_a_provider_is_built() -> None:
         "from hands.models.resolve import resolve_model\n"
         "resolve_model('anthropic:claude-sonnet-4-6', {'ANTHROPIC_API_KEY': 'k'})\n"
         "print(sorted(m for m in ('anthropic', 'openai') if m in sys.modules))\n"
+        "resolve_model('openai:gpt-4o', {'OPENAI_API_KEY': 'k'})\n"
+        "print(sorted(m for m in ('anthropic', 'openai') if m in sys.modules))\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    assert proc.stdout.split("\n")[:2] == ["[]", "['anthropic']"]
+    assert proc.stdout.split("\n")[:3] == ["[]", "[]", "[]"]
 
 
 def test_the_settings_model_names_the_claude_model_after_flags_and_env() -> None:

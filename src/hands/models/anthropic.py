@@ -1,6 +1,8 @@
-"""``AnthropicModel``: the Messages API, streamed through the ``anthropic`` SDK.
+"""``AnthropicModel``: the Messages API, streamed over HTTP.
 
-One HTTP request per model turn. The raw stream (``message_start``,
+One HTTP request per model turn, sent by :func:`~hands.models.anthropic_wire.messages_client`
+(or, for an ``AsyncAnthropic`` client passed in, or credentials only the SDK can find, by
+the ``anthropic`` SDK, which is imported only then). The raw stream (``message_start``,
 ``content_block_start/delta/stop``, ``message_delta``, ``message_stop``) becomes the
 normalized events of :mod:`hands.models.base`; a tool_use block is emitted complete, with
 its parsed input, at its ``content_block_stop`` so the executor can start it while the
@@ -20,7 +22,9 @@ emitted as complete.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -34,7 +38,8 @@ from hands.core.messages import (
     web_search_result_from_wire,
 )
 from hands.core.tool import ToolSpec
-from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
+from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
+from hands.models.anthropic_wire import messages_client, static_credential
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,
@@ -47,6 +52,13 @@ from hands.models.base import (
     ToolUseStart,
     Usage,
 )
+from hands.models.event_stream import (
+    ApiConnectionError,
+    ApiStatusError,
+    InvalidEventError,
+    StreamTransport,
+    drain,
+)
 from hands.models.pricing import estimate_cost
 from hands.models.retry import (
     RetryBeforeOutput,
@@ -55,10 +67,10 @@ from hands.models.retry import (
     stream_with_retries,
 )
 from hands.models.sdk_model import SdkModel
+from hands.models.sdk_transport import SdkTransport, anthropic_messages
 
 if TYPE_CHECKING:
-    from anthropic import AsyncAnthropic, AsyncStream
-    from anthropic.types import RawMessageStreamEvent
+    from anthropic import AsyncAnthropic
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
@@ -70,7 +82,7 @@ class AnthropicModel(SdkModel):
     """A Claude model behind the Anthropic Messages API (or a compatible endpoint)."""
 
     provider = "anthropic"
-    _client: AsyncAnthropic
+    _client: StreamTransport
 
     def __init__(
         self,
@@ -88,7 +100,10 @@ class AnthropicModel(SdkModel):
         server_tools: Sequence[Mapping[str, Any]] = (),
         client: AsyncAnthropic | None = None,
     ) -> None:
-        """Build the provider; ``client`` replaces the SDK client built from the rest.
+        """Build the provider; ``client``, an SDK client, replaces the HTTP client.
+
+        The HTTP client takes an explicit credential, else ``ANTHROPIC_API_KEY`` or
+        ``ANTHROPIC_AUTH_TOKEN``; without any, the SDK's own credential discovery is used.
 
         ``max_tokens`` overrides the request's; ``thinking`` turns on extended thinking,
         with a budget of that many tokens or ``"adaptive"`` (the model decides);
@@ -96,18 +111,25 @@ class AnthropicModel(SdkModel):
         ``{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}``) are sent
         with every request, beside the request's own.
         """
-        if client is None:
-            from anthropic import AsyncAnthropic
-
-            client = AsyncAnthropic(
+        transport: StreamTransport
+        if client is not None:
+            transport = SdkTransport(client, sdk="anthropic", create=anthropic_messages)
+        elif any(static_credential(api_key, auth_token, os.environ)):
+            transport = messages_client(
                 api_key=api_key,
                 auth_token=auth_token,
                 base_url=base_url,
                 timeout=timeout,
-                max_retries=0,
                 default_headers=default_headers,
             )
-        super().__init__(model=model, client=client, retry=retry)
+        else:  # credentials only the SDK finds (its profiles, workload identity)
+            from anthropic import AsyncAnthropic
+
+            sdk_client = AsyncAnthropic(
+                base_url=base_url, timeout=timeout, max_retries=0, default_headers=default_headers
+            )
+            transport = SdkTransport(sdk_client, sdk="anthropic", create=anthropic_messages)
+        super().__init__(model=model, client=transport, retry=retry)
         self.max_tokens = max_tokens
         self.thinking: int | Literal["adaptive"] | None = thinking
         self.prompt_cache = prompt_cache
@@ -151,29 +173,23 @@ class AnthropicModel(SdkModel):
         return stream_with_retries(lambda: self._attempt(params), self.retry)
 
     async def _attempt(self, params: dict[str, Any]) -> AsyncGenerator[StreamEvent]:
-        try:
-            stream = cast(
-                "AsyncStream[RawMessageStreamEvent]",
-                await self._client.messages.create(**params),
-            )
-        except Exception as exc:
-            raise _request_failure(exc, self._model) from exc
         assembler = StreamAssembler()
         emitted = False
-        async with stream:
-            try:
-                async for raw in stream:
-                    for event in assembler.feed(raw.to_dict(mode="json", warnings=False)):
-                        emitted = True
-                        if isinstance(event, MessageStop):
-                            self.total_usage = self.total_usage + event.usage
-                        yield event
-                    if assembler.done:
-                        break
-            except ModelError:
-                raise
-            except Exception as exc:
-                raise _stream_failure(exc, emitted=emitted) from exc
+        raw_events = self._raw_events(
+            params,
+            request_failure=lambda exc: _request_failure(exc, self._model),
+            stream_failure=lambda exc: _stream_failure(exc, emitted=emitted),
+        )
+        async with aclosing(raw_events) as stream:
+            async for raw in stream:
+                for event in assembler.feed(raw):
+                    emitted = True
+                    if isinstance(event, MessageStop):
+                        self.total_usage = self.total_usage + event.usage
+                    yield event
+                if assembler.done:
+                    await drain(stream)
+                    break
         if not assembler.done:
             assembler.raise_pending()
             message = "the connection closed before the message finished (no message_stop)"
@@ -507,25 +523,24 @@ def _malformed(message: str, *, retryable: bool = True) -> MalformedStreamError:
 # -- errors ---------------------------------------------------------------------------
 
 
-def _error_body(exc: Exception) -> tuple[str, str]:
-    """The API's error type and message from an SDK status error."""
-    body = _mapping(getattr(exc, "body", None))
-    error = _mapping(body.get("error"))
-    return str(error.get("type") or ""), str(error.get("message") or exc)
+def _should_retry(exc: ApiStatusError) -> bool:
+    """The server's ``x-should-retry`` when it says, else the status and error type."""
+    said = exc.headers.get("x-should-retry")
+    if said in ("true", "false"):
+        return said == "true"
+    status = exc.status
+    return status in _RETRYABLE_STATUS or status >= 500 or exc.kind in _RETRYABLE_ERROR_TYPES
 
 
 def _request_failure(exc: Exception, model: str) -> Exception:
     """Map an exception from sending the request: retry it, or explain it."""
-    import anthropic
-
-    if isinstance(exc, anthropic.APIStatusError):
-        status = exc.status_code
-        kind, message = _error_body(exc)
-        if status in _RETRYABLE_STATUS or status >= 500 or kind in _RETRYABLE_ERROR_TYPES:
+    if isinstance(exc, ApiStatusError):
+        status, kind, message = exc.status, exc.kind, exc.api_message
+        if _should_retry(exc):
             return RetryBeforeOutput(
                 f"the Anthropic API answered {status} {kind or 'error'}: {message}",
                 status=status,
-                retry_after=retry_after_seconds(exc.response.headers),
+                retry_after=retry_after_seconds(exc.headers),
             )
         hint = {
             401: "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)",
@@ -538,27 +553,25 @@ def _request_failure(exc: Exception, model: str) -> Exception:
             f"{hint}",
             status=status,
         )
-    if isinstance(exc, anthropic.APIConnectionError):
+    if isinstance(exc, ApiConnectionError):
         return RetryBeforeOutput(f"cannot reach the Anthropic API: {exc}")
     return ModelAPIError(f"the Anthropic request failed: {type(exc).__name__}: {exc}")
 
 
 def _stream_failure(exc: Exception, *, emitted: bool) -> Exception:
     """Map an exception raised while reading the stream."""
-    import anthropic
-
     retryable = True
-    if isinstance(exc, anthropic.APIStatusError):  # an ``error`` event inside the stream
-        kind, message = _error_body(exc)
-        retryable = kind in _RETRYABLE_ERROR_TYPES
-        what = f"the stream reported {kind or 'an error'}: {message}"
-    elif isinstance(exc, json.JSONDecodeError):
+    invalid = isinstance(exc, (json.JSONDecodeError, InvalidEventError))
+    if isinstance(exc, ApiStatusError):  # an ``error`` event inside the stream
+        retryable = exc.kind in _RETRYABLE_ERROR_TYPES
+        what = f"the stream reported {exc.kind or 'an error'}: {exc.api_message}"
+    elif invalid:
         what = f"an event's data is not valid JSON ({exc})"
     else:
         what = f"the connection failed mid-stream ({type(exc).__name__}: {exc})"
     if not emitted:
         return RetryBeforeOutput(what) if retryable else ModelAPIError(what)
-    if isinstance(exc, json.JSONDecodeError):
+    if invalid:
         return _malformed(what, retryable=True)
     advice = "; send the request again" if retryable else ""
     return StreamInterruptedError(what + advice, retryable=retryable)

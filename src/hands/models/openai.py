@@ -1,4 +1,8 @@
-"""``OpenAIModel``: Chat Completions, streamed through the ``openai`` SDK.
+"""``OpenAIModel``: Chat Completions, streamed over HTTP.
+
+One request per model turn, sent by :func:`~hands.models.openai_wire.chat_client` (or, for
+an ``AsyncOpenAI`` client passed in, or settings only the SDK resolves, by the ``openai``
+SDK, which is imported only then).
 
 Works with OpenAI and every server that speaks the same API through ``base_url``: Ollama
 (``http://localhost:11434/v1``), vLLM, the llama.cpp server, LM Studio, OpenRouter.
@@ -19,12 +23,14 @@ backoff per :class:`RetryPolicy`; afterwards they raise
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from hands.core.messages import TextBlock, ThinkingBlock, ToolUseBlock
-from hands.errors import MalformedStreamError, ModelAPIError, ModelError, StreamInterruptedError
+from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
 from hands.models.base import (
     BlockComplete,
     InputJsonDelta,
@@ -38,6 +44,13 @@ from hands.models.base import (
     Usage,
 )
 from hands.models.convert_openai import messages_to_openai, tools_to_openai
+from hands.models.event_stream import (
+    ApiConnectionError,
+    ApiStatusError,
+    InvalidEventError,
+    StreamTransport,
+)
+from hands.models.openai_wire import chat_client, wire_key
 from hands.models.retry import (
     RetryBeforeOutput,
     RetryPolicy,
@@ -45,14 +58,12 @@ from hands.models.retry import (
     stream_with_retries,
 )
 from hands.models.sdk_model import SdkModel
+from hands.models.sdk_transport import SdkTransport, openai_chat
 
 if TYPE_CHECKING:
-    from openai import AsyncOpenAI, AsyncStream
-    from openai.types.chat import ChatCompletionChunk
+    from openai import AsyncOpenAI
 
 DEFAULT_MODEL = "gpt-4.1"
-NO_KEY = "no-key-required"
-"""The API key sent to a local server that needs none (the SDK insists on one)."""
 
 STOP_REASONS = {
     "stop": "end_turn",
@@ -68,7 +79,7 @@ class OpenAIModel(SdkModel):
     """A model behind OpenAI's Chat Completions API or a compatible server."""
 
     provider = "openai"
-    _client: AsyncOpenAI
+    _client: StreamTransport
 
     def __init__(
         self,
@@ -84,23 +95,32 @@ class OpenAIModel(SdkModel):
         default_headers: Mapping[str, str] | None = None,
         client: AsyncOpenAI | None = None,
     ) -> None:
-        """Build the provider; ``client`` replaces the SDK client built from the rest.
+        """Build the provider; ``client``, an SDK client, replaces the HTTP client.
 
         ``max_tokens_param`` is the request field for the output limit: OpenAI's own API
         wants ``max_completion_tokens``, which is the default without ``base_url``;
         other servers get ``max_tokens``. ``include_usage`` asks for a final usage chunk.
         """
-        if client is None:
+        transport: StreamTransport
+        key = wire_key(api_key, base_url, os.environ)
+        if client is not None:
+            transport = SdkTransport(client, sdk="openai", create=openai_chat)
+        elif key is not None:
+            transport = chat_client(
+                api_key=key, base_url=base_url, timeout=timeout, default_headers=default_headers
+            )
+        else:  # what only the SDK resolves (or refuses: no key at all)
             from openai import AsyncOpenAI
 
-            client = AsyncOpenAI(
-                api_key=api_key or (NO_KEY if base_url else None),
+            sdk_client = AsyncOpenAI(
+                api_key=api_key,
                 base_url=base_url,
                 timeout=timeout,
                 max_retries=0,
                 default_headers=default_headers,
             )
-        super().__init__(model=model, client=client, retry=retry)
+            transport = SdkTransport(sdk_client, sdk="openai", create=openai_chat)
+        super().__init__(model=model, client=transport, retry=retry)
         self.base_url = base_url
         self.max_tokens = max_tokens
         self.max_tokens_param = max_tokens_param or (
@@ -136,25 +156,18 @@ class OpenAIModel(SdkModel):
         return stream_with_retries(lambda: self._attempt(params), self.retry)
 
     async def _attempt(self, params: dict[str, Any]) -> AsyncGenerator[StreamEvent]:
-        try:
-            stream = cast(
-                "AsyncStream[ChatCompletionChunk]",
-                await self._client.chat.completions.create(**params),
-            )
-        except Exception as exc:
-            raise _request_failure(exc, self._model, self.base_url) from exc
         assembler = ChunkAssembler()
         emitted = False
-        async with stream:
-            try:
-                async for chunk in stream:
-                    for event in assembler.feed(chunk.to_dict(mode="json", warnings=False)):
-                        emitted = True
-                        yield event
-            except ModelError:
-                raise
-            except Exception as exc:
-                raise _stream_failure(exc, emitted=emitted) from exc
+        raw_events = self._raw_events(
+            params,
+            request_failure=lambda exc: _request_failure(exc, self._model, self.base_url),
+            stream_failure=lambda exc: _stream_failure(exc, emitted=emitted),
+        )
+        async with aclosing(raw_events) as stream:
+            async for chunk in stream:
+                for event in assembler.feed(chunk):
+                    emitted = True
+                    yield event
         if not assembler.finished:
             message = "the connection closed before the response finished (no finish_reason)"
             if not emitted:
@@ -393,11 +406,9 @@ def _error_message(exc: Exception) -> tuple[str, str]:
 
 
 def _request_failure(exc: Exception, model: str, base_url: str | None) -> Exception:
-    import openai
-
     where = base_url or "the OpenAI API"
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
+    if isinstance(exc, ApiStatusError):
+        status = exc.status
         code, message = _error_message(exc)
         if code == "insufficient_quota":
             return ModelAPIError(
@@ -409,7 +420,7 @@ def _request_failure(exc: Exception, model: str, base_url: str | None) -> Except
             return RetryBeforeOutput(
                 f"{where} answered {status}: {message}",
                 status=status,
-                retry_after=retry_after_seconds(exc.response.headers),
+                retry_after=retry_after_seconds(exc.headers),
             )
         hint = {
             401: "check OPENAI_API_KEY",
@@ -420,24 +431,22 @@ def _request_failure(exc: Exception, model: str, base_url: str | None) -> Except
         return ModelAPIError(
             f"{where} refused the request ({status}): {message}; {hint}", status=status
         )
-    if isinstance(exc, openai.APIConnectionError):
+    if isinstance(exc, ApiConnectionError):
         return RetryBeforeOutput(f"cannot reach {where}: {exc}; is the server running?")
     return ModelAPIError(f"the request to {where} failed: {type(exc).__name__}: {exc}")
 
 
 def _stream_failure(exc: Exception, *, emitted: bool) -> Exception:
-    import openai
-
-    if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
-        # an ``error`` object inside the stream
+    invalid = isinstance(exc, (json.JSONDecodeError, InvalidEventError))
+    if isinstance(exc, ApiStatusError):  # an ``error`` object inside the stream
         _, message = _error_message(exc)
         what = f"the stream reported an error: {message}"
-    elif isinstance(exc, json.JSONDecodeError):
+    elif invalid:
         what = f"a chunk is not valid JSON ({exc})"
     else:
         what = f"the connection failed mid-stream ({type(exc).__name__}: {exc})"
     if not emitted:
         return RetryBeforeOutput(what)
-    if isinstance(exc, json.JSONDecodeError):
+    if invalid:
         return _malformed(what)
     return StreamInterruptedError(what + "; send the request again", retryable=True)
