@@ -30,7 +30,8 @@ conformance: install
 	$(VENV)/bin/pytest tests/mcp/conformance -v -rs
 
 # faults, fuzzing, crashes and load (tests/reliability, left out of `make test`); the
-# table goes to reliability-report.md. RELIABILITY_SCALE=full for the big run.
+# table goes to reliability-report.md. RELIABILITY_SCALE=full for the big run,
+# RELIABILITY_WORKERS=N worker processes, RELIABILITY_SEED=S replays a run.
 reliability: install
 	RELIABILITY_SCALE=$${RELIABILITY_SCALE:-ci} $(VENV)/bin/pytest tests/reliability
 
