@@ -25,7 +25,7 @@ from hands.mcp.client_features import LogLevel, McpLogMessage, log_to_python, ro
 from hands.mcp.config import McpServerConfig, McpSettings
 from hands.mcp.naming import normalize
 from hands.mcp.results import WithStderr, describe_failure
-from hands.mcp.server_process import kill_server
+from hands.mcp.server_process import KILL_WAIT_S, kill_server
 from hands.mcp.tools import (
     McpBackend,
     McpTool,
@@ -48,6 +48,8 @@ State: TypeAlias = Literal["pending", "connected", "reconnecting", "failed", "ne
 
 CLIENT_NAME = "hands"
 STDERR_TAIL = 1_500
+STOP_WAIT_S = 10.0
+"""How long a stop waits for the connection to close before it kills a stdio server."""
 
 
 class ConnectionOwner(McpBackend, Protocol):
@@ -190,6 +192,8 @@ class McpConnection:
         self._listed.set()
         self._stopping = False
         self._scope: anyio.CancelScope | None = None
+        self._errlog: IO[str] | None = None
+        """A stdio server's stderr file while an attempt runs (it finds the server's processes)."""
         self._task: asyncio.Task[None] | None = None
         self._ever_connected = False
         self._pausing = False
@@ -236,8 +240,16 @@ class McpConnection:
         elif task is not None:
             task.cancel()  # between attempts: nothing to close gracefully
         if task is not None and not task.done():
-            with anyio.CancelScope(shield=True), anyio.move_on_after(10):
-                await asyncio.wait({task})
+            with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(STOP_WAIT_S):
+                    await asyncio.wait({task})
+                errlog = self._errlog
+                if not task.done() and errlog is not None:
+                    # Stuck: on Python < 3.12 a spawn cancelled mid-start waits for pipes
+                    # that the server's children still hold (CPython gh-125502).
+                    await kill_server(errlog)
+                    with anyio.move_on_after(KILL_WAIT_S):
+                        await asyncio.wait({task})
         self.state = "closed"
         self.session = None
         self._settled.set()
@@ -441,9 +453,11 @@ class McpConnection:
         errlog: IO[str] | None = None
         if self.config.transport == "stdio":
             errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        self._errlog = errlog
         try:
             await self._connect_with(errlog, started, startup)
         finally:
+            self._errlog = None
             if errlog is not None:
                 errlog.close()
 
