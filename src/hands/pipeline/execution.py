@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from hands.core.context import ToolContext
 from hands.core.decision import AskRequest, PermissionDecision
-from hands.core.hooks import DeferringHooks, PermissionHooks
+from hands.core.hooks import DeferringHooks, PermissionHooks, ToolHooks
 from hands.core.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.core.outcome import (
     Status,
@@ -93,15 +93,23 @@ async def run_tool_use(
 
 
 class _Call:
-    """One call's state as it moves through the stages of :func:`_run_found`."""
+    """One call's state as it moves through the stages of :func:`_run_found`.
+
+    Also what the tool's call came to: its output and content, or why it failed.
+    """
 
     __slots__ = (
         "block",
+        "content",
         "ctx",
+        "duration_ms",
         "extra",
+        "failure",
         "hook_decision",
         "hook_input",
         "hook_reason",
+        "modifier",
+        "output",
         "parsed",
         "raw_input",
         "runtime",
@@ -129,6 +137,11 @@ class _Call:
         self.hook_decision: str | None = None
         self.hook_reason = ""
         self.hook_input = False
+        self.output: Any = None
+        self.modifier: ContextModifier | None = None
+        self.content: str | Sequence[ResultPart] = ""
+        self.failure: str | None = None
+        self.duration_ms = 0.0
 
     def error(self, text: str, *, status: Status = "error") -> ToolCallOutcome:
         """An error or rejection result for this call, with the context gathered so far."""
@@ -152,17 +165,16 @@ class _Call:
         return None
 
 
-class _Ran:
-    """What the tool's call came to: its output and content, or why it failed."""
+def _hooked(hooks: ToolHooks | None, event: str) -> bool:
+    """Whether ``hooks`` may act on ``event``.
 
-    __slots__ = ("content", "duration_ms", "failure", "modifier", "output")
-
-    def __init__(self) -> None:
-        self.output: Any = None
-        self.modifier: ContextModifier | None = None
-        self.content: str | Sequence[ResultPart] = ""
-        self.failure: str | None = None
-        self.duration_ms = 0.0
+    Hooks that can say they have nothing for it (``handles(event)``, as the hook engine
+    can) are not called for it.
+    """
+    if hooks is None:
+        return False
+    handles = getattr(hooks, "handles", None)
+    return handles is None or bool(handles(event))
 
 
 async def _run_found(
@@ -185,15 +197,18 @@ async def _run_found(
     if message:
         return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
     call = _Call(block, tool, ctx, runtime, parsed)
-    stopped = await _pre_hooks(call) if runtime.hooks is not None else None
+    hooks = runtime.hooks
+    stopped = await _pre_hooks(call) if _hooked(hooks, "PreToolUse") else None
     if stopped is None:
         stopped = await _authorize(call)
     if stopped is not None:
         return stopped
-    ran = await _invoke(call, progress, timer)
-    if runtime.hooks is not None:
-        await _post_hooks(call, ran)
-    return _finish(call, ran)
+    await _invoke(call, progress, timer)
+    if hooks is not None and _hooked(
+        hooks, "PostToolUse" if call.failure is None else "PostToolUseFailure"
+    ):
+        await _post_hooks(call)
+    return _finish(call)
 
 
 async def _pre_hooks(call: _Call) -> ToolCallOutcome | None:
@@ -237,15 +252,15 @@ async def _authorize(call: _Call) -> ToolCallOutcome | None:
     return None
 
 
-async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> _Ran:
-    """Run the tool under its time limit; every failure is caught into the result."""
+async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> None:
+    """Run the tool under its time limit; every failure is caught into the call's state."""
     tool, parsed, ctx, limit_s = (
         call.tool,
         call.parsed,
         call.ctx,
         call.runtime.limits.tool_timeout_s,
     )
-    ran = _Ran()
+    ran = call
     started = time.perf_counter()
     try:
         if tool.handles_own_timeout:
@@ -270,13 +285,12 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> _
     except Exception as exc:
         ran.failure = truncate_middle(f"Error: {type(exc).__name__}: {exc}")
     ran.duration_ms = (time.perf_counter() - started) * 1000
-    return ran
 
 
-async def _post_hooks(call: _Call, ran: _Ran) -> None:
+async def _post_hooks(call: _Call) -> None:
     """PostToolUse (or PostToolUseFailure) hooks: context, feedback, a replaced output."""
     assert call.runtime.hooks is not None
-    hooks, tool = call.runtime.hooks, call.tool
+    hooks, tool, ran = call.runtime.hooks, call.tool, call
     if ran.failure is None:
         post = await hooks.post_tool_use(
             tool=tool,
@@ -303,9 +317,9 @@ async def _post_hooks(call: _Call, ran: _Ran) -> None:
         ran.output, ran.content = replace_output(tool, ran.output, ran.content, post.updated_output)
 
 
-def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
+def _finish(call: _Call) -> ToolCallOutcome:
     """The result block: the failure, or the content (never empty, spilled when too big)."""
-    tool, block = call.tool, call.block
+    tool, block, ran = call.tool, call.block, call
     if ran.failure is not None:
         return ToolCallOutcome(
             block=ToolResultBlock(
