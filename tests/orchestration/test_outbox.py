@@ -23,20 +23,17 @@ async def test_queued_items_come_in_order_and_close_ends_the_reader() -> None:
 
 async def test_an_empty_box_is_waited_on_until_items_arrive_or_it_closes() -> None:
     box = Outbox[str]()
-    got: list[str] = []
 
     async def produce() -> None:
-        await anyio.sleep(0.01)
-        box.send_nowait("late")
-        await anyio.sleep(0.01)
-        box.send_nowait("later")
+        for word in ("late", "later"):
+            await anyio.sleep(0.01)
+            box.send_nowait(word)
         await anyio.sleep(0.01)
         box.close()
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(produce)
-        async for item in box.receive_all():
-            got.append(item)
+        got = [item async for item in box.receive_all()]
     assert got == ["late", "later"]
 
 

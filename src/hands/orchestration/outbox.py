@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -47,7 +47,7 @@ class Outbox(Generic[T]):
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def receive_all(self) -> AsyncIterator[T]:
+    async def receive_all(self) -> AsyncGenerator[T, None]:
         """Every item, in order, until the box is closed and empty (one reader only)."""
         items = self._items
         try:
