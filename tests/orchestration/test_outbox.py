@@ -67,3 +67,13 @@ async def test_a_waiting_reader_is_cancellable_and_wakes_for_nothing_after() -> 
     assert got == []
     box.send_nowait(1)
     box.close()
+
+
+async def test_a_shared_box_ends_only_after_every_writer_closed_it() -> None:
+    box = Outbox[str](writers=2)
+    box.send_nowait("model")
+    box.close()  # the first writer is done; the second still sends
+    box.send_nowait("tool")
+    box.close()
+    box.send_nowait("late")
+    assert [i async for i in box.receive_all()] == ["model", "tool"]

@@ -18,14 +18,19 @@ T = TypeVar("T")
 
 
 class Outbox(Generic[T]):
-    """Items in the order they were sent, for one reader, until :meth:`close`."""
+    """Items in the order they were sent, for one reader, until every writer closed it.
 
-    __slots__ = ("_closed", "_gone", "_items", "_waiter")
+    ``writers``: how many senders share the box; each calls :meth:`close` once when it
+    is done, and the reader ends after the last of them.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("_closed", "_gone", "_items", "_waiter", "_writers")
+
+    def __init__(self, *, writers: int = 1) -> None:
         self._items: deque[T] = deque()
         self._waiter: asyncio.Future[None] | None = None
-        self._closed = False
+        self._writers = writers
+        self._closed = writers <= 0
         self._gone = False
 
     def send_nowait(self, item: T) -> None:
@@ -36,9 +41,11 @@ class Outbox(Generic[T]):
         self._wake()
 
     def close(self) -> None:
-        """No more items: the reader ends once it has taken the queued ones."""
-        self._closed = True
-        self._wake()
+        """One writer is done; after the last, the reader ends once it took what is queued."""
+        self._writers -= 1
+        if self._writers <= 0:
+            self._closed = True
+            self._wake()
 
     def _wake(self) -> None:
         waiter = self._waiter

@@ -129,12 +129,12 @@ class StreamingToolExecutor:
         context: ToolContext,
         task_group: TaskGroup,
         cascade_errors: bool | None = None,
-        sink: MemoryObjectSendStream[Any] | None = None,
+        sink: MemoryObjectSendStream[Any] | Outbox[Any] | None = None,
     ) -> None:
         """Schedule calls under ``task_group``.
 
-        ``sink``: send events into this stream (closed when all are out) instead of
-        offering them through :meth:`events`.
+        ``sink``: send events into this stream or outbox (closed once, when all are
+        out) instead of offering them through :meth:`events`.
         """
         self._runtime = runtime
         self._context = context
@@ -154,7 +154,7 @@ class StreamingToolExecutor:
         self._abort_text = ""
         self._sibling_text = ""
         self._outbox: Outbox[ExecutorEvent] | None = None
-        self._send: MemoryObjectSendStream[Any] | Outbox[ExecutorEvent]
+        self._send: MemoryObjectSendStream[Any] | Outbox[Any]
         if sink is None:
             self._send = self._outbox = Outbox()
         else:
@@ -369,7 +369,7 @@ class StreamingToolExecutor:
             tracked.state = ToolState.YIELDED
             self._head += 1
             self._emit(ToolResultEvent(tool_use=tracked.block, outcome=tracked.outcome))
-        if self._closed and self._head == len(self._tracked):
+        if self._closed and self._head == len(self._tracked) and not self._done.is_set():
             self._send.close()
             self._done.set()
 
