@@ -8,9 +8,10 @@ raw JSON arguments string (what a model sends) to the tool's result:
                 + the call.
 * hands         (headline) ``json.loads`` → ``run_tool_use(ToolUseBlock(...), ctx,
                 runtime, progress)`` with the real ``PermissionEngine`` built from a
-                typical ``.claude/settings.json`` and a ``HookEngine`` dispatching
-                PreToolUse/PostToolUse with no hook configured: lookup, pydantic
-                validation, validate_input, the hooks, the engine's decision, the call
+                typical ``.claude/settings.json`` and a ``HookEngine`` with no hook
+                configured (asked whether PreToolUse/PostToolUse have hooks, so neither
+                is dispatched): lookup, pydantic validation, validate_input, the hooks,
+                the engine's decision, the call
                 under the default time limit, to_content, the size check →
                 the ``ToolResultBlock``. The SimplePolicy rows (no hooks) are kept beside it.
 * openai-agents ``FunctionTool.on_invoke_tool(ToolContext(...), args_json)`` of
@@ -67,6 +68,7 @@ from hands.core.decorator import tool
 from hands.core.messages import ToolUseBlock
 from hands.core.session import Session
 from hands.orchestration import StreamingToolExecutor, ToolResultEvent, run_tools
+from hands.orchestration.outbox import Outbox
 from hands.pipeline.deadline import within
 from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import ToolPool
@@ -176,7 +178,7 @@ TYPICAL_SETTINGS: dict[str, Any] = {
 
 def engine_runtime(cwd: Path, tools: list[Any]) -> ToolRuntime:
     """The headline runtime: a settings file loaded into the real permission engine, and
-    the hook engine dispatching PreToolUse/PostToolUse with no hook configured."""
+    the hook engine with no hook configured."""
     from hands.hooks.config import HookConfig
     from hands.hooks.engine import HookEngine
     from hands.permissions.policy import build_policy
@@ -419,15 +421,14 @@ async def pipeline_stages(
     async def nothing() -> None:
         return None
 
-    async def pre_hooks() -> None:
-        if runtime.hooks is not None:
-            await runtime.hooks.pre_tool_use(tool=hands_tool, tool_input=data, ctx=call_ctx)
+    hooks: Any = runtime.hooks
 
-    async def post_hooks() -> None:
-        if runtime.hooks is not None:
-            await runtime.hooks.post_tool_use(
-                tool=hands_tool, tool_input=data, response=5, ctx=call_ctx, duration_ms=0.0
-            )
+    def hooks_asked() -> None:
+        # what the pipeline asks the hooks before each tool event; with no hook configured
+        # for an event, the event is not called at all
+        if hooks is not None:
+            hooks.handles("PreToolUse")
+            hooks.handles("PostToolUse")
 
     def result_block() -> Any:
         content_chars("5")
@@ -454,15 +455,17 @@ async def pipeline_stages(
             await async_us(lambda: runtime.policy.decide(hands_tool, parsed, call_ctx), n),
             f"await {type(runtime.policy).__name__}.decide (incl. the tool's check_permissions)",
         ),
-        (await async_us(pre_hooks, n), "await hooks.pre_tool_use (no hook configured)"),
-        (await async_us(post_hooks, n), "await hooks.post_tool_use (no hook configured)"),
+        (
+            sync_us(hooks_asked, n),
+            "hooks.handles(PreToolUse), (PostToolUse): none configured, neither event is called",
+        ),
         (
             await async_us(timeout_scope, n),
             "within(tool_timeout_s, <no wait>): the per-call limit  [in _invoke]",
         ),
         (
             await async_us(lambda: hands_tool.call(parsed, call_ctx, no_progress), n),
-            "await _BuiltTool.call -> @tool wrapper `call` -> add",
+            "await _BuiltTool.call -> add (the @tool function's own coroutine)",
         ),
         (
             sync_us(lambda: hands_tool.to_content(5), n),
@@ -477,7 +480,7 @@ async def pipeline_stages(
     ]
     whole = await async_us(lambda: run_tool_use(block(), ctx, runtime, no_progress), n)
     total = sum(us for us, _ in stages[:-1])
-    stages.append((whole - total, "rest: _run_found / run_tool_use bodies, ToolCallOutcome(...)"))
+    stages.append((whole - total, "rest: the run_tool_use body, _Call(...), ToolCallOutcome(...)"))
     stages.append((whole, "== run_tool_use from the JSON string, as in the table"))
     return stages
 
@@ -491,34 +494,40 @@ async def executor_primitives(runtime: ToolRuntime, n: int) -> list[tuple[float,
 
     async def task_group() -> None:
         async with anyio.create_task_group() as tg:
-            for _ in range(BATCH):
-                tg.start_soon(noop)
+            tg.start_soon(noop)
 
     async def plain_tasks() -> None:
         for task in [asyncio.create_task(noop()) for _ in range(BATCH)]:
             await task
 
-    async def scope() -> None:
-        with anyio.CancelScope():
-            pass
+    def timer() -> None:
+        asyncio.get_running_loop().call_later(60.0, no_progress, None).cancel()
 
-    async def stream_hop() -> None:
-        send, receive = anyio.create_memory_object_stream[int](BATCH)
+    async def outbox_hop() -> None:
+        box = Outbox[int]()
         for i in range(BATCH):
-            send.send_nowait(i)
-        send.close()
-        async with receive:
-            async for _ in receive:
-                pass
+            box.send_nowait(i)
+        box.close()
+        async for _ in box.receive_all():
+            pass
 
     block = ToolUseBlock(id="toolu_00", name="add", input=json.loads(ARGS))
     return [
-        (await async_us(task_group, n // BATCH, BATCH), "anyio TaskGroup.start_soon, per task"),
-        (await async_us(plain_tasks, n // BATCH, BATCH), "asyncio.create_task, per task (compare)"),
-        (await async_us(scope, n), "anyio.CancelScope() enter+exit (one per tracked call)"),
         (
-            await async_us(stream_hop, n // BATCH, BATCH),
-            "memory object stream send_nowait + receive, per item (one per event hop)",
+            await async_us(task_group, n // BATCH, BATCH),
+            "anyio task group + its one start_soon (the executor's supervisor), per call of 10",
+        ),
+        (
+            await async_us(plain_tasks, n // BATCH, BATCH),
+            "asyncio.create_task, per task (one a call)",
+        ),
+        (
+            sync_us(timer, n),
+            "call_later + cancel: the per-call limit, armed only when a call waits",
+        ),
+        (
+            await async_us(outbox_hop, n // BATCH, BATCH),
+            "Outbox send_nowait + receive, per item (one per event hop)",
         ),
         (sync_us(lambda: classify(block, runtime.tools), n), "partition.classify (find + parse)"),
     ]
@@ -594,7 +603,7 @@ async def profile(
             f"{serial:.1f} + executor {batch - serial:.1f} + loop and event hops {rest:.1f}"
         )
         print(f"  ScriptedModel events per tool_use block: {await model_events_per_call():.0f}")
-        print("  (the loop forwards every one through a memory stream; it acts on BlockComplete)")
+        print("  (the loop's pump passes on BlockComplete, TextDelta and MessageStop; the rest no)")
         print(f"primitives, each timed alone (µs per op, {n} ops):")
         for us, label in await executor_primitives(runtime, n):
             print(f"  {us:7.2f}  {label}")

@@ -334,3 +334,11 @@ async def test_if_condition_checks_every_subcommand(project: Path) -> None:
         policy=rules_policy(project, allow=["Bash"]),
     )
     assert log.read_text().splitlines() == ["cd . && git --version", "echo $(git --version)"]
+
+
+def test_the_engine_handles_exactly_the_tool_events_it_has_hooks_for() -> None:
+    engine = engine_for({"PostToolUse": [group("Bash", cmd("true"))]})
+    assert engine.handles("PostToolUse")
+    assert not engine.handles("PreToolUse")
+    assert not engine.handles("PostToolUseFailure")
+    assert not engine_for({}).handles("PostToolUse")

@@ -271,6 +271,35 @@ async def test_pre_hook_can_block_rewrite_and_add_context() -> None:
     assert out.extra_context == ("lint: clean",)
 
 
+class PartlyHooked(RecordingHooks):
+    """Hooks that say which events they have hooks for (as the hook engine does)."""
+
+    def __init__(self, pre: PreToolUseOutcome, events: set[str]) -> None:
+        super().__init__(pre)
+        self.events = events
+
+    def handles(self, event: str) -> bool:
+        return event in self.events
+
+
+async def test_events_the_hooks_say_they_have_nothing_for_are_not_called() -> None:
+    deny_all = PreToolUseOutcome(decision="deny", reason="no")
+    hooks = PartlyHooked(deny_all, {"PostToolUse", "PostToolUseFailure"})
+    out = await run("echo", {"text": "a"}, runtime(hooks=hooks))
+    assert out.block.content == "a" and out.extra_context == ("lint: clean",)
+    assert hooks.calls == [("post", "a")]
+    failing = await run("boom", {"kind": "tool"}, runtime(hooks=hooks))
+    assert failing.is_error and hooks.calls[-1][0] == "failure"
+
+    hooks = PartlyHooked(deny_all, {"PreToolUse"})
+    out = await run("echo", {"text": "a"}, runtime(hooks=hooks))
+    assert out.status == "rejected" and hooks.calls == [("pre", {"text": "a"})]
+    hooks = PartlyHooked(PreToolUseOutcome(), {"PreToolUse"})
+    out = await run("echo", {"text": "a"}, runtime(hooks=hooks))
+    assert out.block.content == "a" and out.extra_context == ()
+    assert [c[0] for c in hooks.calls] == ["pre"]
+
+
 async def test_hook_allow_skips_the_prompt_but_hook_ask_forces_one() -> None:
     hooks = RecordingHooks(PreToolUseOutcome(decision="allow"))
     out = await run("write_note", {"text": "x"}, runtime(hooks=hooks))

@@ -7,7 +7,6 @@ them, the executor schedules them.
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import aclosing
@@ -16,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from anyio.streams.memory import MemoryObjectSendStream
 
 from hands.agent import hook_turns
 from hands.agent.compaction.compactor import Compactor
@@ -60,8 +58,8 @@ from hands.models.base import (
     TextDelta,
     Usage,
 )
-from hands.orchestration.channel import drain
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
+from hands.orchestration.outbox import Outbox
 from hands.orchestration.streaming import StreamingToolExecutor
 from hands.permissions.simple import SimplePolicy
 from hands.pipeline.pool import ToolPool, pool_for
@@ -322,41 +320,41 @@ class Query:
         )
         executor: StreamingToolExecutor | None = None
         async with anyio.create_task_group() as tg:
-            send, receive = anyio.create_memory_object_stream[Any](math.inf)
+            # the model's pump and the executor write, this turn reads; it ends when both
+            # are done
+            outbox = Outbox[Any](writers=2)
             executor = StreamingToolExecutor(
-                runtime=run.runtime, context=run.ctx, task_group=tg, sink=send.clone()
+                runtime=run.runtime, context=run.ctx, task_group=tg, sink=outbox
             )
             self._executor = executor
             if self._interrupted:
                 executor.interrupt()
-            tg.start_soon(self._pump_model, request, executor, send.clone(), run.opts.streaming)
-            send.close()
-            async with receive:
-                async for event in drain(receive):
-                    if isinstance(event, TextDelta):
-                        yield TextDeltaEvent(text=event.text)
-                    elif isinstance(event, BlockComplete):
-                        turn.blocks.append(event.block)
-                        yield BlockEvent(block=event.block)
-                    elif isinstance(event, MessageStop):
-                        self.usage = self.usage + event.usage
-                        turn.stop_reason = event.stop_reason
-                        run.compactor.observe(event.usage, request.messages)
-                        self.context_tokens = run.compactor.counter.last_tokens
-                    elif isinstance(event, ToolResultEvent):
-                        turn.results.append(event)
-                        yield event
-                    elif isinstance(event, ToolProgressEvent):
-                        yield event
-                    elif isinstance(event, RetryWait):
-                        yield RequestRetryEvent(
-                            error=event.error,
-                            attempt=event.attempt,
-                            max_attempts=event.max_attempts,
-                            delay_s=event.delay_s,
-                        )
-                    elif isinstance(event, _ModelFailed):
-                        turn.failure = event.error
+            tg.start_soon(self._pump_model, request, executor, outbox, run.opts.streaming)
+            async for event in outbox.receive_all():
+                if isinstance(event, TextDelta):
+                    yield TextDeltaEvent(text=event.text)
+                elif isinstance(event, BlockComplete):
+                    turn.blocks.append(event.block)
+                    yield BlockEvent(block=event.block)
+                elif isinstance(event, MessageStop):
+                    self.usage = self.usage + event.usage
+                    turn.stop_reason = event.stop_reason
+                    run.compactor.observe(event.usage, request.messages)
+                    self.context_tokens = run.compactor.counter.last_tokens
+                elif isinstance(event, ToolResultEvent):
+                    turn.results.append(event)
+                    yield event
+                elif isinstance(event, ToolProgressEvent):
+                    yield event
+                elif isinstance(event, RetryWait):
+                    yield RequestRetryEvent(
+                        error=event.error,
+                        attempt=event.attempt,
+                        max_attempts=event.max_attempts,
+                        delay_s=event.delay_s,
+                    )
+                elif isinstance(event, _ModelFailed):
+                    turn.failure = event.error
         assert executor is not None
         run.ctx = executor.context
         self._mode = run.ctx.permission_mode
@@ -420,35 +418,35 @@ class Query:
         self,
         request: ModelRequest,
         executor: StreamingToolExecutor,
-        send: MemoryObjectSendStream[Any],
+        send: Outbox[Any],
         streaming: bool,
     ) -> None:
         held: list[BlockComplete] = []
-        async with send:
-            try:
-                with anyio.CancelScope() as scope:
-                    self._model_scope = scope
-                    if self._interrupted:
-                        scope.cancel()
-                    async for event in self.options.model.stream(request):
-                        if isinstance(event, BlockComplete):
-                            if event.tool_use is not None:
-                                if streaming:
-                                    executor.add(event.tool_use)
-                                else:
-                                    held.append(event)
-                            send.send_nowait(event)
-                        elif isinstance(event, TextDelta | MessageStop | RetryWait):
-                            send.send_nowait(event)  # the rest is of no use to the loop
-                for event in held:
-                    if event.tool_use is not None:
-                        executor.add(event.tool_use)
-            except Exception as exc:
-                executor.discard()
-                send.send_nowait(_ModelFailed(exc))
-            finally:
-                self._model_scope = None
-                executor.close()
+        try:
+            with anyio.CancelScope() as scope:
+                self._model_scope = scope
+                if self._interrupted:
+                    scope.cancel()
+                async for event in self.options.model.stream(request):
+                    if isinstance(event, BlockComplete):
+                        if event.tool_use is not None:
+                            if streaming:
+                                executor.add(event.tool_use)
+                            else:
+                                held.append(event)
+                        send.send_nowait(event)
+                    elif isinstance(event, TextDelta | MessageStop | RetryWait):
+                        send.send_nowait(event)  # the rest is of no use to the loop
+            for event in held:
+                if event.tool_use is not None:
+                    executor.add(event.tool_use)
+        except Exception as exc:
+            executor.discard()
+            send.send_nowait(_ModelFailed(exc))
+        finally:
+            self._model_scope = None
+            executor.close()
+            send.close()  # this writer is done (the executor closes its own side)
 
 
 def query(prompt: str | Message, options: QueryOptions) -> Query:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias
@@ -79,21 +81,32 @@ class ToolContext:
         return p if p.is_absolute() else self.cwd / p
 
     def for_call(self, tool_use_id: str, *, policy: PermissionPolicy | None = None) -> ToolContext:
-        """A copy for one call (the hot path: cheaper than ``dataclasses.replace``)."""
-        return ToolContext(
-            cwd=self.cwd,
-            session=self.session,
-            project_dir=self.project_dir,
-            additional_dirs=self.additional_dirs,
-            permission_mode=self.permission_mode,
-            tool_use_id=tool_use_id,
-            agent_id=self.agent_id,
-            agent_type=self.agent_type,
-            host=self.host,
-            policy=self.policy if policy is None else policy,
-            turn_allow=self.turn_allow,
-        )
+        """A copy for one call, without the mode an earlier call's approval chose.
+
+        The hot path (every call makes one): the fields are copied slot by slot, which
+        costs less than the frozen ``__init__`` or ``dataclasses.replace``.
+        """
+        new = _new_context(ToolContext)
+        for put, value in zip(_PUT_FIELDS, _get_fields(self), strict=True):
+            put(new, value)
+        _put_tool_use_id(new, tool_use_id)
+        _put_approved_mode(new, None)
+        if policy is not None:
+            _put_policy(new, policy)
+        return new
 
     def with_changes(self, **changes: object) -> ToolContext:
         """A copy with some fields replaced."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+# for_call's copy: every slot read at once, then written through its descriptor (the
+# frozen class refuses ``setattr``; its slots' own descriptors do not check)
+_new_context = object.__new__
+_get_fields = operator.attrgetter(*ToolContext.__slots__)
+_PUT_FIELDS: tuple[Callable[[ToolContext, object], None], ...] = tuple(
+    getattr(ToolContext, name).__set__ for name in ToolContext.__slots__
+)
+_put_tool_use_id = ToolContext.tool_use_id.__set__  # type: ignore[attr-defined]
+_put_approved_mode = ToolContext.approved_mode.__set__  # type: ignore[attr-defined]
+_put_policy = ToolContext.policy.__set__  # type: ignore[attr-defined]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Unpack, cast, get_type_hints, overload
 
@@ -140,11 +140,14 @@ def _caller(
 
     if inspect.iscoroutinefunction(func) and ctx_param is None and progress_param is None:
         # the common case: the input's fields are the arguments (the model refuses extra
-        # keys, so its ``__dict__`` holds exactly them); the built tool wraps a bare output
-        async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
-            return await func(**input.__dict__)
+        # keys, so its ``__dict__`` holds exactly them); the built tool awaits the
+        # function's own coroutine (no extra layer) and wraps a bare output
+        def direct(input: Any, ctx: ToolContext, progress: Progress) -> Awaitable[Any]:
+            return func(**input.__dict__)
 
-    elif inspect.iscoroutinefunction(func):
+        return direct
+
+    if inspect.iscoroutinefunction(func):
 
         async def call(input: Any, ctx: ToolContext, progress: Progress) -> Any:
             return _as_result(await func(**arguments(input, ctx, progress)))

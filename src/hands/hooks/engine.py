@@ -166,6 +166,14 @@ class HookEngine(HookRunner):
 
     # -- tool events (ToolHooks) ----------------------------------------------------------
 
+    def handles(self, event: str) -> bool:
+        """Whether any hook is configured for the tool event ``event``.
+
+        For ``PreToolUse``, ``PostToolUse`` and ``PostToolUseFailure``: when none is,
+        calling the event does nothing, and the pipeline leaves it out.
+        """
+        return self.config.has(event)
+
     async def pre_tool_use(
         self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
     ) -> PreToolUseOutcome:

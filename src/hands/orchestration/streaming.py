@@ -19,22 +19,21 @@ pays it. The executor therefore needs the asyncio backend.
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import AsyncIterator
 from enum import Enum
 from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from anyio.streams.memory import MemoryObjectSendStream
 from pydantic import BaseModel
 
 from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome, error_outcome
 from hands.core.tool import Tool
-from hands.orchestration.channel import drain
 from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
+from hands.orchestration.outbox import Outbox
 from hands.orchestration.partition import classify_call
 from hands.pipeline.execution import run_tool_use, timeout_outcome, unknown_tool_outcome
 from hands.pipeline.runtime import ToolRuntime
@@ -130,12 +129,12 @@ class StreamingToolExecutor:
         context: ToolContext,
         task_group: TaskGroup,
         cascade_errors: bool | None = None,
-        sink: MemoryObjectSendStream[Any] | None = None,
+        sink: MemoryObjectSendStream[Any] | Outbox[Any] | None = None,
     ) -> None:
         """Schedule calls under ``task_group``.
 
-        ``sink``: send events into this stream (closed when all are out) instead of
-        offering them through :meth:`events`.
+        ``sink``: send events into this stream or outbox (closed once, when all are
+        out) instead of offering them through :meth:`events`.
         """
         self._runtime = runtime
         self._context = context
@@ -154,17 +153,20 @@ class StreamingToolExecutor:
         self._closed = False
         self._abort_text = ""
         self._sibling_text = ""
-        self._receive: MemoryObjectReceiveStream[Any] | None = None
+        self._outbox: Outbox[ExecutorEvent] | None = None
+        self._send: MemoryObjectSendStream[Any] | Outbox[Any]
         if sink is None:
-            sink, self._receive = anyio.create_memory_object_stream[Any](math.inf)
-        self._send: MemoryObjectSendStream[Any] = sink
+            self._send = self._outbox = Outbox()
+        else:
+            self._send = sink
         try:
             self._loop = asyncio.get_running_loop()
         except RuntimeError:
             raise RuntimeError("StreamingToolExecutor runs on the asyncio backend") from None
-        self._idle = anyio.Event()
+        # asyncio's events (the executor is asyncio-only): anyio's cost ~10x to make
+        self._idle = asyncio.Event()
         self._idle.set()
-        self._done = anyio.Event()
+        self._done = asyncio.Event()
         task_group.start_soon(self._supervise, name="tool executor")
 
     # -- public API ---------------------------------------------------------------------
@@ -231,11 +233,10 @@ class StreamingToolExecutor:
 
     async def events(self) -> AsyncIterator[ExecutorEvent]:
         """Progress as it happens and results in request order, until all are out."""
-        if self._receive is None:
+        if self._outbox is None:
             raise RuntimeError("this executor sends its events to the sink it was given")
-        async with self._receive:
-            async for event in drain(self._receive):
-                yield event
+        async for event in self._outbox.receive_all():
+            yield event
 
     # -- scheduling -----------------------------------------------------------------------
 
@@ -274,7 +275,7 @@ class StreamingToolExecutor:
         if not tracked.safe:
             self._unsafe_executing += 1
         if self._idle.is_set():
-            self._idle = anyio.Event()
+            self._idle = asyncio.Event()
         tracked.task = self._loop.create_task(
             self._run(tracked), name=f"tool {tracked.block.name} {tracked.block.id}"
         )
@@ -368,7 +369,7 @@ class StreamingToolExecutor:
             tracked.state = ToolState.YIELDED
             self._head += 1
             self._emit(ToolResultEvent(tool_use=tracked.block, outcome=tracked.outcome))
-        if self._closed and self._head == len(self._tracked):
+        if self._closed and self._head == len(self._tracked) and not self._done.is_set():
             self._send.close()
             self._done.set()
 

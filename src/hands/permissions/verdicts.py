@@ -50,10 +50,23 @@ def ask_verdict(message: str, reason: str, *, hook: bool = True) -> PermissionDe
 
 
 def by_rule(rule: PermissionRule) -> PermissionDecision:
-    """Allowed by ``rule``."""
-    return PermissionDecision(
+    """Allowed by ``rule`` (made once per rule: decisions are immutable)."""
+    found = _BY_RULE.get(id(rule))
+    if found is not None and found[0] is rule:
+        return found[1]
+    decision = PermissionDecision(
         behavior="allow", reason=f"allow rule {rule.text}", rule=rule.text, source=rule.source
     )
+    if len(_BY_RULE) >= _BY_RULE_MAX:
+        _BY_RULE.clear()
+    _BY_RULE[id(rule)] = (rule, decision)
+    return decision
+
+
+# Keyed by the rule's identity (path rules hold unhashable matchers); each entry keeps its
+# rule alive, so an id is never reused while it is a key.
+_BY_RULE: dict[int, tuple[PermissionRule, PermissionDecision]] = {}
+_BY_RULE_MAX = 1024
 
 
 # -- files ------------------------------------------------------------------------------

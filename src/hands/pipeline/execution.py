@@ -3,7 +3,7 @@
     find tool → parse input → validate_input → PreToolUse hooks → permission decision →
     call (with progress, under a timeout) → PostToolUse hooks → to_content → spill
 
-``_run_found`` names the stages after the input is parsed and validated:
+After the input is parsed and validated, the stages are
 ``_pre_hooks → _authorize → _invoke → _post_hooks → _finish``; each of the first two
 returns the call's result when it ends the call there.
 
@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from hands.core.context import ToolContext
 from hands.core.decision import AskRequest, PermissionDecision
-from hands.core.hooks import DeferringHooks, PermissionHooks
+from hands.core.hooks import DeferringHooks, PermissionHooks, ToolHooks
 from hands.core.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseBlock
 from hands.core.outcome import (
     Status,
@@ -82,8 +82,30 @@ async def run_tool_use(
     tool = runtime.tools.find(block.name)
     if tool is None:
         return unknown_tool_outcome(block, runtime)
-    try:
-        return await _run_found(block, tool, ctx, runtime, progress, parsed, timer)
+    try:  # the stages run in this frame: one coroutine layer less on every call
+        if ctx.tool_use_id != block.id or ctx.policy is not runtime.policy:
+            ctx = ctx.for_call(block.id, policy=runtime.policy)
+        if parsed is None:
+            result = parse_for(tool, block.input)
+            if isinstance(result, str):
+                return error_outcome(block, result, tool=tool)
+            parsed = result
+        message = await tool.validate_input(parsed, ctx)
+        if message:
+            return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
+        call = _Call(block, tool, ctx, runtime, parsed)
+        hooks = runtime.hooks
+        stopped = await _pre_hooks(call) if _hooked(hooks, "PreToolUse") else None
+        if stopped is None:
+            stopped = await _authorize(call)
+        if stopped is not None:
+            return stopped
+        await _invoke(call, progress, timer)
+        if hooks is not None and _hooked(
+            hooks, "PostToolUse" if call.failure is None else "PostToolUseFailure"
+        ):
+            await _post_hooks(call)
+        return _finish(call)
     except anyio.get_cancelled_exc_class():
         raise
     except Exception as exc:  # a bug in validation, hooks or rendering
@@ -93,15 +115,23 @@ async def run_tool_use(
 
 
 class _Call:
-    """One call's state as it moves through the stages of :func:`_run_found`."""
+    """One call's state as it moves through the stages of :func:`run_tool_use`.
+
+    Also what the tool's call came to: its output and content, or why it failed.
+    """
 
     __slots__ = (
         "block",
+        "content",
         "ctx",
+        "duration_ms",
         "extra",
+        "failure",
         "hook_decision",
         "hook_input",
         "hook_reason",
+        "modifier",
+        "output",
         "parsed",
         "raw_input",
         "runtime",
@@ -129,6 +159,11 @@ class _Call:
         self.hook_decision: str | None = None
         self.hook_reason = ""
         self.hook_input = False
+        self.output: Any = None
+        self.modifier: ContextModifier | None = None
+        self.content: str | Sequence[ResultPart] = ""
+        self.failure: str | None = None
+        self.duration_ms = 0.0
 
     def error(self, text: str, *, status: Status = "error") -> ToolCallOutcome:
         """An error or rejection result for this call, with the context gathered so far."""
@@ -152,48 +187,16 @@ class _Call:
         return None
 
 
-class _Ran:
-    """What the tool's call came to: its output and content, or why it failed."""
+def _hooked(hooks: ToolHooks | None, event: str) -> bool:
+    """Whether ``hooks`` may act on ``event``.
 
-    __slots__ = ("content", "duration_ms", "failure", "modifier", "output")
-
-    def __init__(self) -> None:
-        self.output: Any = None
-        self.modifier: ContextModifier | None = None
-        self.content: str | Sequence[ResultPart] = ""
-        self.failure: str | None = None
-        self.duration_ms = 0.0
-
-
-async def _run_found(
-    block: ToolUseBlock,
-    tool: Tool[Any, Any],
-    ctx: ToolContext,
-    runtime: ToolRuntime,
-    progress: Progress,
-    parsed: BaseModel | None,
-    timer: CallTimer | None,
-) -> ToolCallOutcome:
-    if ctx.tool_use_id != block.id or ctx.policy is not runtime.policy:
-        ctx = ctx.for_call(block.id, policy=runtime.policy)
-    if parsed is None:
-        result = parse_for(tool, block.input)
-        if isinstance(result, str):
-            return error_outcome(block, result, tool=tool)
-        parsed = result
-    message = await tool.validate_input(parsed, ctx)
-    if message:
-        return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
-    call = _Call(block, tool, ctx, runtime, parsed)
-    stopped = await _pre_hooks(call) if runtime.hooks is not None else None
-    if stopped is None:
-        stopped = await _authorize(call)
-    if stopped is not None:
-        return stopped
-    ran = await _invoke(call, progress, timer)
-    if runtime.hooks is not None:
-        await _post_hooks(call, ran)
-    return _finish(call, ran)
+    Hooks that can say they have nothing for it (``handles(event)``, as the hook engine
+    can) are not called for it.
+    """
+    if hooks is None:
+        return False
+    handles = getattr(hooks, "handles", None)
+    return handles is None or bool(handles(event))
 
 
 async def _pre_hooks(call: _Call) -> ToolCallOutcome | None:
@@ -217,16 +220,19 @@ async def _pre_hooks(call: _Call) -> ToolCallOutcome | None:
 
 async def _authorize(call: _Call) -> ToolCallOutcome | None:
     """The permission decision; a refusal is the call's result."""
-    decision = await _decide(
-        call.tool,
-        call.parsed,
-        call.raw_input,
-        call.ctx,
-        call.runtime,
-        call.hook_decision,
-        call.hook_reason,
-        call.hook_input,
-    )
+    decision = await call.runtime.policy.decide(call.tool, call.parsed, call.ctx)
+    if decision.behavior != "allow" or call.hook_decision == "ask":
+        decision = await _combine(
+            decision,
+            call.tool,
+            call.parsed,
+            call.raw_input,
+            call.ctx,
+            call.runtime,
+            call.hook_decision,
+            call.hook_reason,
+            call.hook_input,
+        )
     if decision.behavior != "allow":
         text = decision.message or f"{call.tool.name} was refused; this call did not run."
         return call.error(text, status="rejected")
@@ -237,15 +243,15 @@ async def _authorize(call: _Call) -> ToolCallOutcome | None:
     return None
 
 
-async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> _Ran:
-    """Run the tool under its time limit; every failure is caught into the result."""
+async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> None:
+    """Run the tool under its time limit; every failure is caught into the call's state."""
     tool, parsed, ctx, limit_s = (
         call.tool,
         call.parsed,
         call.ctx,
         call.runtime.limits.tool_timeout_s,
     )
-    ran = _Ran()
+    ran = call
     started = time.perf_counter()
     try:
         if tool.handles_own_timeout:
@@ -270,13 +276,12 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> _
     except Exception as exc:
         ran.failure = truncate_middle(f"Error: {type(exc).__name__}: {exc}")
     ran.duration_ms = (time.perf_counter() - started) * 1000
-    return ran
 
 
-async def _post_hooks(call: _Call, ran: _Ran) -> None:
+async def _post_hooks(call: _Call) -> None:
     """PostToolUse (or PostToolUseFailure) hooks: context, feedback, a replaced output."""
     assert call.runtime.hooks is not None
-    hooks, tool = call.runtime.hooks, call.tool
+    hooks, tool, ran = call.runtime.hooks, call.tool, call
     if ran.failure is None:
         post = await hooks.post_tool_use(
             tool=tool,
@@ -303,9 +308,9 @@ async def _post_hooks(call: _Call, ran: _Ran) -> None:
         ran.output, ran.content = replace_output(tool, ran.output, ran.content, post.updated_output)
 
 
-def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
+def _finish(call: _Call) -> ToolCallOutcome:
     """The result block: the failure, or the content (never empty, spilled when too big)."""
-    tool, block = call.tool, call.block
+    tool, block, ran = call.tool, call.block, call
     if ran.failure is not None:
         return ToolCallOutcome(
             block=ToolResultBlock(
@@ -325,25 +330,27 @@ def _finish(call: _Call, ran: _Ran) -> ToolCallOutcome:
     limit = tool.max_result_chars
     if limit is not None and content_chars(content) > min(limit, call.runtime.limits.result_chars):
         content = spill(content, session=call.ctx.session, tool_use_id=block.id)
-    content = _with_notes(content, call.parsed)
+    parsed = call.parsed
+    notes = parsed.ignored_notes() if isinstance(parsed, ToolInput) else ()
+    if notes or not isinstance(content, str):
+        content = _with_notes(content, notes)
     return ToolCallOutcome(
         block=ToolResultBlock(tool_use_id=block.id, content=content),
         status="ok",
         tool=tool,
-        input=call.parsed,
+        input=parsed,
         output=ran.output,
         context_modifier=ran.modifier,
-        extra_context=tuple(call.extra),
+        extra_context=tuple(call.extra) if call.extra else (),
         spillable=limit is not None,
         duration_ms=ran.duration_ms,
     )
 
 
 def _with_notes(
-    content: str | Sequence[ResultPart], parsed: BaseModel
+    content: str | Sequence[ResultPart], notes: tuple[str, ...]
 ) -> str | tuple[ResultPart, ...]:
     """``content`` with the notes on ignored input fields at its end."""
-    notes = parsed.ignored_notes() if isinstance(parsed, ToolInput) else ()
     if isinstance(content, str):
         return "\n\n".join((content, *notes)) if notes else content
     return (*content, *(TextBlock(text=n) for n in notes))
@@ -430,7 +437,8 @@ def _hook_approves(decision: PermissionDecision, hook_input: bool) -> bool:
     return decision.hook_can_approve and (hook_input or not decision.hook_needs_input)
 
 
-async def _decide(
+async def _combine(
+    decision: PermissionDecision,
     tool: Tool[Any, Any],
     parsed: BaseModel,
     raw_input: Mapping[str, Any],
@@ -440,14 +448,13 @@ async def _decide(
     hook_reason: str = "",
     hook_input: bool = False,
 ) -> PermissionDecision:
-    """The policy's decision, combined with the PreToolUse hooks' and the ask handler's.
+    """The policy's ``decision``, combined with the PreToolUse hooks' and the ask handler's.
 
     A hook ``allow`` lets through what would only have been asked (also in ``dontAsk``,
     where the ask became a denial), never what a deny or ask rule, a critical-path
     removal or a protected path decided (``hook_can_approve``). A hook ``ask`` turns an
     allow into a prompt (a denial in ``dontAsk``).
     """
-    decision = await runtime.policy.decide(tool, parsed, ctx)
     if decision.behavior == "allow":
         if hook_decision != "ask":
             return decision

@@ -11,6 +11,8 @@ from hands.models.base import Usage
 
 CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1600
+_ENCODER = json.JSONEncoder(default=str)
+"""``json.dumps(..., default=str)`` without making an encoder per block."""
 
 
 def estimate_message(message: Message) -> int:
@@ -32,7 +34,7 @@ def estimate_message(message: Message) -> int:
                 else:
                     chars += len(json.dumps(part.to_wire()))
         else:
-            chars += len(json.dumps(block.to_wire(), default=str))
+            chars += len(_ENCODER.encode(block.to_wire()))
     return chars // CHARS_PER_TOKEN + images * IMAGE_TOKENS + 4
 
 
