@@ -21,6 +21,7 @@ Parts, each a fresh process per sample, medians of interleaved runs:
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import re
@@ -320,6 +321,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     runs = 5 if args.quick else 15
+    # hands' own modules byte-compiled first, as an installed package's are: with
+    # PYTHONDONTWRITEBYTECODE set (or a read-only checkout) every start would compile them
+    import hands
+
+    compileall.compile_dir(Path(hands.__file__).parent, quiet=1)
     session_runs = 3 if args.quick else 7
 
     work = Path(tempfile.mkdtemp(prefix="hands-cold-"))

@@ -160,11 +160,17 @@ class BuiltinGrammar(Mapping[str, "RuleSubject | None"]):
 
     The rule parser's grammar for the built-ins: a settings file's ``Bash(...)`` rule
     imports the Bash tool's module to read its declaration; the other modules stay
-    unloaded.
+    unloaded. ``only``: the built-ins to cover (by canonical name; default: every one).
     """
 
-    def __init__(self) -> None:
-        self._entries = {n: e for e in BUILTIN_TOOLS for n in (e.name, *e.aliases)}
+    def __init__(self, only: Iterable[str] | None = None) -> None:
+        keep = None if only is None else frozenset(only)
+        self._entries = {
+            n: e
+            for e in BUILTIN_TOOLS
+            if keep is None or e.name in keep
+            for n in (e.name, *e.aliases)
+        }
 
     def __getitem__(self, name: str) -> RuleSubject | None:
         return self._entries[name].tool_class().subject
