@@ -26,10 +26,6 @@ class Builtin:
     """The tool's ``is_enabled`` answered without importing its module (None: always on).
     A pool leaves out a built-in this says no to; one it says yes to is still asked."""
 
-    def is_offered(self) -> bool:
-        """Whether the tool may be enabled now; its module stays unloaded when not."""
-        return self.offered is None or self.offered()
-
     def load(self) -> Tool[Any, Any]:
         """Import the module and make the tool."""
         return self.tool_class()()
@@ -188,8 +184,19 @@ def offered_base_tools() -> list[Tool[Any, Any]]:
     """A fresh instance of each built-in that may be enabled now; the others stay unloaded.
 
     What a pool keeps of :func:`all_base_tools` (a pool also asks each tool it loads).
+    Each check runs once: the browser's rows share one.
     """
-    return [entry.load() for entry in BUILTIN_TOOLS if entry.is_offered()]
+    answers: dict[Callable[[], bool], bool] = {}
+
+    def offered(entry: Builtin) -> bool:
+        check = entry.offered
+        if check is None:
+            return True
+        if check not in answers:
+            answers[check] = check()
+        return answers[check]
+
+    return [entry.load() for entry in BUILTIN_TOOLS if offered(entry)]
 
 
 def find_builtin(name: str) -> Builtin | None:
