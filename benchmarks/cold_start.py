@@ -246,6 +246,27 @@ def print_offenders(title: str, rows: list[tuple[int, int, int, str]], top: int)
     print(f"  by module (self time), top {top}:")
     for own, cum, _depth, module in sorted(rows, reverse=True)[:top]:
         print(f"    {own / 1000:8.1f} ms  (cumulative {cum / 1000:7.1f})  {module}")
+    print(f"  the tree's roots (imports made at run time or first), cumulative, top {top}:")
+    for root, heaviest in sorted(import_roots(rows), key=lambda r: -r[0][1])[:top]:
+        under = (
+            f"  <- heaviest inside: {heaviest[3]} {heaviest[1] / 1000:.1f} ms" if heaviest else ""
+        )
+        print(f"    {root[1] / 1000:8.1f} ms  {root[3]}{under}")
+
+
+def import_roots(
+    rows: list[tuple[int, int, int, str]],
+) -> list[tuple[tuple[int, int, int, str], tuple[int, int, int, str] | None]]:
+    """Each top-level import with its heaviest direct child (importtime lists children first)."""
+    roots: list[tuple[tuple[int, int, int, str], tuple[int, int, int, str] | None]] = []
+    children: list[tuple[int, int, int, str]] = []
+    for row in rows:
+        if row[2] == 0:
+            roots.append((row, max(children, key=lambda r: r[1]) if children else None))
+            children = []
+        elif row[2] == 1:
+            children.append(row)
+    return roots
 
 
 def entry_argv(args: list[str]) -> list[str]:
