@@ -21,6 +21,7 @@ Parts, each a fresh process per sample, medians of interleaved runs:
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import re
@@ -245,6 +246,27 @@ def print_offenders(title: str, rows: list[tuple[int, int, int, str]], top: int)
     print(f"  by module (self time), top {top}:")
     for own, cum, _depth, module in sorted(rows, reverse=True)[:top]:
         print(f"    {own / 1000:8.1f} ms  (cumulative {cum / 1000:7.1f})  {module}")
+    print(f"  the tree's roots (imports made at run time or first), cumulative, top {top}:")
+    for root, heaviest in sorted(import_roots(rows), key=lambda r: -r[0][1])[:top]:
+        under = (
+            f"  <- heaviest inside: {heaviest[3]} {heaviest[1] / 1000:.1f} ms" if heaviest else ""
+        )
+        print(f"    {root[1] / 1000:8.1f} ms  {root[3]}{under}")
+
+
+def import_roots(
+    rows: list[tuple[int, int, int, str]],
+) -> list[tuple[tuple[int, int, int, str], tuple[int, int, int, str] | None]]:
+    """Each top-level import with its heaviest direct child (importtime lists children first)."""
+    roots: list[tuple[tuple[int, int, int, str], tuple[int, int, int, str] | None]] = []
+    children: list[tuple[int, int, int, str]] = []
+    for row in rows:
+        if row[2] == 0:
+            roots.append((row, max(children, key=lambda r: r[1]) if children else None))
+            children = []
+        elif row[2] == 1:
+            children.append(row)
+    return roots
 
 
 def entry_argv(args: list[str]) -> list[str]:
@@ -320,6 +342,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     runs = 5 if args.quick else 15
+    # hands' own modules byte-compiled first, as an installed package's are: with
+    # PYTHONDONTWRITEBYTECODE set (or a read-only checkout) every start would compile them
+    import hands
+
+    compileall.compile_dir(Path(hands.__file__).parent, quiet=1)
     session_runs = 3 if args.quick else 7
 
     work = Path(tempfile.mkdtemp(prefix="hands-cold-"))

@@ -7,11 +7,10 @@ import re
 from collections.abc import Mapping
 
 _SWITCH = frozenset({"1", "0", "true", "false", "yes", "no", "on", "off"})
-_POSITIVE_INT = re.compile(r"[1-9][0-9]*")
-_POSITIVE_NUMBER = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)")
-_TOOL_SEARCH = re.compile(
-    r"(auto(:[0-9]+(\.[0-9]*)?%?)?|true|false|1|0|on|off|yes|no|always|never)"
-)
+# patterns compiled (and cached by :mod:`re`) only when such a variable is set
+_POSITIVE_INT = r"[1-9][0-9]*"
+_POSITIVE_NUMBER = r"([0-9]+\.?[0-9]*|\.[0-9]+)"
+_TOOL_SEARCH = r"(auto(:[0-9]+(\.[0-9]*)?%?)?|true|false|1|0|on|off|yes|no|always|never)"
 
 _CHECKS: dict[str, tuple[str, str]] = {
     "HANDS_MAX_TOOL_CONCURRENCY": ("int", "a whole number above 0"),
@@ -28,12 +27,12 @@ _CHECKS: dict[str, tuple[str, str]] = {
 
 def _valid(kind: str, value: str) -> bool:
     if kind == "int":
-        return _POSITIVE_INT.fullmatch(value) is not None
+        return re.fullmatch(_POSITIVE_INT, value) is not None
     if kind == "number":
-        return _POSITIVE_NUMBER.fullmatch(value) is not None and float(value) > 0
+        return re.fullmatch(_POSITIVE_NUMBER, value) is not None and float(value) > 0
     if kind == "switch":
         return value.lower() in _SWITCH
-    return _TOOL_SEARCH.fullmatch(value.lower()) is not None
+    return re.fullmatch(_TOOL_SEARCH, value.lower()) is not None
 
 
 def env_warnings(env: Mapping[str, str] | None = None) -> list[str]:

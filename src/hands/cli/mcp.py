@@ -64,9 +64,9 @@ def list_command(
     from hands.cli import startup
     from hands.config.settings import load_settings
     from hands.mcp.config import approval_from_settings, approval_without_asking
-    from hands.mcp.connection import ServerStatus
     from hands.mcp.server_policy import ServerPolicy
     from hands.mcp.setup import build_manager
+    from hands.mcp.status import ServerStatus
 
     project = _cwd(cwd)
     settings = load_settings(project)

@@ -50,10 +50,10 @@ def user_messages(lines: IO[str]) -> Iterator[Message]:
 
 def _note_needs_auth(setup: AgentSetup) -> None:
     """Say on stderr which servers' tools were missing for want of an authorization."""
-    from hands.mcp.oauth import login_hint
-
     for status in setup.mcp.status():
         if status.state == "needs-auth":
+            from hands.mcp.oauth import login_hint
+
             print(
                 f"hands: the MCP server {status.name!r} needs authorization, so its tools "
                 f"were not available; {login_hint(status.name)}",

@@ -92,17 +92,22 @@ class AgentSetup:
 
         Call it inside the running event loop, before the first query.
         """
+        self.mcp.roots = (self.cwd, *self.settings.additional_directories)
+        if self.mcp.connections:  # without a server, nobody elicits or samples
+            self._answer_servers()
+        self.mcp.start(lazy=self.source.active).attach(self.session)
+
+    def _answer_servers(self) -> None:
+        """Elicitation through the hooks, and sampling only for auto-approved servers."""
         from hands.mcp.elicitation import HookElicitation, decline_unless_hooked
         from hands.mcp.sampling import decline_all, model_sampler
 
-        self.mcp.roots = (self.cwd, *self.settings.additional_directories)
         if self.hooks is not None and self.mcp.elicit is None:
             ctx = ToolContext(cwd=self.cwd, session=self.session, project_dir=self.cwd)
             self.mcp.elicit = decline_unless_hooked(HookElicitation(self.hooks, ctx))
         if self.mcp.sample is None:  # nobody to ask: only auto-approved servers are served
             self.mcp.sample = model_sampler(lambda: self.model, decline_all)
             self.mcp.sample_can_ask = False
-        self.mcp.start(lazy=self.source.active).attach(self.session)
 
     def tool_names(self) -> list[str]:
         """Every tool of the session, deferred ones included (stream-json's init line)."""
@@ -261,13 +266,15 @@ def prepare(
         append=append_system_prompt,
         base=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
     )
-    from hands.hooks.engine import build_hooks
+    hooks: HookEngine | None = None
+    if settings.hooks:  # the hook engine is loaded only when some settings file has hooks
+        from hands.hooks.engine import build_hooks
 
-    hooks = build_hooks(
-        settings,
-        on_notice=lambda text: print(f"hands: {text}", file=sys.stderr),
-        allow_defer=not interactive,
-    )
+        hooks = build_hooks(
+            settings,
+            on_notice=lambda text: print(f"hands: {text}", file=sys.stderr),
+            allow_defer=not interactive,
+        )
     if hooks is not None:
         hooks.transcript_path = str(writer.path)
     manager, source, mcp_config = _mcp(

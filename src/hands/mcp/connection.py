@@ -15,8 +15,7 @@ import math
 import tempfile
 import time
 from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
+from typing import IO, TYPE_CHECKING, Any, Protocol, cast
 
 import anyio
 
@@ -26,6 +25,8 @@ from hands.mcp.config import McpServerConfig, McpSettings
 from hands.mcp.naming import normalize
 from hands.mcp.results import WithStderr, describe_failure
 from hands.mcp.server_process import KILL_WAIT_S, kill_server
+from hands.mcp.status import ServerStatus as ServerStatus  # also its old home
+from hands.mcp.status import State
 from hands.mcp.tools import (
     McpBackend,
     McpTool,
@@ -43,8 +44,6 @@ if TYPE_CHECKING:
     from hands.mcp.tool_cache import ToolListCache
     from mcp import ClientSession
 
-
-State: TypeAlias = Literal["pending", "connected", "reconnecting", "failed", "needs-auth", "closed"]
 
 CLIENT_NAME = "hands"
 STDERR_TAIL = 1_500
@@ -72,55 +71,6 @@ class ConnectionOwner(McpBackend, Protocol):
     def changed(self) -> None:
         """A connection's state or tools changed."""
         ...
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ServerStatus:
-    """What ``hands mcp list`` shows for one server."""
-
-    name: str
-    scope: str
-    transport: str
-    target: str
-    state: State | Literal["needs-approval", "disabled"]
-    error: str = ""
-    tools: tuple[str, ...] = ()
-    resources: bool = False
-    server_info: str = ""
-    connect_ms: float | None = None
-
-    @property
-    def wire_status(self) -> str:
-        """The status word of stream-json's ``system/init`` ``mcp_servers`` entries."""
-        return _WIRE_STATUS.get(self.state, "failed")
-
-    def to_json(self) -> dict[str, Any]:
-        """A plain dict for ``--json``."""
-        return {
-            "name": self.name,
-            "scope": self.scope,
-            "transport": self.transport,
-            "target": self.target,
-            "state": self.state,
-            "error": self.error,
-            "tools": list(self.tools),
-            "tool_count": len(self.tools),
-            "resources": self.resources,
-            "server_info": self.server_info,
-            "connect_ms": self.connect_ms,
-        }
-
-
-_WIRE_STATUS: dict[str, str] = {
-    "connected": "connected",
-    "pending": "pending",
-    "reconnecting": "pending",
-    "failed": "failed",
-    "closed": "failed",
-    "needs-auth": "needs-auth",
-    "needs-approval": "disabled",
-    "disabled": "disabled",
-}
 
 
 class _WatchedStream:

@@ -14,9 +14,9 @@ from dataclasses import replace
 
 from hands.mcp.auth_store import AuthRecord
 from hands.mcp.config import McpServerConfig, McpSettings
-from hands.mcp.connection import ServerStatus
 from hands.mcp.oauth import LoginFlow, callback_port, fixed_port
 from hands.mcp.oauth_callback import CallbackListener
+from hands.mcp.status import ServerStatus
 
 DEFAULT_LOGIN_TIMEOUT_S = 300.0
 

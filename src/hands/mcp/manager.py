@@ -27,23 +27,18 @@ from hands.core.tool import Progress, Tool
 from hands.errors import ToolError
 from hands.mcp.client_features import LogLevel, level_from_python, normalize_roots
 from hands.mcp.config import McpServerConfig, McpSettings
-from hands.mcp.connection import McpConnection, ServerStatus
 from hands.mcp.naming import normalize, split_name
-from hands.mcp.results import convert_result
-from hands.mcp.tools import (
-    McpCallResult,
-    McpProgress,
-    McpTool,
-    PendingMcpTool,
-)
 
 if TYPE_CHECKING:
     from hands.core.session import Session
+    from hands.mcp.connection import McpConnection
     from hands.mcp.elicitation import ElicitationHandler
     from hands.mcp.oauth import LoginFlow
     from hands.mcp.prompts import McpPromptDef, PromptMessage
     from hands.mcp.sampling import SamplingHandler
+    from hands.mcp.status import ServerStatus
     from hands.mcp.tool_cache import ToolListCache
+    from hands.mcp.tools import McpCallResult, McpTool, PendingMcpTool
 
 
 class McpManager:
@@ -79,8 +74,12 @@ class McpManager:
         self.tool_cache = tool_cache
         """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
         self.connections: dict[str, McpConnection] = {}
-        for config in servers:
-            self.connections.setdefault(config.name, McpConnection(config, self))
+        configs = list(servers)
+        if configs:  # the connection code is loaded only when there is a server
+            from hands.mcp.connection import McpConnection
+
+            for config in configs:
+                self.connections.setdefault(config.name, McpConnection(config, self))
         self._by_key = {c.key: c for c in self.connections.values()}
         self._extra_status = tuple(extra_status)
         self.version = 0
@@ -325,6 +324,9 @@ class McpManager:
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
 
+        from hands.mcp.results import convert_result
+        from hands.mcp.tools import McpProgress
+
         name = conn.config.name
         report = progress
 
@@ -421,4 +423,6 @@ def pending_tool(manager: McpManager, name: str) -> PendingMcpTool | None:
     conn = manager.waiting_server(name)
     if conn is None:
         return None
+    from hands.mcp.tools import PendingMcpTool
+
     return PendingMcpTool(backend=manager, name=name, server=conn.config.name)

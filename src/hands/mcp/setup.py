@@ -39,8 +39,8 @@ def build_manager(
 
     ``tool_cache`` keeps tool lists between sessions (see :mod:`hands.mcp.tool_cache`).
     """
-    from hands.mcp.connection import ServerStatus
     from hands.mcp.manager import McpManager
+    from hands.mcp.status import ServerStatus
 
     config = load_mcp_config(
         cwd, env=env, extra=extra, approve_project=approve_project, blocked=blocked

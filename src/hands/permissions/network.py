@@ -22,7 +22,7 @@ from hands.permissions.rules import DomainPattern
 
 if TYPE_CHECKING:
     from hands.config.settings import Settings
-    from hands.core.tool import Tool
+    from hands.core.subject import RuleSubject
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -40,15 +40,20 @@ class NetworkDomains:
         )
 
 
-def network_domains(settings: Settings, *, fetcher: type[Tool[Any, Any]]) -> NetworkDomains:
-    """What ``settings`` open and close: the sandbox's lists, then ``fetcher``'s domain rules."""
+def network_domains(
+    settings: Settings, *, fetcher: Mapping[str, RuleSubject | None]
+) -> NetworkDomains:
+    """What ``settings`` open and close: the sandbox's lists, then ``fetcher``'s domain rules.
+
+    ``fetcher`` maps the fetching tool's name and aliases to its declared subject; the
+    subject is read only for a rule that names the tool with a specifier.
+    """
     network = merged_sandbox(settings.sandbox_layers).get("network")
     empty: Mapping[str, Any] = {}
     net = cast(Mapping[str, Any], network) if isinstance(network, Mapping) else empty
     allowed, denied = _strings(net.get("allowedDomains")), _strings(net.get("deniedDomains"))
-    names = (fetcher.name, *fetcher.aliases)
-    grammar = dict.fromkeys(names, fetcher.subject)
-    rules, _ = settings_rules(settings, grammar=grammar)
+    names = tuple(fetcher)
+    rules, _ = settings_rules(settings, grammar=fetcher)
     for rule in rules:
         if rule.tool not in names or rule.name_regex is not None:
             continue

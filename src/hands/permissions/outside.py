@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from hands.core.decision import PermissionDecision
 from hands.core.subject import READ_RULES
 from hands.permissions.paths import inside
-from hands.permissions.reads import links_leaving
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -40,6 +39,8 @@ def outside_read(
     for prog, root in call.following_roots:
         if not inside(root, dirs):
             continue  # already reported as an outside read
+        from hands.permissions.reads import links_leaving  # a shell command's analysis
+
         link = links_leaving(root, lambda p: inside(p, dirs))
         if link is not None:
             why.append(f"{prog} follows symlinks below {root} ({link} leads outside)")

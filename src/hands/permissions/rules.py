@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Final, Literal, Protocol, TypeAlias, runtime_checkable
 
 from hands.config.rule_texts import BEHAVIORS as BEHAVIORS
 from hands.config.rule_texts import RuleBehavior as RuleBehavior
@@ -23,9 +23,11 @@ from hands.config.rule_texts import RuleOrigin as RuleOrigin
 from hands.config.rule_texts import Scope as Scope
 from hands.config.rule_texts import split_rule_list as split_rule_list
 from hands.core.subject import EDIT_RULES, READ_RULES, RuleSubject, reads_path, writes_path
-from hands.permissions.bash import CommandPattern, compile_command_pattern
 from hands.permissions.names import CLAUDE_CODE_LEGACY, CLAUDE_CODE_SUBJECTS
 from hands.permissions.paths import PathPattern, compile_path_pattern
+
+if TYPE_CHECKING:  # the command grammar is loaded with the first command rule
+    from hands.permissions.bash import CommandPattern
 
 RuleKind: TypeAlias = Literal["tool", "command", "path", "domain", "name", "param", "pending"]
 Grammar: TypeAlias = Mapping[str, "RuleSubject | None"]
@@ -282,6 +284,8 @@ def parse_rule(
         return rule("param", param)
     kind = declared.kind
     if kind == "command":
+        from hands.permissions.bash import compile_command_pattern
+
         return rule("command", compile_command_pattern(specifier, ignore_case=declared.ignore_case))
     if kind == "read" or kind == "write":
         pattern = compile_path_pattern(specifier)

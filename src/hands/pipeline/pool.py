@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,9 @@ class Builtin:
     module: str
     cls: str
     aliases: tuple[str, ...] = ()
+    offered: Callable[[], bool] | None = None
+    """The tool's ``is_enabled`` answered without importing its module (None: always on).
+    A pool leaves out a built-in this says no to; one it says yes to is still asked."""
 
     def load(self) -> Tool[Any, Any]:
         """Import the module and make the tool."""
@@ -32,6 +35,22 @@ class Builtin:
         return getattr(importlib.import_module(self.module), self.cls)
 
 
+def _browser_offered() -> bool:
+    from hands.tools.browser._settings import offered
+
+    return offered()
+
+
+def _tasks_on() -> bool:
+    from hands.tools.planning._task_list import tasks_enabled
+
+    return tasks_enabled()
+
+
+def _todos_on() -> bool:
+    return not _tasks_on()
+
+
 def _browser(action: str, cls: str) -> Builtin:
     """A browser tool's row: ``Browser_<action>`` in its own module, alias ``browser_<action>``."""
     return Builtin(
@@ -39,7 +58,12 @@ def _browser(action: str, cls: str) -> Builtin:
         module=f"hands.tools.browser.browser_{action}",
         cls=cls,
         aliases=(f"browser_{action}",),
+        offered=_browser_offered,
     )
+
+
+def _task(name: str, module: str, cls: str) -> Builtin:
+    return Builtin(name=name, module=f"hands.tools.planning.{module}", cls=cls, offered=_tasks_on)
 
 
 # Every built-in tool, imported only when the pool (or that one tool) is built.
@@ -89,17 +113,26 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="TaskStopTool",
         aliases=("KillShell", "KillBash"),
     ),
-    Builtin(name="TodoWrite", module="hands.tools.planning.todo_write", cls="TodoWriteTool"),
-    Builtin(name="TaskCreate", module="hands.tools.planning.task_create", cls="TaskCreateTool"),
-    Builtin(name="TaskGet", module="hands.tools.planning.task_get", cls="TaskGetTool"),
-    Builtin(name="TaskList", module="hands.tools.planning.task_list", cls="TaskListTool"),
-    Builtin(name="TaskUpdate", module="hands.tools.planning.task_update", cls="TaskUpdateTool"),
+    Builtin(
+        name="TodoWrite",
+        module="hands.tools.planning.todo_write",
+        cls="TodoWriteTool",
+        offered=_todos_on,
+    ),
+    _task("TaskCreate", "task_create", "TaskCreateTool"),
+    _task("TaskGet", "task_get", "TaskGetTool"),
+    _task("TaskList", "task_list", "TaskListTool"),
+    _task("TaskUpdate", "task_update", "TaskUpdateTool"),
     Builtin(
         name="AskUserQuestion",
         module="hands.tools.planning.ask_user_question",
         cls="AskUserQuestionTool",
     ),
 )
+
+
+FETCHER = "WebFetch"
+"""The built-in that fetches URLs for the model: its ``domain:`` rules open the network."""
 
 
 class ToolPool:
@@ -147,6 +180,25 @@ def all_base_tools() -> list[Tool[Any, Any]]:
     return [entry.load() for entry in BUILTIN_TOOLS]
 
 
+def offered_base_tools() -> list[Tool[Any, Any]]:
+    """A fresh instance of each built-in that may be enabled now; the others stay unloaded.
+
+    What a pool keeps of :func:`all_base_tools` (a pool also asks each tool it loads).
+    Each check runs once: the browser's rows share one.
+    """
+    answers: dict[Callable[[], bool], bool] = {}
+
+    def offered(entry: Builtin) -> bool:
+        check = entry.offered
+        if check is None:
+            return True
+        if check not in answers:
+            answers[check] = check()
+        return answers[check]
+
+    return [entry.load() for entry in BUILTIN_TOOLS if offered(entry)]
+
+
 def find_builtin(name: str) -> Builtin | None:
     """The registry entry of the built-in called ``name`` (or with that alias)."""
     for entry in BUILTIN_TOOLS:
@@ -160,11 +212,17 @@ class BuiltinGrammar(Mapping[str, "RuleSubject | None"]):
 
     The rule parser's grammar for the built-ins: a settings file's ``Bash(...)`` rule
     imports the Bash tool's module to read its declaration; the other modules stay
-    unloaded.
+    unloaded. ``only``: the built-ins to cover (by canonical name; default: every one).
     """
 
-    def __init__(self) -> None:
-        self._entries = {n: e for e in BUILTIN_TOOLS for n in (e.name, *e.aliases)}
+    def __init__(self, only: Iterable[str] | None = None) -> None:
+        keep = None if only is None else frozenset(only)
+        self._entries = {
+            n: e
+            for e in BUILTIN_TOOLS
+            if keep is None or e.name in keep
+            for n in (e.name, *e.aliases)
+        }
 
     def __getitem__(self, name: str) -> RuleSubject | None:
         return self._entries[name].tool_class().subject
@@ -208,7 +266,7 @@ def assemble_pool(
     ``denied`` names tools a blanket deny rule removes (the permission engine supplies
     them); ``only`` keeps just the named tools (a sub-agent's allowlist).
     """
-    tools = list(all_base_tools() if base is None else base)
+    tools = list(offered_base_tools() if base is None else base)
     if simple:
         tools = [t for t in tools if t.simple_mode]
     blocked = set(denied)
@@ -236,7 +294,7 @@ def pool_for(
     blanket deny rule (``WebFetch``, ``mcp__x``, a bare ``Read``, which also removes the
     other tools that read paths) takes a tool out of base and extra alike.
     """
-    tools = list(all_base_tools() if base is None else base)
+    tools = list(offered_base_tools() if base is None else base)
     added = list(extra)
     denied: list[str] = []
     if policy is not None:

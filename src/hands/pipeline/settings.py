@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hands.permissions.network import NetworkDomains, network_domains
+from hands.pipeline.pool import FETCHER, BuiltinGrammar
 from hands.tools.bash._settings import BashSettings, install
 
 if TYPE_CHECKING:
@@ -18,8 +19,7 @@ def install_settings(session: Session, settings: Settings) -> BashSettings:
     The domains (for the sandbox's proxy and WebFetch's address guard) are
     ``sandbox.network`` joined by WebFetch's own ``domain:`` rules, no other tool's.
     """
-    from hands.tools.web.web_fetch import WebFetchTool  # loaded with a session, not before
-
-    network = network_domains(settings, fetcher=WebFetchTool)
+    # WebFetch's module is imported only if a settings rule about it needs its subject
+    network = network_domains(settings, fetcher=BuiltinGrammar(only=(FETCHER,)))
     session.service(NetworkDomains, lambda: network)
     return install(session, settings, network=network)
