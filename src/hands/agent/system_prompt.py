@@ -3,36 +3,15 @@
 from __future__ import annotations
 
 import platform
-import subprocess
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
+from hands.agent.git_status import git_summary_for_prompt
 from hands.agent.options import DEFAULT_SYSTEM_PROMPT
 
 INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "HANDS.md")
 MAX_INSTRUCTION_CHARS = 40_000
-GIT_TIMEOUT_S = 2.0
-
-
-def git_summary(cwd: Path) -> str:
-    """``git status --short --branch`` (first 30 lines), or "" outside a repository."""
-    try:
-        proc = subprocess.run(
-            ["git", "status", "--short", "--branch"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    if proc.returncode != 0:
-        return ""
-    lines = proc.stdout.splitlines()
-    more = f"\n… {len(lines) - 30} more" if len(lines) > 30 else ""
-    return "\n".join(lines[:30]) + more
 
 
 def instruction_files(cwd: Path, home: Path | None = None) -> list[tuple[Path, str]]:
@@ -75,7 +54,7 @@ def build_system_prompt(
         f"Today's date: {(today or date.today()).isoformat()}",
     ]
     parts = [base, "<env>\n" + "\n".join(env) + "\n</env>"]
-    status = git_summary(cwd)
+    status = git_summary_for_prompt(cwd)
     if status:
         parts.append(f"<git-status>\n{status}\n</git-status>")
     for path, text in instruction_files(cwd, home):

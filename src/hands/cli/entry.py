@@ -43,6 +43,12 @@ def main() -> None:
             from hands.cli.tool_command import main as tool_main
 
             raise SystemExit(tool_main(sys.argv[2:]))
+        if _starts_a_session(sys.argv[1:]):
+            from pathlib import Path
+
+            from hands.agent.git_status import start_git_summary
+
+            start_git_summary(Path.cwd())  # git runs while the session is set up
         from hands.cli.app import app
 
         app()
@@ -52,6 +58,11 @@ def main() -> None:
     except BrokenPipeError:
         _drop_stdout()
         raise SystemExit(BROKEN_PIPE_EXIT) from None
+
+
+def _starts_a_session(args: list[str]) -> bool:
+    """``hands -p …`` or the REPL with no arguments: a session whose prompt needs git."""
+    return not args or "-p" in args or "--print" in args
 
 
 def _drop_stdout() -> None:
