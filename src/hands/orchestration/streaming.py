@@ -37,6 +37,7 @@ from hands.orchestration.outbox import Outbox
 from hands.orchestration.partition import classify_call
 from hands.pipeline.execution import run_tool_use, timeout_outcome, unknown_tool_outcome
 from hands.pipeline.runtime import ToolRuntime
+from hands.shell.spawn import releasing, wait_released
 
 DISCARDED = (
     "Discarded: the model response that requested this call was abandoned before the call "
@@ -48,6 +49,8 @@ INTERRUPTED = (
     "missing or incomplete. If it was an edit, check the file before assuming either way. "
     "Stop and wait for the user to say how to go on."
 )
+SPAWN_RELEASE_S = 5.0
+"""How long a turn waits for processes started by cancelled calls to be killed."""
 CANCELLED = "Cancelled: this call was stopped before it finished; its result is incomplete."
 NOT_STARTED_INTERRUPTED = (
     "Interrupted by the user before this call started: it was not run and nothing was "
@@ -289,7 +292,9 @@ class StreamingToolExecutor:
             self.interrupt()
             with anyio.CancelScope(shield=True):
                 await self._idle.wait()
+                await _release_spawns()
             raise
+        await _release_spawns()
 
     async def _run(self, tracked: _Tracked) -> None:
         outcome: ToolCallOutcome | None = None
@@ -418,3 +423,14 @@ class StreamingToolExecutor:
             elif tracked.state is ToolState.EXECUTING:
                 tracked.stop(text)
         self._flush()
+
+
+async def _release_spawns() -> None:
+    """Wait until processes started by cancelled calls are killed (a few seconds at most).
+
+    A call cancelled while it started a process leaves that process to be killed after it;
+    the turn ends only once that is done, so nothing it started outlives it.
+    """
+    if releasing():
+        with anyio.CancelScope(shield=True):
+            await wait_released(SPAWN_RELEASE_S)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import signal
 from collections.abc import Sequence
@@ -64,7 +65,13 @@ async def _close(process: Process) -> None:
         await process.aclose()
 
 
-async def wait_released() -> None:
-    """Wait until every process whose caller was cancelled mid-spawn has been released."""
-    while _orphans:
-        await asyncio.wait(set(_orphans))
+def releasing() -> bool:
+    """Whether a process whose caller was cancelled mid-spawn is still being released."""
+    return bool(_orphans)
+
+
+async def wait_released(limit: float = math.inf) -> None:
+    """Wait (up to ``limit`` s) until every such process has been killed and released."""
+    with anyio.move_on_after(limit):
+        while _orphans:
+            await asyncio.wait(set(_orphans))
