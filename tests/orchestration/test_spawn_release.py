@@ -19,6 +19,7 @@ from hands.orchestration.streaming import StreamingToolExecutor
 from hands.pipeline.pool import ToolPool
 from hands.pipeline.runtime import ToolRuntime
 from hands.shell.spawn import open_process
+from processes import marked
 
 pytestmark = pytest.mark.anyio
 
@@ -41,23 +42,6 @@ async def spawner(label: str) -> str:
     return f"started {label}"
 
 
-def _marked() -> list[int]:
-    found: list[int] = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read()
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if MARKER.encode() in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
-
-
 async def test_the_process_of_a_call_cancelled_mid_spawn_is_gone_when_the_turn_ends(
     tmp_path: Path,
 ) -> None:
@@ -72,4 +56,4 @@ async def test_the_process_of_a_call_cancelled_mid_spawn_is_gone_when_the_turn_e
         events = [e async for e in ex.events()]
     results = [e for e in events if isinstance(e, ToolResultEvent)]
     assert len(results) == 1 and results[0].outcome.is_error  # it was cancelled
-    assert _marked() == []  # checked at once: the turn waited for the kill
+    assert marked(MARKER) == []  # checked at once: the turn waited for the kill

@@ -12,6 +12,7 @@ import anyio
 import pytest
 
 from hands.shell.spawn import open_process, wait_released
+from processes import marked
 
 pytestmark = pytest.mark.anyio
 
@@ -53,31 +54,13 @@ async def test_a_native_cancel_at_every_step_of_the_spawn_ends_the_call() -> Non
     await wait_released()
 
 
-def _marked(marker: str) -> list[int]:
-    """Live processes whose command line holds ``marker``."""
-    found: list[int] = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read()
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker.encode() in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
-
-
 async def test_a_process_spawned_after_its_caller_was_cancelled_is_killed() -> None:
     loop = asyncio.get_running_loop()
     marker = f"hands-spawn-test-{os.getpid()}-{id(loop)}"
     child = [sys.executable, "-c", "import time; time.sleep(60)", marker]
     # the control: a spawn left alone is found by its marker
     process = await open_process(child, stdout=subprocess.PIPE, start_new_session=True)
-    assert _marked(marker) == [process.pid]
+    assert marked(marker) == [process.pid]
     process.kill()
     await process.aclose()
     for steps in range(6):
@@ -93,6 +76,6 @@ async def test_a_process_spawned_after_its_caller_was_cancelled_is_killed() -> N
             process.kill()
             await process.aclose()
         with anyio.fail_after(10):
-            while _marked(marker):
+            while marked(marker):
                 await anyio.sleep(0.02)
     await wait_released()

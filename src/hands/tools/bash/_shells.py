@@ -158,16 +158,7 @@ class BackgroundShells:
         finally:
             launch.close()
         return self._register(
-            BackgroundTask(
-                id=task_id,
-                command=command,
-                description=description,
-                proc=proc,
-                output_path=path,
-                tool_use_id=ctx.tool_use_id,
-                agent_id=ctx.agent_id,
-                limit_ms=limit_ms,
-            ),
+            _task(task_id, proc, command, description, path, ctx=ctx, limit_ms=limit_ms),
             ctx.session,
         )
 
@@ -185,16 +176,7 @@ class BackgroundShells:
         task_id = self._new_id()
         path = self.directory / f"{task_id}.output"
         path.write_text(so_far, encoding="utf-8")
-        task = BackgroundTask(
-            id=task_id,
-            command=command,
-            description=description,
-            proc=proc,
-            output_path=path,
-            tool_use_id=ctx.tool_use_id,
-            agent_id=ctx.agent_id,
-            limit_ms=limit_ms,
-        )
+        task = _task(task_id, proc, command, description, path, ctx=ctx, limit_ms=limit_ms)
         fd = proc.output_fd
         if fd is not None:
             os.set_blocking(fd, True)
@@ -326,3 +308,26 @@ def _pump(proc: ShellProcess, path: Path) -> None:
         pass
     finally:
         proc.close_fds()
+
+
+def _task(
+    task_id: str,
+    proc: ShellProcess,
+    command: str,
+    description: str | None,
+    path: Path,
+    *,
+    ctx: ToolContext,
+    limit_ms: int | None,
+) -> BackgroundTask:
+    """A background task of the call ``ctx``, writing its output to ``path``."""
+    return BackgroundTask(
+        id=task_id,
+        command=command,
+        description=description,
+        proc=proc,
+        output_path=path,
+        tool_use_id=ctx.tool_use_id,
+        agent_id=ctx.agent_id,
+        limit_ms=limit_ms,
+    )
