@@ -154,3 +154,11 @@ def test_an_id_of_digits_that_are_not_ascii_names_no_task(store: TaskStore) -> N
     # "²" and "٣" count as digits for str.isdigit, but int() refuses them
     for task_id in ("²", "٣"):
         assert store.get("default", task_id) is None
+
+
+def test_an_id_past_what_the_store_can_hold_is_no_task(store: TaskStore) -> None:
+    huge = "9" * 30  # beyond SQLite's 64-bit integers
+    store.create("L", subject="A task", description="")
+    assert store.get("L", huge) is None
+    with pytest.raises(TaskError, match="no task"):
+        store.update("L", huge, TaskChange(status="completed"))

@@ -313,6 +313,10 @@ class TaskStore:
 _COLUMNS = "id, subject, description, active_form, status, owner, metadata"
 
 
+_MAX_ID = 2**63 - 1
+"""The largest id SQLite can store."""
+
+
 def _number(task_id: str) -> int:
     text = task_id.strip().removeprefix("#")
     # ASCII digits only: str.isdigit also takes "²" and other digits int() refuses
@@ -320,7 +324,10 @@ def _number(task_id: str) -> int:
         raise TaskError(
             f"Task ids are numbers (as TaskCreate and TaskList give them), not {task_id!r}."
         )
-    return int(text)
+    number = int(text)
+    if number > _MAX_ID:  # past SQLite's integers: no task can have it
+        raise TaskError(f"There is no task #{text} in this list; check the id with TaskList.")
+    return number
 
 
 def _task(row: Sequence[Any], edges: Sequence[Sequence[Any]]) -> Task:
