@@ -21,6 +21,7 @@ def test_randomized_fault_runs(hands_home: Path) -> None:
         for seed in range(first, first + runs)
     ]
     failures: list[str] = []
+    done = 0
     for record in in_workers(fault_run, jobs, workers):
         job = record.job
         row = REPORT.row("faults: hands -p" if job.cli else "faults: query()")
@@ -35,8 +36,13 @@ def test_randomized_fault_runs(hands_home: Path) -> None:
         )
         again = f"RELIABILITY_SEED={job.seed} RELIABILITY_FAULT_RUNS=1"
         for v in record.violations:
-            row.violations.append(f"seed {job.seed} {record.kinds}: {v} (again: {again})")
-            failures.append(f"seed {job.seed} {record.kinds}: {v} (again: {again})")
+            line = f"seed {job.seed} {record.kinds}: {v} (again: {again})"
+            print(f"violation: {line}", flush=True)  # seen with -s while a long run goes on
+            row.violations.append(line)
+            failures.append(line)
+        done += 1
+        if done % 500 == 0:
+            print(f"{done} of {runs} runs, {len(failures)} violation(s) so far", flush=True)
     assert not failures, "\n".join(failures[:20])
 
 

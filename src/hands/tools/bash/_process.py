@@ -243,7 +243,7 @@ def _anyone_left(proc: ShellProcess) -> bool:
         return True
     # a process caught mid-exec may be one of ours: wait for it to tell
     scan = scan_marked(proc.marker, since_pid=proc.pid)
-    return bool(_live(list(scan.marked)) or scan.undecided)
+    return bool(_live(list(scan.marked)) or scan.undecided or scan.starved)
 
 
 def _group_has_live_members(pgid: int) -> bool:
