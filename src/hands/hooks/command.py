@@ -20,12 +20,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import anyio
-from anyio.abc import ByteReceiveStream, ByteSendStream
+from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
 from hands.hooks.config import HookHandler
 from hands.hooks.output import HookRun
 from hands.shell.processes import MARKER_VAR, settled_marked
-from hands.shell.spawn import open_process
+from hands.shell.spawn import open_process, run_to_end
 
 MAX_CAPTURE_BYTES = 4 * 1024 * 1024
 PIPE_GRACE_S = 1.0
@@ -107,10 +107,9 @@ async def run_command(
         raise
     finally:
         kill_group(process.pid)  # the hook itself, or what it left in its group
-        with anyio.CancelScope(shield=True):
-            with contextlib.suppress(Exception):
-                await process.aclose()
-            await _kill_strays(marker, since_pid=process.pid)
+        # to its end even when the call is cancelled again meanwhile: a hook's daemons
+        # (``setsid``) outlived the session when a second cancel cut this short
+        await run_to_end(_release(process, marker))
     stdout = out.decode("utf-8", "replace")
     stderr = err.decode("utf-8", "replace")
     if not finished:
@@ -128,6 +127,13 @@ async def run_command(
     if code is not None and code < 0:
         code = 128 - code  # killed by a signal: the shell's convention
     return HookRun(handler=handler, exit_code=code, stdout=stdout, stderr=stderr)
+
+
+async def _release(process: Process, marker: str) -> None:
+    """Close the ended hook's pipes and kill the processes it left outside its group."""
+    with contextlib.suppress(Exception):
+        await process.aclose()
+    await _kill_strays(marker, since_pid=process.pid)
 
 
 async def _kill_strays(marker: str, *, since_pid: int) -> None:

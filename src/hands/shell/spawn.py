@@ -9,6 +9,11 @@ an anyio shield does not hold back, so :func:`open_process` runs the spawn in a 
 its own behind :func:`asyncio.shield`: the caller can still be cancelled at once, and a
 process whose spawn finishes after that is killed (its whole group when it leads one) and
 released, since nobody else will.
+
+The same hazard holds for what must run after a process ends (killing what it left
+behind): an anyio shield does not hold back a native cancel either, so
+:func:`run_to_end` runs such a clean-up in a task of its own that a cancelled caller
+leaves running; both kinds are waited for by :func:`wait_released`.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import contextlib
 import math
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from os import PathLike
 from typing import Any
 
@@ -65,8 +70,22 @@ async def _close(process: Process) -> None:
         await process.aclose()
 
 
+async def run_to_end(cleanup: Awaitable[None]) -> None:
+    """Await ``cleanup``; a caller cancelled meanwhile (even natively) leaves it running."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another event loop (trio): its cancel scopes shield natively
+        with anyio.CancelScope(shield=True):
+            await cleanup
+        return
+    task = asyncio.ensure_future(cleanup)
+    _orphans.add(task)
+    task.add_done_callback(_orphans.discard)
+    await asyncio.shield(task)
+
+
 def releasing() -> bool:
-    """Whether a process whose caller was cancelled mid-spawn is still being released."""
+    """Whether an orphaned spawn or a :func:`run_to_end` clean-up is still running."""
     return bool(_orphans)
 
 
