@@ -104,6 +104,9 @@ quoted ``a[$(cmd)]`` operand runs ``cmd``: such a test is not read-only."""
 _EVALUATING_TEST = re.compile(
     r"(?:^|\s)-(?:v|R)(?:\s|$)|^\[\[.*\s-(?:eq|ne|lt|le|gt|ge)(?:\s|$)", re.S
 )
+_SPACED_TEST = re.compile(r"\[\[\s(?:.*\s)?\]\]|\[\s(?:.*\s)?\]", re.S)
+"""A test as bash reads one: ``[`` / ``[[`` and the closing bracket stand apart from the
+operands. ``[x]`` is a glob that runs whatever it matches, ``[]`` a command named so."""
 _STATEMENT_TYPES = frozenset(
     {
         "command",
@@ -255,8 +258,12 @@ class _Walker:
                 self.opaque.append("select menu")  # prompts and reads the answer
             else:
                 self.opaque.append(kind.replace("_", " "))
-            if kind == "test_command" and _EVALUATING_TEST.search(self.text(node)):
-                self.opaque.append(EVALUATING_TEST)
+            if kind == "test_command":
+                text = self.text(node)
+                if not _SPACED_TEST.fullmatch(text):
+                    self.problems.append(f"{text[:40]!r} is not a test bash runs as one")
+                if _EVALUATING_TEST.search(text):
+                    self.opaque.append(EVALUATING_TEST)
             self.control(node)
         else:
             self.problems.append(f"unsupported syntax: {kind}")

@@ -266,3 +266,17 @@ def test_inputs_that_crash_the_parser_are_not_parsed(command: str) -> None:
     analysis = analyze(command)
     assert not analysis.understood and not analysis_is_read_only(analysis)
     assert is_read_only("echo \U0001f600")
+
+
+@pytest.mark.parametrize("command", ["[]", "[x]", "[ -f x]", "[[ -f x]]", "[w] && ls"])
+def test_brackets_bash_does_not_run_as_a_test_are_not_read_only(command: str) -> None:
+    # `[x]` is a glob (it runs whatever one-letter file it matches), `[]` a command of
+    # that name; tree-sitter parses both as tests (found by the property test below)
+    analysis = analyze(command)
+    assert analysis.problems
+    assert not analysis_is_read_only(analysis)
+
+
+@pytest.mark.parametrize("command", ["[ ]", "[ -f x ]", "[[ -f x ]]", "[ a = b ] && ls"])
+def test_spaced_tests_stay_read_only(command: str) -> None:
+    assert analysis_is_read_only(analyze(command))
