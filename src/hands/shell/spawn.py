@@ -45,8 +45,7 @@ async def open_process(command: Sequence[str | PathLike[str]], **options: Any) -
         return await asyncio.shield(spawn)
     except asyncio.CancelledError:
         own_group = bool(options.get("start_new_session"))
-        _orphans.add(spawn)
-        spawn.add_done_callback(_orphans.discard)
+        _keep(spawn)
         spawn.add_done_callback(lambda done: _release(done, own_group=own_group))
         raise
 
@@ -60,9 +59,14 @@ def _release(spawn: asyncio.Future[Process], *, own_group: bool) -> None:
             os.killpg(process.pid, signal.SIGKILL)
         else:
             process.kill()
-    task = asyncio.get_running_loop().create_task(_close(process))
-    _orphans.add(task)
-    task.add_done_callback(_orphans.discard)
+    _keep(asyncio.get_running_loop().create_task(_close(process)))
+
+
+def _keep(future: asyncio.Future[Any]) -> asyncio.Future[Any]:
+    """Track ``future`` until it is done, for :func:`releasing` and :func:`wait_released`."""
+    _orphans.add(future)
+    future.add_done_callback(_orphans.discard)
+    return future
 
 
 async def _close(process: Process) -> None:
@@ -78,10 +82,7 @@ async def run_to_end(cleanup: Awaitable[None]) -> None:
         with anyio.CancelScope(shield=True):
             await cleanup
         return
-    task = asyncio.ensure_future(cleanup)
-    _orphans.add(task)
-    task.add_done_callback(_orphans.discard)
-    await asyncio.shield(task)
+    await asyncio.shield(_keep(asyncio.ensure_future(cleanup)))
 
 
 def releasing() -> bool:
