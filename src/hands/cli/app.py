@@ -24,7 +24,7 @@ from hands.cli.options import (
 )
 from hands.cli.options import check_settings_flag as _check_settings_flag
 from hands.cli.options import cwd_of as _cwd
-from hands.cli.options import load_cli_settings as _settings
+from hands.cli.options import load_cli_sources as _sources
 
 app = typer.Typer(
     add_completion=False,
@@ -153,20 +153,13 @@ def main_command(
     if resume == "":
         resume = _pick_session(where, interactive=interactive)
     rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
-    loaded = _settings(where, *rules, announce=not interactive, print_mode=not interactive)
+    ask_trust = None
     if interactive:
-        from hands.cli.trust_question import ask_to_trust
-
-        if loaded.untrusted and ask_to_trust(where, loaded.untrusted):
-            from hands.config.trust import trust
-
-            trust(where)
-            loaded = _settings(where, *rules, announce=False)
-        announce_warnings(loaded)
+        from hands.cli.trust_question import ask_to_trust as ask_trust
     setup = prepare(
         model_spec=model,
         cwd=where,
-        settings=loaded,
+        settings=_sources(where, *rules),
         simple=simple,
         system_prompt=system_prompt,
         append_system_prompt=append_system_prompt,
@@ -174,7 +167,9 @@ def main_command(
         resume=resume,
         continue_last=continue_last,
         interactive=prompt is None,
+        ask_trust=ask_trust,
     )
+    announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     if prompt is None:
@@ -187,7 +182,7 @@ def main_command(
             setup,
             console=Console(),
             keys=terminal_input(setup),
-            permission_mode=loaded.default_mode,
+            permission_mode=setup.harness.mode,
         )
         code = anyio.run(repl.run)
         if repl.resume_to is not None:
@@ -198,7 +193,7 @@ def main_command(
     code = run_print(
         prompt=prompt,
         setup=setup,
-        permission_mode=loaded.default_mode,
+        permission_mode=setup.harness.mode,
         output_format=output_format,
         max_turns=max_turns,
         streamed_input=sys.stdin if streamed else None,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from hands.core.context import PERMISSION_MODES, PermissionMode
 
 if TYPE_CHECKING:
-    from hands.config.settings import Settings
+    from hands.config.settings import CliPermissionArgs, Settings
 
 
 class UsageError(ValueError):
@@ -56,23 +56,41 @@ def settings_for(
     ``print_mode``: nobody is asked to trust the workspace, and an untrusted project's
     hooks run anyway, as in Claude Code's print mode.
     """
-    from hands.config.settings import CliPermissionArgs, load_settings
+    from hands.config.settings import load_settings
 
-    check_settings_value(settings, cwd)
     loaded = load_settings(
         cwd,
-        cli=CliPermissionArgs(
-            allowed_tools=tuple(allowed or ()),
-            disallowed_tools=tuple(disallowed or ()),
-            permission_mode=checked_mode(mode),
-            settings=settings,
-            add_dirs=tuple(add_dir or ()),
-        ),
+        cli=cli_sources(cwd, mode, allowed, disallowed, settings, add_dir),
         hooks_before_trust=print_mode,
     )
     if announce:
         announce_warnings(loaded)
     return loaded
+
+
+def cli_sources(
+    cwd: Path,
+    mode: str | None,
+    allowed: Sequence[str] | None,
+    disallowed: Sequence[str] | None,
+    settings: str | None,
+    add_dir: Sequence[Path] | None,
+) -> CliPermissionArgs:
+    """The command line's own settings sources.
+
+    A ``--settings`` that cannot be read, or a mode that does not exist, is a
+    :class:`UsageError`.
+    """
+    from hands.config.settings import CliPermissionArgs
+
+    check_settings_value(settings, cwd)
+    return CliPermissionArgs(
+        allowed_tools=tuple(allowed or ()),
+        disallowed_tools=tuple(disallowed or ()),
+        permission_mode=checked_mode(mode),
+        settings=settings,
+        add_dirs=tuple(add_dir or ()),
+    )
 
 
 def check_settings_value(value: str | None, cwd: Path) -> None:

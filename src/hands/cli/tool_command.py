@@ -86,7 +86,6 @@ def main(argv: Sequence[str]) -> int:
         name=args.name,
         data=data,  # pyright: ignore[reportUnknownArgumentType]
         cwd=where,
-        permission_mode=loaded.default_mode,
         simple=args.simple,
         settings=loaded,
         session_name=args.session,
