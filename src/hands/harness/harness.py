@@ -211,6 +211,23 @@ class Harness:
         """The model's context window, as compaction, deferral and sub-agents see it."""
         return self.compaction.window_for(self.model.name)
 
+    def model_if_any(self) -> Model | None:
+        """The model, or None when none is named or configured (a session that only runs
+        calls, such as a library's, needs none)."""
+        from hands.errors import ConfigError
+
+        try:
+            return self.model
+        except ConfigError:
+            return None
+
+    def window_if_any(self) -> int | None:
+        """:attr:`window`, or the configured window when there is no model (None: unset)."""
+        model = self.model_if_any()
+        if model is None:
+            return self.compaction.window_tokens
+        return self.compaction.window_for(model.name)
+
     # -- the tools -------------------------------------------------------------------
 
     @cached_property
@@ -234,7 +251,10 @@ class Harness:
         # print mode runs untrusted projects' hooks, as it does their settings' hooks
         trusted = True if self.settings.hooks_before_trust else None
         found = delegation_tools(
-            cwd=self.cwd, settings=self.settings.value, trusted=trusted, window_tokens=self.window
+            cwd=self.cwd,
+            settings=self.settings.value,
+            trusted=trusted,
+            window_tokens=self.window_if_any(),
         )
         for warning in found.warnings:
             self.on_notice(f"warning: {warning}")

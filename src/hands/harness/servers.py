@@ -27,14 +27,15 @@ def deferred_servers(
     from hands.mcp.server_policy import ServerPolicy
 
     blocked = ServerPolicy.from_settings(harness.settings.value).blocked
-    model = harness.model
+    model = harness.model_if_any()
+    name = model.name if model is not None else None
     built = build_deferred_mcp(
         harness.cwd,
         base=harness.pool,
         policy=harness.policy,
-        model=model.name,
-        window=harness.window,
-        provider=model.name.partition(":")[0],
+        model=name,
+        window=harness.window_if_any(),
+        provider=(name or "").partition(":")[0],
         approve_project=approve,
         blocked=blocked,
         extra=harness.mcp_servers,
