@@ -212,8 +212,10 @@ class Harness:
         return self.compaction.window_for(self.model.name)
 
     def model_if_any(self) -> Model | None:
-        """The model, or None when none is named or configured (a session that only runs
-        calls, such as a library's, needs none)."""
+        """The model, or None when none is named or configured.
+
+        A session that only runs calls, such as a library's, needs none.
+        """
         from hands.errors import ConfigError
 
         try:

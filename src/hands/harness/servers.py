@@ -25,6 +25,7 @@ def deferred_servers(
     """
     from hands.mcp.lazy import build_deferred_mcp
     from hands.mcp.server_policy import ServerPolicy
+    from hands.models.catalog import provider_of
 
     blocked = ServerPolicy.from_settings(harness.settings.value).blocked
     model = harness.model_if_any()
@@ -35,7 +36,7 @@ def deferred_servers(
         policy=harness.policy,
         model=name,
         window=harness.window_if_any(),
-        provider=(name or "").partition(":")[0],
+        provider=provider_of(model) if model is not None else "",
         approve_project=approve,
         blocked=blocked,
         extra=harness.mcp_servers,
