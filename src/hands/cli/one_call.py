@@ -1,9 +1,9 @@
 """``hands tool``: one call through the whole pipeline, outside any conversation.
 
 Each call is a session of its own, so the file tools' read-first rule would refuse an
-Edit after a Read of an earlier call; ``--session NAME`` keeps the read-state (what Read
-saw, and when) in the hands home between calls, so a Read and then an Edit work from the
-shell as in a conversation.
+Edit after a Read of an earlier call; ``--session NAME`` keeps the session's state (what
+Read saw, and when; the todo list) in the hands home between calls, so a Read and then an
+Edit work from the shell as in a conversation.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from hands.cli.args import UsageError
 from hands.config.settings import Settings
 from hands.core.context import PermissionMode
 from hands.core.messages import ToolResultBlock, ToolUseBlock
-from hands.core.session import Session
 from hands.harness.front_ends import TOOL
 from hands.harness.harness import Harness
 from hands.pipeline.pool import find_builtin
@@ -74,7 +73,7 @@ def run_one(
     session = harness.session
     state_file = session_state_path(session.home, session_name) if session_name else None
     if state_file is not None:
-        _restore_read_state(session, state_file)
+        _restore_states(harness, state_file)
     block = ToolUseBlock(id=f"toolu_cli_{secrets.token_hex(6)}", name=name, input=dict(data))
 
     async def go() -> ToolResultBlock:
@@ -87,7 +86,7 @@ def run_one(
         try:
             outcome = await harness.run_tool_use(block, runtime=harness.runtime(tools=tools))
             if state_file is not None:
-                _save_read_state(session, state_file)
+                _save_states(harness, state_file)
         finally:
             await harness.aclose()
         return outcome.block
@@ -95,9 +94,7 @@ def run_one(
     return anyio.run(go)
 
 
-def _restore_read_state(session: Session, path: Path) -> None:
-    from hands.tools.file._state import ReadStateCache
-
+def _restore_states(harness: Harness, path: Path) -> None:
     try:
         items: object = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -105,17 +102,15 @@ def _restore_read_state(session: Session, path: Path) -> None:
     except (OSError, ValueError) as exc:
         print(f"hands: warning: {path}: cannot be read ({exc}); starting afresh", file=sys.stderr)
         return
-    state = cast(dict[str, Any], items).get("read_state") if isinstance(items, dict) else None
-    if isinstance(state, list):
-        session.service(ReadStateCache).restore(cast(list[dict[str, Any]], state))
+    if isinstance(items, dict):
+        harness.restore(cast(dict[str, Any], items))
 
 
-def _save_read_state(session: Session, path: Path) -> None:
+def _save_states(harness: Harness, path: Path) -> None:
     from hands.config.jsonfile import update_json_object
-    from hands.tools.file._state import ReadStateCache
 
-    snapshot = session.service(ReadStateCache).snapshot()
+    snapshot = harness.snapshot()
     try:
-        update_json_object(path, lambda data: data.update(read_state=snapshot))
+        update_json_object(path, lambda data: data.update(snapshot))
     except OSError as exc:
-        print(f"hands: warning: the read-state was not saved: {exc}", file=sys.stderr)
+        print(f"hands: warning: the session's state was not saved: {exc}", file=sys.stderr)

@@ -35,9 +35,6 @@ if TYPE_CHECKING:
     from hands.mcp.manager import McpManager
     from hands.permissions.engine import PermissionEngine
 
-READ_STATE = "read_state"
-TODOS = "todos"
-
 
 @dataclass(kw_only=True)
 class AgentSetup:
@@ -54,8 +51,8 @@ class AgentSetup:
     """Project servers nobody approved yet (the interactive session asks about them)."""
     hooks: HookEngine | None = None
     history: list[Message] = field(default_factory=lambda: list[Message]())
-    todos_saved: int = 0
-    """The version of the todo list last written to the transcript."""
+    saved: dict[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    """Each state as last written to the transcript."""
 
     @property
     def model(self) -> Model:
@@ -189,14 +186,11 @@ class AgentSetup:
         self.writer.message(message)
 
     def _save_read_state(self) -> None:
-        from hands.tools.file._state import ReadStateCache
-        from hands.tools.planning._todos import TodoList
-
-        self.writer.state(READ_STATE, self.session.service(ReadStateCache).snapshot())
-        todos = self.session.service(TodoList)
-        if todos.version != self.todos_saved:  # the list is written when it changed
-            self.writer.state(TODOS, todos.snapshot())
-            self.todos_saved = todos.version
+        """Write each state of the session that changed since it was last written."""
+        for key, data in self.harness.snapshot().items():
+            if self.saved.get(key) != data:
+                self.writer.state(key, data)
+                self.saved[key] = data
 
 
 def prepare(
@@ -252,14 +246,8 @@ def prepare(
         simple=simple,
     )
     session = harness.session
-    if READ_STATE in states:
-        from hands.tools.file._state import ReadStateCache
-
-        session.service(ReadStateCache).restore(states[READ_STATE])
-    if TODOS in states:
-        from hands.tools.planning._todos import TodoList
-
-        session.service(TodoList).restore(states[TODOS])
+    _ = harness.pool  # its tools register the kinds of state they keep
+    harness.restore(states)
     writer = TranscriptWriter(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )

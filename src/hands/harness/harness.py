@@ -21,6 +21,7 @@ from hands.core.context import PermissionMode, ToolContext
 from hands.core.decision import AskHandler, AskRequest, PermissionDecision, allow
 from hands.core.limits import Limits
 from hands.core.session import Session
+from hands.core.state import kinds_of, restore, snapshots
 from hands.harness.front_ends import LIBRARY, FrontEnd
 from hands.pipeline.execution import run_tool_use
 from hands.pipeline.pool import BuiltinGrammar, ToolPool, find_builtin, pool_for
@@ -238,13 +239,17 @@ class Harness:
         extra: list[Tool[Any, Any]] = list(self.extra_tools)
         if self.front_end.delegates and not self.simple:
             extra.extend(self._delegation())
-        return pool_for(self.policy, base=self.base_tools, simple=self.simple, extra=extra)
+        pool = pool_for(self.policy, base=self.base_tools, simple=self.simple, extra=extra)
+        self.session.register_states(kinds_of(pool))
+        return pool
 
     def pool_for_tool(self, name: str) -> ToolPool:
         """A pool with only the built-in ``name`` (a fast start for one call), or the pool."""
         entry = find_builtin(name)
         if entry is not None and (not self.simple or entry.tool_class().simple_mode):
-            return pool_for(self.policy, base=[entry.load()])
+            pool = pool_for(self.policy, base=[entry.load()])
+            self.session.register_states(kinds_of(pool))
+            return pool
         return self.pool
 
     def _delegation(self) -> tuple[Tool[Any, Any], ...]:
@@ -338,6 +343,19 @@ class Harness:
         """The tools offered now (MCP servers may have connected, ToolSearch found more)."""
         source = self.source
         return source if isinstance(source, ToolPool) else source.current_pool()
+
+    # -- session state ---------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The saved kinds of session state (read-state, todos), by key, as JSON data."""
+        return snapshots(self.session)
+
+    def restore(self, data: Mapping[str, Any]) -> list[str]:
+        """Restore an earlier session's states (by key); the keys restored.
+
+        The kinds are those the tools of the pools built so far keep.
+        """
+        return restore(self.session, data)
 
     # -- calls -----------------------------------------------------------------------
 

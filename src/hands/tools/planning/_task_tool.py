@@ -13,6 +13,7 @@ from hands.core.tool import InputT, OutputT, Tool
 from hands.errors import ToolError
 from hands.tools.planning._task_board import TaskBoard
 from hands.tools.planning._task_list import store_for, tasks_enabled
+from hands.tools.planning._task_state import OpenTasks
 from hands.tools.planning._task_store import Task, TaskError, TaskStore
 
 T = TypeVar("T")
@@ -26,6 +27,7 @@ class TaskTool(Tool[InputT, OutputT]):
     """
 
     should_defer = True
+    session_states = (OpenTasks,)
     allowed_in_plan_mode = True
 
     def is_enabled(self) -> bool:
