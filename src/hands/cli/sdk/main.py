@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import uuid
 from collections.abc import Sequence
@@ -220,6 +221,7 @@ def _run(
             structured=structured,
             resolve_model=resolve,
             hands_version=version("hands"),
+            report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
         ),
         ControlChannel(),
     )

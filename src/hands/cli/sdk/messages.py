@@ -59,6 +59,8 @@ class InitFacts:
     agents: Sequence[str] = ()
     skills: Sequence[str] = ()
     hands_version: str = ""
+    api_key_source: str = "none"
+    """The variable the provider's key came from (``ANTHROPIC_API_KEY``), or ``none``."""
 
 
 def init_line(facts: InitFacts) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def init_line(facts: InitFacts) -> dict[str, Any]:
             "model": wire_model(facts.model),
             "permissionMode": facts.permission_mode,
             "slash_commands": list(facts.slash_commands),
-            "apiKeySource": "none",
+            "apiKeySource": facts.api_key_source,
             "claude_code_version": PROTOCOL_VERSION,
             "hands_version": facts.hands_version,
             "output_style": "default",

@@ -35,6 +35,19 @@ from hands.core.messages import Message, ToolResultBlock, message_from_wire, use
 from hands.models.base import MessageStart, StreamEvent
 from hands.orchestration.events import ToolResultEvent
 
+
+def _key_source(model: str) -> str:
+    import os
+
+    provider = model.partition(":")[0]
+    for name in {"anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")}.get(
+        provider, ("OPENAI_API_KEY",) if provider == "openai" else ()
+    ):
+        if os.environ.get(name):
+            return name
+    return "none"
+
+
 STRUCTURED_RETRIES = 2
 """How often the model is reminded to call StructuredOutput before the turn fails."""
 
@@ -61,6 +74,9 @@ class SdkOptions:
     resolve_model: Callable[[str | None], Any] | None = None
     """Builds the model ``set_model`` names (``None``: the session's first model)."""
     hands_version: str = ""
+    report_state: bool = False
+    """Send ``session_state_changed`` (running, idle) around each turn, as the SDK asks
+    with ``CLAUDE_CODE_SDK_READS_SESSION_STATE``."""
 
 
 @dataclass(kw_only=True)
@@ -203,6 +219,7 @@ class SdkSession:
         if self._first_turn:
             setup.start_background()
             await self._wait_for_sdk_servers()
+        self._state("running")
         self.send(init_line(self.facts()))
         structured = self.options.structured
         if structured is not None:
@@ -242,6 +259,22 @@ class SdkSession:
         )
         self.last_error = bool(line["is_error"])
         self.send(line)
+        self._state("idle")
+
+    def _state(self, state: str) -> None:
+        """``session_state_changed`` for an SDK that reads it (it says when a run is over)."""
+        if self.options.report_state:
+            self.send(
+                stamp(
+                    {
+                        "type": "system",
+                        "subtype": "session_state_changed",
+                        "state": state,
+                        "sdk_host_only": True,
+                        "session_id": self.setup.session.id,
+                    }
+                )
+            )
 
     async def _query(self, message: Message, state: _TurnState) -> ResultEvent:
         setup = self.setup
@@ -334,6 +367,7 @@ class SdkSession:
             agents=self._agent_names(),
             skills=self._skill_names(),
             hands_version=self.options.hands_version,
+            api_key_source=_key_source(setup.model.name),
         )
 
     def _agent_names(self) -> list[str]:
