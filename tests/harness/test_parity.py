@@ -238,8 +238,7 @@ def test_every_front_end_gives_the_same_session(
     expected_asks = ["Bash"] if trusted else ["Bash", "Write"]
     if front_end.asks in ("callback", "user", "framework") and front != "print":
         assert seen.asked == expected_asks
-    hooks_run = trusted or front_end.hooks_before_trust
-    assert hook_calls(project) == ([name for name, _ in CALLS] if hooks_run else [])
+    assert hook_calls(project) == ([name for name, _ in CALLS] if trusted else [])
     if seen.tools is not None:
         assert {"Bash", "Read", "Write"} <= set(seen.tools)
         assert ("Agent" in seen.tools) == front_end.delegates

@@ -99,9 +99,9 @@ class Toolbox:
     ``None``: the built-in tools. The session is a :class:`~hands.harness.Harness`
     opened for the adapters: the settings load from ``cwd`` as the CLI loads them, and
     their ``env`` block and ``defaultMode`` apply as in the CLI (``permission_mode``
-    names another mode). ``trusted``: whether the workspace is trusted (``None`` looks it
-    up in the trusted-workspaces file, so an untrusted project's allow rules, env and
-    hooks stay off); pass ``policy``/``hooks`` to replace what the settings give.
+    names another mode). ``trusted=True`` trusts the folder for this toolbox; otherwise
+    the trusted-workspaces file decides, so an untrusted project's allow rules, env and
+    hooks stay off. Pass ``policy``/``hooks`` to replace what the settings give.
     """
 
     def __init__(
@@ -127,7 +127,7 @@ class Toolbox:
             harness = Harness.open(
                 cwd,
                 settings_sources=settings,
-                trust=trusted,
+                trust=bool(trusted),
                 mode=permission_mode,
                 policy=policy,
                 hooks=hooks,

@@ -20,6 +20,7 @@ from hands.cli.options import (
     ModeOption,
     SettingsOption,
     SimpleOption,
+    TrustOption,
     announce_warnings,
 )
 from hands.cli.options import check_settings_flag as _check_settings_flag
@@ -87,6 +88,7 @@ def main_command(
     disallowed_tools: DisallowedToolsOption = None,
     settings: SettingsOption = None,
     add_dir: AddDirOption = None,
+    trust: TrustOption = False,
     system_prompt: Annotated[
         str | None,
         typer.Option("--system-prompt", help="Use this instead of hands' own system prompt."),
@@ -167,6 +169,7 @@ def main_command(
         resume=resume,
         continue_last=continue_last,
         interactive=prompt is None,
+        trust=trust,
         ask_trust=ask_trust,
     )
     announce_warnings(setup.settings)
@@ -174,13 +177,13 @@ def main_command(
         print(f"hands: warning: {warning}", file=sys.stderr)
     if prompt is None:
         import anyio
-        from rich.console import Console
 
+        from hands.cli.console import ShownConsole
         from hands.cli.repl import Repl, terminal_input
 
         repl = Repl(
             setup,
-            console=Console(),
+            console=ShownConsole(),
             keys=terminal_input(setup),
             permission_mode=setup.harness.mode,
         )

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from hands.config.settings import Settings
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import ImageBlock, TextBlock, ToolUseBlock
 from hands.core.session import Session
@@ -26,7 +27,7 @@ from hands.core.tool import Tool
 if TYPE_CHECKING:
     from mcp.server.lowlevel.server import Server
 
-    from hands.config.settings import Settings
+    from hands.config.settings import CliPermissionArgs
     from hands.core.decision import AskHandler, PermissionPolicy
     from hands.core.hooks import ToolHooks
     from hands.core.outcome import ToolCallOutcome
@@ -140,20 +141,23 @@ def build_bridge(
     hooks: ToolHooks | None = None,
     ask: AskHandler | None = None,
     session: Session | None = None,
-    settings: Settings | None = None,
+    settings: Settings | CliPermissionArgs | None = None,
+    trust: bool = False,
 ) -> HandsMcpBridge:
     """The runtime ``hands mcp serve`` uses: project settings, mode, hooks, built-ins.
 
-    ``settings``: already loaded (with the command line's rules); else the project's.
-    ``policy``/``hooks`` replace what the settings give.
+    ``settings``: already loaded, or the command line's sources; else the project's.
+    ``trust``: ``--trust``. ``policy``/``hooks`` replace what the settings give.
     """
     from hands.cli import startup
+    from hands.cli.args import announce_warnings
     from hands.harness.front_ends import MCP_SERVE
     from hands.harness.harness import Harness
 
     harness = Harness.open(
         cwd,
         settings_sources=settings,
+        trust=trust,
         mode=permission_mode,
         policy=policy,
         hooks=hooks,
@@ -162,6 +166,8 @@ def build_bridge(
         base_tools=tools,
         front_end=MCP_SERVE,
     )
+    if not isinstance(settings, Settings):  # loaded here: its warnings are said here
+        announce_warnings(harness.settings)
     runtime = harness.runtime()
     startup.done()  # every model is built: tools run in the user's own environment
     return HandsMcpBridge(runtime=runtime, context=harness.context, session=harness.session)

@@ -20,7 +20,7 @@ import anyio
 
 from hands.cli import startup
 from hands.cli.args import UsageError
-from hands.config.settings import Settings
+from hands.config.settings import CliPermissionArgs, Settings
 from hands.core.context import PermissionMode
 from hands.core.messages import ToolResultBlock, ToolUseBlock
 from hands.harness.front_ends import TOOL
@@ -51,7 +51,8 @@ def run_one(
     cwd: Path,
     permission_mode: PermissionMode | None = None,
     simple: bool = False,
-    settings: Settings | None = None,
+    settings: Settings | CliPermissionArgs | None = None,
+    trust: bool = False,
     session_name: str | None = None,
 ) -> ToolResultBlock:
     """Run one call and return its tool_result block.
@@ -61,14 +62,24 @@ def run_one(
     and saved after.
     """
     harness = Harness.open(
-        cwd, settings_sources=settings, mode=permission_mode, front_end=TOOL, simple=simple
+        cwd,
+        settings_sources=settings,
+        trust=trust,
+        mode=permission_mode,
+        front_end=TOOL,
+        simple=simple,
     )
+    if not isinstance(settings, Settings):  # loaded here: its warnings are said here
+        from hands.cli.args import announce_warnings
+
+        announce_warnings(harness.settings)
     pool = harness.pool_for_tool(name)
     mcp = None
     if find_builtin(name) is None:
         from hands.mcp.setup import manager_for_tool
 
-        mcp = manager_for_tool(cwd, name, value=harness.settings.value)
+        loaded = harness.settings
+        mcp = manager_for_tool(cwd, name, value=loaded.value, trusted=loaded.trusted)
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = harness.session
     state_file = session_state_path(session.home, session_name) if session_name else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -17,9 +18,9 @@ from hands.core.context import PermissionMode
 from hands.core.limits import Limits
 from hands.core.messages import Message
 from hands.core.session import Session
+from hands.core.tool import Tool
 from hands.core.words import plural
 from hands.harness import PRINT, REPL, Harness
-from hands.harness.harness import TrustQuestion
 from hands.harness.servers import started_without_asking
 from hands.models.base import Model
 from hands.pipeline.pool import ToolPool
@@ -27,6 +28,7 @@ from hands.pipeline.pool import ToolPool
 if TYPE_CHECKING:
     from hands.agent.compaction import CompactOutcome
     from hands.agent.compaction.settings import CompactionSettings
+    from hands.config.project_trust import Ask
     from hands.core.decision import AskHandler
     from hands.core.hooks import SessionEndReason, SessionStartSource
     from hands.discovery.deferral import DeferringSource
@@ -205,18 +207,25 @@ def prepare(
     resume: str | None = None,
     continue_last: bool = False,
     interactive: bool = False,
-    ask_trust: TrustQuestion | None = None,
+    trust: bool = False,
+    ask_trust: Ask | None = None,
+    only_tools: Sequence[str] | None = None,
+    extra_tools: Sequence[Tool[Any, Any]] = (),
+    new_session_id: str | None = None,
 ) -> AgentSetup:
     """Open the session's harness; ``resume``/``continue_last`` restore an earlier one.
 
-    ``settings``: loaded, or the command line's sources (then ``ask_trust`` may trust the
-    workspace first). ``system_prompt`` replaces hands' own prompt (memory files and the
-    environment are still added); ``mcp_servers`` adds servers (``name → entry``) that
-    need no approval.
+    ``settings``: loaded, or the command line's sources (then the harness takes the one
+    trust decision: ``trust`` is ``--trust``, ``ask_trust`` the REPL's question).
+    ``system_prompt`` replaces hands' own prompt (memory files and the environment are
+    still added); ``mcp_servers`` adds servers (``name → entry``) that need no approval.
+    ``only_tools``: the names the pool keeps (``--tools``); ``extra_tools`` join it;
+    ``new_session_id``: the id of the session (a resumed conversation forks into it).
 
-    Project MCP servers connect without asking in print mode, except those the user
-    refused (``disabledMcpjsonServers``); interactively they need the approval the
-    settings give (``enabledMcpjsonServers`` and friends).
+    In an untrusted workspace no project MCP server connects. In a trusted one they
+    connect without asking in print mode, except those the user refused
+    (``disabledMcpjsonServers``); interactively they need the approval the settings
+    give (``enabledMcpjsonServers`` and friends).
     """
     history: list[Message] = []
     session_id: str | None = None
@@ -238,12 +247,15 @@ def prepare(
     harness = Harness.open(
         cwd,
         settings_sources=settings,
+        trust=trust,
         ask_trust=ask_trust,
         model=model_spec,
         mcp=mcp_servers,
         front_end=REPL if interactive else PRINT,
-        session=Session(session_id=session_id, home=probe.home),
+        session=Session(session_id=new_session_id or session_id, home=probe.home),
         simple=simple,
+        extra_tools=extra_tools,
+        only_tools=only_tools,
     )
     session = harness.session
     _ = harness.pool  # its tools register the kinds of state they keep

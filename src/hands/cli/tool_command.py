@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hands.cli.args import UsageError, read_stdin, resolve_cwd, settings_for
+from hands.cli.args import UsageError, cli_sources, read_stdin, resolve_cwd
 from hands.core.context import PERMISSION_MODES
 from hands.core.outcome import error_message
 
@@ -44,6 +44,11 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument(flag, alias, action="append", metavar="RULES", help=f"{what} (repeatable).")
     p.add_argument("--settings", help="A settings file, or a JSON object.")
     p.add_argument("--add-dir", action="append", type=Path, help="Another working directory.")
+    p.add_argument(
+        "--trust",
+        action="store_true",
+        help="Trust this folder for this call: its hooks, servers and loosening settings count.",
+    )
     return p
 
 
@@ -66,7 +71,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"hands: warning: {warning}", file=sys.stderr)
     try:
         where = resolve_cwd(args.cwd)
-        loaded = settings_for(
+        sources = cli_sources(
             where,
             args.permission_mode,
             args.allowedTools,
@@ -87,14 +92,17 @@ def main(argv: Sequence[str]) -> int:
         data=data,  # pyright: ignore[reportUnknownArgumentType]
         cwd=where,
         simple=args.simple,
-        settings=loaded,
+        settings=sources,
+        trust=args.trust,
         session_name=args.session,
     )
+    from hands.core.terminal_text import json_escaped, neutralise
+
     if args.as_json:
-        print(json.dumps(block.to_wire(), ensure_ascii=False))
+        print(json_escaped(json.dumps(block.to_wire(), ensure_ascii=False)))
     else:
         if block.is_error:
-            print(error_message(block.text), file=sys.stderr)
+            print(neutralise(error_message(block.text)), file=sys.stderr)
         else:
-            print(block.text)
+            print(neutralise(block.text))
     return 1 if block.is_error else 0

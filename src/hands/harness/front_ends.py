@@ -41,8 +41,6 @@ class FrontEnd:
     """The session starts in the settings' ``defaultMode`` when no mode is named."""
     applies_env: bool = True
     """The settings' ``env`` block is applied to the process before anything reads it."""
-    hooks_before_trust: bool = False
-    """An untrusted project's hooks run anyway (Claude Code's print mode does this)."""
     project_servers: ProjectServers = "without_asking"
     delegates: bool = True
     """The Agent tool (with the project's agent files) joins the pool; only front ends
@@ -56,9 +54,9 @@ REPL = FrontEnd(
 )
 """The interactive session: asks the user, may ask to trust the workspace."""
 
-PRINT = FrontEnd(name="hands", asks="callback", hooks_before_trust=True)
-"""``hands -p`` (and ``hands batch``, which runs it): nobody at a terminal; as in Claude
-Code, an untrusted project's hooks run and its project servers start unless refused."""
+PRINT = FrontEnd(name="hands", asks="callback")
+"""``hands -p`` (and ``hands batch``, which runs it): nobody at a terminal; a trusted
+project's servers start unless refused, as in Claude Code."""
 
 TOOL = FrontEnd(name="hands", asks="command_line", project_servers="off", delegates=False)
 """``hands tool NAME``: the command line is the approval; one tool, no agent loop."""

@@ -31,7 +31,7 @@ from hands.pipeline.settings import install_settings
 if TYPE_CHECKING:
     from hands.agent.compaction.settings import CompactionSettings
     from hands.agent.loop import Query, QueryOptions
-    from hands.config.untrusted import UntrustedFile
+    from hands.config.project_trust import Ask, TrustVerdict
     from hands.core.decision import PermissionPolicy
     from hands.core.hooks import ToolHooks
     from hands.core.messages import Message, ToolUseBlock
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
     from hands.mcp.config import McpConfigSet, McpServerConfig
     from hands.mcp.manager import McpManager
     from hands.models.base import Model
-
-TrustQuestion = Callable[[Path, "tuple[UntrustedFile, ...]"], bool]
-"""Asks the user whether to trust the workspace (the REPL's question); True: trust it."""
 
 ServerApproval = Callable[["McpServerConfig"], "bool | None"]
 
@@ -75,6 +72,7 @@ class Harness:
         model: str | Model | None,
         extra_tools: Sequence[Tool[Any, Any]],
         base_tools: Sequence[Tool[Any, Any]] | None,
+        only_tools: Sequence[str] | None,
         mcp: Mapping[str, object],
         simple: bool,
         on_notice: Callable[[str], None],
@@ -91,6 +89,7 @@ class Harness:
         self.simple = simple
         self.extra_tools = tuple(extra_tools)
         self.base_tools = None if base_tools is None else tuple(base_tools)
+        self.only_tools = None if only_tools is None else tuple(only_tools)
         self.mcp_servers = dict(mcp)
         """Servers named by the caller (``--mcp-config``): they need no approval."""
         self.on_notice = on_notice
@@ -105,8 +104,8 @@ class Harness:
         cwd: Path | str | None = None,
         *,
         settings_sources: Settings | CliPermissionArgs | None = None,
-        trust: bool | None = None,
-        ask_trust: TrustQuestion | None = None,
+        trust: bool = False,
+        ask_trust: Ask | None = None,
         mode: PermissionMode | None = None,
         model: str | Model | None = None,
         mcp: Mapping[str, object] | None = None,
@@ -114,6 +113,7 @@ class Harness:
         ask: AskHandler | None = None,
         extra_tools: Sequence[Tool[Any, Any]] = (),
         base_tools: Sequence[Tool[Any, Any]] | None = None,
+        only_tools: Sequence[str] | None = None,
         front_end: FrontEnd = LIBRARY,
         policy: PermissionPolicy | None = None,
         limits: Limits | None = None,
@@ -125,29 +125,30 @@ class Harness:
 
         ``settings_sources``: settings already loaded, or the command line's own sources
         to merge with the settings files; ``None``: the settings files alone.
-        ``trust``: whether the workspace is trusted; ``None``: as the trusted-workspaces
-        file says (and, where the front end may, as ``ask_trust`` answers).
+        ``trust``: trust the folder for this session (``--trust``); otherwise the session's
+        one trust decision (:func:`~hands.config.project_trust.decide_trust`) follows the
+        trusted-workspaces file and, where the front end may ask, ``ask_trust``; an
+        untrusted folder's ignored items are named through ``on_notice``. Settings
+        already loaded carry the trust decision their loader took.
         ``mode``: the permission mode; ``None``: the settings' ``defaultMode`` where
         the front end applies it. ``model``: a model or a spec (``anthropic:NAME``);
         ``None``: the settings' or the environment's. ``mcp``: more MCP servers
         (``name → entry``), which need no approval. ``hooks``/``policy``: replace what the
         settings give. ``ask``: answers the calls the engine asks about.
-        ``extra_tools`` join the built-ins; ``base_tools`` replace them.
+        ``extra_tools`` join the built-ins; ``base_tools`` replace them; ``only_tools``:
+        the names the pool keeps (``--tools``).
         """
         root = Path(cwd if cwd is not None else Path.cwd()).absolute()
         notice = on_notice or _stderr(front_end.name)
-        settings = _settings(root, settings_sources, trust, front_end)
-        if (
-            settings.untrusted
-            and front_end.may_ask_trust
-            and ask_trust is not None
-            and not isinstance(settings_sources, Settings)
-            and ask_trust(root, settings.untrusted)
-        ):
-            from hands.config.trust import trust as remember_trust
-
-            remember_trust(root)
-            settings = _settings(root, settings_sources, True, front_end)
+        verdict: TrustVerdict | None = None
+        if isinstance(settings_sources, Settings):
+            settings = settings_sources
+        else:
+            verdict = _decide_trust(root, trust, ask_trust if front_end.may_ask_trust else None)
+            if ask_trust is None or not front_end.may_ask_trust or verdict.reason == "declined":
+                for note in verdict.notes():
+                    notice(note)
+            settings = load_settings(root, cli=settings_sources, trusted=verdict.trusted)
         if front_end.applies_env:
             settings.apply_env()  # before anything reads the environment
         limits = limits if limits is not None else Limits.from_env()
@@ -177,6 +178,7 @@ class Harness:
             model=model,
             extra_tools=extra_tools,
             base_tools=base_tools,
+            only_tools=only_tools,
             mcp=mcp or {},
             simple=simple or limits.simple,
             on_notice=notice,
@@ -239,7 +241,9 @@ class Harness:
         extra: list[Tool[Any, Any]] = list(self.extra_tools)
         if self.front_end.delegates and not self.simple:
             extra.extend(self._delegation())
-        pool = pool_for(self.policy, base=self.base_tools, simple=self.simple, extra=extra)
+        pool = pool_for(
+            self.policy, base=self.base_tools, simple=self.simple, extra=extra, only=self.only_tools
+        )
         self.session.register_states(kinds_of(pool))
         return pool
 
@@ -255,12 +259,10 @@ class Harness:
     def _delegation(self) -> tuple[Tool[Any, Any], ...]:
         from hands.agent.subagents.setup import delegation_tools
 
-        # print mode runs untrusted projects' hooks, as it does their settings' hooks
-        trusted = True if self.settings.hooks_before_trust else None
         found = delegation_tools(
             cwd=self.cwd,
             settings=self.settings.value,
-            trusted=trusted,
+            trusted=self.settings.trusted,
             window_tokens=self.window_if_any(),
         )
         for warning in found.warnings:
@@ -290,7 +292,7 @@ class Harness:
         """Rebuild the MCP servers with the user's answers about project servers."""
         from hands.mcp.config import approval_from_settings
 
-        decided = approval_from_settings(self.settings.value)
+        decided = approval_from_settings(self.settings.value, trusted=self.settings.trusted)
 
         def approve(server: McpServerConfig) -> bool | None:
             return answers.get(server.name, decided(server))
@@ -301,11 +303,11 @@ class Harness:
         if self._mcp is None:
             from hands.mcp.config import approval_from_settings, approval_without_asking
 
-            value = self.settings.value
+            value, trusted = self.settings.value, self.settings.trusted
             approve: ServerApproval = (
-                approval_from_settings(value)
+                approval_from_settings(value, trusted=trusted)
                 if self.front_end.project_servers == "ask"
-                else approval_without_asking(value)
+                else approval_without_asking(value, trusted=trusted)
             )
             self._mcp = self._build_mcp(approve)
         return self._mcp
@@ -452,17 +454,10 @@ class Harness:
         await self.aclose()
 
 
-def _settings(
-    cwd: Path,
-    sources: Settings | CliPermissionArgs | None,
-    trust: bool | None,
-    front_end: FrontEnd,
-) -> Settings:
-    if isinstance(sources, Settings):
-        return sources
-    return load_settings(
-        cwd, cli=sources, trusted=trust, hooks_before_trust=front_end.hooks_before_trust
-    )
+def _decide_trust(cwd: Path, explicit: bool, ask: Ask | None) -> TrustVerdict:
+    from hands.config.project_trust import decide_trust
+
+    return decide_trust(cwd, explicit=explicit, ask=ask)
 
 
 def _stderr(name: str) -> Callable[[str], None]:
@@ -476,4 +471,4 @@ def _ignore(data: Any) -> None:
     return None
 
 
-__all__ = ["Harness", "ServerApproval", "TrustQuestion"]
+__all__ = ["Harness", "ServerApproval"]

@@ -96,9 +96,13 @@ def started_without_asking(harness: Harness) -> list[str]:
     from hands.mcp.config import approval_from_settings
 
     config = harness.mcp_config
-    if config is None or harness.front_end.project_servers != "without_asking":
+    if (
+        config is None
+        or harness.front_end.project_servers != "without_asking"
+        or not harness.settings.trusted
+    ):
         return []
-    decided = approval_from_settings(harness.settings.value)
+    decided = approval_from_settings(harness.settings.value, trusted=True)
     return [
         f"print mode starts the project MCP server {s.name!r} ({s.source}) without asking, "
         "as Claude Code does; add it to disabledMcpjsonServers in "

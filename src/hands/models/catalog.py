@@ -41,10 +41,21 @@ class Capabilities:
     """It expands ``tool_reference`` items, so deferred tools are sent flagged."""
     server_web_search: bool = False
     """It runs a web search tool of its own."""
+    bare_ids: bool = False
+    """Its model ids are shown without the provider (``claude-sonnet-4-5``), as Claude
+    Code shows them."""
+    key_variables: tuple[str, ...] = ()
+    """The environment variables its API key is read from, first found wins."""
 
 
 _CAPABILITIES: dict[str, Capabilities] = {
-    "anthropic": Capabilities(tool_references=True, server_web_search=True),
+    "anthropic": Capabilities(
+        tool_references=True,
+        server_web_search=True,
+        bare_ids=True,
+        key_variables=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+    ),
+    "openai": Capabilities(key_variables=("OPENAI_API_KEY",)),
 }
 
 
