@@ -182,11 +182,13 @@ def _with_targets(paths: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ..
 def _host(url: str) -> str | None:
     from urllib.parse import urlsplit
 
+    from hands.net.hosts import ascii_host
+
     try:
         host = urlsplit(url.strip()).hostname
     except ValueError:
         return None
-    return host.lower().rstrip(".") if host else None
+    return ascii_host(host) if host else None
 
 
 def _resolve_all(raws: Iterable[str], bases: list[Path], home: Path) -> list[str]:
