@@ -190,6 +190,18 @@ class PermissionEngine:
                 reason=f"ask rule {hit.rule.text}",
                 rule=hit.rule,
             )
+        if shell and call.read_trees:
+            inside_tree = index.read_rule_below(call.read_trees, ctx)
+            if inside_tree is not None:
+                return _ask(
+                    mode,
+                    f"{label} reads every file below a directory, and the rule "
+                    f"{inside_tree.rule.text} (from {inside_tree.rule.source}) covers one of "
+                    f"them ({inside_tree.detail}). Name the files to read, or leave that "
+                    "path out.",
+                    reason=f"read rule {inside_tree.rule.text} below a tree",
+                    hook=False,
+                )
         if shell and call.analysis is not None:
             hidden = verdicts.git_unverifiable(call.analysis, index, tool)
             if hidden is not None:

@@ -51,6 +51,8 @@ class CallSubject:
     """(program, word) for read operands whose value the analysis cannot know."""
     following_roots: tuple[tuple[str, str], ...] = ()
     """(program, root) of recursive walks that follow symlinks."""
+    read_trees: tuple[tuple[str, str], ...] = ()
+    """(program, root) of commands that read every file below a directory."""
     host: str | None = None
     value: str | None = None
     args: str = ""
@@ -150,6 +152,7 @@ def _describe_shell(command: str, ctx: ToolContext, *, home: Path) -> CallSubjec
         shell_reads=_with_targets(found.paths),
         unresolved_reads=tuple(dict.fromkeys(found.unresolved)),
         following_roots=tuple(dict.fromkeys(found.following)),
+        read_trees=tuple(dict.fromkeys(found.trees)),
         display=short,
     )
 
