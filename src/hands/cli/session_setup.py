@@ -73,7 +73,7 @@ class AgentSetup:
         """Rebuild the MCP manager with the user's answers about project servers."""
         from hands.mcp.config import approval_from_settings
 
-        decided = approval_from_settings(self.settings.value)
+        decided = approval_from_settings(self.settings.value, trusted=self.settings.trusted)
 
         def approve(server: McpServerConfig) -> bool | None:
             return answers.get(server.name, decided(server))
@@ -213,9 +213,10 @@ def prepare(
     ``only_tools``: the names the pool keeps (``--tools``); ``extra_tools`` join it;
     ``new_session_id``: the id of the session (a resumed conversation forks into it).
 
-    Project MCP servers connect without asking in print mode, except those the user
-    refused (``disabledMcpjsonServers``); interactively they need the approval the
-    settings give (``enabledMcpjsonServers`` and friends).
+    In an untrusted workspace no project MCP server connects. In a trusted one they
+    connect without asking in print mode, except those the user refused
+    (``disabledMcpjsonServers``); interactively they need the approval the settings
+    give (``enabledMcpjsonServers`` and friends).
     """
     from hands.mcp.config import approval_from_settings, approval_without_asking
 
@@ -296,9 +297,9 @@ def prepare(
         engine=engine,
         model=model,
         approve=(
-            approval_from_settings(settings.value)
+            approval_from_settings(settings.value, trusted=settings.trusted)
             if interactive
-            else approval_without_asking(settings.value)
+            else approval_without_asking(settings.value, trusted=settings.trusted)
         ),
         settings=settings,
         extra=mcp_servers or {},
@@ -352,10 +353,8 @@ def _delegation(cwd: Path, settings: Settings, simple: bool, window: int) -> tup
         return ()
     from hands.agent.subagents.setup import delegation_tools
 
-    # print mode runs untrusted projects' hooks, as it does their settings' hooks
-    trusted = True if settings.hooks_before_trust else None
     found = delegation_tools(
-        cwd=cwd, settings=settings.value, trusted=trusted, window_tokens=window
+        cwd=cwd, settings=settings.value, trusted=settings.trusted, window_tokens=window
     )
     for warning in found.warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
@@ -366,7 +365,9 @@ def _started_without_asking(config: McpConfigSet, settings: Settings) -> list[st
     """A note for each project server print mode starts that nobody approved."""
     from hands.mcp.config import approval_from_settings
 
-    decided = approval_from_settings(settings.value)
+    if not settings.trusted:
+        return []
+    decided = approval_from_settings(settings.value, trusted=True)
     return [
         f"print mode starts the project MCP server {s.name!r} ({s.source}) without asking, "
         "as Claude Code does; add it to disabledMcpjsonServers in "

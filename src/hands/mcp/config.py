@@ -402,12 +402,18 @@ ProjectApproval: TypeAlias = "bool | Callable[[McpServerConfig], bool | None]"
 (approved), False (disabled) or None (not decided: listed as needing approval)."""
 
 
-def approval_from_settings(value: Callable[[str], Any]) -> Callable[[McpServerConfig], bool | None]:
+def approval_from_settings(
+    value: Callable[[str], Any], *, trusted: bool
+) -> Callable[[McpServerConfig], bool | None]:
     """Project-server approval from settings keys, given ``Settings.value``.
 
-    ``disabledMcpjsonServers`` wins, then ``enableAllProjectMcpServers`` and
-    ``enabledMcpjsonServers``; anything else is undecided.
+    In a workspace that is not ``trusted`` no project server runs (``.mcp.json`` is
+    project input). Otherwise ``disabledMcpjsonServers`` wins, then
+    ``enableAllProjectMcpServers`` and ``enabledMcpjsonServers``; anything else is
+    undecided.
     """
+    if not trusted:
+        return _refuse_all
     disabled = _names(value("disabledMcpjsonServers"))
     enabled = _names(value("enabledMcpjsonServers"))
     enable_all = value("enableAllProjectMcpServers") is True
@@ -423,18 +429,26 @@ def approval_from_settings(value: Callable[[str], Any]) -> Callable[[McpServerCo
 
 
 def approval_without_asking(
-    value: Callable[[str], Any],
+    value: Callable[[str], Any], *, trusted: bool
 ) -> Callable[[McpServerConfig], bool | None]:
-    """Approval where nobody is asked: every project server except the refused ones.
+    """Approval where nobody is asked: none in an untrusted workspace.
 
-    Print mode and ``hands mcp list --probe``; ``disabledMcpjsonServers`` always holds.
+    In a trusted one, every project server except the refused ones. Print mode,
+    ``hands tool`` and ``hands mcp list --probe``; ``disabledMcpjsonServers`` always
+    holds.
     """
-    decided = approval_from_settings(value)
+    if not trusted:
+        return _refuse_all
+    decided = approval_from_settings(value, trusted=True)
 
     def decide(server: McpServerConfig) -> bool | None:
         return decided(server) is not False
 
     return decide
+
+
+def _refuse_all(server: McpServerConfig) -> bool | None:
+    return False
 
 
 def _names(value: object) -> frozenset[str]:

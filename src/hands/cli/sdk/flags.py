@@ -214,6 +214,7 @@ FLAGS: tuple[Flag, ...] = (
         note="hands speaks the protocol on stdin and stdout only",
     ),
     Flag(names=("--simple",), dest="simple", takes_value=False),
+    Flag(names=("--trust",), dest="trust", takes_value=False),
 )
 _BY_DEST = {f.dest: f for f in FLAGS}
 

@@ -134,8 +134,12 @@ def _serve(args: SdkArgs) -> int:
                 "use user, project and local"
             )
     from hands.cli.args import announce_warnings, checked_mode
+    from hands.config.project_trust import decide_trust
     from hands.config.settings import CliPermissionArgs, load_settings
 
+    verdict = decide_trust(cwd, explicit=args.on("trust"))  # never asks: an SDK has no prompt
+    for note in verdict.notes():
+        print(f"hands: {note}", file=sys.stderr)
     loaded = load_settings(
         cwd,
         cli=CliPermissionArgs(
@@ -146,7 +150,7 @@ def _serve(args: SdkArgs) -> int:
             add_dirs=tuple(args.items("add_dir")),
             setting_sources=setting_sources,
         ),
-        hooks_before_trust=True,
+        trusted=verdict.trusted,
     )
     announce_warnings(loaded)
     max_turns = args.number("max_turns", integer=True, minimum=1)
