@@ -214,7 +214,12 @@ FLAGS: tuple[Flag, ...] = (
         note="hands speaks the protocol on stdin and stdout only",
     ),
     Flag(names=("--simple",), dest="simple", takes_value=False),
-    Flag(names=("--trust",), dest="trust", takes_value=False),
+    Flag(
+        names=("--trust",),
+        dest="trust",
+        takes_value=False,
+        note="trust the folder for this run (hands' own flag; an SDK passes it as an extra arg)",
+    ),
 )
 _BY_DEST = {f.dest: f for f in FLAGS}
 
