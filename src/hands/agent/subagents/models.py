@@ -1,11 +1,6 @@
 """An agent's ``model`` (``sonnet``, ``opus``, ``haiku``, ``inherit`` or an id) → a model.
 
-| alias    | anthropic           | openai        |
-|----------|---------------------|---------------|
-| sonnet   | claude-sonnet-4-6   | gpt-4.1       |
-| opus     | claude-opus-4-6     | o3            |
-| haiku    | claude-haiku-4-5    | gpt-4.1-mini  |
-
+The aliases are :data:`hands.models.aliases.ALIASES`.
 ``inherit`` (the default) is the caller's model, and so is an alias of Claude Code's
 list that no provider here has a model for (``fable``). An alias maps to a model of the
 caller's provider; a provider without a table (a scripted model, a local server) keeps
@@ -17,16 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from hands.models.aliases import ALIASES
 from hands.models.base import Model
-
-ALIASES: Mapping[str, Mapping[str, str]] = {
-    "anthropic": {
-        "sonnet": "claude-sonnet-4-6",
-        "opus": "claude-opus-4-6",
-        "haiku": "claude-haiku-4-5",
-    },
-    "openai": {"sonnet": "gpt-4.1", "opus": "o3", "haiku": "gpt-4.1-mini"},
-}
 
 UNMAPPED_ALIASES = frozenset({"fable"})
 """Aliases Claude Code offers that name no model here: the caller's model is used."""
