@@ -27,7 +27,7 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     **dict.fromkeys(
         (
             "Artifact", "CronCreate", "CronDelete", "CronList",
-            "EndConversation", "EnterWorktree", "ExitWorktree", "ListAgents",
+            "EndConversation", "ListAgents",
             "ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool",
             "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendMessage", "SendUserFile",
             "ShareOnboardingGuide", "TodoRead", "ToolSearch", "WaitForMcpServers", "Workflow",

@@ -129,6 +129,16 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         aliases=("exit_plan_mode",),
     ),
     Builtin(
+        name="EnterWorktree",
+        module="hands.tools.worktree.enter_worktree",
+        cls="EnterWorktreeTool",
+    ),
+    Builtin(
+        name="ExitWorktree",
+        module="hands.tools.worktree.exit_worktree",
+        cls="ExitWorktreeTool",
+    ),
+    Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",
         cls="TaskOutputTool",
