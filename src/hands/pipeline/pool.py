@@ -150,6 +150,8 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="TaskStopTool",
         aliases=("KillShell", "KillBash"),
     ),
+    Builtin(name="ListAgents", module="hands.tools.agent.list_agents", cls="ListAgentsTool"),
+    Builtin(name="SendMessage", module="hands.tools.agent.send_message", cls="SendMessageTool"),
     Builtin(
         name="TodoWrite",
         module="hands.tools.planning.todo_write",
