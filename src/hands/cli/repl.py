@@ -27,6 +27,7 @@ from hands.core.inbox import Inbox, notice_fields
 from hands.core.messages import Message, TextBlock, ToolUseBlock
 from hands.mcp.elicitation import ElicitationAnswer, ElicitationRequest
 from hands.models.base import Usage
+from hands.models.cost import UsageLedger
 from hands.tools.planning.ask_user_question import AskUserQuestionInput
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class Repl:
         self.mode: PermissionMode = permission_mode
         self._bypass = permission_mode == "bypassPermissions"
         self.usage = Usage()
-        self.cost_usd: float | None = 0.0
+        self.ledger = UsageLedger()
         self.prompts = 0
         self.context_tokens: int | None = None
         """The conversation's size after the last turn, as the provider counted it."""
@@ -328,7 +329,7 @@ class Repl:
     def _cost(self) -> None:
         from hands.cli.repl_status import cost_text
 
-        self.console.print(cost_text(self.usage, self.cost_usd, self.prompts))
+        self.console.print(cost_text(self.usage, self.ledger, self.prompts))
         if self.context_tokens is not None:
             from hands.agent.compaction import CompactionSettings
 
@@ -550,7 +551,7 @@ class Repl:
         self.setup.history = list(q.messages)
         self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it
         self.context_tokens = q.context_tokens
-        self._count(q.usage)
+        self._count(q)
         if self._leave:
             raise Exit
 
@@ -585,16 +586,10 @@ class Repl:
         if scope.cancelled_caught:
             self.console.print(Text("Interrupted; nothing is kept.", style="yellow"))
 
-    def _count(self, usage: Usage) -> None:
-        from hands.models.pricing import estimate_cost
-
+    def _count(self, q: Query) -> None:
         self.prompts += 1
-        self.usage = self.usage + usage
-        cost = estimate_cost(self.setup.model.name.partition(":")[2], usage)
-        if cost is None or self.cost_usd is None:
-            self.cost_usd = None
-        else:
-            self.cost_usd += cost
+        self.usage = self.usage + q.usage
+        self.ledger.merge(q.ledger.by_model)
 
     async def _watch_keys(self) -> None:
         await self.keys.watch_turn(on_escape=self._interrupt, on_ctrl_c=self._ctrl_c)
