@@ -47,10 +47,14 @@ class Exit(Exception):
 
 def terminal_input(setup: AgentSetup) -> TerminalInput:
     """The prompt_toolkit keyboard, with history under the hands home and completion."""
+    from hands.cli.custom_commands import session_commands, session_skill_names
     from hands.cli.repl_completion import PromptCompleter
     from hands.cli.repl_input import TerminalInput
 
-    names = [*COMMANDS, *ALIASES]
+    commands = session_commands(setup)
+    own = [f"/{c.name}" for c in commands.commands]
+    skills = [f"/{n}" for n in session_skill_names(setup, besides=commands)]
+    names = list(dict.fromkeys([*COMMANDS, *ALIASES, *own, *skills]))
     return TerminalInput(setup.session.home / "history", PromptCompleter(names, setup.cwd))
 
 
@@ -90,6 +94,10 @@ class Repl:
         self._turn: Query | None = None
         self._leave = False
         self._shown: dict[str, anyio.Event] = {}
+        from hands.cli.custom_commands import session_commands
+
+        self.custom = session_commands(setup)
+        """The custom slash commands (the user's, and the project's when trusted)."""
 
     async def _watch_interrupts(self) -> None:
         # A SIGINT from outside the terminal acts as Ctrl-C; the keys themselves are read
@@ -277,7 +285,8 @@ class Repl:
             return
         action = self._commands().get(name)
         if action is None:
-            self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
+            if not await self._custom(text):
+                self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
             return
         done = action()
         if done is not None:
@@ -286,7 +295,7 @@ class Repl:
     def _commands(self) -> dict[str, Callable[[], Awaitable[None] | None]]:
         """The slash commands without an argument, by name."""
         return {
-            "/help": lambda: self.console.print(help_text(), markup=False, highlight=False),
+            "/help": self._help,
             "/cost": self._cost,
             "/status": self._status,
             "/config": self._config,
@@ -298,6 +307,61 @@ class Repl:
             "/permissions": self._show_permissions,
             "/mcp": self._show_mcp,
         }
+
+    def _help(self) -> None:
+        from hands.cli.custom_commands import command_lines, session_skill_names
+
+        self.console.print(help_text(), markup=False, highlight=False)
+        lines = command_lines(self.custom)
+        skills = session_skill_names(self.setup, besides=self.custom)
+        lines += [f"/{name}  (skill)" for name in skills]
+        if lines:
+            self.console.print(Text("\nCustom commands and skills:", style="bold"))
+            self.console.print("\n".join(lines), markup=False, highlight=False)
+
+    async def _custom(self, text: str) -> bool:
+        """Run ``/name args`` as a custom command or skill; False when none has the name."""
+        from hands.cli.custom_commands import expand_typed
+        from hands.permissions.asking import PromptAskHandler
+
+        handler = PromptAskHandler(
+            prompt=self._ask, project_dir=self.setup.cwd, engine=self.setup.engine
+        )
+        self.view.begin()
+        try:
+            expansion = await expand_typed(
+                text,
+                setup=self.setup,
+                commands=self.custom,
+                ctx=self._hook_context(),
+                ask=handler,
+                show=self.view.show,
+            )
+        finally:
+            self.view.end()
+        if expansion is None:
+            return False
+        if expansion.model is None:
+            await self.turn(expansion.text)
+            return True
+        from hands.errors import ConfigError
+        from hands.models.resolve import resolve_model
+
+        current = self.setup.model
+        try:
+            self.setup.model = resolve_model(
+                expansion.model, provider=current.name.partition(":")[0]
+            )
+        except (ConfigError, OSError, ValueError) as exc:
+            self.console.print(
+                Text(f"The command's model {expansion.model!r} cannot be used: {exc}", style="red")
+            )
+            return True
+        try:
+            await self.turn(expansion.text)
+        finally:
+            self.setup.model = current
+        return True
 
     async def _compact(self, instructions: str) -> None:
         """``/compact [instructions]``: summarise the conversation now."""
