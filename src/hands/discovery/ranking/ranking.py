@@ -299,8 +299,10 @@ class ToolIndex:
             return total
         return total / best + self.weights.embedding * np.maximum(cosines, 0.0)
 
-    def scores(self, query: str, *, required: Sequence[str] = ()) -> list[Ranked]:
-        """Every tool with a positive score for the whole request, best first.
+    def scores(
+        self, query: str, *, required: Sequence[str] = (), limit: int | None = None
+    ) -> list[Ranked]:
+        """The tools with a positive score for the whole request, best first (``limit`` at most).
 
         ``required`` terms must each appear in the tool's name (case-insensitive); every tool
         that has them is a result, ranked by the rest of the query.
@@ -316,6 +318,7 @@ class ToolIndex:
         if total is None:
             return []
         count = int(np.count_nonzero(total > 0.0))
+        count = count if limit is None else min(count, max(0, limit))
         order: list[int] = np.argsort(-total, kind="stable")[:count].tolist()
         return [Ranked(name=self.docs[i].name, score=round(float(total[i]), 4)) for i in order]
 
@@ -327,10 +330,10 @@ class ToolIndex:
         """The best ``limit`` tools for ``query``: for each of its needs in turn."""
         needs = [] if required else self.needs(query)
         if len(needs) < 2:
-            return self.scores(query, required=required)[: max(0, limit)]
-        rankings = [self.scores(need)[:limit] for need in needs]
+            return self.scores(query, required=required, limit=limit)
+        rankings = [self.scores(need, limit=limit) for need in needs]
         if self.weights.whole_first:
-            rankings.insert(0, self.scores(query)[:limit])
+            rankings.insert(0, self.scores(query, limit=limit))
         return interleave(rankings, limit)
 
 
