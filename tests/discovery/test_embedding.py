@@ -95,3 +95,29 @@ def test_a_broken_or_unwritable_cache_only_costs_time(tmp_path: Path) -> None:
     blocked.write_text("")
     assert np.array_equal(catalogue_vectors(model, texts, blocked / "cache"), fresh)
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_model_that_cannot_be_read_leaves_bm25_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``wordllama`` whose files are damaged: no error reaches a search."""
+    package = tmp_path / "wordllama"
+    (package / "tokenizers").mkdir(parents=True)
+    (package / "weights").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "tokenizers" / "l2_supercat_tokenizer_config.json").write_text("{not json")
+    (package / "weights" / "l2_supercat_256.safetensors").write_bytes(b"\0" * 64)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "wordllama", raising=False)
+    loaded_model.cache_clear()
+    try:
+        files = model_files()
+        assert files is not None and files.tokenizer.is_relative_to(tmp_path)
+        assert loaded_model() is None
+        index = ToolIndex(catalogue())
+        plain = ToolIndex(catalogue(), model=None)
+        assert index.search("send the report by mail", 5) == plain.search(
+            "send the report by mail", 5
+        )
+    finally:
+        loaded_model.cache_clear()
