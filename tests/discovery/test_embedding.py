@@ -121,3 +121,30 @@ def test_a_model_that_cannot_be_read_leaves_bm25_alone(
         )
     finally:
         loaded_model.cache_clear()
+
+
+def test_the_first_ranked_search_loads_the_model_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    import anyio
+
+    from hands.discovery.ranking import embedding
+
+    threads: list[threading.Thread] = []
+    real = embedding.model_files
+
+    def spied() -> embedding.ModelFiles | None:
+        threads.append(threading.current_thread())
+        return real()
+
+    monkeypatch.setattr(embedding, "model_files", spied)
+    loaded_model.cache_clear()
+    try:
+        anyio.run(embedding.load_off_the_loop)
+        anyio.run(embedding.load_off_the_loop)  # loaded: nothing more to do
+        assert len(threads) == 1 and threads[0] is not threading.main_thread()
+        assert loaded_model() is not None and len(threads) == 1
+    finally:
+        loaded_model.cache_clear()

@@ -114,6 +114,14 @@ def loaded_model() -> StaticModel | None:
         return None
 
 
+async def load_off_the_loop() -> None:
+    """Load the model (once) in a worker thread, so that an event loop goes on meanwhile."""
+    if loaded_model.cache_info().currsize == 0:
+        import anyio
+
+        await anyio.to_thread.run_sync(loaded_model)
+
+
 def cache_dir() -> Path:
     """Where catalogue vectors are kept: ``$XDG_CACHE_HOME/hands/tool-search`` (or ``~/.cache``)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
