@@ -148,3 +148,14 @@ def test_the_first_ranked_search_loads_the_model_off_the_event_loop(
         assert loaded_model() is not None and len(threads) == 1
     finally:
         loaded_model.cache_clear()
+
+
+def test_the_cache_keeps_the_latest_catalogues_only(tmp_path: Path) -> None:
+    from hands.discovery.ranking.embedding import KEPT_CATALOGUES
+
+    model = installed()
+    for number in range(KEPT_CATALOGUES + 2):
+        catalogue_vectors(model, [f"tool number {number}"], tmp_path)
+    kept = {p.name for p in tmp_path.glob("*.npy")}
+    assert len(kept) == KEPT_CATALOGUES and not list(tmp_path.glob("*.tmp"))
+    assert f"{catalogue_key(model, ['tool number 9'])}.npy" in kept

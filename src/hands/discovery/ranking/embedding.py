@@ -170,6 +170,7 @@ def _keep(folder: Path, path: Path, vectors: np.ndarray) -> None:
     with os.fdopen(handle, "wb") as out:
         np.save(out, vectors.astype(np.float16), allow_pickle=False)
     Path(temporary).replace(path)
-    kept = sorted(folder.glob("*.npy"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in kept[KEPT_CATALOGUES:]:
+    others = [p for p in folder.glob("*.npy") if p != path]
+    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in others[KEPT_CATALOGUES - 1 :]:
         old.unlink(missing_ok=True)
