@@ -43,9 +43,14 @@ def test_the_embedding_is_used_when_installed() -> None:
     assert names(hybrid.search(query, 1)) == ["mcp__gmail__send_email"]
 
 
-def test_a_request_sharing_no_word_with_any_tool_finds_nothing_even_so() -> None:
+def test_the_embedding_orders_the_tools_the_words_found_and_adds_none() -> None:
+    """A search loads only tools that share a word with it, as with BM25 alone."""
     hybrid = ToolIndex(catalogue())
+    plain = ToolIndex(catalogue(), model=None)
     assert hybrid.search("electronic correspondence", 5) == []
+    for query in ("read my mail", "send the report by mail", "open a page", "get my issues"):
+        found = {r.name for r in hybrid.search(query, 50)}
+        assert found and found == {r.name for r in plain.search(query, 50)}
 
 
 def test_without_the_package_the_ranker_is_bm25_alone(monkeypatch: pytest.MonkeyPatch) -> None:

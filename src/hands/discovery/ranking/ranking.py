@@ -21,8 +21,10 @@ writes ``ranking_weights.json`` beside this module.
 Meaning beyond shared words comes from a static embedding model
 (:mod:`hands.discovery.ranking.embedding`), when installed: a tool's score is its BM25
 score over the best tool's, plus ``embedding`` (fitted) times the cosine of the request's
-vector and the tool's (name, server, description and parameter names) when positive. A
-request that shares no word with any tool still finds nothing.
+vector and the tool's (name, server, description and parameter names) when positive. It
+orders the tools that share a word with the request and adds none: a search loads only
+tools its words point to (each one found stays in the context), and on the held-out
+validation sets tools that shared no word added nothing to recall.
 
 A request that asks for several things ("find the file, then email it") is split into
 needs (:mod:`hands.discovery.ranking.needs`) when two or more parts have their own verbs;
@@ -297,7 +299,8 @@ class ToolIndex:
         cosines = self.cosines(text) if best > 0.0 else None
         if cosines is None:
             return total
-        return total / best + self.weights.embedding * np.maximum(cosines, 0.0)
+        fused = total / best + self.weights.embedding * np.maximum(cosines, 0.0)
+        return np.where(total > 0.0, fused, 0.0)  # only tools that share a word with the text
 
     def scores(
         self, query: str, *, required: Sequence[str] = (), limit: int | None = None
