@@ -62,6 +62,7 @@ PRIVATE_IMPORTS_LEFT = {
     ("batch/session.py", "hands.tools.bash._settings"),
     ("agent/subagents/setup.py", "hands.tools.skill._skills"),
     ("cli/app.py", "hands.tools.browser._settings"),
+    ("cli/custom_commands.py", "hands.tools.skill._skills"),
     ("cli/demo/browser_step.py", "hands.tools.browser._settings"),
     ("cli/mcp_serve_resources.py", "hands.tools.search._rg"),
     ("cli/tasks_list.py", "hands.tools.planning._task_list"),

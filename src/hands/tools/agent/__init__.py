@@ -1,0 +1,1 @@
+"""The tools that reach the session's sub-agents: ListAgents and SendMessage."""
