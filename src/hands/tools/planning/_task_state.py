@@ -12,6 +12,7 @@ from hands.core.state import Carried
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
+    from hands.tools.planning._task_store import Task
 
 
 class OpenTasks:
@@ -31,7 +32,6 @@ class OpenTasks:
         """One line per open task."""
         from hands.tools.planning._task_list import database, store_for, tasks_enabled
         from hands.tools.planning._task_store import TaskError
-        from hands.tools.planning._task_tool import task_line
 
         if not tasks_enabled() or not database(ctx.session.home).exists():
             return Carried()
@@ -44,3 +44,13 @@ class OpenTasks:
             return Carried()
         head = "Open tasks in the task list (TaskList shows them all):"
         return Carried(lines=(head, *map(task_line, tasks)))
+
+
+def task_line(task: Task) -> str:
+    """``#2 Write the tests — pending, owner me, waiting on #1``."""
+    facts = [task.status]
+    if task.owner:
+        facts.append(f"owner {task.owner}")
+    if task.open_blockers:
+        facts.append(f"waiting on {', '.join('#' + t for t in task.open_blockers)}")
+    return f"#{task.id} {task.subject} — {', '.join(facts)}"
