@@ -46,6 +46,7 @@ from hands.core.messages import (
 )
 from hands.core.session import Session
 from hands.core.spill import fit_message_budget
+from hands.core.state import kinds_of
 from hands.core.tool import Tool, ToolSpec
 from hands.core.words import plural
 from hands.errors import StreamInterruptedError
@@ -213,6 +214,7 @@ class Query:
         limits = opts.limits or Limits.from_env()
         source = opts.tools if isinstance(opts.tools, ToolSource) else None
         pool = source.current_pool() if source is not None else _pool(opts.tools, limits)
+        self.session.register_states(kinds_of(pool))
         runtime = ToolRuntime(
             tools=pool,
             policy=opts.policy or SimplePolicy(),
@@ -307,6 +309,7 @@ class Query:
         if run.source is not None:
             if run.turns > 1:
                 fresh = run.source.current_pool()
+                self.session.register_states(kinds_of(fresh))
                 if fresh is not run.runtime.tools:
                     run.runtime = dataclasses.replace(run.runtime, tools=fresh)
                     run.specs = fresh.specs()

@@ -39,10 +39,9 @@ from hands.orchestration.events import ToolResultEvent
 def _key_source(model: str) -> str:
     import os
 
-    provider = model.partition(":")[0]
-    for name in {"anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")}.get(
-        provider, ("OPENAI_API_KEY",) if provider == "openai" else ()
-    ):
+    from hands.models.catalog import capabilities
+
+    for name in capabilities(model.partition(":")[0]).key_variables:
         if os.environ.get(name):
             return name
     return "none"
@@ -420,8 +419,6 @@ class SdkSession:
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
-        if compaction is None:
-            return {}
         return {name: compaction.window_for(name) for name in self.tally.usage}
 
     def initialize_response(self) -> dict[str, Any]:
