@@ -170,6 +170,10 @@ class RuleWarning:
     rule: str
     source: str
     message: str
+    behavior: str = ""
+    """``allow``, ``ask`` or ``deny`` (empty when not known)."""
+    dropped: bool = True
+    """The rule is not in force (a warning about a rule that holds says ``False``)."""
 
     def __str__(self) -> str:
         return f"{self.source}: permission rule {self.rule!r}: {self.message}"
@@ -212,7 +216,7 @@ def parse_rule(
     """
 
     def warn(message: str) -> RuleWarning:
-        return RuleWarning(rule=text, source=origin.label, message=message)
+        return RuleWarning(rule=text, source=origin.label, message=message, behavior=behavior)
 
     raw = text.strip()
     if not raw:
@@ -321,6 +325,8 @@ def check_known_tool(rule: PermissionRule, known: Container[str] = ()) -> RuleWa
         rule=rule.text,
         source=rule.origin.label,
         message=f"unknown tool {rule.tool!r}; the rule only takes effect if such a tool exists",
+        behavior=rule.behavior,
+        dropped=False,
     )
 
 
@@ -341,7 +347,12 @@ def parse_rules(
     for item in texts:
         if not isinstance(item, str):
             warnings.append(
-                RuleWarning(rule=repr(item), source=origin.label, message="a rule must be a string")
+                RuleWarning(
+                    rule=repr(item),
+                    source=origin.label,
+                    message="a rule must be a string",
+                    behavior=behavior,
+                )
             )
             continue
         parsed = parse_rule(item, behavior, origin, grammar=grammar)
