@@ -208,8 +208,18 @@ class Query:
             deferred_tool_use=self.deferred_tool_use,
         )
 
+    def _begin_checkpoint(self) -> None:
+        from hands.pipeline.checkpoints import CheckpointStore, store_for
+
+        session = self.session
+        store = session.service(CheckpointStore, lambda: store_for(session.directory))
+        prompt = self._prompt if isinstance(self._prompt, str) else self._prompt.text
+        store.begin_turn(prompt, message_index=len(self.options.history))
+
     def _start(self) -> _Run:
         opts = self.options
+        if opts.agent_id is None:  # a user turn: the files it writes are checkpointed
+            self._begin_checkpoint()
         limits = opts.limits or Limits.from_env()
         source = opts.tools if isinstance(opts.tools, ToolSource) else None
         pool = source.current_pool() if source is not None else _pool(opts.tools, limits)
