@@ -99,3 +99,24 @@ def test_the_agents_own_writes_are_checkpointed_per_user_turn(tmp_path: Path) ->
     assert target.read_text() == "one\n"
     store.rewind(1)
     assert not target.exists()
+
+
+def test_old_sessions_checkpoints_are_pruned_recent_ones_kept(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from hands.pipeline.checkpoints import prune_checkpoints
+
+    home = tmp_path / "home"
+    for name in ("old", "new"):
+        store = store_for(home / "sessions" / name)
+        target = tmp_path / f"{name}.txt"
+        target.write_text(name)
+        store.begin_turn("p", message_index=0)
+        store.record(target)
+    old_index = home / "sessions" / "old" / "checkpoints" / "turns.json"
+    forty_days_ago = time.time() - 40 * 86_400
+    os.utime(old_index, (forty_days_ago, forty_days_ago))
+    assert prune_checkpoints(home, days=30) == 1
+    assert not old_index.parent.exists()
+    assert (home / "sessions" / "new" / "checkpoints" / "turns.json").exists()

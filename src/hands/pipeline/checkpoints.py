@@ -273,3 +273,27 @@ def _turn(raw: dict[str, Any]) -> Turn:
 def store_for(session_directory: Path) -> CheckpointStore:
     """The checkpoint store of the session whose folder is ``session_directory``."""
     return CheckpointStore(directory=session_directory / "checkpoints")
+
+
+DEFAULT_KEEP_DAYS = 30
+"""How long a session's checkpoints are kept (the settings' ``cleanupPeriodDays``)."""
+
+
+def prune_checkpoints(
+    home: Path, *, days: float = DEFAULT_KEEP_DAYS, now: float | None = None
+) -> int:
+    """Delete the checkpoints of sessions untouched for ``days``; how many were deleted.
+
+    A session's checkpoints count as touched when its turns were last written.
+    """
+    cutoff = (time.time() if now is None else now) - days * 86_400
+    removed = 0
+    for index in (home / "sessions").glob("*/checkpoints/turns.json"):
+        try:
+            stale = index.stat().st_mtime < cutoff
+        except OSError:
+            continue
+        if stale:
+            shutil.rmtree(index.parent, ignore_errors=True)
+            removed += 1
+    return removed
