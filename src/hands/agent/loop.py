@@ -213,7 +213,9 @@ class Query:
 
         session = self.session
         store = session.service(CheckpointStore, lambda: store_for(session.directory))
-        prompt = self._prompt if isinstance(self._prompt, str) else self._prompt.text
+        prompt = self._prompt
+        if not isinstance(prompt, str):  # the prompt's own text, not the files attached to it
+            prompt = next((b.text for b in prompt.content if isinstance(b, TextBlock)), "")
         store.begin_turn(prompt, message_index=len(self.options.history))
 
     def _start(self) -> _Run:
