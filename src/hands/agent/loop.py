@@ -268,6 +268,8 @@ class Query:
         inbox = self.session.service(Inbox)
         if not run.opts.wait_for_background or self._interrupted or run.error:
             return False
+        if inbox.peek(run.opts.agent_id):
+            return True  # it ended while the model was answering: its notice goes next
         if not inbox.outstanding(run.opts.agent_id):
             return False
         with anyio.CancelScope() as scope:

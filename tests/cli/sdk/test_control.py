@@ -191,7 +191,15 @@ async def test_agents_from_the_program_run_as_sub_agents(tmp_path: Path) -> None
 
     model = scripted(
         tmp_path,
-        [tool_use("Agent", subagent_type="poet", description="a poem", prompt="write one")],
+        [
+            tool_use(
+                "Agent",
+                subagent_type="poet",
+                description="a poem",
+                prompt="write one",
+                run_in_background=False,
+            )
+        ],
         [text("roses are red")],
         [text("the poet said roses are red")],
     )
@@ -229,3 +237,22 @@ async def test_control_requests_answer_or_refuse(tmp_path: Path) -> None:
     assert usage["maxTokens"] > 0
     last = second[-1]
     assert isinstance(last, ResultMessage) and last.result == "two"
+
+
+async def test_background_work_reports_task_started_and_notification(tmp_path: Path) -> None:
+    from claude_agent_sdk import TaskNotificationMessage, TaskStartedMessage
+
+    model = scripted(
+        tmp_path,
+        [tool_use("Bash", command="echo background", run_in_background=True,
+                  description="say background")],
+        [text("started it")],
+        [text("it finished")],
+    )  # fmt: skip
+    messages = await run("go", options(tmp_path, model, allowed_tools=["Bash"]))
+    [started] = [m for m in messages if isinstance(m, TaskStartedMessage)]
+    [finished] = [m for m in messages if isinstance(m, TaskNotificationMessage)]
+    assert started.description == "say background"
+    assert finished.task_id == started.task_id and finished.status == "completed"
+    result = messages[-1]
+    assert isinstance(result, ResultMessage) and result.result == "it finished"

@@ -98,6 +98,7 @@ class SdkSession:
         self.setup.model = TappedModel(setup.model, self.tally, self._on_model_event)
         self._current: Query | None = None
         self._first_turn = True
+        self._interrupted = False
         self._message_id = ""
         self._partials: Any = None
         self._inbox: MemoryObjectSendStream[Message | InputProblem] | None = None
@@ -219,8 +220,36 @@ class SdkSession:
         if self._first_turn:
             setup.start_background()
             await self._wait_for_sdk_servers()
+        self._interrupted = False
         self._state("running")
         self.send(init_line(self.facts()))
+        await self._answer(message)
+        while not self._interrupted:
+            notices = self._waiting_notices()
+            if not notices:
+                break
+            await self._answer(user_text(notices))
+        self._state("idle")
+
+    def _waiting_notices(self) -> str:
+        """Notices of background work that ended after the model was done, as task lines.
+
+        Such work wakes the session for one more turn, as Claude Code's does.
+        """
+        from hands.cli.output import stream_json_lines
+        from hands.core.inbox import Inbox
+
+        notices = self.setup.session.service(Inbox).take(None)
+        if not notices:
+            return ""
+        text = "\n\n".join(notices)
+        note = MessageEvent(message=user_text(text))
+        for obj in stream_json_lines(note, session_id=self.setup.session.id, model=""):
+            self.send(stamp(obj))
+        return text
+
+    async def _answer(self, message: Message) -> None:
+        """One prompt to its result line (with the structured-output reminders)."""
         structured = self.options.structured
         if structured is not None:
             structured.value = None
@@ -259,7 +288,6 @@ class SdkSession:
         )
         self.last_error = bool(line["is_error"])
         self.send(line)
-        self._state("idle")
 
     def _state(self, state: str) -> None:
         """``session_state_changed`` for an SDK that reads it (it says when a run is over)."""
@@ -316,6 +344,12 @@ class SdkSession:
 
     def _watch(self, q: Query, event: object, state: _TurnState) -> None:
         """Permission denials, and the budget checked when a turn's tools are done."""
+        if isinstance(event, ToolResultEvent):
+            from hands.cli.sdk.tasks import task_started
+
+            started = task_started(event, session_id=self.setup.session.id)
+            if started is not None:
+                self.send(stamp(started))
         if isinstance(event, ToolResultEvent) and event.outcome.status == "rejected":
             state.denials.append(
                 {
@@ -432,6 +466,7 @@ class SdkSession:
     def interrupt(self) -> None:
         """Stop the running turn (model stream and tools); no-op between turns."""
         if self._current is not None:
+            self._interrupted = True
             self._current.interrupt()
 
     def set_mode(self, mode: str) -> None:
