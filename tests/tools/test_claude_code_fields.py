@@ -35,9 +35,8 @@ NOT_IN_HANDS = {
     "CronCreate",
     "CronDelete",
     "CronList",
-    "Monitor",
 }
-"""Claude Code tools hands does not have (scheduling, stream monitors)."""
+"""Claude Code tools hands does not have (scheduling)."""
 
 
 def _hands_inputs() -> dict[str, type[BaseModel]]:

@@ -22,7 +22,6 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     "Agent": names_value("subagent_type"),
     "Skill": names_value("skill", strip_slash=True),
     "LSP": reads_path(),
-    "Monitor": runs_command(),
     "PowerShell": runs_command(ignore_case=True),
     **dict.fromkeys(
         (

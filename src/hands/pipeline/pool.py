@@ -138,6 +138,7 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         module="hands.tools.worktree.exit_worktree",
         cls="ExitWorktreeTool",
     ),
+    Builtin(name="Monitor", module="hands.tools.bash.monitor", cls="MonitorTool"),
     Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",
