@@ -25,10 +25,10 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     "PowerShell": runs_command(ignore_case=True),
     **dict.fromkeys(
         (
-            "Artifact", "CronCreate", "CronDelete", "CronList",
+            "Artifact",
             "EndConversation",
             "ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool",
-            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendUserFile",
+            "RemoteTrigger", "ReportFindings", "SendUserFile",
             "ShareOnboardingGuide", "TodoRead", "ToolSearch", "WaitForMcpServers", "Workflow",
         ),
         None,

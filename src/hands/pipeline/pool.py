@@ -128,6 +128,14 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="ExitPlanModeTool",
         aliases=("exit_plan_mode",),
     ),
+    Builtin(name="CronCreate", module="hands.tools.schedule.cron_create", cls="CronCreateTool"),
+    Builtin(name="CronList", module="hands.tools.schedule.cron_list", cls="CronListTool"),
+    Builtin(name="CronDelete", module="hands.tools.schedule.cron_delete", cls="CronDeleteTool"),
+    Builtin(
+        name="ScheduleWakeup",
+        module="hands.tools.schedule.schedule_wakeup",
+        cls="ScheduleWakeupTool",
+    ),
     Builtin(
         name="EnterWorktree",
         module="hands.tools.worktree.enter_worktree",
