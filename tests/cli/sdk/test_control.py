@@ -248,3 +248,30 @@ async def test_background_work_reports_task_started_and_notification(tmp_path: P
     assert finished.task_id == started.task_id and finished.status == "completed"
     result = messages[-1]
     assert isinstance(result, ResultMessage) and result.result == "it finished"
+
+
+async def test_permission_mode_changed_mid_turn_applies_to_the_next_call(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "a.txt").write_text("A")
+    target = tmp_path / "project" / "b.txt"
+    model = scripted(
+        tmp_path,
+        [tool_use("Read", file_path=str(tmp_path / "project" / "a.txt"))],
+        [tool_use("Write", file_path=str(target), content="written")],
+        [text("done")],
+    )
+    clients: list[ClaudeSDKClient] = []
+
+    async def switch_mode(data: Any, tool_use_id: str | None, context: Any) -> Any:
+        await clients[0].set_permission_mode("acceptEdits")
+        return {}
+
+    hooks: Any = {"PreToolUse": [HookMatcher(matcher="Read", hooks=[switch_mode])]}
+    async with ClaudeSDKClient(options(tmp_path, model, hooks=hooks)) as client:
+        clients.append(client)
+        await client.query("go")
+        messages = [m async for m in client.receive_response()]
+    result = messages[-1]
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert result.permission_denials == []
+    assert target.read_text() == "written"

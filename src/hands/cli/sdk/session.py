@@ -481,6 +481,8 @@ class SdkSession:
                 "--allow-dangerously-skip-permissions (allowDangerouslySkipPermissions)"
             )
         self.mode = cast(PermissionMode, mode)
+        if self._current is not None:
+            self._current.set_permission_mode(self.mode)
 
     def set_model(self, name: str | None) -> None:
         """The model of the next turn (``None``: the first one)."""
