@@ -275,3 +275,42 @@ async def test_permission_mode_changed_mid_turn_applies_to_the_next_call(tmp_pat
     assert isinstance(result, ResultMessage) and not result.is_error
     assert result.permission_denials == []
     assert target.read_text() == "written"
+
+
+async def test_mcp_toggle_reconnect_and_stop_task(tmp_path: Path) -> None:
+    @tool("ping", "Answer pong", {})
+    async def ping(args: dict[str, Any]) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": "pong"}]}
+
+    server = create_sdk_mcp_server("net", tools=[ping])
+    model = scripted(
+        tmp_path,
+        [tool_use("Bash", command="sleep 600", run_in_background=True, description="long")],
+        [text("started")],
+    )
+    from claude_agent_sdk import TaskStartedMessage
+
+    opts = options(tmp_path, model, mcp_servers={"net": server}, allowed_tools=["Bash"])
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("go")
+        started: list[TaskStartedMessage] = []
+        async for message in client.receive_messages():
+            if isinstance(message, TaskStartedMessage):
+                started.append(message)
+                await client.stop_task(message.task_id)
+            if isinstance(message, ResultMessage):
+                break
+        with pytest.raises(Exception, match="no-such-task"):
+            await client.stop_task("no-such-task")
+        await client.toggle_mcp_server("net", enabled=False)
+        off = await client.get_mcp_status()
+        await client.toggle_mcp_server("net", enabled=True)
+        on = await client.get_mcp_status()
+        await client.reconnect_mcp_server("net")
+        again = await client.get_mcp_status()
+        with pytest.raises(Exception, match="no MCP server named 'nope'"):
+            await client.reconnect_mcp_server("nope")
+    assert len(started) == 1
+    assert [s["status"] for s in off["mcpServers"]] == ["disabled"]
+    assert [(s["name"], s["status"]) for s in on["mcpServers"]] == [("net", "connected")]
+    assert [s.get("tools") for s in again["mcpServers"]] == [[{"name": "ping"}]]

@@ -99,6 +99,7 @@ class SdkSession:
         self._current: Query | None = None
         self._first_turn = True
         self._interrupted = False
+        self._switched_off: set[str] = set()
         self._message_id = ""
         self._partials: Any = None
         self._inbox: MemoryObjectSendStream[Message | InputProblem] | None = None
@@ -397,7 +398,7 @@ class SdkSession:
             tools=setup.tool_names(),
             model=setup.model.name,
             permission_mode=self.mode,
-            mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
+            mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
             agents=self._agent_names(),
             skills=self._skill_names(),
             hands_version=self.options.hands_version,
@@ -502,16 +503,17 @@ class SdkSession:
         """Each server's name, status, and what it offers."""
         out: list[dict[str, Any]] = []
         for status in self.setup.mcp.status():
+            off = status.name in self._switched_off
             entry: dict[str, Any] = {
                 "name": status.name,
-                "status": status.wire_status,
+                "status": "disabled" if off else status.wire_status,
                 "scope": status.scope,
                 "tools": [{"name": t} for t in status.tools],
             }
             if status.server_info:
                 name, _, version = status.server_info.rpartition(" ")
                 entry["serverInfo"] = {"name": name or version, "version": version if name else ""}
-            if status.error:
+            if status.error and not off:
                 entry["error"] = status.error
             out.append(entry)
         return out
@@ -527,8 +529,11 @@ class SdkSession:
         if reconnect or not on:
             await conn.stop()
         if on:
+            self._switched_off.discard(name)
             conn.restart()
             await self.setup.mcp.wait_ready([name])
+        else:
+            self._switched_off.add(name)
         self.setup.mcp.changed()
 
     def context_usage(self) -> dict[str, Any]:
