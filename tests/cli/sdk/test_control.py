@@ -314,3 +314,23 @@ async def test_mcp_toggle_reconnect_and_stop_task(tmp_path: Path) -> None:
     assert [s["status"] for s in off["mcpServers"]] == ["disabled"]
     assert [(s["name"], s["status"]) for s in on["mcpServers"]] == [("net", "connected")]
     assert [s.get("tools") for s in again["mcpServers"]] == [[{"name": "ping"}]]
+
+
+async def test_hook_events_report_each_hook_run(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "a.txt").write_text("A")
+    model = scripted(
+        tmp_path, [tool_use("Read", file_path=str(tmp_path / "project" / "a.txt"))], [text("ok")]
+    )
+
+    async def note(data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {"systemMessage": "seen"}
+
+    hooks: Any = {"PreToolUse": [HookMatcher(matcher="Read", hooks=[note])]}
+    opts = options(tmp_path, model, hooks=hooks, include_hook_events=True)
+    messages = await run("go", opts)
+    lines = [m for m in messages if isinstance(m, SystemMessage) and "hook" in m.subtype]
+    assert [m.subtype for m in lines] == ["hook_started", "hook_response"]
+    started, response = lines[0].data, lines[1].data
+    assert started["hook_id"] == response["hook_id"] and started["hook_event"] == "PreToolUse"
+    assert response["outcome"] == "success" and "seen" in response["output"]

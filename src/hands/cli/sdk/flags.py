@@ -145,8 +145,7 @@ FLAGS: tuple[Flag, ...] = (
         names=("--include-hook-events",),
         dest="hook_events",
         takes_value=False,
-        status="accepted",
-        note="no hook_started/hook_response lines are sent yet",
+        note="a hook_started and a hook_response line per hook run",
     ),
     Flag(names=("--json-schema",), dest="json_schema", note="structured output"),
     Flag(

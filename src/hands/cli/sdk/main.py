@@ -225,11 +225,13 @@ def _run(
             structured=structured,
             resolve_model=resolve,
             hands_version=version("hands"),
+            hook_events=args.on("hook_events"),
             report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
         ),
         ControlChannel(),
     )
     setup.mcp.sdk_link = _link(session)
+    session.report_hooks()
 
     async def go() -> int:
         return await session.run(sys.stdin.buffer)

@@ -74,6 +74,8 @@ class SdkOptions:
     resolve_model: Callable[[str | None], Any] | None = None
     """Builds the model ``set_model`` names (``None``: the session's first model)."""
     hands_version: str = ""
+    hook_events: bool = False
+    """``--include-hook-events``: a hook_started and a hook_response line per hook run."""
     report_state: bool = False
     """Send ``session_state_changed`` (running, idle) around each turn, as the SDK asks
     with ``CLAUDE_CODE_SDK_READS_SESSION_STATE``."""
@@ -456,6 +458,14 @@ class SdkSession:
         )
         self.setup.hooks = engine.with_hooks(callbacks.config())
         self.setup.hooks.transcript_path = str(self.setup.writer.path)
+        self.report_hooks()
+
+    def report_hooks(self) -> None:
+        """With ``--include-hook-events``, every hook run is told to the SDK."""
+        if self.options.hook_events and self.setup.hooks is not None:
+            from hands.cli.sdk.hook_events import hook_reporter
+
+            self.setup.hooks.on_run = hook_reporter(self.send, session_id=self.setup.session.id)
 
     def add_agents(self, agents: dict[str, Any]) -> None:
         """The SDK program's agent types join the Agent tool's catalog (``initialize``)."""
