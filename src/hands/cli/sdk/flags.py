@@ -137,8 +137,7 @@ FLAGS: tuple[Flag, ...] = (
         names=("--no-session-persistence",),
         dest="no_persistence",
         takes_value=False,
-        status="accepted",
-        note="the transcript is still written",
+        note="the main conversation's transcript is not written (sub-agents' still are)",
     ),
     Flag(names=("--include-partial-messages",), dest="partial", takes_value=False),
     Flag(

@@ -185,6 +185,11 @@ def _serve(args: SdkArgs) -> int:
     )
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
+    if args.on("no_persistence"):
+        from hands.cli.sdk.unsaved import UnsavedTranscript
+
+        old = setup.writer
+        setup.writer = UnsavedTranscript(old.path, session_id=old.session_id, cwd=old.cwd)
     if args.on("strict_mcp_config"):
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
