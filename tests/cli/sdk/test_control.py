@@ -63,6 +63,32 @@ async def test_client_runs_turns_in_one_conversation_and_interrupts(tmp_path: Pa
     assert isinstance(earlier, ResultMessage) and last.session_id == earlier.session_id
 
 
+async def test_can_use_tool_suggestions_become_session_rules(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    model = scripted(
+        tmp_path,
+        [tool_use("Bash", command="touch one.txt")],
+        [tool_use("Bash", command="touch one.txt")],
+        [text("ok")],
+    )
+    asked: list[list[Any]] = []
+
+    async def can_use_tool(
+        name: str, input: dict[str, Any], context: ToolPermissionContext
+    ) -> PermissionResultAllow:
+        asked.append(context.suggestions)
+        return PermissionResultAllow(updated_permissions=context.suggestions)
+
+    *_, result = await run("touch", options(tmp_path, model, can_use_tool=can_use_tool))
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert len(asked) == 1  # the rule the first answer added allowed the second call
+    [suggestion] = asked[0]
+    assert suggestion.type == "addRules" and suggestion.behavior == "allow"
+    rules = [(r.tool_name, r.rule_content) for r in suggestion.rules or []]
+    assert rules == [("Bash", "touch one.txt")]
+    assert result.permission_denials == []
+
+
 async def test_can_use_tool_allow_rewrites_the_input(tmp_path: Path) -> None:
     target = tmp_path / "project" / "a.txt"
     model = scripted(

@@ -313,7 +313,12 @@ class SdkSession:
         if self.options.ask_sdk:
             from hands.cli.sdk.permission import sdk_ask
 
-            ask = sdk_ask(self.channel, on_interrupt=self.interrupt, on_rules=self._add_rules)
+            ask = sdk_ask(
+                self.channel,
+                on_interrupt=self.interrupt,
+                on_rules=self._add_rules,
+                engine=self.setup.engine,
+            )
         opts = setup.options(
             permission_mode=self.mode,
             max_turns=self.options.max_turns,
