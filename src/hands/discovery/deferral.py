@@ -228,7 +228,7 @@ class DeferredPool(ToolPool):
         inner: ToolPool,
         owner: DeferringSource,
     ) -> None:
-        super().__init__(loaded)
+        super().__init__(loaded, serves_unlisted=inner.serves_unlisted)
         self._loaded_count = len(self._tools)
         ordered = (*self._tools, *found)
         self._tools = ordered

@@ -191,6 +191,10 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
     async def call(
         self, input: ToolSearchInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[ToolSearchOutput]:
+        if parse_query(input.query)[0] != "select":
+            from hands.discovery.ranking.embedding import load_off_the_loop
+
+            await load_off_the_loop()  # the first ranked search: not on the event loop
         return ToolResult(output=self.search(input.query, input.max_results))
 
     def search(self, query: str, max_results: int = DEFAULT_MAX_RESULTS) -> ToolSearchOutput:

@@ -195,3 +195,23 @@ def settings_model_note(settings_model: object) -> str | None:
         f"the settings' model {settings_model!r} names no provider hands knows; set it to "
         "an alias (sonnet, opus, haiku) or a model id, or pass --model PROVIDER:NAME"
     )
+
+
+def api_key_source(model_name: str, env: Mapping[str, str] | None = None) -> str:
+    """Where the credential of the model ``PROVIDER:NAME`` comes from, for ``apiKeySource``.
+
+    The variable's name (``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN``,
+    ``OPENAI_API_KEY``), or ``none`` (a script, a server that checks no key).
+    """
+    env = os.environ if env is None else env
+    provider = model_name.partition(":")[0]
+    for variable in _CREDENTIALS.get(provider, ()):
+        if env.get(variable):
+            return variable
+    return "none"
+
+
+_CREDENTIALS = {
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+    "openai": ("OPENAI_API_KEY",),
+}

@@ -27,9 +27,9 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     **dict.fromkeys(
         (
             "Artifact", "CronCreate", "CronDelete", "CronList",
-            "EndConversation", "EnterWorktree", "ExitWorktree", "ListAgents",
+            "EndConversation",
             "ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool",
-            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendMessage", "SendUserFile",
+            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendUserFile",
             "ShareOnboardingGuide", "TodoRead", "ToolSearch", "WaitForMcpServers", "Workflow",
         ),
         None,

@@ -126,3 +126,17 @@ async def test_stderr_callback_gets_why_hands_would_not_start(tmp_path: Path) ->
     with pytest.raises(ProcessError, match="exit code 2"):
         await run("hi", opts)
     assert any("settings.json" in line and "not valid JSON" in line for line in lines), lines
+
+
+async def test_stderr_callback_gets_the_ignored_project_input(tmp_path: Path) -> None:
+    lines: list[str] = []
+    model = scripted(tmp_path, [text("ok")])
+    (tmp_path / "project" / ".claude").mkdir(parents=True)
+    hook = {"hooks": [{"type": "command", "command": "touch ran"}]}
+    settings = {"hooks": {"SessionStart": [hook]}}
+    (tmp_path / "project" / ".claude" / "settings.json").write_text(json.dumps(settings))
+    opts = options(tmp_path, model, stderr=lines.append)
+    *_, result = await run("hi", opts)
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert any("ignored" in line and "touch ran" in line for line in lines), lines
+    assert not (tmp_path / "project" / "ran").exists()

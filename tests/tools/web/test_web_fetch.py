@@ -12,7 +12,7 @@ import pytest
 from hands.config.settings import load_settings
 from hands.core.messages import ImageBlock
 from hands.permissions.asking import PromptAskHandler
-from hands.permissions.network import NetworkDomains
+from hands.permissions.domains import NetworkDomains
 from hands.pipeline.settings import install_settings
 from hands.tools.web._cache import PageCache, ttl_from_env
 from hands.tools.web._exchange import FetchLimits
