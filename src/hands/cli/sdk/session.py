@@ -25,7 +25,7 @@ from hands.agent.loop import Query, query
 from hands.cli.output import stream_json_lines
 from hands.cli.sdk import control
 from hands.cli.sdk.channel import ControlChannel
-from hands.cli.sdk.messages import InitFacts, ResultFacts, cost_of, error_result, init_line, stamp
+from hands.cli.sdk.messages import InitFacts, ResultFacts, error_result, init_line, stamp
 from hands.cli.sdk.messages import result_line as build_result
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
@@ -281,7 +281,7 @@ class SdkSession:
             result,
             ResultFacts(
                 api_ms=self.tally.api_ms,
-                usage_by_model=self.tally.usage,
+                usage_by_model=self.tally.ledger.by_model,
                 windows=self._windows(),
                 denials=state.denials,
                 structured_output=structured.value if structured is not None else None,
@@ -372,7 +372,7 @@ class SdkSession:
             and isinstance(event, MessageEvent)
             and event.message.role == "user"
             and any(isinstance(b, ToolResultBlock) for b in event.message.content)
-            and cost_of(self.tally.usage) >= budget
+            and self.tally.ledger.total_cost_usd >= budget
         ):
             state.over_budget = True
             q.interrupt()
@@ -430,7 +430,7 @@ class SdkSession:
         compaction = self.setup.compaction
         if compaction is None:
             return {}
-        return {name: compaction.window_for(name) for name in self.tally.usage}
+        return {name: compaction.window_for(name) for name in self.tally.ledger.by_model}
 
     def initialize_response(self) -> dict[str, Any]:
         """The answer to ``initialize``: what this session offers."""
