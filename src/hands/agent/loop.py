@@ -300,6 +300,18 @@ class Query:
         self.messages[:] = outcome.messages
         return CompactionEvent(outcome=outcome)
 
+    def set_permission_mode(self, mode: PermissionMode) -> None:
+        """Run the calls that start from now on in ``mode`` (the host changed it)."""
+
+        def change(ctx: ToolContext) -> ToolContext:
+            return dataclasses.replace(ctx, permission_mode=mode)
+
+        self._mode = mode
+        if self._executor is not None:
+            self._executor.modify_context(change)
+        if self._current is not None:
+            self._current.ctx = change(self._current.ctx)
+
     @property
     def permission_mode(self) -> PermissionMode:
         """The mode in force: the one it started in, as tools (plan mode) changed it."""
