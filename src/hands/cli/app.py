@@ -175,6 +175,7 @@ def main_command(
     announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
+    _prune_checkpoints(setup.session.home, loaded.value("cleanupPeriodDays"))
     if prompt is None:
         import anyio
 
@@ -458,6 +459,14 @@ def permissions_check_command(
     for warning in warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     print(format_decision(decision, as_json=as_json))
+
+
+def _prune_checkpoints(home: Path, days: object) -> None:
+    """Old sessions' checkpoints go, after ``cleanupPeriodDays`` (30 unless set)."""
+    from hands.pipeline.checkpoints import DEFAULT_KEEP_DAYS, prune_checkpoints
+
+    keep = days if isinstance(days, int | float) and days > 0 else DEFAULT_KEEP_DAYS
+    prune_checkpoints(home, days=keep)
 
 
 @app.command("batch")

@@ -178,6 +178,11 @@ def _serve(args: SdkArgs) -> int:
     announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
+    if args.on("no_persistence"):
+        from hands.cli.sdk.unsaved import UnsavedTranscript
+
+        old = setup.writer
+        setup.writer = UnsavedTranscript(old.path, session_id=old.session_id, cwd=old.cwd)
     if args.on("strict_mcp_config"):
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
@@ -218,11 +223,13 @@ def _run(
             structured=structured,
             resolve_model=resolve,
             hands_version=version("hands"),
+            hook_events=args.on("hook_events"),
             report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
         ),
         ControlChannel(),
     )
     setup.mcp.sdk_link = _link(session)
+    session.report_hooks()
 
     async def go() -> int:
         return await session.run(sys.stdin.buffer)

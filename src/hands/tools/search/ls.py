@@ -114,6 +114,9 @@ class LSTool(ReadOnlyTool[LSInput, LSOutput]):
     should_defer = True
     search_hint = "list directory contents tree"
 
+    def is_enabled(self) -> bool:
+        return False  # never offered; a call is still served beside Glob (its registry row)
+
     def _root(self, input: LSInput, ctx: ToolContext) -> Path:
         given = optional_path(input.path)
         return Path(os.path.normpath(ctx.resolve(given) if given is not None else ctx.cwd))
