@@ -191,7 +191,15 @@ async def test_agents_from_the_program_run_as_sub_agents(tmp_path: Path) -> None
 
     model = scripted(
         tmp_path,
-        [tool_use("Agent", subagent_type="poet", description="a poem", prompt="write one")],
+        [
+            tool_use(
+                "Agent",
+                subagent_type="poet",
+                description="a poem",
+                prompt="write one",
+                run_in_background=False,
+            )
+        ],
         [text("roses are red")],
         [text("the poet said roses are red")],
     )

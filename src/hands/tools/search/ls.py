@@ -114,6 +114,11 @@ class LSTool(ReadOnlyTool[LSInput, LSOutput]):
     should_defer = True
     search_hint = "list directory contents tree"
 
+    def is_enabled(self) -> bool:
+        # never offered: today's models use Glob and Bash; a call to LS is still served
+        # beside Glob (the pool's ``served_beside``)
+        return False
+
     def _root(self, input: LSInput, ctx: ToolContext) -> Path:
         given = optional_path(input.path)
         return Path(os.path.normpath(ctx.resolve(given) if given is not None else ctx.cwd))
