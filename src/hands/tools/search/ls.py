@@ -115,9 +115,7 @@ class LSTool(ReadOnlyTool[LSInput, LSOutput]):
     search_hint = "list directory contents tree"
 
     def is_enabled(self) -> bool:
-        # never offered: today's models use Glob and Bash; a call to LS is still served
-        # beside Glob (the pool's ``served_beside``)
-        return False
+        return False  # never offered; a call is still served beside Glob (its registry row)
 
     def _root(self, input: LSInput, ctx: ToolContext) -> Path:
         given = optional_path(input.path)
