@@ -175,7 +175,7 @@ def main_command(
     announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
-    _prune_checkpoints(setup.session.home, loaded.value("cleanupPeriodDays"))
+    _prune_checkpoints(setup.session.home, setup.settings.value("cleanupPeriodDays"))
     if prompt is None:
         import anyio
 
