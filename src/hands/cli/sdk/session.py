@@ -457,8 +457,6 @@ class SdkSession:
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
-        if compaction is None:
-            return {}
         return {name: compaction.window_for(name) for name in self.tally.ledger.by_model}
 
     def initialize_response(self) -> dict[str, Any]:
