@@ -157,6 +157,7 @@ class Repl:
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch_interrupts)
             tg.start_soon(self._watch_notices)
+            tg.start_soon(self._watch_schedule)
             try:
                 code = await self._loop()
                 reason = "prompt_input_exit"
@@ -246,6 +247,19 @@ class Repl:
             if self._turn is None:
                 self.keys.wake()
             await anyio.sleep(0.2)  # the notices wait for a turn, or for the typed line
+
+    async def _watch_schedule(self) -> None:
+        """Each scheduled prompt (CronCreate, ScheduleWakeup) waits with the notices when due.
+
+        The idle prompt wakes for it as for a notice, and it runs as the next turn.
+        """
+        from hands.tools.schedule.jobs import Schedule
+
+        schedule = Schedule.of(self.setup.session)
+        inbox = self.setup.session.service(Inbox)
+        while True:
+            for job in await schedule.wait_due():
+                inbox.deliver(None, job.prompt)
 
     async def _notices_turn(self) -> None:
         """A turn for the notices waiting, if any (none: nothing happens)."""
