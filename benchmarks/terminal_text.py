@@ -51,7 +51,7 @@ def _print_with(kind: type[Console], renderable: RenderableType) -> Callable[[],
     return run
 
 
-def _median(run: Callable[[], None], repeats: int) -> float:
+def _median(run: Callable[[], object], repeats: int) -> float:
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
