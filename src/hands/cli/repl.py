@@ -135,6 +135,8 @@ class Repl:
             )
         )
         code = 1
+        for warning in self.custom.warnings:
+            self.console.print(Text(f"hands: warning: {warning}", style="yellow"))
         if self.setup.resumed:
             from hands.cli.sessions_list import replay
 
