@@ -706,10 +706,7 @@ class Repl:
             # terminal's width (a prompt line is cut at the edge); only its last line
             # prompts. One taller than the screen is shown in a scrollable view first.
             from hands.cli.repl_pager import VIEW_AGAIN, show_question
-            from hands.core.terminal_text import neutralise
-
             body, _, last = text.rpartition("\n")
-            last = neutralise(last)  # prompt_toolkit shows C0/C1 as ^X, but not bidi
             try:
                 folded = bool(body) and await show_question(self.console, body)
                 while (answer := await self.keys.answer(last)).strip().lower() == VIEW_AGAIN:
