@@ -135,6 +135,8 @@ class Repl:
             )
         )
         code = 1
+        for warning in self.custom.warnings:
+            self.console.print(Text(f"hands: warning: {warning}", style="yellow"))
         if self.setup.resumed:
             from hands.cli.sessions_list import replay
 
@@ -718,10 +720,7 @@ class Repl:
             # terminal's width (a prompt line is cut at the edge); only its last line
             # prompts. One taller than the screen is shown in a scrollable view first.
             from hands.cli.repl_pager import VIEW_AGAIN, show_question
-            from hands.core.terminal_text import neutralise
-
             body, _, last = text.rpartition("\n")
-            last = neutralise(last)  # prompt_toolkit shows C0/C1 as ^X, but not bidi
             try:
                 folded = bool(body) and await show_question(self.console, body)
                 while (answer := await self.keys.answer(last)).strip().lower() == VIEW_AGAIN:
