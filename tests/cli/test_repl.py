@@ -110,7 +110,8 @@ def test_ctrl_c_interrupts_the_turn_and_kills_the_command(
     assert not marker.exists()
     # the session goes on: a slash command still works, then two Ctrl-C leave
     terminal.send("/tools", "Enter")
-    terminal.wait_for("┃ tool")
+    screen = terminal.wait_for("│ Write ")  # the table's last row (taller than the screen)
+    assert "│ Read " in screen and "┘" in screen
     terminal.wait_for_prompt()
     terminal.send("C-c")
     terminal.wait_for("Ctrl-C again to leave")
@@ -129,6 +130,9 @@ def test_project_mcp_servers_are_asked_about_once(
     )
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
     launch(terminal, project, hands_home, s, user_home=tmp_path)
+    screen = terminal.wait_for("[y/N]")  # trust first: its servers stay off until then
+    assert ".mcp.json" in screen and "demo" in screen
+    terminal.send("y", "Enter")
     screen = terminal.wait_for("1. Use this server")
     assert "wants to start the MCP server 'demo'" in screen
     terminal.send("1", "Enter")
@@ -151,7 +155,7 @@ def test_project_mcp_servers_are_asked_about_once(
     terminal.target = "again"
     launch(terminal, project, hands_home, s, user_home=tmp_path, session="again")
     screen = terminal.wait_for("(/help")
-    assert "Use this server" not in screen
+    assert "Use this server" not in screen and "[y/N]" not in screen
 
 
 def test_session_hooks_fire_once_around_the_session(
@@ -241,7 +245,9 @@ def test_untrusted_project_hooks_and_env_wait_for_trust_and_no_means_none_runs(
     terminal.send("/exit", "Enter")
     terminal.wait_for("HANDS-EXITED-0")
     assert not started.exists() and not pre.exists()
-    assert not (hands_home / "trusted.json").exists()
+    # the "no" is remembered as declined, never as trusted
+    recorded = json.loads((hands_home / "trusted.json").read_text())
+    assert recorded == {"trusted": [], "declined": [str(project)]}
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed")

@@ -24,6 +24,9 @@ def test_an_mcp_prompt_is_a_slash_command_whose_text_is_the_turn(
     )
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "reviewed it"}]}])
     launch(terminal, project, hands_home, s, user_home=tmp_path)
+    screen = terminal.wait_for("[y/N]")  # the folder's servers wait for trust
+    assert "mcp server   demo" in screen
+    terminal.send("y", "Enter")
     terminal.wait_for("(/help")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # the server connects in the background
