@@ -157,6 +157,9 @@ def _start(
         terminal, _project(tmp_path), hands_home, s, "--permission-mode", "bypassPermissions",
         user_home=tmp_path,
     )  # fmt: skip
+    screen = terminal.wait_for("[y/N]")  # the folder's server waits for trust
+    assert "mcp server   asker" in screen
+    terminal.send("y", "Enter")
     terminal.wait_for("(/help")
     _wait_connected(terminal)
 
