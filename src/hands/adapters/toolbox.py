@@ -95,10 +95,12 @@ class Toolbox:
 
     ``tools``: a pool, a list of tools, or a :class:`~hands.agent.options.ToolSource`
     (MCP servers, deferred tools behind ToolSearch), asked again on every listing;
-    ``None``: the built-in tools. ``settings``: loaded from ``cwd`` as the CLI loads them
-    (``trusted`` as :func:`hands.config.settings.load_settings` takes it: ``None`` looks
-    the workspace up in the trusted-workspaces file, so an untrusted project's allow rules
-    and hooks stay off); pass ``policy``/``hooks`` to replace what the settings give.
+    ``None``: the built-in tools. ``settings``: loaded from ``cwd`` as the CLI loads them,
+    after the one trust decision (:func:`hands.config.project_trust.decide_trust`, never
+    a question): ``trusted=True`` trusts the folder for this toolbox, ``False`` never,
+    ``None`` as the trusted-workspaces file says, with one ``on_notice`` line per item of
+    an untrusted folder left off; pass ``policy``/``hooks`` to replace what the settings
+    give.
     """
 
     def __init__(
@@ -123,7 +125,13 @@ class Toolbox:
 
         root = Path(cwd if cwd is not None else Path.cwd()).absolute()
         if settings is None:
-            settings = load_settings(root, trusted=trusted)
+            from hands.config.project_trust import decide_trust
+
+            verdict = decide_trust(root, explicit=trusted is True)
+            if on_notice is not None and trusted is None:
+                for note in verdict.notes():
+                    on_notice(note)
+            settings = load_settings(root, trusted=verdict.trusted and trusted is not False)
         self.settings = settings
         self.policy: PermissionPolicy = (
             policy if policy is not None else engine_for(settings, grammar=BuiltinGrammar())

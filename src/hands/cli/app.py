@@ -487,6 +487,7 @@ def batch_command(
     run_dir: Annotated[
         Path | None, typer.Option("--run-dir", help="Where each task's workdir and home go.")
     ] = None,
+    trust: TrustOption = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or summary.")] = False,
     model_concurrency: Annotated[
         int | None,
@@ -517,6 +518,7 @@ def batch_command(
             resume=resume,
             run_dir=run_dir,
             quiet=quiet,
+            trust=trust,
             model_concurrency=model_concurrency,
         )
     except UsageError as exc:

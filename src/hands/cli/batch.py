@@ -28,6 +28,7 @@ def batch_main(
     run_dir: Path | None,
     quiet: bool,
     model_concurrency: int | None = None,
+    trust: bool = False,
 ) -> int:
     """Run the batch; the exit code is 0 when every task has a result."""
     from rich.console import Console
@@ -65,7 +66,9 @@ def batch_main(
     where = run_dir if run_dir is not None else out.with_name(out.stem + ".runs")
     gateway = _gateway(model_concurrency, engine=engine, address=address)
     env = gateway.session_env() if gateway is not None else {}
-    settings = RunSettings(run_dir=where.absolute(), sandbox=sandbox, model=model, env=env)
+    settings = RunSettings(
+        run_dir=where.absolute(), sandbox=sandbox, model=model, env=env, trust=trust
+    )
     console = None if quiet else Console(stderr=True)
     try:
         run_batch(

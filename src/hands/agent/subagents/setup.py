@@ -40,15 +40,19 @@ def delegation_tools(
     """Agent and Skill, with ``cwd``'s and the user's agent files and skills.
 
     Skill is left out of the pool (not enabled) when there is no skill. ``trusted``:
-    whether project agent files may run their hooks and MCP servers (``None``: the
-    workspace trust decision). ``window_tokens``: the model's context window, which
+    whether the project's agent files and skills load (``None``: the trusted-workspaces
+    file). ``window_tokens``: the model's context window, which
     sizes the skill listing.
     """
     from hands.tools.skill._skills import load_skills
     from hands.tools.skill.skill import SkillTool
 
     catalog = AgentCatalog.load(cwd=cwd, home=home, trusted=trusted)
-    skills = load_skills(cwd=cwd, home=home)
+    from hands.config.trust import is_trusted
+
+    skills = load_skills(
+        cwd=cwd, home=home, trusted=trusted if trusted is not None else is_trusted(cwd)
+    )
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
         tools=(
