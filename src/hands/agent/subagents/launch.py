@@ -31,7 +31,9 @@ async def launch(
                 "A worktree cannot be made in plan mode: it creates a branch and a checkout. "
                 "Start the agent without isolation to research, or leave plan mode first."
             )
-        tree = await create_worktree(ctx.root, home=ctx.session.home, label=agent.name)
+        tree = await create_worktree(
+            ctx.root, home=ctx.session.home, label=agent.name, trusted=tool.trusted
+        )
     spawn = Spawn(
         agent=agent,
         prompt=input.prompt,

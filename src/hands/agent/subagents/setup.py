@@ -50,13 +50,12 @@ def delegation_tools(
     catalog = AgentCatalog.load(cwd=cwd, home=home, trusted=trusted)
     from hands.config.trust import is_trusted
 
-    skills = load_skills(
-        cwd=cwd, home=home, trusted=trusted if trusted is not None else is_trusted(cwd)
-    )
+    trusted = trusted if trusted is not None else is_trusted(cwd)
+    skills = load_skills(cwd=cwd, home=home, trusted=trusted)
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
         tools=(
-            AgentTool(catalog, model_overrides=overrides),
+            AgentTool(catalog, model_overrides=overrides, trusted=trusted),
             SkillTool(skills, window_tokens=window_tokens),
         ),
         warnings=(*catalog.warnings, *skills.warnings),
