@@ -103,7 +103,7 @@ def test_every_fixtures_env_block_is_read(tmp_path: Path) -> None:
     assert with_env >= 12
 
 
-def test_a_settings_model_alias_is_named_not_guessed(
+def test_a_settings_model_alias_is_resolved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from hands.cli.session_setup import prepare
@@ -115,8 +115,8 @@ def test_a_settings_model_alias_is_named_not_guessed(
     monkeypatch.delenv("ANTHROPIC_MODEL", raising=False)
     monkeypatch.delenv("HANDS_MODEL", raising=False)
     setup = prepare(model_spec=None, cwd=project, settings=load_settings(project, trusted=True))
-    assert setup.model.name == "anthropic:claude-sonnet-4-6"
-    assert "settings' model 'opus' is a Claude Code alias" in capsys.readouterr().err
+    assert setup.model.name == "anthropic:claude-opus-4-6"
+    assert "settings' model" not in capsys.readouterr().err
     write(project / ".claude" / "settings.local.json", {"model": "claude-opus-4-7"})
     setup = prepare(model_spec=None, cwd=project, settings=load_settings(project, trusted=True))
     assert setup.model.name == "anthropic:claude-opus-4-7"

@@ -56,9 +56,19 @@ def test_select_returns_exactly_those() -> None:
     source = DeferringSource(catalogue(), mode="true")
     names = search(source, "select:mcp__time__convert_time,NotebookEdit")
     assert names == ["mcp__time__convert_time", "NotebookEdit"]
-    # already loaded: a harmless no-op that still answers; unknown names reported
-    out = source.search_tool().search("select:Read,Nope")  # type: ignore[attr-defined]
-    assert out.names == ("Read",) and out.unknown == ("Nope",)
+    # already loaded: the answer says it can be called as it is; unknown names reported
+    tool = source.search_tool()
+    assert isinstance(tool, ToolSearchTool)
+    out = tool.search("select:Read,Nope")
+    assert out.names == () and out.already == ("Read",) and out.unknown == ("Nope",)
+    text = tool.to_content(out)
+    assert isinstance(text, str) and "Read" in text and "Nope" in text
+    assert not text.startswith(NO_MATCH)
+    # a deferred tool found before is returned again, and so is one loaded with it
+    again = tool.search("select:NotebookEdit,Bash")
+    assert again.names == ("NotebookEdit",) and again.already == ("Bash",)
+    both = tool.to_content(again)
+    assert isinstance(both, str) and "Found 1 tool: NotebookEdit" in both and "Bash" in both
 
 
 def test_required_term_filters_by_name_and_ranks_by_the_rest() -> None:

@@ -58,6 +58,7 @@ from hands.models.base import (
     TextDelta,
     Usage,
 )
+from hands.models.plan_mode import model_in_mode
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.outbox import Outbox
 from hands.orchestration.streaming import StreamingToolExecutor
@@ -427,7 +428,8 @@ class Query:
                 self._model_scope = scope
                 if self._interrupted:
                     scope.cancel()
-                async for event in self.options.model.stream(request):
+                model = model_in_mode(self.options.model, self._mode)  # opusplan
+                async for event in model.stream(request):
                     if isinstance(event, BlockComplete):
                         if event.tool_use is not None:
                             if streaming:

@@ -173,13 +173,13 @@ def main_command(
         print(f"hands: warning: {warning}", file=sys.stderr)
     if prompt is None:
         import anyio
-        from rich.console import Console
 
+        from hands.cli.console import ShownConsole
         from hands.cli.repl import Repl, terminal_input
 
         repl = Repl(
             setup,
-            console=Console(),
+            console=ShownConsole(),
             keys=terminal_input(setup),
             permission_mode=loaded.default_mode,
         )

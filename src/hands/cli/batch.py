@@ -31,8 +31,6 @@ def batch_main(
     trust: bool = False,
 ) -> int:
     """Run the batch; the exit code is 0 when every task has a result."""
-    from rich.console import Console
-
     from hands.batch.engines import Engine, LocalEngine, RayEngine
     from hands.batch.results import ResultsFile
     from hands.batch.runner import results_path_default, run_batch
@@ -69,7 +67,9 @@ def batch_main(
     settings = RunSettings(
         run_dir=where.absolute(), sandbox=sandbox, model=model, env=env, trust=trust
     )
-    console = None if quiet else Console(stderr=True)
+    from hands.cli.console import ShownConsole
+
+    console = None if quiet else ShownConsole(stderr=True)
     try:
         run_batch(
             tasks, engine=chosen, settings=settings, results=ResultsFile(out), console=console

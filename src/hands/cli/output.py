@@ -10,6 +10,7 @@ from typing import Any
 from hands.agent.events import BlockEvent, CompactionEvent, MessageEvent, QueryEvent, ResultEvent
 from hands.agent.subagents.progress import SubagentUpdate
 from hands.core.messages import Message, ToolResultBlock
+from hands.core.terminal_text import json_escaped
 from hands.orchestration.events import ToolProgressEvent
 
 
@@ -147,5 +148,5 @@ def compaction_message(event: CompactionEvent, *, session_id: str) -> dict[str, 
 
 
 def dumps(obj: dict[str, Any]) -> str:
-    """One compact JSON line."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """One compact JSON line, with no character a terminal would act on."""
+    return json_escaped(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))

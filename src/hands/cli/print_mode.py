@@ -151,10 +151,12 @@ def run_print(
     if output_format == "json":
         emit(dumps(result_message(result)))
     elif output_format == "text":
+        from hands.core.terminal_text import neutralise
+
         if result.is_error:
-            print(f"hands: {result.error}", file=sys.stderr)
+            print(f"hands: {neutralise(result.error or '')}", file=sys.stderr)
         if result.result:
-            emit(result.result)
+            emit(neutralise(result.result))
     if signalled and signalled[0] == signal.SIGTERM:
         return 143
     return 1 if result.is_error else 0

@@ -438,16 +438,19 @@ class Repl:
         if not arg:
             self.console.print(f"model: {self.setup.model.name}", markup=False, highlight=False)
             self.console.print(
-                Text("/model NAME switches (PROVIDER:NAME for another provider)", style="dim")
+                Text(
+                    "/model NAME switches: an alias (sonnet, opus, haiku, opusplan, "
+                    "sonnet[1m]), a model id, or PROVIDER:NAME",
+                    style="dim",
+                )
             )
             return
         from hands.errors import ConfigError
         from hands.models.resolve import resolve_model
 
         provider = self.setup.model.name.partition(":")[0]
-        spec = arg if ":" in arg else f"{provider}:{arg}"
         try:
-            model = resolve_model(spec)
+            model = resolve_model(arg, provider=provider)
         except (ConfigError, OSError, ValueError) as exc:
             self.console.print(Text(f"The model stays {self.setup.model.name}: {exc}", style="red"))
             return
@@ -630,8 +633,10 @@ class Repl:
             # terminal's width (a prompt line is cut at the edge); only its last line
             # prompts. One taller than the screen is shown in a scrollable view first.
             from hands.cli.repl_pager import VIEW_AGAIN, show_question
+            from hands.core.terminal_text import neutralise
 
             body, _, last = text.rpartition("\n")
+            last = neutralise(last)  # prompt_toolkit shows C0/C1 as ^X, but not bidi
             try:
                 folded = bool(body) and await show_question(self.console, body)
                 while (answer := await self.keys.answer(last)).strip().lower() == VIEW_AGAIN:

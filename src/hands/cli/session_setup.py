@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,6 +19,7 @@ from hands.core.context import PermissionMode, ToolContext
 from hands.core.limits import Limits
 from hands.core.messages import Message
 from hands.core.session import Session
+from hands.core.tool import Tool
 from hands.core.words import plural
 from hands.models.base import Model
 from hands.models.resolve import resolve_model
@@ -199,11 +201,17 @@ def prepare(
     resume: str | None = None,
     continue_last: bool = False,
     interactive: bool = False,
+    only_tools: Sequence[str] | None = None,
+    extra_tools: Sequence[Tool[Any, Any]] = (),
+    new_session_id: str | None = None,
 ) -> AgentSetup:
     """Build the session; ``resume``/``continue_last`` restore an earlier one.
 
     ``system_prompt`` replaces hands' own prompt (memory files and the environment are
     still added); ``mcp_servers`` adds servers (``name → entry``) that need no approval.
+
+    ``only_tools``: the names the pool keeps (``--tools``); ``extra_tools`` join it;
+    ``new_session_id``: the id of the session (a resumed conversation forks into it).
 
     In an untrusted workspace no project MCP server connects. In a trusted one they
     connect without asking in print mode, except those the user refused
@@ -228,7 +236,12 @@ def prepare(
     simple = simple or limits.simple
     compaction = CompactionSettings.from_env(setting=settings.value)
     window = compaction.window_for(model.name)
-    pool = pool_for(engine, simple=simple, extra=_delegation(cwd, settings, simple, window))
+    pool = pool_for(
+        engine,
+        simple=simple,
+        extra=(*_delegation(cwd, settings, simple, window), *extra_tools),
+        only=only_tools,
+    )
     history: list[Message] = []
     session_id: str | None = None
     states: dict[str, Any] = {}
@@ -246,7 +259,7 @@ def prepare(
             earlier.session_id,
             dict(earlier.states),
         )
-    session = Session(session_id=session_id, home=probe.home)
+    session = Session(session_id=new_session_id or session_id, home=probe.home)
     from hands.pipeline.settings import install_settings
 
     install_settings(session, settings)

@@ -97,11 +97,13 @@ def main(argv: Sequence[str]) -> int:
         settings=loaded,
         session_name=args.session,
     )
+    from hands.core.terminal_text import json_escaped, neutralise
+
     if args.as_json:
-        print(json.dumps(block.to_wire(), ensure_ascii=False))
+        print(json_escaped(json.dumps(block.to_wire(), ensure_ascii=False)))
     else:
         if block.is_error:
-            print(error_message(block.text), file=sys.stderr)
+            print(neutralise(error_message(block.text)), file=sys.stderr)
         else:
-            print(block.text)
+            print(neutralise(block.text))
     return 1 if block.is_error else 0

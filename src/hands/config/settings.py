@@ -116,6 +116,17 @@ class CliPermissionArgs:
     settings: str | None = None
     """``--settings``: a file path or a JSON object."""
     add_dirs: Sequence[str | Path] = ()
+    setting_sources: Sequence[str] | None = None
+    """``--setting-sources``: the settings files read (``user``, ``project``, ``local``);
+    ``None``: all of them. Managed settings and the command line always count."""
+
+
+SETTING_SOURCE_SCOPES = {
+    "user": "userSettings",
+    "project": "projectSettings",
+    "local": "localSettings",
+}
+"""``--setting-sources`` names → the scope of the files they stand for."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -307,6 +318,10 @@ def load_settings(
             )
         )
 
+    if cli is not None and cli.setting_sources is not None:
+        keep = {SETTING_SOURCE_SCOPES.get(name) for name in cli.setting_sources}
+        files = set(SETTING_SOURCE_SCOPES.values())
+        sources = [s for s in sources if s.scope not in files or s.scope in keep]
     decided = trusted is not None  # the front end took the decision and says what it ignores
     if trusted is None:
         from hands.config.trust import is_trusted

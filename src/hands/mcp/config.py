@@ -28,7 +28,7 @@ SamplingPolicy: TypeAlias = Literal["ask", "auto", "off"]
 """A server entry's ``"sampling"``: ask the user (default), serve without asking, never offer."""
 SAMPLING_POLICIES: tuple[SamplingPolicy, ...] = ("ask", "auto", "off")
 
-Transport: TypeAlias = Literal["stdio", "http", "sse", "ws"]
+Transport: TypeAlias = Literal["stdio", "http", "sse", "ws", "sdk"]
 Scope: TypeAlias = Literal["dynamic", "local", "project", "user"]
 
 SCOPE_ORDER: tuple[Scope, ...] = ("dynamic", "local", "project", "user")
@@ -46,6 +46,7 @@ _TRANSPORT_ALIASES: dict[str, Transport] = {
     "streamableHttp": "http",
     "sse": "sse",
     "ws": "ws",
+    "sdk": "sdk",
 }
 
 
@@ -99,6 +100,8 @@ class McpServerConfig:
         """The command line or URL, for status listings."""
         if self.transport == "stdio":
             return " ".join([self.command, *self.args]).strip()
+        if self.transport == "sdk":
+            return "in the SDK program"
         return self.url
 
 
@@ -283,7 +286,9 @@ def parse_server(
             sampling=sampling,
             description=description if isinstance(description, str) else "",
         )
-        if transport == "stdio":
+        if transport == "sdk":
+            pass  # in the SDK program's own process: reached through its control channel
+        elif transport == "stdio":
             command = entry.get("command")
             if command is None or command == "":
                 raise _EntryError('a stdio server needs a "command"')

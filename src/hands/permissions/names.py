@@ -28,7 +28,7 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
         (
             "Artifact", "CronCreate", "CronDelete", "CronList",
             "EndConversation", "EnterWorktree", "ExitWorktree", "ListAgents",
-            "ListMcpResourcesTool", "LS", "PushNotification", "ReadMcpResourceTool",
+            "ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool",
             "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendMessage", "SendUserFile",
             "ShareOnboardingGuide", "TodoRead", "ToolSearch", "WaitForMcpServers", "Workflow",
         ),
@@ -40,6 +40,5 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
 CLAUDE_CODE_LEGACY: Final[dict[str, str]] = {
     "Task": "Agent",
     "SlashCommand": "Skill",
-    "LSTool": "LS",
 }
 """Legacy names of Claude Code's tools above → their current names."""

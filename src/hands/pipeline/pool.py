@@ -25,6 +25,10 @@ class Builtin:
     offered: Callable[[], bool] | None = None
     """The tool's ``is_enabled`` answered without importing its module (None: always on).
     A pool leaves out a built-in this says no to; one it says yes to is still asked."""
+    served_beside: str | None = None
+    """When the pool leaves this built-in out, a call to it is still served while the pool
+    has the tool named here: models trained on an older or the other tool set call it
+    (TodoWrite in a session of Task tools, the legacy LS beside Glob)."""
 
     def load(self) -> Tool[Any, Any]:
         """Import the module and make the tool."""
@@ -62,8 +66,18 @@ def _browser(action: str, cls: str) -> Builtin:
     )
 
 
+def _never() -> bool:
+    return False
+
+
 def _task(name: str, module: str, cls: str) -> Builtin:
-    return Builtin(name=name, module=f"hands.tools.planning.{module}", cls=cls, offered=_tasks_on)
+    return Builtin(
+        name=name,
+        module=f"hands.tools.planning.{module}",
+        cls=cls,
+        offered=_tasks_on,
+        served_beside="TodoWrite",
+    )
 
 
 # Every built-in tool, imported only when the pool (or that one tool) is built.
@@ -80,6 +94,14 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(name="NotebookEdit", module="hands.tools.file.notebook_edit", cls="NotebookEditTool"),
     Builtin(name="Glob", module="hands.tools.search.glob", cls="GlobTool"),
     Builtin(name="Grep", module="hands.tools.search.grep", cls="GrepTool"),
+    Builtin(
+        name="LS",
+        module="hands.tools.search.ls",
+        cls="LSTool",
+        aliases=("LSTool",),
+        offered=_never,
+        served_beside="Glob",
+    ),
     Builtin(name="Bash", module="hands.tools.bash.bash", cls="BashTool"),
     Builtin(name="WebFetch", module="hands.tools.web.web_fetch", cls="WebFetchTool"),
     Builtin(name="WebSearch", module="hands.tools.web.web_search", cls="WebSearchTool"),
@@ -100,7 +122,12 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(
         name="EnterPlanMode", module="hands.tools.plan.enter_plan_mode", cls="EnterPlanModeTool"
     ),
-    Builtin(name="ExitPlanMode", module="hands.tools.plan.exit_plan_mode", cls="ExitPlanModeTool"),
+    Builtin(
+        name="ExitPlanMode",
+        module="hands.tools.plan.exit_plan_mode",
+        cls="ExitPlanModeTool",
+        aliases=("exit_plan_mode",),
+    ),
     Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",
@@ -118,6 +145,7 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         module="hands.tools.planning.todo_write",
         cls="TodoWriteTool",
         offered=_todos_on,
+        served_beside="TaskCreate",
     ),
     _task("TaskCreate", "task_create", "TaskCreateTool"),
     _task("TaskGet", "task_get", "TaskGetTool"),
@@ -205,6 +233,25 @@ def find_builtin(name: str) -> Builtin | None:
         if name == entry.name or name in entry.aliases:
             return entry
     return None
+
+
+def served_unlisted(name: str, pool: ToolPool) -> Tool[Any, Any] | None:
+    """A built-in the pool left out that a call to ``name`` is served by, if any.
+
+    Only one whose :attr:`Builtin.served_beside` tool is in ``pool``: a pool without it
+    (simple mode, a sub-agent's allowlist, a blanket deny rule) serves none.
+    """
+    entry = find_builtin(name)
+    if entry is None or entry.served_beside is None or pool.find(entry.served_beside) is None:
+        return None
+    if pool.find(entry.name) is not None:
+        return None
+    return entry.load()
+
+
+def resolve(name: str, pool: ToolPool) -> Tool[Any, Any] | None:
+    """The tool a call to ``name`` runs: the pool's, else a built-in served unlisted."""
+    return pool.find(name) or served_unlisted(name, pool)
 
 
 class BuiltinGrammar(Mapping[str, "RuleSubject | None"]):

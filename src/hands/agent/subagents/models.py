@@ -1,11 +1,6 @@
 """An agent's ``model`` (``sonnet``, ``opus``, ``haiku``, ``inherit`` or an id) → a model.
 
-| alias    | anthropic           | openai        |
-|----------|---------------------|---------------|
-| sonnet   | claude-sonnet-4-6   | gpt-4.1       |
-| opus     | claude-opus-4-6     | o3            |
-| haiku    | claude-haiku-4-5    | gpt-4.1-mini  |
-
+The aliases are :data:`hands.models.aliases.ALIASES`.
 ``inherit`` (the default) is the caller's model. An alias maps to a model of the
 caller's provider; a provider without a table (a scripted model, a local server) keeps
 the caller's model. ``PROVIDER:NAME`` or a bare id is used as given, on the caller's
@@ -16,16 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from hands.models.aliases import ALIASES
 from hands.models.base import Model
-
-ALIASES: Mapping[str, Mapping[str, str]] = {
-    "anthropic": {
-        "sonnet": "claude-sonnet-4-6",
-        "opus": "claude-opus-4-6",
-        "haiku": "claude-haiku-4-5",
-    },
-    "openai": {"sonnet": "gpt-4.1", "opus": "o3", "haiku": "gpt-4.1-mini"},
-}
 
 Resolver = Callable[[str], Model]
 

@@ -126,6 +126,11 @@ class AgentTool(Tool[AgentInput, AgentOutput]):
         """Opens agent files' ``mcpServers``; the host sets it when it runs MCP servers."""
         self.description = _DESCRIPTION.format(listing=self.catalog.listing())
 
+    def use_catalog(self, catalog: AgentCatalog) -> None:
+        """Offer ``catalog``'s agent types from now on (agents defined by a host program)."""
+        self.catalog = catalog
+        self.description = _DESCRIPTION.format(listing=catalog.listing())
+
     def is_read_only(self, input: AgentInput) -> bool:
         # Spawning changes nothing; the sub-agent's own calls are checked one by one.
         return True

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from hands.core.context import ToolContext
 from hands.core.messages import ImageBlock, TextBlock
@@ -79,6 +79,14 @@ class ReadInput(ToolInput):
     file_path: str = Field(
         description="The absolute path of the file to read (relative: from the working directory)"
     )
+
+    @field_validator("file_path")
+    @classmethod
+    def _without_end_spaces(cls, value: str) -> str:
+        # a space or newline at either end is a slip of the model far more often than part
+        # of a file's name; taken off here, the permission check sees the path read
+        return value.strip() or value
+
     offset: int | None = Field(
         default=None,
         ge=0,
@@ -264,7 +272,13 @@ def _read(
             note = f"pages={input.pages!r} was ignored: it selects PDF pages, and this is a " + (
                 "text file, read by lines (offset and limit)."
             )
-            output = replace(output, notes=(note,))
+            output = replace(output, notes=(*output.notes, note))
+        if isinstance(output, TextRead) and any("\x00" in line for line in output.lines):
+            note = (
+                "This text file holds NUL bytes (each shown as the character U+0000); the "
+                "rest reads as text."
+            )
+            output = replace(output, notes=(*output.notes, note))
     digest = digest_file(path, st.st_size)
     if FileStamp.of(path.stat()) != stamp:
         read_kind = "partial"  # changed while we read: what was seen may not match the hash

@@ -20,7 +20,7 @@ from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
 from hands.tools.search._common import (
     MtimeSink,
-    absolute_display,
+    display_path,
     display_root,
     join_path,
     mtimes,
@@ -165,7 +165,7 @@ class GrepOutput:
 
     mode: OutputMode
     filenames: tuple[str, ...] = ()
-    """files_with_matches: the files on this page (absolute, newest first)."""
+    """files_with_matches: the files on this page (relative to the cwd inside it, newest first)."""
     content: str = ""
     """content and count modes: the text of this page."""
     num_files: int = 0
@@ -500,7 +500,7 @@ class _Shaper:
         cwd = self.ctx.cwd
         start, stop, applied = self._window(len(ordered))
         base = os.fsencode(cwd)
-        page = tuple(absolute_display(base, p) for p in ordered[start:stop])
+        page = tuple(display_path(base, p, base) for p in ordered[start:stop])
         return GrepOutput(
             mode="files_with_matches",
             filenames=page,

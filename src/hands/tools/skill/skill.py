@@ -4,7 +4,11 @@ Only the skills' names and descriptions are in the tool's description, within a
 character budget: 1% of the model's context window at four characters a token (8,000
 for a 200k-token window, and when the window is not known); ``HANDS_SKILL_CHAR_BUDGET``
 (or Claude Code's ``SLASH_COMMAND_TOOL_CHAR_BUDGET``) overrides it. Invoking one returns its
-instructions and its folder, so the model can Read the skill's other files. The call
+instructions and its folder, so the model can Read the skill's other files. The
+instructions arrive as the call's result, one ``<skill>`` block the model follows (Claude
+Code sends them as a separate user message after the result; one block keeps them with
+the call that asked for them). ``args`` fill the body's ``$ARGUMENTS``, ``$ARGUMENTS[N]``
+and ``$N``; a body without them gets the arguments after it. The call
 is checked against ``Skill(name)`` and ``Skill(name args*)`` rules (asked for
 otherwise); the skill's ``allowed-tools`` are then allowed while it is active: until the
 running query ends (the next user prompt starts without them), in the agent that invoked
@@ -18,13 +22,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.subject import names_value
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
+from hands.tools.skill._arguments import substitute
 from hands.tools.skill._skills import Skill, SkillSet, listing, load_skills
 
 DEFAULT_BUDGET = 8_000
@@ -33,7 +38,11 @@ DEFAULT_BUDGET = 8_000
 class SkillInput(ToolInput):
     """Input of Skill."""
 
-    skill: str = Field(description="The skill's name, as listed (no leading slash)")
+    skill: str = Field(
+        # ``command``: the field's name in the older shape, which models still send
+        validation_alias=AliasChoices("skill", "command"),
+        description="The skill's name, as listed (no leading slash)",
+    )
     args: str | None = Field(default=None, description="Arguments for the skill, if it takes any")
 
 
@@ -45,6 +54,7 @@ class SkillOutput:
     directory: str
     instructions: str
     args: str = ""
+    """The arguments, when the instructions did not take them in (shown after them)."""
     allowed_tools: tuple[str, ...] = ()
 
 
@@ -118,12 +128,14 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         skill = self.skills.find(input.skill)
         if skill is None:
             raise ToolError(f"There is no skill {input.skill!r}.")
+        args = input.args or ""
+        instructions, took_args = substitute(skill.instructions, args)
         return ToolResult(
             output=SkillOutput(
                 name=skill.name,
                 directory=str(skill.directory),
-                instructions=skill.instructions,
-                args=input.args or "",
+                instructions=instructions,
+                args="" if took_args else args,
                 allowed_tools=skill.allowed_tools,
             ),
             context_modifier=_allow_while_active(skill) if skill.allowed_tools else None,
@@ -132,11 +144,11 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
     def to_content(self, output: SkillOutput) -> str:
         parts = [
             f'<skill name="{output.name}">',
-            f"Base directory of this skill: {output.directory}",
+            f"The skill's folder, whose other files Read can open: {output.directory}",
             output.instructions or "(the skill has no instructions)",
         ]
         if output.args:
-            parts.append(f"ARGUMENTS: {output.args}")
+            parts.append(f"The arguments it was invoked with: {output.args}")
         if output.allowed_tools:
             allowed = ", ".join(output.allowed_tools)
             parts.append(f"Allowed without asking while it is active: {allowed}")
