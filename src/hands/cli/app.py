@@ -157,6 +157,12 @@ def main_command(
     from hands.cli.trust_question import ask_to_trust
 
     loaded = _settings(where, *rules, trust=trust, ask=ask_to_trust if interactive else None)
+    from hands.cli.root_check import bypass_refusal
+
+    refused = bypass_refusal(loaded.default_mode)
+    if refused is not None:
+        print(f"hands: {refused}", file=sys.stderr)
+        raise typer.Exit(2)
     setup = prepare(
         model_spec=model,
         cwd=where,
