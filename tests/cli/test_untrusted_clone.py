@@ -13,6 +13,7 @@ the same ignored items. With ``--trust`` the same hook does run, so the canary c
 from __future__ import annotations
 
 import json
+import shutil
 import stat
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import anyio
 import pytest
 
 from hands.config.project_trust import decide_trust
+from terminal import Terminal, launch
 
 
 def run(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -190,3 +192,31 @@ def test_mcp_serve_runs_no_project_hook_and_no_loosened_rule(
 
     anyio.run(go)
     assert ran(cans) == []
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_the_repl_lists_every_item_and_no_keeps_them_off(
+    clone: tuple[Path, Path, dict[str, str]], tmp_path: Path, terminal: Terminal
+) -> None:
+    work, cans, env = clone
+    reply = tmp_path / "reply.json"
+    reply.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "hi"}]}]}))
+    home = Path(env["HANDS_HOME"])
+    launch(terminal, work, home, reply, user_home=Path(env["HOME"]), size=(200, 50))
+    screen = terminal.wait_for("[y/N]")
+    for item in ("SessionStart: touch", "PreToolUse: touch", "ANTHROPIC_BASE_URL",
+                 "evil: ", "Bash(touch *)", "bypassPermissions", "Explore (tools: Write)",
+                 "x (allowed-tools: Bash)"):  # fmt: skip
+        assert item in screen, (item, screen)
+    terminal.send("n", "Enter")
+    terminal.wait_for("(/help")
+    terminal.wait_for_prompt()
+    terminal.send("hello", "Enter")
+    terminal.wait_for("success · 1 turn")
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+    assert ran(cans) == []
+    assert json.loads((home / "trusted.json").read_text()) == {
+        "trusted": [],
+        "declined": [str(work)],
+    }
