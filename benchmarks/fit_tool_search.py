@@ -127,7 +127,7 @@ def _fused(
     best = float(total.max())
     if embedding <= 0.0 or best <= 0.0:
         return total
-    return total / best + embedding * np.maximum(cosines, 0.0)
+    return np.where(total > 0.0, total / best + embedding * np.maximum(cosines, 0.0), 0.0)
 
 
 def _top(scores: np.ndarray) -> list[Ranked]:

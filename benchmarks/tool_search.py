@@ -315,6 +315,12 @@ def embedding_times(model: StaticModel, tools: Sequence[dict[str, Any]]) -> dict
 METRICS = ("single@1", "single@5", "multi@5", "per-need@5")
 
 
+def _mean(values: Sequence[float]) -> float:
+    """The mean of the values that are numbers (a source without such requests has none)."""
+    numbers = [v for v in values if v == v]
+    return statistics.mean(numbers) if numbers else float("nan")
+
+
 def _cell(value: float) -> str:
     return "  -  " if value != value else f"{value:.3f}"
 
@@ -333,11 +339,12 @@ def main(argv: Sequence[str]) -> None:
             f"{split.name}: {len(split.tools)} tools, {len(split.requests)} requests "
             f"({kinds} single-need, {len(split.requests) - kinds} multi-need)"
         )
-    started = time.perf_counter()
+    started, used = time.perf_counter(), time.process_time()
     model = loaded_model()
     if model is None:
         sys.exit("the embedding model is not installed: pip install 'hands[search]'")
     load_ms = (time.perf_counter() - started) * 1000
+    load_cpu_ms = (time.process_time() - used) * 1000
     latency_queries = [r.text for s in splits for r in s.requests]
     rows: dict[str, dict[str, Any]] = {}
     makers: tuple[tuple[str, Callable[[Sequence[dict[str, Any]]], Ranker]], ...] = (
@@ -358,9 +365,8 @@ def main(argv: Sequence[str]) -> None:
     print(f"\n{'ranker':<18}{'split':<26}single @1 / @5   multi @5  per-need @5")
     for label, row in rows.items():
         if held:
-            row["held-out mean"] = {
-                key: statistics.mean(row[name][key] for name in held) for key in METRICS
-            }
+            means = {key: _mean([row[name][key] for name in held]) for key in METRICS}
+            row["held-out mean"] = means
         for name in [s.name for s in splits] + (["held-out mean"] if held else []):
             got = row[name]
             print(
@@ -374,7 +380,8 @@ def main(argv: Sequence[str]) -> None:
         print(f"{label:<18}{'median ms/query':<26}{ms}")
     times = embedding_times(model, latency_tools)
     print(
-        f"\nembedding model: loaded in {load_ms:.0f} ms; the {len(latency_tools)}-tool catalogue "
+        f"\nembedding model: loaded (imports included) in {load_ms:.0f} ms wall, "
+        f"{load_cpu_ms:.0f} ms CPU; the {len(latency_tools)}-tool catalogue "
         f"embedded cold in {times['cold']:.1f} ms wall, {times['cold CPU']:.1f} ms CPU; read "
         "back from the cache in "
         f"{times['cached']:.1f} ms (medians of 5)"
@@ -383,7 +390,7 @@ def main(argv: Sequence[str]) -> None:
         "\nsingle @k: share of single-need requests with a serving tool in the top k; multi @5: "
         "mean share of a multi-need request's needs with a tool in the top 5 (nan: none); "
         "per-need @5: the same with each need searched alone by its own text ('-': the source "
-        "gives none). held-out mean: the mean over the held-out sources."
+        "gives none). held-out mean: the mean over the held-out sources that have such requests."
     )
 
 

@@ -17,6 +17,9 @@ HEAVY = (
     "PIL",
     "playwright",
     "nbformat",
+    "wordllama",  # ToolSearch's embedding model: loaded on the first search
+    "tokenizers",
+    "safetensors",
 )
 
 

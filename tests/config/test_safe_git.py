@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from hands.agent.git_status import git_summary
-from hands.agent.subagents.worktree import create_worktree, finish_worktree
 from hands.config.safe_git import git_argv, safe_overrides
+from hands.tools.worktree.trees import create_worktree, finish_worktree
 
 
 def git(cwd: Path, *args: str) -> str:

@@ -43,9 +43,14 @@ def test_the_embedding_is_used_when_installed() -> None:
     assert names(hybrid.search(query, 1)) == ["mcp__gmail__send_email"]
 
 
-def test_a_request_sharing_no_word_with_any_tool_finds_nothing_even_so() -> None:
+def test_the_embedding_orders_the_tools_the_words_found_and_adds_none() -> None:
+    """A search loads only tools that share a word with it, as with BM25 alone."""
     hybrid = ToolIndex(catalogue())
+    plain = ToolIndex(catalogue(), model=None)
     assert hybrid.search("electronic correspondence", 5) == []
+    for query in ("read my mail", "send the report by mail", "open a page", "get my issues"):
+        found = {r.name for r in hybrid.search(query, 50)}
+        assert found and found == {r.name for r in plain.search(query, 50)}
 
 
 def test_without_the_package_the_ranker_is_bm25_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,3 +100,67 @@ def test_a_broken_or_unwritable_cache_only_costs_time(tmp_path: Path) -> None:
     blocked.write_text("")
     assert np.array_equal(catalogue_vectors(model, texts, blocked / "cache"), fresh)
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_model_that_cannot_be_read_leaves_bm25_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``wordllama`` whose files are damaged: no error reaches a search."""
+    package = tmp_path / "wordllama"
+    (package / "tokenizers").mkdir(parents=True)
+    (package / "weights").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "tokenizers" / "l2_supercat_tokenizer_config.json").write_text("{not json")
+    (package / "weights" / "l2_supercat_256.safetensors").write_bytes(b"\0" * 64)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "wordllama", raising=False)
+    loaded_model.cache_clear()
+    try:
+        files = model_files()
+        assert files is not None and files.tokenizer.is_relative_to(tmp_path)
+        assert loaded_model() is None
+        index = ToolIndex(catalogue())
+        plain = ToolIndex(catalogue(), model=None)
+        assert index.search("send the report by mail", 5) == plain.search(
+            "send the report by mail", 5
+        )
+    finally:
+        loaded_model.cache_clear()
+
+
+def test_the_first_ranked_search_loads_the_model_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    import anyio
+
+    from hands.discovery.ranking import embedding
+
+    threads: list[threading.Thread] = []
+    real = embedding.model_files
+
+    def spied() -> embedding.ModelFiles | None:
+        threads.append(threading.current_thread())
+        return real()
+
+    monkeypatch.setattr(embedding, "model_files", spied)
+    loaded_model.cache_clear()
+    try:
+        anyio.run(embedding.load_off_the_loop)
+        anyio.run(embedding.load_off_the_loop)  # loaded: nothing more to do
+        assert len(threads) == 1 and threads[0] is not threading.main_thread()
+        assert loaded_model() is not None and len(threads) == 1
+    finally:
+        loaded_model.cache_clear()
+
+
+def test_the_cache_keeps_the_latest_catalogues_only(tmp_path: Path) -> None:
+    from hands.discovery.ranking.embedding import KEPT_CATALOGUES
+
+    model = installed()
+    for number in range(KEPT_CATALOGUES + 2):
+        catalogue_vectors(model, [f"tool number {number}"], tmp_path)
+    kept = {p.name for p in tmp_path.glob("*.npy")}
+    assert len(kept) == KEPT_CATALOGUES and not list(tmp_path.glob("*.tmp"))
+    assert f"{catalogue_key(model, ['tool number 9'])}.npy" in kept

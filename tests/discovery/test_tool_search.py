@@ -243,3 +243,14 @@ def test_found_tools_join_the_request_and_stay(tmp_path: Path) -> None:
     assert second[:3] == first and "mcp__time__get_current_time" in second[3:]
     assert third == second  # found tools stay
     assert fourth[: len(third)] == third and fourth[-1] == "NotebookEdit"
+
+
+def test_the_model_is_told_to_search_once_per_need() -> None:
+    """The ranker is scored on one search per need: the tool and the reminder say so."""
+    import re
+
+    from hands.discovery.deferral import REMINDER_HEAD
+    from hands.discovery.tool_search import DESCRIPTION
+
+    per_need = re.compile(r"\b(?:once|one search) per need\b", re.I)
+    assert per_need.search(DESCRIPTION) and per_need.search(REMINDER_HEAD)

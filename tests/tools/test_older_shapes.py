@@ -93,6 +93,7 @@ async def test_a_tool_served_unlisted_needs_its_partner_in_the_pool(
     found = resolve("LS", ToolPool([GlobTool()]))
     assert found is not None and found.name == "LS"
     assert resolve("LSTool", ToolPool([GlobTool()])) is not None  # its own older name
+    assert resolve("LS", ToolPool([GlobTool()], serves_unlisted=False)) is None  # a sub-agent's
 
 
 async def test_ls_lists_a_real_directory_as_a_tree(project: Path) -> None:

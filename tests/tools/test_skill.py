@@ -325,7 +325,7 @@ async def test_a_body_without_placeholders_gets_the_arguments_after_it(tmp_path:
 
 
 def test_arguments_with_unbalanced_quotes_split_at_spaces() -> None:
-    from hands.tools.skill._arguments import split_arguments, substitute
+    from hands.config.arguments import split_arguments, substitute
 
     assert split_arguments('a "b c') == ["a", '"b', "c"]
     assert substitute("$1 and $ARGUMENTSX", 'a "b c') == ('"b and $ARGUMENTSX', True)

@@ -46,6 +46,7 @@ from hands.core.messages import (
 )
 from hands.core.session import Session
 from hands.core.spill import fit_message_budget
+from hands.core.state import kinds_of
 from hands.core.tool import Tool, ToolSpec
 from hands.core.words import plural
 from hands.errors import StreamInterruptedError
@@ -58,6 +59,7 @@ from hands.models.base import (
     TextDelta,
     Usage,
 )
+from hands.models.cost import UsageLedger
 from hands.models.plan_mode import model_in_mode
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.outbox import Outbox
@@ -123,6 +125,9 @@ class Query:
         self._model_scope: anyio.CancelScope | None = None
         self.messages: list[Message] = list(options.history)
         self.usage = Usage()
+        self.ledger = UsageLedger()
+        """Usage and cost per model, request by request (opusplan uses two)."""
+        self._request_model = options.model.name
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
         self._current: _Run | None = None
@@ -198,16 +203,30 @@ class Query:
             duration_ms=(time.perf_counter() - run.started) * 1000,
             session_id=self.session.id,
             usage=self.usage,
+            model_usage=dict(self.ledger.by_model),
             error=run.error,
             stop_reason="tool_deferred" if self.deferred_tool_use is not None else None,
             deferred_tool_use=self.deferred_tool_use,
         )
 
+    def _begin_checkpoint(self) -> None:
+        from hands.pipeline.checkpoints import CheckpointStore, store_for
+
+        session = self.session
+        store = session.service(CheckpointStore, lambda: store_for(session.directory))
+        prompt = self._prompt
+        if not isinstance(prompt, str):  # the prompt's own text, not the files attached to it
+            prompt = next((b.text for b in prompt.content if isinstance(b, TextBlock)), "")
+        store.begin_turn(prompt, message_index=len(self.options.history))
+
     def _start(self) -> _Run:
         opts = self.options
+        if opts.agent_id is None:  # a user turn: the files it writes are checkpointed
+            self._begin_checkpoint()
         limits = opts.limits or Limits.from_env()
         source = opts.tools if isinstance(opts.tools, ToolSource) else None
         pool = source.current_pool() if source is not None else _pool(opts.tools, limits)
+        self.session.register_states(kinds_of(pool))
         runtime = ToolRuntime(
             tools=pool,
             policy=opts.policy or SimplePolicy(),
@@ -251,6 +270,8 @@ class Query:
         inbox = self.session.service(Inbox)
         if not run.opts.wait_for_background or self._interrupted or run.error:
             return False
+        if inbox.peek(run.opts.agent_id):
+            return True  # it ended while the model was answering: its notice goes next
         if not inbox.outstanding(run.opts.agent_id):
             return False
         with anyio.CancelScope() as scope:
@@ -279,6 +300,18 @@ class Query:
         self.messages[:] = outcome.messages
         return CompactionEvent(outcome=outcome)
 
+    def set_permission_mode(self, mode: PermissionMode) -> None:
+        """Run the calls that start from now on in ``mode`` (the host changed it)."""
+
+        def change(ctx: ToolContext) -> ToolContext:
+            return dataclasses.replace(ctx, permission_mode=mode)
+
+        self._mode = mode
+        if self._executor is not None:
+            self._executor.modify_context(change)
+        if self._current is not None:
+            self._current.ctx = change(self._current.ctx)
+
     @property
     def permission_mode(self) -> PermissionMode:
         """The mode in force: the one it started in, as tools (plan mode) changed it."""
@@ -300,6 +333,7 @@ class Query:
         if run.source is not None:
             if run.turns > 1:
                 fresh = run.source.current_pool()
+                self.session.register_states(kinds_of(fresh))
                 if fresh is not run.runtime.tools:
                     run.runtime = dataclasses.replace(run.runtime, tools=fresh)
                     run.specs = fresh.specs()
@@ -339,6 +373,7 @@ class Query:
                     yield BlockEvent(block=event.block)
                 elif isinstance(event, MessageStop):
                     self.usage = self.usage + event.usage
+                    self.ledger.add(self._request_model, event.usage)
                     turn.stop_reason = event.stop_reason
                     run.compactor.observe(event.usage, request.messages)
                     self.context_tokens = run.compactor.counter.last_tokens
@@ -429,6 +464,7 @@ class Query:
                 if self._interrupted:
                     scope.cancel()
                 model = model_in_mode(self.options.model, self._mode)  # opusplan
+                self._request_model = model.name
                 async for event in model.stream(request):
                     if isinstance(event, BlockComplete):
                         if event.tool_use is not None:

@@ -22,11 +22,13 @@ def init_message(
     model: str,
     permission_mode: str,
     mcp_servers: Sequence[tuple[str, str]] = (),
+    api_key_source: str = "none",
 ) -> dict[str, Any]:
     """The ``system``/``init`` line that opens a stream-json transcript.
 
     ``mcp_servers``: each server's name and status (``connected``, ``pending``,
-    ``failed``, ``needs-auth``, ``disabled``).
+    ``failed``, ``needs-auth``, ``disabled``). ``api_key_source``: the variable the
+    model's credential came from (:func:`hands.models.resolve.api_key_source`).
     """
     return {
         "type": "system",
@@ -37,7 +39,7 @@ def init_message(
         "mcp_servers": [{"name": name, "status": status} for name, status in mcp_servers],
         "model": model,
         "permissionMode": permission_mode,
-        "apiKeySource": "none",
+        "apiKeySource": api_key_source,
     }
 
 
@@ -56,8 +58,9 @@ def result_message(event: ResultEvent) -> dict[str, Any]:
         "result": event.result if not event.is_error else (event.error or event.result),
         "stop_reason": event.stop_reason,
         "session_id": event.session_id,
-        "total_cost_usd": 0,
+        "total_cost_usd": event.total_cost_usd,
         "usage": event.usage.to_wire(),
+        "modelUsage": model_usage_wire(event),
     }
     deferred = event.deferred_tool_use
     if deferred is not None:
@@ -67,6 +70,17 @@ def result_message(event: ResultEvent) -> dict[str, Any]:
             "input": dict(deferred.input),
         }
     return out
+
+
+def model_usage_wire(event: ResultEvent) -> dict[str, Any]:
+    """The result's ``modelUsage``: per model id, tokens, cost and context window."""
+    from hands.agent.compaction.settings import context_window
+    from hands.models.cost import model_id
+
+    return {
+        model_id(name): share.to_wire(context_window=context_window(name))
+        for name, share in event.model_usage.items()
+    }
 
 
 def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list[dict[str, Any]]:

@@ -2,8 +2,8 @@
 
 A folder (and its parents up to its git root) can ship settings files (both
 ``settings.json`` and ``settings.local.json``: a repository can commit either),
-``.mcp.json`` files (in parents too), agent files and skills. Until the workspace is
-trusted none of it runs, starts a server or loosens anything; deny and ask rules apply
+``.mcp.json`` files (in parents too), agent files, skills and custom commands. Until the
+workspace is trusted none of it runs, starts a server or loosens anything; deny and ask rules apply
 either way. :func:`project_items` lists what would be enabled, one
 :class:`ProjectItem` per hook, server, variable, rule, setting, agent or skill, for the
 trust question and for the one-line notes of front ends that never ask.
@@ -32,7 +32,7 @@ MAX_MARKDOWN_BYTES = 1_000_000
 
 ItemKind = Literal[
     "hook", "env", "mcp server", "mcp approval", "allow rule", "directory", "mode",
-    "setting", "agent", "skill",
+    "setting", "agent", "skill", "command",
 ]  # fmt: skip
 
 
@@ -64,7 +64,25 @@ def project_items(cwd: Path, *, home: Path) -> tuple[ProjectItem, ...]:
     if start.resolve() != home.resolve():
         items.extend(_agent_items(start))
         items.extend(_skill_items(start))
+        items.extend(_command_items(start, home))
     return tuple(items)
+
+
+def _command_items(start: Path, home: Path) -> list[ProjectItem]:
+    """The folder's custom slash commands: their ``!`` lines run shell commands."""
+    from hands.config.commands import load_commands
+
+    found = load_commands(cwd=start, home=home, trusted=True).commands
+    return [
+        ProjectItem(
+            kind="command",
+            source=str(c.path),
+            detail=f"/{c.name}"
+            + (f" (allowed: {', '.join(c.allowed_tools)})" if c.allowed_tools else ""),
+        )
+        for c in found
+        if c.scope == "project"
+    ]
 
 
 def _settings_items(start: Path) -> list[ProjectItem]:

@@ -83,11 +83,16 @@ def _from_text(text: str, env: Mapping[str, str], base_url: str | None, hint: st
         target = hint if hint in ("anthropic", "openai") else offered
     else:
         target = provider_of(text) or hint or offered
+    if target is None and is_alias(text):
+        raise ConfigError(
+            f"{text!r} names a Claude model: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), "
+            "or OPENAI_API_KEY for its OpenAI counterpart"
+        )
     if target is None:
         raise ConfigError(
             f"unknown model {text!r}: expected an alias (sonnet, opus, haiku, default, "
             "opusplan), a model id (claude-…, gpt-…), or anthropic:NAME, openai:NAME or "
-            "scripted:FILE; " + NO_MODEL
+            "scripted:FILE"
         )
     return _build(text, target, env, base_url)
 
@@ -195,3 +200,23 @@ def settings_model_note(settings_model: object) -> str | None:
         f"the settings' model {settings_model!r} names no provider hands knows; set it to "
         "an alias (sonnet, opus, haiku) or a model id, or pass --model PROVIDER:NAME"
     )
+
+
+def api_key_source(model_name: str, env: Mapping[str, str] | None = None) -> str:
+    """Where the credential of the model ``PROVIDER:NAME`` comes from, for ``apiKeySource``.
+
+    The variable's name (``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN``,
+    ``OPENAI_API_KEY``), or ``none`` (a script, a server that checks no key).
+    """
+    env = os.environ if env is None else env
+    provider = model_name.partition(":")[0]
+    for variable in _CREDENTIALS.get(provider, ()):
+        if env.get(variable):
+            return variable
+    return "none"
+
+
+_CREDENTIALS = {
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+    "openai": ("OPENAI_API_KEY",),
+}

@@ -23,6 +23,7 @@ from hands.config.rule_texts import RuleOrigin as RuleOrigin
 from hands.config.rule_texts import Scope as Scope
 from hands.config.rule_texts import split_rule_list as split_rule_list
 from hands.core.subject import EDIT_RULES, READ_RULES, RuleSubject, reads_path, writes_path
+from hands.net.hosts import ascii_host
 from hands.permissions.names import CLAUDE_CODE_LEGACY, CLAUDE_CODE_SUBJECTS
 from hands.permissions.paths import PathPattern, compile_path_pattern
 
@@ -400,7 +401,7 @@ def _domain(specifier: str) -> DomainPattern | None:
     spec = specifier.strip()
     if not spec.lower().startswith("domain:"):
         return None
-    host = spec[len("domain:") :].strip().lower().rstrip(".")
+    host = _ascii_pattern(spec[len("domain:") :])
     if not host:
         return None
     if host == "*":
@@ -411,6 +412,12 @@ def _domain(specifier: str) -> DomainPattern | None:
         parts = (re.escape(p) for p in host.split("*"))
         return DomainPattern(text=spec, any=False, regex=re.compile("[^.]*".join(parts)))
     return DomainPattern(text=spec, any=False, exact=host)
+
+
+def _ascii_pattern(text: str) -> str:
+    """A host pattern in the spelling hosts are compared in (see :func:`ascii_host`)."""
+    labels = text.strip().lower().rstrip(".").split(".")
+    return ".".join(x if "*" in x or not x else ascii_host(x) or x for x in labels)
 
 
 def _name_pattern(specifier: str, *, strip_slash: bool) -> NamePattern:

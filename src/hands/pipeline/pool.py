@@ -128,6 +128,25 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="ExitPlanModeTool",
         aliases=("exit_plan_mode",),
     ),
+    Builtin(name="CronCreate", module="hands.tools.schedule.cron_create", cls="CronCreateTool"),
+    Builtin(name="CronList", module="hands.tools.schedule.cron_list", cls="CronListTool"),
+    Builtin(name="CronDelete", module="hands.tools.schedule.cron_delete", cls="CronDeleteTool"),
+    Builtin(
+        name="ScheduleWakeup",
+        module="hands.tools.schedule.schedule_wakeup",
+        cls="ScheduleWakeupTool",
+    ),
+    Builtin(
+        name="EnterWorktree",
+        module="hands.tools.worktree.enter_worktree",
+        cls="EnterWorktreeTool",
+    ),
+    Builtin(
+        name="ExitWorktree",
+        module="hands.tools.worktree.exit_worktree",
+        cls="ExitWorktreeTool",
+    ),
+    Builtin(name="Monitor", module="hands.tools.bash.monitor", cls="MonitorTool"),
     Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",
@@ -140,6 +159,8 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="TaskStopTool",
         aliases=("KillShell", "KillBash"),
     ),
+    Builtin(name="ListAgents", module="hands.tools.agent.list_agents", cls="ListAgentsTool"),
+    Builtin(name="SendMessage", module="hands.tools.agent.send_message", cls="SendMessageTool"),
     Builtin(
         name="TodoWrite",
         module="hands.tools.planning.todo_write",
@@ -166,7 +187,12 @@ FETCHER = "WebFetch"
 class ToolPool:
     """An immutable, name-sorted set of tools with lookup by name or alias."""
 
-    def __init__(self, tools: Iterable[Tool[Any, Any]] = ()) -> None:
+    def __init__(
+        self, tools: Iterable[Tool[Any, Any]] = (), *, serves_unlisted: bool = True
+    ) -> None:
+        self.serves_unlisted = serves_unlisted
+        """Whether a call to a built-in left out is served beside its partner
+        (:attr:`Builtin.served_beside`); a sub-agent's chosen tool set does not."""
         ordered = sorted(tools, key=lambda t: t.name)
         self._tools: tuple[Tool[Any, Any], ...] = tuple(ordered)
         self._by_name: dict[str, Tool[Any, Any]] = {}
@@ -200,7 +226,7 @@ class ToolPool:
 
     def with_tools(self, extra: Iterable[Tool[Any, Any]]) -> ToolPool:
         """A pool with ``extra`` added; tools already here keep their names."""
-        return ToolPool(merge(self._tools, extra))
+        return ToolPool(merge(self._tools, extra), serves_unlisted=self.serves_unlisted)
 
 
 def all_base_tools() -> list[Tool[Any, Any]]:
@@ -239,8 +265,10 @@ def served_unlisted(name: str, pool: ToolPool) -> Tool[Any, Any] | None:
     """A built-in the pool left out that a call to ``name`` is served by, if any.
 
     Only one whose :attr:`Builtin.served_beside` tool is in ``pool``: a pool without it
-    (simple mode, a sub-agent's allowlist, a blanket deny rule) serves none.
+    (simple mode, a blanket deny rule) serves none, nor does a sub-agent's tool set.
     """
+    if not pool.serves_unlisted:
+        return None
     entry = find_builtin(name)
     if entry is None or entry.served_beside is None or pool.find(entry.served_beside) is None:
         return None

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from claude_agent_sdk import (
     AssistantMessage,
+    ProcessError,
     ResultMessage,
     SystemMessage,
     TextBlock,
@@ -49,14 +50,14 @@ async def test_one_shot_query_gives_init_assistant_and_result(tmp_path: Path) ->
 async def test_cost_and_model_usage_come_from_the_provider_usage(
     tmp_path: Path, server: LoopbackServer
 ) -> None:
-    server.queue(said("priced", input_tokens=1_000_000))
+    server.queue(said("priced", input_tokens=100_000))
     opts = options(tmp_path, "claude-sonnet-4-5", env=anthropic_env(server))
     *_, result = await run("hi", opts)
     assert isinstance(result, ResultMessage) and not result.is_error
-    # a million input tokens and 42 output tokens at the Sonnet list price
-    assert result.total_cost_usd == pytest.approx(3.0 + 42 * 15 / 1_000_000)
+    # 100,000 input tokens and 42 output tokens at the Sonnet list price ($3 and $15 a million)
+    assert result.total_cost_usd == pytest.approx(0.3 + 42 * 15 / 1_000_000)
     usage = result.model_usage
-    assert usage is not None and usage["claude-sonnet-4-5"]["inputTokens"] == 1_000_000
+    assert usage is not None and usage["claude-sonnet-4-5"]["inputTokens"] == 100_000
     assert server.requests[0].body["model"] == "claude-sonnet-4-5"
     assert result.duration_api_ms <= result.duration_ms
 
@@ -115,7 +116,19 @@ async def test_json_schema_gives_structured_output(tmp_path: Path) -> None:
     assert "does not match the required schema" in first
 
 
-async def test_stderr_callback_gets_hands_warnings(tmp_path: Path) -> None:
+async def test_stderr_callback_gets_why_hands_would_not_start(tmp_path: Path) -> None:
+    lines: list[str] = []
+    model = scripted(tmp_path, [text("ok")])
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / ".claude").mkdir()
+    (tmp_path / "project" / ".claude" / "settings.json").write_text("{not json")
+    opts = options(tmp_path, model, stderr=lines.append)
+    with pytest.raises(ProcessError, match="exit code 2"):
+        await run("hi", opts)
+    assert any("settings.json" in line and "not valid JSON" in line for line in lines), lines
+
+
+async def test_stderr_callback_gets_the_ignored_project_input(tmp_path: Path) -> None:
     lines: list[str] = []
     model = scripted(tmp_path, [text("ok")])
     (tmp_path / "project" / ".claude").mkdir(parents=True)
@@ -127,16 +140,3 @@ async def test_stderr_callback_gets_hands_warnings(tmp_path: Path) -> None:
     assert isinstance(result, ResultMessage) and not result.is_error
     assert any("ignored" in line and "touch ran" in line for line in lines), lines
     assert not (tmp_path / "project" / "ran").exists()
-
-
-async def test_a_settings_file_that_is_not_json_stops_the_session(tmp_path: Path) -> None:
-    from claude_agent_sdk import ProcessError
-
-    lines: list[str] = []
-    model = scripted(tmp_path, [text("ok")])
-    (tmp_path / "project" / ".claude").mkdir(parents=True)
-    (tmp_path / "project" / ".claude" / "settings.json").write_text("{not json")
-    opts = options(tmp_path, model, stderr=lines.append)
-    with pytest.raises(ProcessError):
-        await run("hi", opts)
-    assert any("settings.json" in line for line in lines), lines

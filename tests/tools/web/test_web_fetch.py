@@ -12,7 +12,7 @@ import pytest
 from hands.config.settings import load_settings
 from hands.core.messages import ImageBlock
 from hands.permissions.asking import PromptAskHandler
-from hands.permissions.network import NetworkDomains
+from hands.permissions.domains import NetworkDomains
 from hands.pipeline.settings import install_settings
 from hands.tools.web._cache import PageCache, ttl_from_env
 from hands.tools.web._exchange import FetchLimits
@@ -189,6 +189,20 @@ def test_a_redirect_loop_is_an_error(web: Web) -> None:
 def test_gzip_and_brotli_bodies_are_decoded(web: Web) -> None:
     assert "Installing widgets" in web.ok("/gzip")
     assert "Installing widgets" in web.ok("/br")
+
+
+def test_a_stacked_one_gib_bomb_is_cut_at_the_cap_while_it_is_decoded(web: Web) -> None:
+    import tracemalloc
+
+    web.tools = [WebFetchTool(limits=FetchLimits(max_body_bytes=2 * 1024 * 1024))]
+    tracemalloc.start()
+    try:
+        text = web.ok("/bomb")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "only the first 2.0 MB were read" in text
+    assert peak < 64 * 1024 * 1024, f"peak {peak:,} bytes"
 
 
 def test_the_user_agent_names_hands(web: Web) -> None:

@@ -14,6 +14,9 @@ from typing import Literal, cast
 from hands.cli.args import UsageError
 
 Status = Literal["supported", "accepted", "refused"]
+"""supported: Claude Code's meaning; accepted: checked and taken, with no or a lesser
+effect (the note says which); refused: an error naming the flag and why."""
+_OWN_THINKING = "no effect: hands' providers use their own thinking settings"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -32,9 +35,14 @@ FLAGS: tuple[Flag, ...] = (
     Flag(names=("-p", "--print"), dest="print_", takes_value=False, note="implied"),
     Flag(names=("--output-format",), dest="output_format", note="must be stream-json"),
     Flag(names=("--input-format",), dest="input_format", note="must be stream-json"),
-    Flag(names=("--verbose",), dest="verbose", takes_value=False, note="always verbose"),
+    Flag(names=("--verbose",), dest="verbose", takes_value=False, note="implied"),
     Flag(names=("--debug",), dest="debug", takes_value=False, note="debug log on stderr"),
-    Flag(names=("--debug-to-stderr",), dest="debug_to_stderr", takes_value=False),
+    Flag(
+        names=("--debug-to-stderr",),
+        dest="debug_to_stderr",
+        takes_value=False,
+        note="debug log on stderr",
+    ),
     Flag(names=("--debug-file",), dest="debug_file", note="debug log appended to the file"),
     Flag(names=("--system-prompt",), dest="system_prompt"),
     Flag(names=("--system-prompt-file",), dest="system_prompt_file"),
@@ -56,12 +64,22 @@ FLAGS: tuple[Flag, ...] = (
         names=("--fallback-model",),
         dest="fallback_model",
         status="accepted",
-        note="checked to differ from --model; hands retries the same model",
+        note="checked to differ from --model, then unused: hands retries the same model",
     ),
-    Flag(names=("--effort",), dest="effort", status="accepted", note="low/medium/high/max"),
-    Flag(names=("--thinking",), dest="thinking", status="accepted", note="adaptive/disabled"),
-    Flag(names=("--thinking-display",), dest="thinking_display", status="accepted"),
-    Flag(names=("--max-thinking-tokens",), dest="max_thinking_tokens", status="accepted"),
+    Flag(names=("--effort",), dest="effort", status="accepted", note=_OWN_THINKING),
+    Flag(names=("--thinking",), dest="thinking", status="accepted", note=_OWN_THINKING),
+    Flag(
+        names=("--thinking-display",),
+        dest="thinking_display",
+        status="accepted",
+        note=_OWN_THINKING,
+    ),
+    Flag(
+        names=("--max-thinking-tokens",),
+        dest="max_thinking_tokens",
+        status="accepted",
+        note="a whole number is checked; " + _OWN_THINKING,
+    ),
     Flag(names=("--betas",), dest="betas", status="accepted", note="not sent by hands"),
     Flag(names=("--permission-mode",), dest="permission_mode"),
     Flag(
@@ -69,7 +87,12 @@ FLAGS: tuple[Flag, ...] = (
         dest="permission_prompt_tool",
         note="stdio: questions go to the SDK's can_use_tool; an MCP tool name is refused",
     ),
-    Flag(names=("--permission-prompts",), dest="permission_prompts", status="accepted"),
+    Flag(
+        names=("--permission-prompts",),
+        dest="permission_prompts",
+        status="accepted",
+        note="no effect: questions go to can_use_tool",
+    ),
     Flag(
         names=("--allow-dangerously-skip-permissions",),
         dest="allow_skip_permissions",
@@ -114,11 +137,15 @@ FLAGS: tuple[Flag, ...] = (
         names=("--no-session-persistence",),
         dest="no_persistence",
         takes_value=False,
-        status="accepted",
-        note="the transcript is still written",
+        note="the main conversation's transcript is not written (sub-agents' still are)",
     ),
     Flag(names=("--include-partial-messages",), dest="partial", takes_value=False),
-    Flag(names=("--include-hook-events",), dest="hook_events", takes_value=False),
+    Flag(
+        names=("--include-hook-events",),
+        dest="hook_events",
+        takes_value=False,
+        note="a hook_started and a hook_response line per hook run",
+    ),
     Flag(names=("--json-schema",), dest="json_schema", note="structured output"),
     Flag(
         names=("--plugin-dir",),
@@ -134,10 +161,31 @@ FLAGS: tuple[Flag, ...] = (
         status="refused",
         note="hands has no plugins",
     ),
-    Flag(names=("--agent",), dest="agent", status="accepted", note="the agent must exist"),
-    Flag(names=("--channels",), dest="channels", repeat=True, status="accepted"),
-    Flag(names=("--await-initialize",), dest="await_initialize", takes_value=False),
-    Flag(names=("--initialize-fields",), dest="initialize_fields", status="accepted"),
+    Flag(
+        names=("--agent",),
+        dest="agent",
+        status="accepted",
+        note="the main thread stays hands' own agent; agent types serve the Agent tool",
+    ),
+    Flag(
+        names=("--channels",),
+        dest="channels",
+        repeat=True,
+        status="accepted",
+        note="no effect: hands has no channels",
+    ),
+    Flag(
+        names=("--await-initialize",),
+        dest="await_initialize",
+        takes_value=False,
+        note="initialize is always answered before a turn it precedes",
+    ),
+    Flag(
+        names=("--initialize-fields",),
+        dest="initialize_fields",
+        status="accepted",
+        note="settings, disallowedTools and additionalDirectories in initialize are not read",
+    ),
     Flag(
         names=("--managed-settings",),
         dest="managed_settings",
@@ -151,7 +199,12 @@ FLAGS: tuple[Flag, ...] = (
         status="refused",
         note="managed settings come from the system's managed-settings file",
     ),
-    Flag(names=("--project-config-root",), dest="project_config_root", status="accepted"),
+    Flag(
+        names=("--project-config-root",),
+        dest="project_config_root",
+        status="accepted",
+        note="no effect: the project is the working directory",
+    ),
     Flag(
         names=("--sdk-url",),
         dest="sdk_url",
@@ -159,7 +212,12 @@ FLAGS: tuple[Flag, ...] = (
         note="hands speaks the protocol on stdin and stdout only",
     ),
     Flag(names=("--simple",), dest="simple", takes_value=False),
-    Flag(names=("--trust",), dest="trust", takes_value=False),
+    Flag(
+        names=("--trust",),
+        dest="trust",
+        takes_value=False,
+        note="trust the folder for this run (hands' own flag; an SDK passes it as an extra arg)",
+    ),
 )
 _BY_DEST = {f.dest: f for f in FLAGS}
 

@@ -21,8 +21,10 @@ writes ``ranking_weights.json`` beside this module.
 Meaning beyond shared words comes from a static embedding model
 (:mod:`hands.discovery.ranking.embedding`), when installed: a tool's score is its BM25
 score over the best tool's, plus ``embedding`` (fitted) times the cosine of the request's
-vector and the tool's (name, server, description and parameter names) when positive. A
-request that shares no word with any tool still finds nothing.
+vector and the tool's (name, server, description and parameter names) when positive. It
+orders the tools that share a word with the request and adds none: a search loads only
+tools its words point to (each one found stays in the context), and on the held-out
+validation sets tools that shared no word added nothing to recall.
 
 A request that asks for several things ("find the file, then email it") is split into
 needs (:mod:`hands.discovery.ranking.needs`) when two or more parts have their own verbs;
@@ -297,10 +299,13 @@ class ToolIndex:
         cosines = self.cosines(text) if best > 0.0 else None
         if cosines is None:
             return total
-        return total / best + self.weights.embedding * np.maximum(cosines, 0.0)
+        fused = total / best + self.weights.embedding * np.maximum(cosines, 0.0)
+        return np.where(total > 0.0, fused, 0.0)  # only tools that share a word with the text
 
-    def scores(self, query: str, *, required: Sequence[str] = ()) -> list[Ranked]:
-        """Every tool with a positive score for the whole request, best first.
+    def scores(
+        self, query: str, *, required: Sequence[str] = (), limit: int | None = None
+    ) -> list[Ranked]:
+        """The tools with a positive score for the whole request, best first (``limit`` at most).
 
         ``required`` terms must each appear in the tool's name (case-insensitive); every tool
         that has them is a result, ranked by the rest of the query.
@@ -316,6 +321,7 @@ class ToolIndex:
         if total is None:
             return []
         count = int(np.count_nonzero(total > 0.0))
+        count = count if limit is None else min(count, max(0, limit))
         order: list[int] = np.argsort(-total, kind="stable")[:count].tolist()
         return [Ranked(name=self.docs[i].name, score=round(float(total[i]), 4)) for i in order]
 
@@ -327,10 +333,10 @@ class ToolIndex:
         """The best ``limit`` tools for ``query``: for each of its needs in turn."""
         needs = [] if required else self.needs(query)
         if len(needs) < 2:
-            return self.scores(query, required=required)[: max(0, limit)]
-        rankings = [self.scores(need)[:limit] for need in needs]
+            return self.scores(query, required=required, limit=limit)
+        rankings = [self.scores(need, limit=limit) for need in needs]
         if self.weights.whole_first:
-            rankings.insert(0, self.scores(query)[:limit])
+            rankings.insert(0, self.scores(query, limit=limit))
         return interleave(rankings, limit)
 
 

@@ -9,6 +9,7 @@ rules applied, at most :data:`MAX_ENTRIES` entries.
 from __future__ import annotations
 
 import os
+import stat
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -113,6 +114,9 @@ class LSTool(ReadOnlyTool[LSInput, LSOutput]):
     should_defer = True
     search_hint = "list directory contents tree"
 
+    def is_enabled(self) -> bool:
+        return False  # never offered; a call is still served beside Glob (its registry row)
+
     def _root(self, input: LSInput, ctx: ToolContext) -> Path:
         given = optional_path(input.path)
         return Path(os.path.normpath(ctx.resolve(given) if given is not None else ctx.cwd))
@@ -122,9 +126,13 @@ class LSTool(ReadOnlyTool[LSInput, LSOutput]):
         if problem:
             return problem
         root = self._root(input, ctx)
-        if not root.exists():
+        try:
+            mode = root.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
             return f"No directory at {echo(root)} (the working directory is {ctx.cwd})."
-        if not root.is_dir():
+        except OSError as exc:  # a name too long, a symlink loop, no permission
+            return f"Cannot list {echo(root)}: {exc.strerror or exc}. Give a directory that exists."
+        if not stat.S_ISDIR(mode):
             return f"{echo(root)} is a file, not a directory; Read it, or list its folder."
         return None
 

@@ -21,22 +21,23 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 
+from hands.config.arguments import substitute
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.subject import names_value
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.tools.skill._arguments import substitute
 from hands.tools.skill._skills import Skill, SkillSet, listing, load_skills
 
 DEFAULT_BUDGET = 8_000
 
 
 class SkillInput(ToolInput):
-    """Input of Skill."""
+    """Input of Skill (and of the legacy SlashCommand: ``{"command": "/name args"}``)."""
 
     skill: str = Field(
         # ``command``: the field's name in the older shape, which models still send
@@ -44,6 +45,22 @@ class SkillInput(ToolInput):
         description="The skill's name, as listed (no leading slash)",
     )
     args: str | None = Field(default=None, description="Arguments for the skill, if it takes any")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_typed(cls, data: object) -> object:
+        # SlashCommand's shape: the whole typed line, "/name args", in one field
+        if not isinstance(data, dict):
+            return data
+        fields = cast(dict[str, Any], data)
+        if fields.get("args") is not None:
+            return fields
+        key = "skill" if "skill" in fields else "command"
+        typed = fields.get(key)
+        if isinstance(typed, str) and typed.strip().startswith("/") and " " in typed.strip():
+            name, _, args = typed.strip().partition(" ")
+            return {**fields, key: name, "args": args.strip()}
+        return fields
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -81,6 +98,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
     """Invoke one of the session's skills."""
 
     name = "Skill"
+    aliases = ("SlashCommand",)
     in_background_agents = True
     input_model = SkillInput
     subject = names_value("skill", strip_slash=True, args_field="args")

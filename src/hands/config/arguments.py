@@ -1,9 +1,9 @@
-"""A skill's arguments put into its body: ``$ARGUMENTS``, ``$ARGUMENTS[N]`` and ``$N``.
+"""Arguments put into a skill's or a command's body: ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``.
 
 ``$ARGUMENTS`` is the arguments as given; ``$ARGUMENTS[N]`` and its short form ``$N``
 are the N-th of them (from 0), split as a shell splits words, so quoted words stay one.
 A position with no argument is left as written. A body that names none of these gets
-the arguments after it instead (see the Skill tool).
+the arguments after it instead (see the Skill tool and the custom commands).
 """
 
 from __future__ import annotations
