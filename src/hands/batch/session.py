@@ -51,6 +51,9 @@ class RunSettings:
     """The command that starts a hands session."""
     env: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
     """Extra environment for every session (model API keys are inherited anyway)."""
+    trust: bool = False
+    """Trust each task's folder (``--trust``): its project hooks, servers and settings
+    count. Off by default: a task's repository is untrusted input."""
 
     def to_data(self) -> dict[str, Any]:
         """Plain data, for a process or machine that runs the task."""
@@ -60,6 +63,7 @@ class RunSettings:
             "model": self.model,
             "hands": list(self.hands),
             "env": dict(self.env),
+            "trust": self.trust,
         }
 
     @classmethod
@@ -70,6 +74,7 @@ class RunSettings:
             sandbox=data["sandbox"],
             model=data["model"],
             hands=tuple(data["hands"]),
+            trust=data.get("trust") is True,
             env=dict(data["env"]),
         )
 
@@ -183,6 +188,8 @@ def _session(
     argv = [*settings.hands, "-p", task.prompt, "--output-format", "stream-json",
             "--permission-mode", task.permission_mode,
             "--settings", str(settings_file)]  # fmt: skip
+    if settings.trust:
+        argv.append("--trust")
     if model:
         argv += ["--model", model]
     if task.max_turns is not None:

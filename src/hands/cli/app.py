@@ -173,6 +173,12 @@ def main_command(
         ask_trust=ask_trust,
     )
     announce_warnings(setup.settings)
+    from hands.cli.root_check import bypass_refusal
+
+    refused = bypass_refusal(setup.settings.default_mode)
+    if refused is not None:
+        print(f"hands: {refused}", file=sys.stderr)
+        raise typer.Exit(2)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     _prune_checkpoints(setup.session.home, setup.settings.value("cleanupPeriodDays"))
@@ -500,6 +506,7 @@ def batch_command(
     run_dir: Annotated[
         Path | None, typer.Option("--run-dir", help="Where each task's workdir and home go.")
     ] = None,
+    trust: TrustOption = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or summary.")] = False,
     model_concurrency: Annotated[
         int | None,
@@ -530,6 +537,7 @@ def batch_command(
             resume=resume,
             run_dir=run_dir,
             quiet=quiet,
+            trust=trust,
             model_concurrency=model_concurrency,
         )
     except UsageError as exc:
