@@ -370,6 +370,14 @@ def shell_verdict(
     for text in call.unclear_redirects:
         missing.append(f"the redirection {text}")
     edit_rules = index.family_rules("allow", EDIT_RULES)
+    for path in call.option_write_paths:
+        if path and inside(path, dirs) and inside(os.path.realpath(path), dirs):
+            continue  # the allow rule of the program covers what it writes inside
+        edit_rule = index.allowed_path(edit_rules, (path,), ctx) if path else None
+        if edit_rule is None:
+            missing.append(f"writing {path or 'a file named by a variable'}")
+        else:
+            used.append(edit_rule)
     for path in call.redirect_paths:
         if mode == "acceptEdits" and inside(path, dirs):
             continue
