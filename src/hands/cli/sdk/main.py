@@ -87,14 +87,9 @@ def _only_tools(args: SdkArgs) -> list[str] | None:
 
 
 def _mcp_servers(args: SdkArgs) -> dict[str, object]:
-    import typer
+    from hands.cli.args import mcp_config_servers
 
-    from hands.cli.app import _mcp_servers as parse_servers  # pyright: ignore[reportPrivateUsage]
-
-    try:
-        return parse_servers(args.entries("mcp_config"))
-    except typer.BadParameter as exc:
-        raise UsageError(str(exc.message)) from None
+    return mcp_config_servers(args.entries("mcp_config"))
 
 
 def _session_ids(args: SdkArgs) -> tuple[str | None, bool, str | None]:
