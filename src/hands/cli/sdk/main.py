@@ -153,6 +153,16 @@ def _serve(args: SdkArgs) -> int:
     for dest in ("task_budget", "max_thinking_tokens"):
         args.number(dest, integer=True, minimum=0)
     system, append = _prompts(args, cwd)
+    from hands.cli.sdk.first_line import read_early
+
+    first_line = sys.stdin.buffer.readline()  # the SDK's initialize, sent at once
+    early = read_early(first_line)
+    if early.system_prompt is not None:
+        system = early.system_prompt
+    append = "\n\n".join(p for p in (append, early.append_system_prompt) if p)
+    servers = _mcp_servers(args)
+    for name in early.sdk_servers:
+        servers.setdefault(name, {"type": "sdk", "name": name})
     structured = None
     schema = args.text("json_schema")
     if schema is not None:
@@ -171,7 +181,7 @@ def _serve(args: SdkArgs) -> int:
         simple=args.on("simple"),
         system_prompt=system,
         append_system_prompt=append,
-        mcp_servers=_mcp_servers(args),
+        mcp_servers=servers,
         resume=resume,
         continue_last=continue_last,
         only_tools=_only_tools(args),
@@ -189,7 +199,7 @@ def _serve(args: SdkArgs) -> int:
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
-    return _run(args, setup, loaded.default_mode, max_turns, budget, structured)
+    return _run(args, setup, loaded.default_mode, max_turns, budget, structured, first_line)
 
 
 def _run(
@@ -199,6 +209,7 @@ def _run(
     max_turns: float | None,
     budget: float | None,
     structured: Any,
+    first_line: bytes,
 ) -> int:
     from importlib.metadata import version
 
@@ -234,7 +245,7 @@ def _run(
     session.report_hooks()
 
     async def go() -> int:
-        return await session.run(sys.stdin.buffer)
+        return await session.run(sys.stdin.buffer, first_line=first_line)
 
     return anyio.run(go)
 

@@ -129,12 +129,15 @@ class SdkSession:
 
     # -- the session -------------------------------------------------------------------
 
-    async def run(self, stdin: IO[bytes]) -> int:
-        """Serve until stdin closes and the queued turns are done; the exit code."""
+    async def run(self, stdin: IO[bytes], *, first_line: bytes = b"") -> int:
+        """Serve until stdin closes and the queued turns are done; the exit code.
+
+        ``first_line``: a line already read from ``stdin`` (the SDK's ``initialize``).
+        """
         send, receive = anyio.create_memory_object_stream[Message | InputProblem](1000)
         self._inbox = send
         async with anyio.create_task_group() as tg:
-            tg.start_soon(self._read, stdin, send, tg)
+            tg.start_soon(self._read, stdin, send, tg, first_line)
             try:
                 await self._turns(receive)
             finally:
@@ -150,11 +153,14 @@ class SdkSession:
         stdin: IO[bytes],
         inbox: MemoryObjectSendStream[Message | InputProblem],
         tg: anyio.abc.TaskGroup,
+        first_line: bytes,
     ) -> None:
         number = 0
         try:
             while True:
-                raw = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
+                raw = first_line if number == 0 and first_line else None
+                if raw is None:
+                    raw = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
                 if not raw:
                     return
                 number += 1
