@@ -209,3 +209,18 @@ def test_bad_flag_values_are_one_line_and_exit_2(
     assert proc.returncode == 2 and proc.stdout == ""
     [line] = proc.stderr.splitlines()
     assert line.startswith("hands: ") and said_ in line
+
+
+async def test_strict_mcp_config_keeps_only_the_programs_servers(tmp_path: Path) -> None:
+    model = scripted(tmp_path, [text("a")], [text("b")])
+    opts = options(tmp_path, model)
+    user_config = {"mcpServers": {"from-user": {"command": "true"}}}
+    (Path(opts.env["HOME"]) / ".claude.json").write_text(json.dumps(user_config))
+    loose = await run("hi", opts)
+    strict = await run("hi", options(tmp_path, model, strict_mcp_config=True))
+    names = [
+        [s["name"] for s in m.data["mcp_servers"]]
+        for m in (loose[0], strict[0])
+        if isinstance(m, SystemMessage)
+    ]
+    assert names == [["from-user"], []]

@@ -7,11 +7,18 @@ import sys
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from hands.cli.args import UsageError, check_settings_value, resolve_cwd
 from hands.cli.sdk.flags import SdkArgs, parse
 from hands.errors import HandsError
+
+if TYPE_CHECKING:
+    from hands.cli.sdk.session import SdkSession
+    from hands.cli.sdk.structured import StructuredOutputTool
+    from hands.cli.session_setup import AgentSetup
+    from hands.core.context import PermissionMode
+    from hands.mcp.sdk_transport import SdkLink
 
 
 def main(argv: Sequence[str]) -> int:
@@ -204,11 +211,11 @@ def _serve(args: SdkArgs) -> int:
 
 def _run(
     args: SdkArgs,
-    setup: Any,
-    mode: Any,
+    setup: AgentSetup,
+    mode: PermissionMode,
     max_turns: float | None,
     budget: float | None,
-    structured: Any,
+    structured: StructuredOutputTool | None,
     first_line: bytes,
 ) -> int:
     from importlib.metadata import version
@@ -250,7 +257,7 @@ def _run(
     return anyio.run(go)
 
 
-def _link(session: Any) -> Any:
+def _link(session: SdkSession) -> SdkLink:
     async def send(name: str, message: dict[str, Any]) -> dict[str, Any] | None:
         answer = await session.channel.request(
             "mcp_message", {"server_name": name, "message": message}

@@ -165,8 +165,11 @@ class SdkSession:
                     return
                 number += 1
                 item = self._route(raw.decode("utf-8", errors="replace"), number, tg)
-                if item is not None and not inbox._closed:  # pyright: ignore[reportPrivateUsage]
-                    await inbox.send(item)
+                if item is not None:
+                    try:
+                        await inbox.send(item)
+                    except anyio.ClosedResourceError:
+                        pass  # end_session: input after it is read and dropped
         finally:
             self.channel.close()
             inbox.close()
