@@ -96,6 +96,8 @@ class Repl:
         self._shown: dict[str, anyio.Event] = {}
         from hands.cli.custom_commands import session_commands
 
+        self._prefill = ""
+        """Text to put in the next input line (a rewound prompt)."""
         self.custom = session_commands(setup)
         """The custom slash commands (the user's, and the project's when trusted)."""
 
@@ -204,7 +206,8 @@ class Repl:
         empty_interrupts = 0
         while True:
             try:
-                line = await self.keys.line("> ")
+                line = await self.keys.line("> ", default=self._prefill)
+                self._prefill = ""
             except KeyboardInterrupt:
                 empty_interrupts += 1
                 if empty_interrupts >= 2:
@@ -302,6 +305,7 @@ class Repl:
             "/clear": self._clear,
             "/tools": self._tools,
             "/resume": self._resume,
+            "/rewind": self._rewind,
             "/init": self._init,
             "/memory": self._memory,
             "/permissions": self._show_permissions,
@@ -454,6 +458,14 @@ class Repl:
             return
         self.resume_to = found[int(answer) - 1].session_id
         raise Exit
+
+    async def _rewind(self) -> None:
+        from hands.cli.repl_rewind import rewind
+
+        prompt = await rewind(self.setup, self.console, self._ask)
+        if prompt is not None:
+            self._prefill = prompt
+            self.context_tokens = None
 
     async def _init(self) -> None:
         from hands.cli.repl_init import init_target, starter_instructions

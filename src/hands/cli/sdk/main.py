@@ -136,25 +136,16 @@ def _serve(args: SdkArgs) -> int:
                 "use user, project and local"
             )
     from hands.cli.args import announce_warnings, checked_mode
-    from hands.config.project_trust import decide_trust
-    from hands.config.settings import CliPermissionArgs, load_settings
+    from hands.config.settings import CliPermissionArgs
 
-    verdict = decide_trust(cwd, explicit=args.on("trust"))  # never asks: an SDK has no prompt
-    for note in verdict.notes():
-        print(f"hands: {note}", file=sys.stderr)
-    loaded = load_settings(
-        cwd,
-        cli=CliPermissionArgs(
-            allowed_tools=tuple(args.items("allowed_tools")),
-            disallowed_tools=tuple(args.items("disallowed_tools")),
-            permission_mode=checked_mode(mode),
-            settings=settings_value,
-            add_dirs=tuple(args.items("add_dir")),
-            setting_sources=setting_sources,
-        ),
-        trusted=verdict.trusted,
+    sources = CliPermissionArgs(
+        allowed_tools=tuple(args.items("allowed_tools")),
+        disallowed_tools=tuple(args.items("disallowed_tools")),
+        permission_mode=checked_mode(mode),
+        settings=settings_value,
+        add_dirs=tuple(args.items("add_dir")),
+        setting_sources=setting_sources,
     )
-    announce_warnings(loaded)
     max_turns = args.number("max_turns", integer=True, minimum=1)
     budget = args.number("max_budget_usd", minimum=0)
     for dest in ("task_budget", "max_thinking_tokens"):
@@ -184,7 +175,8 @@ def _serve(args: SdkArgs) -> int:
     setup = prepare(
         model_spec=model_spec(args.text("model")),
         cwd=cwd,
-        settings=loaded,
+        settings=sources,
+        trust=args.on("trust"),  # the harness never asks: an SDK has no prompt
         simple=args.on("simple"),
         system_prompt=system,
         append_system_prompt=append,
@@ -195,6 +187,7 @@ def _serve(args: SdkArgs) -> int:
         extra_tools=(structured,) if structured is not None else (),
         new_session_id=new_id,
     )
+    announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     if args.on("no_persistence"):
@@ -206,7 +199,7 @@ def _serve(args: SdkArgs) -> int:
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
-    return _run(args, setup, loaded.default_mode, max_turns, budget, structured, first_line)
+    return _run(args, setup, setup.harness.mode, max_turns, budget, structured, first_line)
 
 
 def _run(

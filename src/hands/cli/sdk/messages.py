@@ -36,8 +36,10 @@ RESULT_SUBTYPES = {"interrupted": "error_during_execution"}
 
 def wire_model(name: str) -> str:
     """A model's name as the SDKs show it: a Claude model by its id alone."""
+    from hands.models.catalog import capabilities
+
     provider, sep, rest = name.partition(":")
-    return rest if sep and provider == "anthropic" else name
+    return rest if sep and capabilities(provider).bare_ids else name
 
 
 def stamp(obj: dict[str, Any]) -> dict[str, Any]:

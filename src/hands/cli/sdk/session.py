@@ -39,10 +39,9 @@ from hands.orchestration.events import ToolResultEvent
 def _key_source(model: str) -> str:
     import os
 
-    provider = model.partition(":")[0]
-    for name in {"anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")}.get(
-        provider, ("OPENAI_API_KEY",) if provider == "openai" else ()
-    ):
+    from hands.models.catalog import capabilities
+
+    for name in capabilities(model.partition(":")[0]).key_variables:
         if os.environ.get(name):
             return name
     return "none"
@@ -138,6 +137,7 @@ class SdkSession:
         self._inbox = send
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._read, stdin, send, tg, first_line)
+            tg.start_soon(self._scheduled, send)
             try:
                 await self._turns(receive)
             finally:
@@ -173,6 +173,35 @@ class SdkSession:
         finally:
             self.channel.close()
             inbox.close()
+
+    async def _scheduled(self, inbox: MemoryObjectSendStream[Message | InputProblem]) -> None:
+        """Queue each scheduled prompt (CronCreate, ScheduleWakeup) when its time comes.
+
+        It runs as the next user turn, announced by a ``scheduled_prompt`` system line;
+        once the input has ended nothing more is queued (the jobs stay saved).
+        """
+        from hands.core.messages import user_text
+        from hands.tools.schedule.jobs import Schedule
+
+        schedule = Schedule.of(self.setup.session)
+        while True:
+            for job in await schedule.wait_due():
+                if inbox._closed:  # pyright: ignore[reportPrivateUsage]
+                    return
+                self.send(
+                    {
+                        "type": "system",
+                        "subtype": "scheduled_prompt",
+                        "job_id": job.id,
+                        "kind": job.kind,
+                        "prompt": job.prompt,
+                        "session_id": self.setup.session.id,
+                    }
+                )
+                try:
+                    await inbox.send(user_text(job.prompt))
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return
 
     def _route(
         self, line: str, number: int, tg: anyio.abc.TaskGroup
@@ -437,8 +466,6 @@ class SdkSession:
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
-        if compaction is None:
-            return {}
         return {name: compaction.window_for(name) for name in self.tally.ledger.by_model}
 
     def initialize_response(self) -> dict[str, Any]:
