@@ -72,6 +72,7 @@ PRIVATE_IMPORTS_LEFT = {
     ("cli/todo_panel.py", "hands.tools.planning._task_list"),
     ("cli/todo_panel.py", "hands.tools.planning._task_store"),
     ("cli/todo_panel.py", "hands.tools.planning._todos"),
+    ("pipeline/checkpoints.py", "hands.tools.file._atomic"),
     ("pipeline/pool.py", "hands.tools.browser._settings"),
     ("pipeline/pool.py", "hands.tools.planning._task_list"),
     ("pipeline/settings.py", "hands.tools.bash._settings"),

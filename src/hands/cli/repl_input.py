@@ -106,7 +106,14 @@ class TerminalInput:
         return True
 
     async def answer(self, text: str) -> str:
-        """An answer to a question (``KeyboardInterrupt`` on any Ctrl-C); not kept in history."""
+        """An answer to a question (``KeyboardInterrupt`` on any Ctrl-C); not kept in history.
+
+        The question may quote text from outside (a command, a server's field name): it is
+        shown, never obeyed (prompt_toolkit shows C0/C1 controls as ``^X``, not bidi).
+        """
+        from hands.core.terminal_text import neutralise
+
+        text = neutralise(text)
         self._answering = True
         try:
             return await self._answers.prompt_async(text, handle_sigint=False)

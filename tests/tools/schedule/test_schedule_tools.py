@@ -125,3 +125,12 @@ def test_stream_json_input_runs_a_due_wakeup_as_the_next_user_turn(
     assert len(announced) == 1 and announced[0]["prompt"] == "WAKE UP NOW"
     finals = [s["result"] for s in seen if s["type"] == "result"]
     assert finals == ["scheduled", "woke and checked"]
+
+
+def test_a_resumed_session_has_its_jobs_again(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    print_run(project, [tool_use("CronCreate", cron="0 9 * * 1", prompt="weekly report")])
+    again = print_run(project, [tool_use("CronList")], "-c")
+    (listed,) = tool_results(again)
+    assert "0 9 * * 1 recurring: weekly report" in listed["text"]
