@@ -61,6 +61,22 @@ def test_a_call_that_needs_approval_waits_and_runs_once_approved(tmp_path: Path)
     assert log.read_text().splitlines() == [command, "ls", command, command]
 
 
+def test_invalid_input_is_reported_before_any_pre_tool_use_hook_runs(tmp_path: Path) -> None:
+    root, log = project_with_counting_hook(tmp_path)
+
+    async def go() -> None:
+        async with Toolbox(cwd=root, trusted=True) as box:
+            # a command that is not a string, and a timeout out of range: both invalid
+            for bad in ({"command": ["ls"]}, {"command": "ls", "timeout": -5}):
+                assert not await box.would_ask("Bash", bad, call_id="bad")
+                result = await box.call("Bash", bad, call_id="bad")
+                assert result.is_error and result.pending is None
+            assert await box.would_ask("Bash", {"command": "rm -rf built"}, call_id="ok")
+
+    anyio.run(go)
+    assert log.read_text().splitlines() == ["rm -rf built"]  # only the valid call
+
+
 def test_the_session_carries_read_state_and_the_working_directory(tmp_path: Path) -> None:
     root = tmp_path / "project"
     (root / "sub").mkdir(parents=True)

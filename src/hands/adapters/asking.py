@@ -2,8 +2,9 @@
 
 Some frameworks ask "does this call need approval?" before they invoke a tool (the
 OpenAI Agents SDK's ``needs_approval``, a LangGraph ``interrupt()`` before the work).
-The answer must be the pipeline's: PreToolUse hooks first (a block, a rewrite, their
-own allow or ask), then the permission engine. The hooks' verdict is kept for the call
+The answer must be the pipeline's: input validation first (invalid input is reported by
+the call, and no hook sees it), then PreToolUse hooks (a block, a rewrite, their own
+allow or ask), then the permission engine. The hooks' verdict is kept for the call
 that follows, so they run once per call however the framework splits it.
 """
 
@@ -29,17 +30,22 @@ async def would_ask(
     """Whether running this call would reach the user (nothing runs)."""
     if ctx.permission_mode == "dontAsk":
         return False  # an ask is a denial there: the call reports it
+    try:  # the pipeline's order: validation first, hooks only for valid input
+        parsed = tool.parse_input(arguments)
+        if await tool.validate_input(parsed, ctx):
+            return False  # the call reports the invalid input, and no hook sees it
+    except Exception:
+        return False
     pre: PreToolUseOutcome | None = None
     if hooks is not None:
         pre = await hooks.decide_early(tool=tool, tool_input=arguments, ctx=ctx)
         if pre.decision in ("deny", "defer"):
             return False
         if pre.updated_input is not None:
-            arguments = pre.updated_input
-    try:
-        parsed = tool.parse_input(arguments)
-    except Exception:
-        return False  # the call reports the invalid input
+            try:
+                parsed = tool.parse_input(pre.updated_input)
+            except Exception:
+                return False  # the call reports the hook's invalid rewrite
     decision = await policy.decide(tool, parsed, ctx)
     hook = pre.decision if pre is not None else None
     if decision.behavior == "allow":
