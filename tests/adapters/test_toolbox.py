@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from adapter_scenario import project_with_counting_hook
 
 from hands.adapters.scheduling import CallGate
 from hands.adapters.toolbox import Toolbox
-
-
-def project_with_counting_hook(tmp_path: Path) -> tuple[Path, Path]:
-    root = tmp_path / "project"
-    (root / ".claude").mkdir(parents=True)
-    log = tmp_path / "hook.log"
-    hook = root / ".claude" / "count.py"
-    hook.write_text(
-        "import json, sys\n"
-        f"open({str(log)!r}, 'a').write(json.load(sys.stdin)['tool_input']['command'] + '\\n')\n"
-    )
-    settings = {
-        "hooks": {
-            "PreToolUse": [
-                {
-                    "matcher": "Bash",
-                    "hooks": [{"type": "command", "command": f"{sys.executable} {hook}"}],
-                }
-            ]
-        }
-    }
-    (root / ".claude" / "settings.local.json").write_text(json.dumps(settings))
-    return root, log
 
 
 def test_a_call_that_needs_approval_waits_and_runs_once_approved(tmp_path: Path) -> None:
