@@ -20,11 +20,16 @@ def print_run(
     calls: Sequence[dict[str, Any]],
     *args: str,
     closing: str = "done",
+    answers: int = 1,
     timeout: float = 120,
 ) -> list[dict[str, Any]]:
-    """Each call in a turn of its own, then ``closing``; the stream-json lines."""
+    """Each call in a turn of its own, then ``closing``; the stream-json lines.
+
+    ``answers``: how many turns of ``closing`` there are (notices that come after the
+    model is done get one each).
+    """
     turns = [{"blocks": [call]} for call in calls]
-    turns.append({"blocks": [{"type": "text", "text": closing}]})
+    turns += [{"blocks": [{"type": "text", "text": closing}]}] * answers
     script = project.parent / f"{project.name}-script.json"
     script.write_text(json.dumps({"turns": turns}))
     proc = subprocess.run(
@@ -32,7 +37,7 @@ def print_run(
          "--output-format", "stream-json", "--verbose", *args],
         cwd=project, capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, proc.stderr or proc.stdout[-2000:]
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 

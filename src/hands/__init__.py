@@ -36,6 +36,7 @@ if typing.TYPE_CHECKING:
         build_tool,
     )
     from hands.errors import HandsError, ToolError
+    from hands.harness.harness import Harness
     from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
     from hands.pipeline.execution import run_tool_use
     from hands.pipeline.pool import ToolPool, all_base_tools, assemble_pool
@@ -44,6 +45,7 @@ if typing.TYPE_CHECKING:
 _EXPORTS = {
     "BlockEvent": "hands.agent.events",
     "HandsError": "hands.errors",
+    "Harness": "hands.harness.harness",
     "Limits": "hands.core.limits",
     "Message": "hands.core.messages",
     "MessageEvent": "hands.agent.events",
@@ -88,6 +90,7 @@ __getattr__, __dir__ = _lazy.exports(__name__, _EXPORTS)
 __all__ = [
     "BlockEvent",
     "HandsError",
+    "Harness",
     "Limits",
     "Message",
     "MessageEvent",

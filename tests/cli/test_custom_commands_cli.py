@@ -91,6 +91,7 @@ def test_the_repl_completes_lists_and_runs_a_command(
     home = tmp_path / "home"
     (home / ".claude" / "commands").mkdir(parents=True)
     (home / ".claude" / "commands" / "hello.md").write_text(HELLO)
+    (home / ".claude" / "commands" / "broken.md").write_text("---\n: [\n---\nx\n")
     project = tmp_path / "project"
     project.mkdir()
     (project / "notes.txt").write_text("NOTE-CONTENT\n")
@@ -106,6 +107,7 @@ def test_the_repl_completes_lists_and_runs_a_command(
     )
     launch(terminal, project, hands_home, s, user_home=home)
     terminal.wait_for("(/help")
+    terminal.wait_for("broken.md was skipped")
     terminal.wait_for_prompt()
     terminal.submit("/help", "Custom commands and skills:")
     screen = terminal.wait_for("(user)")

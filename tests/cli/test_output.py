@@ -92,7 +92,7 @@ def run_p(project: Path, turns: list[Any], fmt: str) -> list[dict[str, Any]]:
     proc = subprocess.run(
         [
             sys.executable, "-m", "hands", "-p", "ship it", "--model", f"scripted:{script}",
-            "--output-format", fmt, "--allowedTools", "Bash",
+            "--output-format", fmt, "--allowedTools", "Bash", "--trust",
         ],
         capture_output=True, text=True, cwd=project, timeout=60,
     )  # fmt: skip

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from terminal import Terminal, call_then_reply, script, start
+from terminal import Terminal, call_then_reply, launch, script, start
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -38,7 +38,11 @@ def test_model_cost_compact_config_and_unknown_input_never_crash(
     (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"cleanupPeriodDays": 9}))
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
     other = script(tmp_path / "other.json", [{"blocks": [{"type": "text", "text": "other"}]}])
-    start(terminal, tmp_path, hands_home, s)
+    launch(terminal, tmp_path, hands_home, s)
+    terminal.wait_for("[y/N]")  # the project's settings file waits for trust
+    terminal.send("y", "Enter")
+    terminal.wait_for("(/help")
+    terminal.wait_for_prompt()
     terminal.submit("/model", "model: scripted:")
     terminal.submit("/model nowhere.json", "The model stays scripted:")
     terminal.submit("/cost", "0 prompts so far")

@@ -105,3 +105,40 @@ def test_the_console_shows_rich_styles_but_not_the_texts_sequences() -> None:
     assert "\x1b[32m" in written  # hands' own styling
     assert "\x1b]" not in written and "\x1b[2J" not in written and "\x07" not in written
     assert "␛]0;pwned␛[2Jdone" in written  # rich drops the BEL itself
+
+
+@needs_tmux
+def test_a_question_s_options_from_the_model_are_shown_not_obeyed(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    question = {
+        "question": "Which?",
+        "header": "Pick",
+        "options": [
+            {"label": f"Red{TITLE_FROM_MODEL}", "description": "warm"},
+            {"label": "Blue\u202eeulb", "description": "cool"},
+        ],
+    }
+    s = script(
+        tmp_path / "s.json",
+        [
+            {
+                "blocks": [
+                    {
+                        "type": "tool_use",
+                        "name": "AskUserQuestion",
+                        "input": {"questions": [question]},
+                    }
+                ]
+            },
+            {"blocks": [{"type": "text", "text": "thanks"}]},
+        ],
+    )
+    start(terminal, tmp_path, hands_home, s)
+    before = _title(terminal, "main")
+    terminal.send("go", "Enter")
+    screen = terminal.wait_for("Other (type your own answer)")
+    assert "Blue<U+202E>eulb" in screen and "Red" in screen
+    terminal.send("Enter")
+    terminal.wait_for("success · 2 turns")
+    assert _title(terminal, "main") == before

@@ -77,7 +77,7 @@ def test_names_that_cannot_be_served_are_clear_errors(tmp_path: Path) -> None:
         resolve_model("mystery", {})
     with pytest.raises(ConfigError, match="anthropic models need an API key"):
         resolve_model("claude-opus-4-1", {"OPENAI_API_KEY": "o"})
-    with pytest.raises(ConfigError, match="unknown model 'opus'"):
+    with pytest.raises(ConfigError, match="'opus' names a Claude model: set ANTHROPIC_API_KEY"):
         resolve_model("opus", {}, provider="scripted")  # an alias needs a real provider
     script = tmp_path / "s.json"
     script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "hi"}]}]}))

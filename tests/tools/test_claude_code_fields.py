@@ -31,13 +31,8 @@ from hands.pipeline.runtime import ToolRuntime
 DATA = json.loads((Path(__file__).parents[1] / "data" / "claude_code_tool_fields.json").read_text())
 CLAUDE_TOOLS: dict[str, dict[str, Any]] = DATA["tools"]
 
-NOT_IN_HANDS = {
-    "CronCreate",
-    "CronDelete",
-    "CronList",
-    "Monitor",
-}
-"""Claude Code tools hands does not have (scheduling, stream monitors)."""
+NOT_IN_HANDS: set[str] = set()
+"""Claude Code tools hands does not have."""
 
 
 def _hands_inputs() -> dict[str, type[BaseModel]]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from hands.adapters.asking import RememberedHooks, would_ask
 from hands.adapters.scheduling import CallGate
-from hands.core.context import PermissionMode, ToolContext
+from hands.core.context import PermissionMode
 from hands.core.decision import AskHandler, AskRequest, PermissionDecision, allow, deny
 from hands.core.limits import Limits
 from hands.core.messages import ImageBlock, ResultPart, TextBlock, ToolUseBlock
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from hands.config.settings import Settings
     from hands.core.decision import PermissionPolicy
     from hands.core.hooks import ToolHooks
+    from hands.harness.harness import Harness
 
 Approval: TypeAlias = Literal["approved", "denied"] | None
 """The framework's answer for a call it was asked to approve; ``None``: not asked yet."""
@@ -95,10 +96,12 @@ class Toolbox:
 
     ``tools``: a pool, a list of tools, or a :class:`~hands.agent.options.ToolSource`
     (MCP servers, deferred tools behind ToolSearch), asked again on every listing;
-    ``None``: the built-in tools. ``settings``: loaded from ``cwd`` as the CLI loads them
-    (``trusted`` as :func:`hands.config.settings.load_settings` takes it: ``None`` looks
-    the workspace up in the trusted-workspaces file, so an untrusted project's allow rules
-    and hooks stay off); pass ``policy``/``hooks`` to replace what the settings give.
+    ``None``: the built-in tools. The session is a :class:`~hands.harness.Harness`
+    opened for the adapters: the settings load from ``cwd`` as the CLI loads them, and
+    their ``env`` block and ``defaultMode`` apply as in the CLI (``permission_mode``
+    names another mode). ``trusted=True`` trusts the folder for this toolbox; otherwise
+    the trusted-workspaces file decides, so an untrusted project's allow rules, env and
+    hooks stay off. Pass ``policy``/``hooks`` to replace what the settings give.
     """
 
     def __init__(
@@ -108,36 +111,40 @@ class Toolbox:
         tools: ToolPool | Sequence[Tool[Any, Any]] | ToolSource | None = None,
         settings: Settings | None = None,
         trusted: bool | None = None,
-        permission_mode: PermissionMode = "default",
+        permission_mode: PermissionMode | None = None,
         policy: PermissionPolicy | None = None,
         hooks: ToolHooks | None = None,
         ask: AskHandler | None = None,
         limits: Limits | None = None,
         session: Session | None = None,
         on_notice: Callable[[str], None] | None = None,
+        harness: Harness | None = None,
     ) -> None:
-        from hands.config.settings import load_settings
-        from hands.permissions.policy import engine_for
-        from hands.pipeline.pool import BuiltinGrammar, pool_for
-        from hands.pipeline.settings import install_settings
+        if harness is None:
+            from hands.harness.front_ends import ADAPTER
+            from hands.harness.harness import Harness
 
-        root = Path(cwd if cwd is not None else Path.cwd()).absolute()
-        if settings is None:
-            settings = load_settings(root, trusted=trusted)
-        self.settings = settings
-        self.policy: PermissionPolicy = (
-            policy if policy is not None else engine_for(settings, grammar=BuiltinGrammar())
-        )
-        if hooks is None and settings.hooks:
-            from hands.hooks.engine import build_hooks
-
-            hooks = build_hooks(settings, on_notice=on_notice)
-        self.hooks = hooks
-        self._hooks = RememberedHooks(hooks) if hooks is not None else None
-        self._ask = ask
-        self.limits = limits if limits is not None else Limits.from_env()
+            harness = Harness.open(
+                cwd,
+                settings_sources=settings,
+                trust=bool(trusted),
+                mode=permission_mode,
+                policy=policy,
+                hooks=hooks,
+                limits=limits,
+                session=session,
+                on_notice=on_notice,
+                front_end=ADAPTER,
+            )
+        self.harness = harness
+        self.settings = harness.settings
+        self.policy: PermissionPolicy = harness.policy
+        self.hooks = harness.hooks
+        self._hooks = RememberedHooks(self.hooks) if self.hooks is not None else None
+        self._ask = ask if ask is not None else harness.ask
+        self.limits = harness.limits
         if tools is None:
-            self._static: ToolPool | None = pool_for(self.policy, simple=self.limits.simple)
+            self._static: ToolPool | None = harness.pool
             self._source: ToolSource | None = None
         elif isinstance(tools, ToolPool):
             self._static, self._source = tools, None
@@ -145,15 +152,8 @@ class Toolbox:
             self._static, self._source = ToolPool(tools), None
         else:
             self._static, self._source = None, tools
-        self.session = session if session is not None else Session()
-        install_settings(self.session, settings)
-        self.context = ToolContext(
-            cwd=root,
-            session=self.session,
-            project_dir=root,
-            permission_mode=permission_mode,
-            additional_dirs=settings.additional_directories,
-        )
+        self.session = harness.session
+        self.context = harness.context
         self._gate = CallGate()
 
     # -- the tools -------------------------------------------------------------------

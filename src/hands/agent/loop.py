@@ -46,6 +46,7 @@ from hands.core.messages import (
 )
 from hands.core.session import Session
 from hands.core.spill import fit_message_budget
+from hands.core.state import kinds_of
 from hands.core.tool import Tool, ToolSpec
 from hands.core.words import plural
 from hands.errors import StreamInterruptedError
@@ -208,11 +209,24 @@ class Query:
             deferred_tool_use=self.deferred_tool_use,
         )
 
+    def _begin_checkpoint(self) -> None:
+        from hands.pipeline.checkpoints import CheckpointStore, store_for
+
+        session = self.session
+        store = session.service(CheckpointStore, lambda: store_for(session.directory))
+        prompt = self._prompt
+        if not isinstance(prompt, str):  # the prompt's own text, not the files attached to it
+            prompt = next((b.text for b in prompt.content if isinstance(b, TextBlock)), "")
+        store.begin_turn(prompt, message_index=len(self.options.history))
+
     def _start(self) -> _Run:
         opts = self.options
+        if opts.agent_id is None:  # a user turn: the files it writes are checkpointed
+            self._begin_checkpoint()
         limits = opts.limits or Limits.from_env()
         source = opts.tools if isinstance(opts.tools, ToolSource) else None
         pool = source.current_pool() if source is not None else _pool(opts.tools, limits)
+        self.session.register_states(kinds_of(pool))
         runtime = ToolRuntime(
             tools=pool,
             policy=opts.policy or SimplePolicy(),
@@ -286,6 +300,18 @@ class Query:
         self.messages[:] = outcome.messages
         return CompactionEvent(outcome=outcome)
 
+    def set_permission_mode(self, mode: PermissionMode) -> None:
+        """Run the calls that start from now on in ``mode`` (the host changed it)."""
+
+        def change(ctx: ToolContext) -> ToolContext:
+            return dataclasses.replace(ctx, permission_mode=mode)
+
+        self._mode = mode
+        if self._executor is not None:
+            self._executor.modify_context(change)
+        if self._current is not None:
+            self._current.ctx = change(self._current.ctx)
+
     @property
     def permission_mode(self) -> PermissionMode:
         """The mode in force: the one it started in, as tools (plan mode) changed it."""
@@ -307,6 +333,7 @@ class Query:
         if run.source is not None:
             if run.turns > 1:
                 fresh = run.source.current_pool()
+                self.session.register_states(kinds_of(fresh))
                 if fresh is not run.runtime.tools:
                     run.runtime = dataclasses.replace(run.runtime, tools=fresh)
                     run.specs = fresh.specs()

@@ -21,10 +21,11 @@ from hands.cli.options import (
     SettingsOption,
     SimpleOption,
     TrustOption,
+    announce_warnings,
 )
 from hands.cli.options import check_settings_flag as _check_settings_flag
 from hands.cli.options import cwd_of as _cwd
-from hands.cli.options import load_cli_settings as _settings
+from hands.cli.options import load_cli_sources as _sources
 
 app = typer.Typer(
     add_completion=False,
@@ -154,13 +155,13 @@ def main_command(
     if resume == "":
         resume = _pick_session(where, interactive=interactive)
     rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
-    from hands.cli.trust_question import ask_to_trust
-
-    loaded = _settings(where, *rules, trust=trust, ask=ask_to_trust if interactive else None)
+    ask_trust = None
+    if interactive:
+        from hands.cli.trust_question import ask_to_trust as ask_trust
     setup = prepare(
         model_spec=model,
         cwd=where,
-        settings=loaded,
+        settings=_sources(where, *rules),
         simple=simple,
         system_prompt=system_prompt,
         append_system_prompt=append_system_prompt,
@@ -168,9 +169,13 @@ def main_command(
         resume=resume,
         continue_last=continue_last,
         interactive=prompt is None,
+        trust=trust,
+        ask_trust=ask_trust,
     )
+    announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
+    _prune_checkpoints(setup.session.home, setup.settings.value("cleanupPeriodDays"))
     if prompt is None:
         import anyio
 
@@ -181,7 +186,7 @@ def main_command(
             setup,
             console=ShownConsole(),
             keys=terminal_input(setup),
-            permission_mode=loaded.default_mode,
+            permission_mode=setup.harness.mode,
         )
         code = anyio.run(repl.run)
         if repl.resume_to is not None:
@@ -192,7 +197,7 @@ def main_command(
     code = run_print(
         prompt=prompt,
         setup=setup,
-        permission_mode=loaded.default_mode,
+        permission_mode=setup.harness.mode,
         output_format=output_format,
         max_turns=max_turns,
         streamed_input=sys.stdin if streamed else None,
@@ -454,6 +459,14 @@ def permissions_check_command(
     for warning in warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     print(format_decision(decision, as_json=as_json))
+
+
+def _prune_checkpoints(home: Path, days: object) -> None:
+    """Old sessions' checkpoints go, after ``cleanupPeriodDays`` (30 unless set)."""
+    from hands.pipeline.checkpoints import DEFAULT_KEEP_DAYS, prune_checkpoints
+
+    keep = days if isinstance(days, int | float) and days > 0 else DEFAULT_KEEP_DAYS
+    prune_checkpoints(home, days=keep)
 
 
 @app.command("batch")

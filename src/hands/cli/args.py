@@ -15,7 +15,7 @@ from hands.core.context import PERMISSION_MODES, PermissionMode
 
 if TYPE_CHECKING:
     from hands.config.project_trust import Ask
-    from hands.config.settings import Settings
+    from hands.config.settings import CliPermissionArgs, Settings
 
 
 class UsageError(ValueError):
@@ -62,27 +62,45 @@ def settings_for(
     raises ``SettingsFileError``.
     """
     from hands.config.project_trust import decide_trust
-    from hands.config.settings import CliPermissionArgs, load_settings
+    from hands.config.settings import load_settings
 
-    check_settings_value(settings, cwd)
     verdict = decide_trust(cwd, explicit=trust, ask=ask)
     if ask is None or verdict.reason == "declined":
         for note in verdict.notes():
             print(f"hands: {note}", file=sys.stderr)
     loaded = load_settings(
         cwd,
-        cli=CliPermissionArgs(
-            allowed_tools=tuple(allowed or ()),
-            disallowed_tools=tuple(disallowed or ()),
-            permission_mode=checked_mode(mode),
-            settings=settings,
-            add_dirs=tuple(add_dir or ()),
-        ),
+        cli=cli_sources(cwd, mode, allowed, disallowed, settings, add_dir),
         trusted=verdict.trusted,
     )
     if announce:
         announce_warnings(loaded)
     return loaded
+
+
+def cli_sources(
+    cwd: Path,
+    mode: str | None,
+    allowed: Sequence[str] | None,
+    disallowed: Sequence[str] | None,
+    settings: str | None,
+    add_dir: Sequence[Path] | None,
+) -> CliPermissionArgs:
+    """The command line's own settings sources.
+
+    A ``--settings`` that cannot be read, or a mode that does not exist, is a
+    :class:`UsageError`.
+    """
+    from hands.config.settings import CliPermissionArgs
+
+    check_settings_value(settings, cwd)
+    return CliPermissionArgs(
+        allowed_tools=tuple(allowed or ()),
+        disallowed_tools=tuple(disallowed or ()),
+        permission_mode=checked_mode(mode),
+        settings=settings,
+        add_dirs=tuple(add_dir or ()),
+    )
 
 
 def check_settings_value(value: str | None, cwd: Path) -> None:

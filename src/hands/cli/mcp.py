@@ -234,13 +234,13 @@ def serve_command(
     import anyio
 
     from hands.cli.mcp_serve import build_bridge, serve_http, serve_stdio
-    from hands.cli.options import load_cli_settings
+    from hands.cli.options import load_cli_sources
 
     where = _cwd(cwd)
-    loaded = load_cli_settings(
-        where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir, trust=trust
+    sources = load_cli_sources(
+        where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir
     )
-    bridge = build_bridge(cwd=where, settings=loaded)
+    bridge = build_bridge(cwd=where, settings=sources, trust=trust)
     if http is not None:
         anyio.run(serve_http, bridge, http)
     else:

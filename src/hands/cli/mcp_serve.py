@@ -10,17 +10,16 @@ mode allows it. A Bash ``cd`` carries over to later calls, as in a conversation.
 from __future__ import annotations
 
 import secrets
-import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from hands.config.settings import Settings
 from hands.core.context import PermissionMode, ToolContext
-from hands.core.limits import Limits
 from hands.core.messages import ImageBlock, TextBlock, ToolUseBlock
 from hands.core.session import Session
 from hands.core.tool import Tool
@@ -28,7 +27,7 @@ from hands.core.tool import Tool
 if TYPE_CHECKING:
     from mcp.server.lowlevel.server import Server
 
-    from hands.config.settings import Settings
+    from hands.config.settings import CliPermissionArgs
     from hands.core.decision import AskHandler, PermissionPolicy
     from hands.core.hooks import ToolHooks
     from hands.core.outcome import ToolCallOutcome
@@ -142,64 +141,36 @@ def build_bridge(
     hooks: ToolHooks | None = None,
     ask: AskHandler | None = None,
     session: Session | None = None,
-    settings: Settings | None = None,
+    settings: Settings | CliPermissionArgs | None = None,
+    trust: bool = False,
 ) -> HandsMcpBridge:
     """The runtime ``hands mcp serve`` uses: project settings, mode, hooks, built-ins.
 
-    ``settings``: already loaded (with the command line's rules); else the project's.
+    ``settings``: already loaded, or the command line's sources; else the project's.
+    ``trust``: ``--trust``. ``policy``/``hooks`` replace what the settings give.
     """
-    from hands.pipeline.pool import BuiltinGrammar, pool_for
-    from hands.pipeline.runtime import ToolRuntime
-
-    additional: tuple[Path, ...] = ()
-    mode: PermissionMode = permission_mode or "default"
-    if policy is None:
-        from hands.config.settings import load_settings
-
-        settings = settings if settings is not None else load_settings(cwd)
-        settings.apply_env()
-        from hands.permissions.policy import engine_for
-
-        policy = engine_for(settings, grammar=BuiltinGrammar())
-        additional = settings.additional_directories
-        if permission_mode is None:
-            mode = settings.default_mode
-        if hooks is None:
-            hooks = _settings_hooks(settings)
-    limits = Limits.from_env()
-    base = list(tools) if tools is not None else None
-    pool = pool_for(policy, base=base, simple=limits.simple)
     from hands.cli import startup
+    from hands.cli.args import announce_warnings
+    from hands.harness.front_ends import MCP_SERVE
+    from hands.harness.harness import Harness
 
-    startup.done()  # every model is built: tools run in the user's own environment
-
-    runtime = ToolRuntime(tools=pool, policy=policy, ask=ask, hooks=hooks, limits=limits)
-    session = session or Session()
-    if settings is not None:
-        from hands.pipeline.settings import install_settings
-
-        install_settings(session, settings)
-    context = ToolContext(
-        cwd=cwd,
+    harness = Harness.open(
+        cwd,
+        settings_sources=settings,
+        trust=trust,
+        mode=permission_mode,
+        policy=policy,
+        hooks=hooks,
+        ask=ask,
         session=session,
-        project_dir=cwd,
-        additional_dirs=additional,
-        permission_mode=mode,
+        base_tools=tools,
+        front_end=MCP_SERVE,
     )
-    return HandsMcpBridge(runtime=runtime, context=context, session=session)
-
-
-def _settings_hooks(settings: Any) -> ToolHooks | None:
-    """The project's hooks (command and HTTP hooks from the settings files), if any."""
-    try:
-        from hands.hooks.engine import build_hooks
-    except ImportError:  # no hooks engine in this build
-        return None
-
-    def notice(text: str) -> None:
-        print(f"hands mcp serve: {text}", file=sys.stderr)  # stdout carries the protocol
-
-    return cast("ToolHooks | None", build_hooks(settings, on_notice=notice))
+    if not isinstance(settings, Settings):  # loaded here: its warnings are said here
+        announce_warnings(harness.settings)
+    runtime = harness.runtime()
+    startup.done()  # every model is built: tools run in the user's own environment
+    return HandsMcpBridge(runtime=runtime, context=harness.context, session=harness.session)
 
 
 def build_server(bridge: HandsMcpBridge) -> Server[Any]:

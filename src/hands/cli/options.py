@@ -7,12 +7,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from hands.cli.args import UsageError, check_settings_value, resolve_cwd, settings_for
+from hands.cli.args import (
+    UsageError,
+    check_settings_value,
+    cli_sources,
+    resolve_cwd,
+    settings_for,
+)
 from hands.cli.args import announce_warnings as announce_warnings
 
 if TYPE_CHECKING:
     from hands.config.project_trust import Ask
-    from hands.config.settings import Settings
+    from hands.config.settings import CliPermissionArgs, Settings
 
 CwdOption = Annotated[
     Path | None,
@@ -87,6 +93,21 @@ def load_cli_settings(
             trust=trust,
             ask=ask,
         )
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def load_cli_sources(
+    cwd: Path,
+    mode: str | None,
+    allowed: list[str] | None,
+    disallowed: list[str] | None,
+    settings: str | None,
+    add_dir: list[Path] | None,
+) -> CliPermissionArgs:
+    """The command line's own settings sources, checked (a usage error if unusable)."""
+    try:
+        return cli_sources(cwd, mode, allowed, disallowed, settings, add_dir)
     except UsageError as exc:
         raise typer.BadParameter(str(exc)) from None
 

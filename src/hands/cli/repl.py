@@ -96,6 +96,8 @@ class Repl:
         self._shown: dict[str, anyio.Event] = {}
         from hands.cli.custom_commands import session_commands
 
+        self._prefill = ""
+        """Text to put in the next input line (a rewound prompt)."""
         self.custom = session_commands(setup)
         """The custom slash commands (the user's, and the project's when trusted)."""
 
@@ -133,6 +135,8 @@ class Repl:
             )
         )
         code = 1
+        for warning in self.custom.warnings:
+            self.console.print(Text(f"hands: warning: {warning}", style="yellow"))
         if self.setup.resumed:
             from hands.cli.sessions_list import replay
 
@@ -155,6 +159,7 @@ class Repl:
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch_interrupts)
             tg.start_soon(self._watch_notices)
+            tg.start_soon(self._watch_schedule)
             try:
                 code = await self._loop()
                 reason = "prompt_input_exit"
@@ -204,7 +209,8 @@ class Repl:
         empty_interrupts = 0
         while True:
             try:
-                line = await self.keys.line("> ")
+                line = await self.keys.line("> ", default=self._prefill)
+                self._prefill = ""
             except KeyboardInterrupt:
                 empty_interrupts += 1
                 if empty_interrupts >= 2:
@@ -243,6 +249,19 @@ class Repl:
             if self._turn is None:
                 self.keys.wake()
             await anyio.sleep(0.2)  # the notices wait for a turn, or for the typed line
+
+    async def _watch_schedule(self) -> None:
+        """Each scheduled prompt (CronCreate, ScheduleWakeup) waits with the notices when due.
+
+        The idle prompt wakes for it as for a notice, and it runs as the next turn.
+        """
+        from hands.tools.schedule.jobs import Schedule
+
+        schedule = Schedule.of(self.setup.session)
+        inbox = self.setup.session.service(Inbox)
+        while True:
+            for job in await schedule.wait_due():
+                inbox.deliver(None, job.prompt)
 
     async def _notices_turn(self) -> None:
         """A turn for the notices waiting, if any (none: nothing happens)."""
@@ -302,6 +321,7 @@ class Repl:
             "/clear": self._clear,
             "/tools": self._tools,
             "/resume": self._resume,
+            "/rewind": self._rewind,
             "/init": self._init,
             "/memory": self._memory,
             "/permissions": self._show_permissions,
@@ -454,6 +474,14 @@ class Repl:
             return
         self.resume_to = found[int(answer) - 1].session_id
         raise Exit
+
+    async def _rewind(self) -> None:
+        from hands.cli.repl_rewind import rewind
+
+        prompt = await rewind(self.setup, self.console, self._ask)
+        if prompt is not None:
+            self._prefill = prompt
+            self.context_tokens = None
 
     async def _init(self) -> None:
         from hands.cli.repl_init import init_target, starter_instructions
@@ -692,10 +720,7 @@ class Repl:
             # terminal's width (a prompt line is cut at the edge); only its last line
             # prompts. One taller than the screen is shown in a scrollable view first.
             from hands.cli.repl_pager import VIEW_AGAIN, show_question
-            from hands.core.terminal_text import neutralise
-
             body, _, last = text.rpartition("\n")
-            last = neutralise(last)  # prompt_toolkit shows C0/C1 as ^X, but not bidi
             try:
                 folded = bool(body) and await show_question(self.console, body)
                 while (answer := await self.keys.answer(last)).strip().lower() == VIEW_AGAIN:

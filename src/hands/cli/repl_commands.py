@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "/memory": "the instruction files (CLAUDE.md, AGENTS.md...); opens one in your editor",
     "/model": "the model in use; /model NAME switches to another",
     "/resume": "pick an earlier session of this project and continue it",
+    "/rewind": "go back to before a prompt: its file changes, the conversation, or both",
     "/permissions": "the permission rules in force and where they come from",
     "/status": "model, permission mode, settings files and MCP servers",
     "/tools": "the tools the model can use",
@@ -27,7 +28,7 @@ INPUT_HELP = """\
 !COMMAND      run a shell command; its output goes with your next prompt
 @PATH         attach a file to the prompt (Tab completes paths)
 Tab           complete a command or a path; Shift-Tab cycles the permission mode
-Esc or Ctrl-C interrupts a turn; Esc then Enter inserts a newline."""
+Esc or Ctrl-C interrupts a turn; Esc then Enter inserts a newline; Esc Esc rewinds."""
 
 
 def help_text() -> str:

@@ -2,7 +2,8 @@
 
 At the input prompt Ctrl-C clears typed text (on an empty line it raises
 ``KeyboardInterrupt``: the REPL counts two to leave), Tab completes and Shift-Tab calls
-back (the REPL cycles the permission mode and says so above the prompt). At a permission
+back (the REPL cycles the permission mode and says so above the prompt), Esc Esc on an
+empty line enters ``/rewind``. At a permission
 prompt Ctrl-C always raises. While a turn runs the terminal stays in raw mode: Esc and
 Ctrl-C interrupt the turn, anything else typed is kept and lands in the next prompt.
 """
@@ -22,6 +23,9 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
+
+REWIND_LINE = "/rewind"
+"""What Esc Esc on an empty prompt enters."""
 
 _ESC_WAIT_S = 0.05
 """How long a lone Esc byte waits for the rest of an escape sequence."""
@@ -43,6 +47,12 @@ class TerminalInput:
         @bindings.add("escape", "enter")
         def _newline(event: Any) -> None:
             event.current_buffer.insert_text("\n")
+
+        # Esc Esc on an empty input line opens the rewind menu (as the line "/rewind")
+        @bindings.add("escape", "escape")
+        def _rewind(event: Any) -> None:
+            if not event.current_buffer.text and not self._answering:
+                event.app.exit(result=REWIND_LINE)
 
         @bindings.add("c-c")
         def _ctrl_c(event: Any) -> None:
@@ -70,12 +80,15 @@ class TerminalInput:
         )
         self._answers: PromptSession[str] = PromptSession(key_bindings=bindings)
 
-    async def line(self, text: str) -> str:
-        """The next input line (``KeyboardInterrupt`` on Ctrl-C at an empty line)."""
+    async def line(self, text: str, default: str = "") -> str:
+        """The next input line (``KeyboardInterrupt`` on Ctrl-C at an empty line).
+
+        ``default``: text already in the line, to edit or send.
+        """
         self._answering = False
         self._reading = True
         try:
-            return await self.session.prompt_async(text, handle_sigint=False)
+            return await self.session.prompt_async(text, handle_sigint=False, default=default)
         finally:
             self._reading = False
 
@@ -93,7 +106,14 @@ class TerminalInput:
         return True
 
     async def answer(self, text: str) -> str:
-        """An answer to a question (``KeyboardInterrupt`` on any Ctrl-C); not kept in history."""
+        """An answer to a question (``KeyboardInterrupt`` on any Ctrl-C); not kept in history.
+
+        The question may quote text from outside (a command, a server's field name): it is
+        shown, never obeyed (prompt_toolkit shows C0/C1 controls as ``^X``, not bidi).
+        """
+        from hands.core.terminal_text import neutralise
+
+        text = neutralise(text)
         self._answering = True
         try:
             return await self._answers.prompt_async(text, handle_sigint=False)

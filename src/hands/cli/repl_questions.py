@@ -26,7 +26,10 @@ Answer = Callable[[str], Awaitable[str]]
 
 async def choose(options: Sequence[tuple[int, str]], default: int) -> int:
     """The terminal's selectable list (``KeyboardInterrupt`` on Ctrl-C)."""
-    picker = ChoiceInput(message="", options=list(options), default=default, symbol="❯")
+    from hands.core.terminal_text import neutralise
+
+    shown = [(value, neutralise(label)) for value, label in options]  # labels from outside
+    picker = ChoiceInput(message="", options=shown, default=default, symbol="❯")
     # ChoiceInput leaves its last drawing on screen; erased, a multi-select list redraws in
     # place after each tick and a finished question leaves only the answer line
     app = picker._create_application()  # pyright: ignore[reportPrivateUsage]

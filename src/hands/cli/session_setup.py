@@ -8,53 +8,44 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from hands.agent.compaction.settings import CompactionSettings
 from hands.agent.events import CompactionEvent, MessageEvent, QueryEvent
 from hands.agent.loop import QueryOptions
 from hands.agent.system_prompt import DEFAULT_SYSTEM_PROMPT, build_system_prompt
 from hands.agent.transcript import TranscriptWriter, find, load, project_dir
 from hands.cli import startup
-from hands.config.settings import Settings
-from hands.core.context import PermissionMode, ToolContext
+from hands.config.settings import CliPermissionArgs, Settings
+from hands.core.context import PermissionMode
 from hands.core.limits import Limits
 from hands.core.messages import Message
 from hands.core.session import Session
 from hands.core.tool import Tool
 from hands.core.words import plural
+from hands.harness import PRINT, REPL, Harness
+from hands.harness.servers import started_without_asking
 from hands.models.base import Model
-from hands.models.resolve import resolve_model
-from hands.pipeline.pool import BuiltinGrammar, ToolPool, pool_for
+from hands.pipeline.pool import ToolPool
 
 if TYPE_CHECKING:
     from hands.agent.compaction import CompactOutcome
+    from hands.agent.compaction.settings import CompactionSettings
+    from hands.config.project_trust import Ask
     from hands.core.decision import AskHandler
     from hands.core.hooks import SessionEndReason, SessionStartSource
     from hands.discovery.deferral import DeferringSource
     from hands.hooks.engine import HookEngine
-    from hands.mcp.config import McpConfigSet, McpServerConfig
+    from hands.mcp.config import McpServerConfig
     from hands.mcp.manager import McpManager
     from hands.permissions.engine import PermissionEngine
-
-READ_STATE = "read_state"
-TODOS = "todos"
 
 
 @dataclass(kw_only=True)
 class AgentSetup:
-    """Model, tools, policy, session, system prompt, history and transcript of a session."""
+    """A CLI session: its harness, with the system prompt, history and transcript."""
 
-    model: Model
-    settings: Settings
+    harness: Harness
     engine: PermissionEngine
-    pool: ToolPool
-    session: Session
-    cwd: Path
     system_prompt: str
-    limits: Limits
     writer: TranscriptWriter
-    mcp: McpManager
-    source: DeferringSource
-    """Built-ins and MCP tools, with large tool sets deferred behind ToolSearch."""
     mcp_warnings: tuple[str, ...] = ()
     resumed: bool = False
     """The conversation continues an earlier session (--continue / --resume)."""
@@ -62,60 +53,78 @@ class AgentSetup:
     """Project servers nobody approved yet (the interactive session asks about them)."""
     hooks: HookEngine | None = None
     history: list[Message] = field(default_factory=lambda: list[Message]())
-    mcp_extra: dict[str, object] = field(default_factory=lambda: dict[str, object]())
-    """Servers from ``--mcp-config``."""
-    todos_saved: int = 0
-    """The version of the todo list last written to the transcript."""
-    compaction: CompactionSettings | None = None
-    """The context window and when to compact (settings and environment)."""
+    saved: dict[str, Any] = field(default_factory=lambda: dict[str, Any]())
+    """Each state as last written to the transcript."""
+
+    @property
+    def model(self) -> Model:
+        """The model every request goes to (``/model`` changes it)."""
+        return self.harness.model
+
+    @model.setter
+    def model(self, model: Model) -> None:
+        self.harness.model = model
+
+    @property
+    def settings(self) -> Settings:
+        """Every settings source, merged."""
+        return self.harness.settings
+
+    @property
+    def pool(self) -> ToolPool:
+        """The built-in tools (and Agent)."""
+        return self.harness.pool
+
+    @property
+    def session(self) -> Session:
+        """The session every call shares."""
+        return self.harness.session
+
+    @property
+    def cwd(self) -> Path:
+        """The project directory."""
+        return self.harness.cwd
+
+    @property
+    def limits(self) -> Limits:
+        """Caps on parallelism, time and result size."""
+        return self.harness.limits
+
+    @property
+    def compaction(self) -> CompactionSettings:
+        """The context window and when to compact (settings and environment)."""
+        return self.harness.compaction
+
+    @property
+    def mcp(self) -> McpManager:
+        """The session's MCP servers."""
+        manager = self.harness.mcp
+        assert manager is not None  # the CLI's front ends read the project's servers
+        return manager
+
+    @property
+    def source(self) -> DeferringSource:
+        """Built-ins and MCP tools, with large tool sets deferred behind ToolSearch."""
+        source = self.harness.source
+        assert not isinstance(source, ToolPool)
+        return source
 
     def approve_mcp(self, answers: dict[str, bool]) -> None:
-        """Rebuild the MCP manager with the user's answers about project servers."""
-        from hands.mcp.config import approval_from_settings
-
-        decided = approval_from_settings(self.settings.value, trusted=self.settings.trusted)
-
-        def approve(server: McpServerConfig) -> bool | None:
-            return answers.get(server.name, decided(server))
-
-        self.mcp, self.source, config = _mcp(
-            cwd=self.cwd,
-            pool=self.pool,
-            engine=self.engine,
-            model=self.model,
-            approve=approve,
-            settings=self.settings,
-            extra=self.mcp_extra,
-        )
-        self.mcp_pending = tuple(config.needs_approval)
+        """Rebuild the MCP servers with the user's answers about project servers."""
+        self.harness.approve_servers(answers)
+        config = self.harness.mcp_config
+        self.mcp_pending = tuple(config.needs_approval) if config is not None else ()
 
     def start_background(self) -> None:
         """Connect MCP servers in the background; they close with the session.
 
         Call it inside the running event loop, before the first query.
         """
-        self.mcp.roots = (self.cwd, *self.settings.additional_directories)
-        if self.mcp.connections:  # without a server, nobody elicits or samples
-            self._answer_servers()
-        self.mcp.start(lazy=self.source.active).attach(self.session)
-
-    def _answer_servers(self) -> None:
-        """Elicitation through the hooks, and sampling only for auto-approved servers."""
-        from hands.mcp.elicitation import HookElicitation, decline_unless_hooked
-        from hands.mcp.sampling import decline_all, model_sampler
-
-        if self.hooks is not None and self.mcp.elicit is None:
-            ctx = ToolContext(cwd=self.cwd, session=self.session, project_dir=self.cwd)
-            self.mcp.elicit = decline_unless_hooked(HookElicitation(self.hooks, ctx))
-        if self.mcp.sample is None:  # nobody to ask: only auto-approved servers are served
-            self.mcp.sample = model_sampler(lambda: self.model, decline_all)
-            self.mcp.sample_can_ask = False
+        self.harness.start()
 
     def tool_names(self) -> list[str]:
         """Every tool of the session, deferred ones included (stream-json's init line)."""
-        names = list(self.source.current_pool().names)
-        names.extend(t.name for t in self.source.deferred_tools() if t.name not in names)
-        return names
+        return self.harness.tool_names()
 
     def options(
         self,
@@ -179,21 +188,18 @@ class AgentSetup:
         self.writer.message(message)
 
     def _save_read_state(self) -> None:
-        from hands.tools.file._state import ReadStateCache
-        from hands.tools.planning._todos import TodoList
-
-        self.writer.state(READ_STATE, self.session.service(ReadStateCache).snapshot())
-        todos = self.session.service(TodoList)
-        if todos.version != self.todos_saved:  # the list is written when it changed
-            self.writer.state(TODOS, todos.snapshot())
-            self.todos_saved = todos.version
+        """Write each state of the session that changed since it was last written."""
+        for key, data in self.harness.snapshot().items():
+            if self.saved.get(key) != data:
+                self.writer.state(key, data)
+                self.saved[key] = data
 
 
 def prepare(
     *,
     model_spec: str | None,
     cwd: Path,
-    settings: Settings,
+    settings: Settings | CliPermissionArgs,
     simple: bool = False,
     system_prompt: str | None = None,
     append_system_prompt: str = "",
@@ -201,15 +207,18 @@ def prepare(
     resume: str | None = None,
     continue_last: bool = False,
     interactive: bool = False,
+    trust: bool = False,
+    ask_trust: Ask | None = None,
     only_tools: Sequence[str] | None = None,
     extra_tools: Sequence[Tool[Any, Any]] = (),
     new_session_id: str | None = None,
 ) -> AgentSetup:
-    """Build the session; ``resume``/``continue_last`` restore an earlier one.
+    """Open the session's harness; ``resume``/``continue_last`` restore an earlier one.
 
+    ``settings``: loaded, or the command line's sources (then the harness takes the one
+    trust decision: ``trust`` is ``--trust``, ``ask_trust`` the REPL's question).
     ``system_prompt`` replaces hands' own prompt (memory files and the environment are
     still added); ``mcp_servers`` adds servers (``name → entry``) that need no approval.
-
     ``only_tools``: the names the pool keeps (``--tools``); ``extra_tools`` join it;
     ``new_session_id``: the id of the session (a resumed conversation forks into it).
 
@@ -218,30 +227,6 @@ def prepare(
     (``disabledMcpjsonServers``); interactively they need the approval the settings
     give (``enabledMcpjsonServers`` and friends).
     """
-    from hands.mcp.config import approval_from_settings, approval_without_asking
-
-    settings.apply_env()  # the settings' env block, before anything reads the environment
-    from hands.models.resolve import settings_model_note
-
-    configured = settings.value("model")
-    named = configured if isinstance(configured, str) else None
-    model = resolve_model(model_spec, settings_model=named)
-    note = settings_model_note(configured) if model_spec is None else None
-    if note is not None and model.name.startswith("anthropic:"):
-        print(f"hands: {note}", file=sys.stderr)
-    limits = Limits.from_env()
-    from hands.permissions.policy import engine_for
-
-    engine = engine_for(settings, grammar=BuiltinGrammar())
-    simple = simple or limits.simple
-    compaction = CompactionSettings.from_env(setting=settings.value)
-    window = compaction.window_for(model.name)
-    pool = pool_for(
-        engine,
-        simple=simple,
-        extra=(*_delegation(cwd, settings, simple, window), *extra_tools),
-        only=only_tools,
-    )
     history: list[Message] = []
     session_id: str | None = None
     states: dict[str, Any] = {}
@@ -259,145 +244,55 @@ def prepare(
             earlier.session_id,
             dict(earlier.states),
         )
-    session = Session(session_id=new_session_id or session_id, home=probe.home)
-    from hands.pipeline.settings import install_settings
-
-    install_settings(session, settings)
-    if READ_STATE in states:
-        from hands.tools.file._state import ReadStateCache
-
-        session.service(ReadStateCache).restore(states[READ_STATE])
-    if TODOS in states:
-        from hands.tools.planning._todos import TodoList
-
-        session.service(TodoList).restore(states[TODOS])
+    harness = Harness.open(
+        cwd,
+        settings_sources=settings,
+        trust=trust,
+        ask_trust=ask_trust,
+        model=model_spec,
+        mcp=mcp_servers,
+        front_end=REPL if interactive else PRINT,
+        session=Session(session_id=new_session_id or session_id, home=probe.home),
+        simple=simple,
+        extra_tools=extra_tools,
+        only_tools=only_tools,
+    )
+    session = harness.session
+    _ = harness.pool  # its tools register the kinds of state they keep
+    harness.restore(states)
     writer = TranscriptWriter(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )
     prompt = build_system_prompt(
         cwd=cwd,
-        additional_dirs=settings.additional_directories,
+        additional_dirs=harness.settings.additional_directories,
         append=append_system_prompt,
         base=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
     )
     hooks: HookEngine | None = None
-    if settings.hooks:  # the hook engine is loaded only when some settings file has hooks
-        from hands.hooks.engine import build_hooks
+    if harness.hooks is not None:  # the hook engine is loaded only when there are hooks
+        from hands.hooks.engine import HookEngine
 
-        hooks = build_hooks(
-            settings,
-            on_notice=lambda text: print(f"hands: {text}", file=sys.stderr),
-            allow_defer=not interactive,
-        )
-    if hooks is not None:
+        assert isinstance(harness.hooks, HookEngine)  # built from the settings
+        hooks = harness.hooks
         hooks.transcript_path = str(writer.path)
-    manager, source, mcp_config = _mcp(
-        cwd=cwd,
-        pool=pool,
-        engine=engine,
-        model=model,
-        approve=(
-            approval_from_settings(settings.value, trusted=settings.trusted)
-            if interactive
-            else approval_without_asking(settings.value, trusted=settings.trusted)
-        ),
-        settings=settings,
-        extra=mcp_servers or {},
-    )
+    from hands.permissions.engine import PermissionEngine
+
+    engine = harness.policy
+    assert isinstance(engine, PermissionEngine)  # built from the settings
+    mcp_config = harness.mcp_config
+    assert mcp_config is not None
     startup.done()  # every model is built: tools run in the user's own environment
     warnings = list(mcp_config.warnings)
-    if not interactive:
-        warnings.extend(_started_without_asking(mcp_config, settings))
-    setup = AgentSetup(
+    warnings.extend(started_without_asking(harness))
+    return AgentSetup(
+        harness=harness,
         hooks=hooks,
-        mcp=manager,
-        source=source,
+        engine=engine,
         mcp_warnings=tuple(warnings),
         mcp_pending=tuple(mcp_config.needs_approval),
-        model=model,
-        settings=settings,
-        engine=engine,
-        pool=pool,
-        session=session,
-        cwd=cwd,
         system_prompt=prompt,
-        limits=limits,
         writer=writer,
         history=history,
-        mcp_extra=mcp_servers or {},
         resumed=resume is not None or continue_last,
-        compaction=compaction,
-    )
-    _agents_get_mcp(setup)
-    return setup
-
-
-def _agents_get_mcp(setup: AgentSetup) -> None:
-    """Let agent files' ``mcpServers`` reach the session's servers (and start their own)."""
-    from hands.agent.subagents.tool import AgentTool
-    from hands.mcp.agent_servers import AgentMcpServers
-    from hands.mcp.server_policy import ServerPolicy
-
-    tool = setup.pool.find("Agent")
-    if isinstance(tool, AgentTool):
-        tool.servers = AgentMcpServers(
-            lambda: setup.mcp,
-            cwd=setup.cwd,
-            blocked=ServerPolicy.from_settings(setup.settings.value).blocked,
-        )
-
-
-def _delegation(cwd: Path, settings: Settings, simple: bool, window: int) -> tuple[Any, ...]:
-    """Agent (and its agent files' warnings, said once), unless in simple mode."""
-    if simple:
-        return ()
-    from hands.agent.subagents.setup import delegation_tools
-
-    found = delegation_tools(
-        cwd=cwd, settings=settings.value, trusted=settings.trusted, window_tokens=window
-    )
-    for warning in found.warnings:
-        print(f"hands: warning: {warning}", file=sys.stderr)
-    return found.tools
-
-
-def _started_without_asking(config: McpConfigSet, settings: Settings) -> list[str]:
-    """A note for each project server print mode starts that nobody approved."""
-    from hands.mcp.config import approval_from_settings
-
-    if not settings.trusted:
-        return []
-    decided = approval_from_settings(settings.value, trusted=True)
-    return [
-        f"print mode starts the project MCP server {s.name!r} ({s.source}) without asking, "
-        "as Claude Code does; add it to disabledMcpjsonServers in "
-        ".claude/settings.local.json to keep it off"
-        for s in config.servers
-        if s.scope == "project" and decided(s) is None
-    ]
-
-
-def _mcp(
-    *,
-    cwd: Path,
-    pool: ToolPool,
-    engine: PermissionEngine,
-    model: Model,
-    approve: Any,
-    settings: Settings,
-    extra: dict[str, object],
-) -> tuple[McpManager, DeferringSource, McpConfigSet]:
-    """The project's MCP servers (not started) behind a deferring tool source."""
-    from hands.mcp.lazy import build_deferred_mcp
-    from hands.mcp.server_policy import ServerPolicy
-
-    return build_deferred_mcp(
-        cwd,
-        base=pool,
-        policy=engine,
-        model=model.name,
-        provider=model.name.partition(":")[0],
-        approve_project=approve,
-        blocked=ServerPolicy.from_settings(settings.value).blocked,
-        extra=extra,
     )

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hands.cli.args import UsageError, read_stdin, resolve_cwd, settings_for
+from hands.cli.args import UsageError, cli_sources, read_stdin, resolve_cwd
 from hands.core.context import PERMISSION_MODES
 from hands.core.outcome import error_message
 
@@ -71,14 +71,13 @@ def main(argv: Sequence[str]) -> int:
         print(f"hands: warning: {warning}", file=sys.stderr)
     try:
         where = resolve_cwd(args.cwd)
-        loaded = settings_for(
+        sources = cli_sources(
             where,
             args.permission_mode,
             args.allowedTools,
             args.disallowedTools,
             args.settings,
             args.add_dir,
-            trust=args.trust,
         )
         if args.session is not None:
             from hands.cli.one_call import check_session_name
@@ -92,9 +91,9 @@ def main(argv: Sequence[str]) -> int:
         name=args.name,
         data=data,  # pyright: ignore[reportUnknownArgumentType]
         cwd=where,
-        permission_mode=loaded.default_mode,
         simple=args.simple,
-        settings=loaded,
+        settings=sources,
+        trust=args.trust,
         session_name=args.session,
     )
     from hands.core.terminal_text import json_escaped, neutralise

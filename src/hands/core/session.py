@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from hands.core.limits import hands_home
+
+if TYPE_CHECKING:
+    from hands.core.state import SessionState
 
 T = TypeVar("T")
 
@@ -26,6 +29,7 @@ class Session:
         self.home = home if home is not None else hands_home()
         self._services: dict[type[Any], Any] = {}
         self._cleanups: list[Cleanup] = []
+        self._states: dict[type[SessionState], None] = {}
 
     @property
     def directory(self) -> Path:
@@ -44,6 +48,15 @@ class Session:
             found = factory() if factory is not None else kind()
             self._services[kind] = found
         return cast(T, found)
+
+    def register_states(self, kinds: Iterable[type[SessionState]]) -> None:
+        """Register the kinds of state the session's tools keep (see :mod:`hands.core.state`)."""
+        for kind in kinds:
+            self._states.setdefault(kind, None)
+
+    def states(self) -> list[SessionState]:
+        """The registered states, each made on first use, in the order registered."""
+        return [self.service(kind) for kind in self._states]
 
     def add_cleanup(self, cleanup: Cleanup) -> None:
         """Run ``cleanup`` when the session closes (e.g. kill background tasks)."""

@@ -95,10 +95,23 @@ def writes_path(field: str = "file_path") -> RuleSubject:
 
 
 def runs_command(
-    field: str = "command", *, shell: bool = False, ignore_case: bool = False
+    field: str = "command",
+    *,
+    shell: bool = False,
+    ignore_case: bool = False,
+    shares_rules_of: str = "",
 ) -> RuleSubject:
-    """The tool runs the command in ``field``; rules match it as ``Tool(pattern)``."""
-    return RuleSubject(kind="command", field=field, shell=shell, ignore_case=ignore_case)
+    """The tool runs the command in ``field``; rules match it as ``Tool(pattern)``.
+
+    ``shares_rules_of`` names another command tool whose rules bind this one too.
+    """
+    return RuleSubject(
+        kind="command",
+        field=field,
+        shell=shell,
+        ignore_case=ignore_case,
+        shares_rules_of=shares_rules_of,
+    )
 
 
 def fetches_url(field: str = "url", *, shares_rules_of: str = "") -> RuleSubject:

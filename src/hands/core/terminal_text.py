@@ -45,7 +45,7 @@ def neutralise(text: str) -> str:
     Tabs and newlines stay; ``\r\n`` becomes ``\n``; a lone ``\r`` (which would let
     the rest of a line overwrite its start) is shown as ``␍``; ESC as ``␛``, so
     ``ESC ] 0 ; title BEL`` reads ``␛]0;title␇``; C1 controls and bidi overrides as
-    ``<U+202E>``. Idempotent, and free for text that has none of these.
+    ``<U+202E>``. Idempotent; text with none of these is returned as it is.
     """
     if _UNSAFE.search(text) is None:
         return text

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import RenderableType
 
+    from hands.core.state import SessionState
+
 InputT = TypeVar("InputT", bound="BaseModel")
 OutputT = TypeVar("OutputT")
 
@@ -133,6 +135,9 @@ class Tool(Generic[InputT, OutputT]):
     """Whether a sub-agent is given the tool: ``always``; ``never`` (only the main agent
     may use it: a question for the user); ``in_plan_mode`` (only a sub-agent that runs in
     plan mode: the tools that enter and leave it)."""
+    session_states: tuple[type[SessionState], ...] = ()
+    """The kinds of state the tool keeps across a session's calls (read-state, todos);
+    registered with the session so transcripts, resume and compaction carry them."""
     in_background_agents: bool = False
     """Given to a sub-agent that runs in the background (which has no one watching):
     the file, search, shell, web, todo and skill tools, MCP tools and the host's own

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from hands.core.tool import Tool, ToolSpec
+from hands.models.catalog import DEFAULT_WINDOW, capabilities
+from hands.models.catalog import context_window as context_window
 from hands.pipeline.pool import ToolPool
 
 if TYPE_CHECKING:
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 
 CHARS_PER_TOKEN = 4
 DEFAULT_PERCENT = 10
-DEFAULT_CONTEXT_WINDOW = 200_000
+DEFAULT_CONTEXT_WINDOW = DEFAULT_WINDOW
 TOOL_SEARCH_NAME = "ToolSearch"
 REMINDER_BUDGET_CHARS = 8_000
 HINT_CHARS = 80
@@ -46,18 +48,6 @@ REMINDER_HEAD = (
     "ToolSearch (with keywords, or select:Name1,Name2) to load the ones you need; they "
     "can be called from your next message on. A task that needs several tools (find a "
     "file, then email it) takes one search per need, each in a few words of its own."
-)
-
-# Context windows by model name prefix (tokens); anything else gets the default.
-_WINDOWS: tuple[tuple[str, int], ...] = (
-    ("gpt-4.1", 1_047_576),
-    ("gpt-5", 400_000),
-    ("gpt-4o", 128_000),
-    ("gpt-4-turbo", 128_000),
-    ("o1", 200_000),
-    ("o3", 200_000),
-    ("o4", 200_000),
-    ("claude", 200_000),
 )
 
 
@@ -89,20 +79,6 @@ class DeferralMode:
         """The mode ``HANDS_TOOL_SEARCH`` (or Claude Code's ``ENABLE_TOOL_SEARCH``) asks for."""
         env = os.environ if env is None else env
         return cls.parse(env.get("HANDS_TOOL_SEARCH", env.get("ENABLE_TOOL_SEARCH")))
-
-
-def context_window(model: str | None) -> int:
-    """The model's context window in tokens (a table of known prefixes; default 200k).
-
-    ``claude-…[1m]`` and names ending in ``-1m`` count as one million tokens.
-    """
-    name = (model or "").lower().split(":")[-1]
-    if name.endswith(("[1m]", "-1m")):
-        return 1_000_000
-    for prefix, window in _WINDOWS:
-        if name.startswith(prefix):
-            return window
-    return DEFAULT_CONTEXT_WINDOW
 
 
 def is_deferrable(tool: Tool[Any, Any]) -> bool:
@@ -310,7 +286,7 @@ class DeferringSource:
         self.window = window
         self.policy = policy
         self.provider = provider
-        self.references = provider == "anthropic"
+        self.references = capabilities(provider).tool_references
         """The provider expands ``tool_reference`` items (deferred tools sent flagged)."""
         self.reminder_budget = reminder_budget
         self._found: list[str] = []

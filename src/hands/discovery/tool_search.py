@@ -134,8 +134,8 @@ def definitions_text(specs: Sequence[ToolSpec]) -> str:
 class SearchSource(Protocol):
     """What ToolSearch needs of the pool it searches (the deferring tool source)."""
 
-    provider: str
-    """The model provider; ``anthropic`` expands ``tool_reference`` items."""
+    references: bool
+    """The model's provider expands ``tool_reference`` items."""
 
     def deferred_tools(self) -> tuple[Tool[Any, Any], ...]:
         """The tools whose schemas are not sent."""
@@ -233,7 +233,7 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
             unknown=tuple(unknown),
             already=tuple(already),
             waiting_servers=waiting,
-            references=self.source.provider == "anthropic",
+            references=self.source.references,
         )
 
     def _index_of(self, tools: Sequence[Tool[Any, Any]]) -> ToolIndex:

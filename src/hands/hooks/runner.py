@@ -53,6 +53,9 @@ class HookRunner:
         self.env = dict(env) if env else None
         """Extra environment for command hooks."""
         self.notices: list[str] = []
+        self.on_run: Callable[[str, HookHandler, HookRun | None], None] | None = None
+        """Told when a handler starts (``event, handler, None``) and ends (with its run);
+        a host that shows hook activity sets it."""
         self.transcript_path: str | None = None
         """The session's transcript file, when one is written (else a path under the
         session directory is given)."""
@@ -142,7 +145,11 @@ class HookRunner:
         runs: list[HookRun | None] = [None] * len(handlers)
 
         async def one(i: int, handler: HookHandler) -> None:
+            if self.on_run is not None:
+                self.on_run(event, handler, None)
             runs[i] = await self._run_one(handler, event, payload, body, ctx)
+            if self.on_run is not None:
+                self.on_run(event, handler, runs[i])
 
         if len(handlers) == 1:
             await one(0, handlers[0])

@@ -83,11 +83,16 @@ def _from_text(text: str, env: Mapping[str, str], base_url: str | None, hint: st
         target = hint if hint in ("anthropic", "openai") else offered
     else:
         target = provider_of(text) or hint or offered
+    if target is None and is_alias(text):
+        raise ConfigError(
+            f"{text!r} names a Claude model: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), "
+            "or OPENAI_API_KEY for its OpenAI counterpart"
+        )
     if target is None:
         raise ConfigError(
             f"unknown model {text!r}: expected an alias (sonnet, opus, haiku, default, "
             "opusplan), a model id (claude-…, gpt-…), or anthropic:NAME, openai:NAME or "
-            "scripted:FILE; " + NO_MODEL
+            "scripted:FILE"
         )
     return _build(text, target, env, base_url)
 

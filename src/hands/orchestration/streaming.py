@@ -19,7 +19,7 @@ pays it. The executor therefore needs the asyncio backend.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from enum import Enum
 from typing import Any
 
@@ -179,6 +179,10 @@ class StreamingToolExecutor:
     def context(self) -> ToolContext:
         """The context after every modifier applied so far (in request order)."""
         return self._context
+
+    def modify_context(self, modifier: Callable[[ToolContext], ToolContext]) -> None:
+        """Change the context of the calls that start from now on (a new permission mode)."""
+        self._context = modifier(self._context)
 
     def state_of(self, tool_use_id: str) -> ToolState:
         """The state of one call."""

@@ -22,14 +22,13 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     "Agent": names_value("subagent_type"),
     "Skill": names_value("skill", strip_slash=True),
     "LSP": reads_path(),
-    "Monitor": runs_command(),
     "PowerShell": runs_command(ignore_case=True),
     **dict.fromkeys(
         (
-            "Artifact", "CronCreate", "CronDelete", "CronList",
+            "Artifact",
             "EndConversation",
             "ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool",
-            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendUserFile",
+            "RemoteTrigger", "ReportFindings", "SendUserFile",
             "ShareOnboardingGuide", "TodoRead", "ToolSearch", "WaitForMcpServers", "Workflow",
         ),
         None,

@@ -13,8 +13,10 @@ escapes (the executor turns it into a result).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -244,6 +246,24 @@ async def _authorize(call: _Call) -> ToolCallOutcome | None:
     return None
 
 
+def _checkpoint(tool: Tool[Any, Any], parsed: Any, ctx: ToolContext) -> None:
+    """A call about to write a path: keep the file's content for the turn's checkpoint."""
+    declared = tool.subject
+    if declared is None or declared.kind != "write":
+        return
+    subject = declared.of(parsed, ctx)
+    if subject is None or not subject.value:
+        return
+    from hands.pipeline.checkpoints import CheckpointStore, store_for
+
+    session = ctx.session
+    store = session.service(CheckpointStore, lambda: store_for(session.directory))
+    path = Path(subject.value).expanduser()
+    # the write goes ahead: a checkpoint that cannot be kept does not stop it
+    with contextlib.suppress(OSError):
+        store.record(path if path.is_absolute() else ctx.cwd / path)
+
+
 async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> None:
     """Run the tool under its time limit; every failure is caught into the call's state."""
     tool, parsed, ctx, limit_s = (
@@ -253,6 +273,7 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> N
         call.runtime.limits.tool_timeout_s,
     )
     ran = call
+    _checkpoint(tool, parsed, ctx)
     started = time.perf_counter()
     try:
         if tool.handles_own_timeout:

@@ -128,6 +128,14 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="ExitPlanModeTool",
         aliases=("exit_plan_mode",),
     ),
+    Builtin(name="CronCreate", module="hands.tools.schedule.cron_create", cls="CronCreateTool"),
+    Builtin(name="CronList", module="hands.tools.schedule.cron_list", cls="CronListTool"),
+    Builtin(name="CronDelete", module="hands.tools.schedule.cron_delete", cls="CronDeleteTool"),
+    Builtin(
+        name="ScheduleWakeup",
+        module="hands.tools.schedule.schedule_wakeup",
+        cls="ScheduleWakeupTool",
+    ),
     Builtin(
         name="EnterWorktree",
         module="hands.tools.worktree.enter_worktree",
@@ -138,6 +146,7 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         module="hands.tools.worktree.exit_worktree",
         cls="ExitWorktreeTool",
     ),
+    Builtin(name="Monitor", module="hands.tools.bash.monitor", cls="MonitorTool"),
     Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",

@@ -21,6 +21,7 @@ BACKGROUND_BUILTINS = {
     "TodoWrite", "ToolSearch", "TaskStop",
     "MultiEdit",  # the legacy many-edits form of Edit
     "SendMessage", "ListAgents",  # to write to the main agent, and see the others
+    "Monitor",  # a command's lines as events, as Bash's background tasks
 }  # fmt: skip
 NOT_IN_BACKGROUND = {"Agent", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet"}
 

@@ -16,12 +16,12 @@ from hands.agent.loop import QueryOptions, query
 from hands.agent.subagents.progress import SubagentUpdate
 from hands.agent.subagents.tool import AgentTool
 from hands.cli.output import stream_json_lines
+from hands.core.background import BackgroundAgents
 from hands.core.context import ToolContext
 from hands.hooks.config import parse_hooks
 from hands.hooks.engine import HookEngine
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.pipeline.pool import pool_for
-from hands.tools.agent.background import BackgroundAgents
 from hands.tools.bash.task_output import TaskOutputInput, TaskOutputTool
 
 from .support import agent_call, result_of, routed, run_all, text

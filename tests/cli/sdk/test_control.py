@@ -63,6 +63,32 @@ async def test_client_runs_turns_in_one_conversation_and_interrupts(tmp_path: Pa
     assert isinstance(earlier, ResultMessage) and last.session_id == earlier.session_id
 
 
+async def test_can_use_tool_suggestions_become_session_rules(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    model = scripted(
+        tmp_path,
+        [tool_use("Bash", command="touch one.txt")],
+        [tool_use("Bash", command="touch one.txt")],
+        [text("ok")],
+    )
+    asked: list[list[Any]] = []
+
+    async def can_use_tool(
+        name: str, input: dict[str, Any], context: ToolPermissionContext
+    ) -> PermissionResultAllow:
+        asked.append(context.suggestions)
+        return PermissionResultAllow(updated_permissions=context.suggestions)
+
+    *_, result = await run("touch", options(tmp_path, model, can_use_tool=can_use_tool))
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert len(asked) == 1  # the rule the first answer added allowed the second call
+    [suggestion] = asked[0]
+    assert suggestion.type == "addRules" and suggestion.behavior == "allow"
+    rules = [(r.tool_name, r.rule_content) for r in suggestion.rules or []]
+    assert rules == [("Bash", "touch one.txt")]
+    assert result.permission_denials == []
+
+
 async def test_can_use_tool_allow_rewrites_the_input(tmp_path: Path) -> None:
     target = tmp_path / "project" / "a.txt"
     model = scripted(
@@ -256,3 +282,89 @@ async def test_background_work_reports_task_started_and_notification(tmp_path: P
     assert finished.task_id == started.task_id and finished.status == "completed"
     result = messages[-1]
     assert isinstance(result, ResultMessage) and result.result == "it finished"
+
+
+async def test_permission_mode_changed_mid_turn_applies_to_the_next_call(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "a.txt").write_text("A")
+    target = tmp_path / "project" / "b.txt"
+    model = scripted(
+        tmp_path,
+        [tool_use("Read", file_path=str(tmp_path / "project" / "a.txt"))],
+        [tool_use("Write", file_path=str(target), content="written")],
+        [text("done")],
+    )
+    clients: list[ClaudeSDKClient] = []
+
+    async def switch_mode(data: Any, tool_use_id: str | None, context: Any) -> Any:
+        await clients[0].set_permission_mode("acceptEdits")
+        return {}
+
+    hooks: Any = {"PreToolUse": [HookMatcher(matcher="Read", hooks=[switch_mode])]}
+    async with ClaudeSDKClient(options(tmp_path, model, hooks=hooks)) as client:
+        clients.append(client)
+        await client.query("go")
+        messages = [m async for m in client.receive_response()]
+    result = messages[-1]
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert result.permission_denials == []
+    assert target.read_text() == "written"
+
+
+async def test_mcp_toggle_reconnect_and_stop_task(tmp_path: Path) -> None:
+    @tool("ping", "Answer pong", {})
+    async def ping(args: dict[str, Any]) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": "pong"}]}
+
+    server = create_sdk_mcp_server("net", tools=[ping])
+    model = scripted(
+        tmp_path,
+        [tool_use("Bash", command="sleep 600", run_in_background=True, description="long")],
+        [text("started")],
+    )
+    from claude_agent_sdk import TaskStartedMessage
+
+    opts = options(tmp_path, model, mcp_servers={"net": server}, allowed_tools=["Bash"])
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("go")
+        started: list[TaskStartedMessage] = []
+        async for message in client.receive_messages():
+            if isinstance(message, TaskStartedMessage):
+                started.append(message)
+                await client.stop_task(message.task_id)
+            if isinstance(message, ResultMessage):
+                break
+        with pytest.raises(Exception, match="no-such-task"):
+            await client.stop_task("no-such-task")
+        await client.toggle_mcp_server("net", enabled=False)
+        off = await client.get_mcp_status()
+        await client.toggle_mcp_server("net", enabled=True)
+        on = await client.get_mcp_status()
+        await client.reconnect_mcp_server("net")
+        again = await client.get_mcp_status()
+        with pytest.raises(Exception, match="no MCP server named 'nope'"):
+            await client.reconnect_mcp_server("nope")
+    assert len(started) == 1
+    assert [s["status"] for s in off["mcpServers"]] == ["disabled"]
+    assert [(s["name"], s["status"]) for s in on["mcpServers"]] == [("net", "connected")]
+    assert [s.get("tools") for s in again["mcpServers"]] == [[{"name": "ping"}]]
+
+
+async def test_hook_events_report_each_hook_run(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "a.txt").write_text("A")
+    model = scripted(
+        tmp_path, [tool_use("Read", file_path=str(tmp_path / "project" / "a.txt"))], [text("ok")]
+    )
+
+    async def note(data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {"systemMessage": "seen"}
+
+    hooks: Any = {"PreToolUse": [HookMatcher(matcher="Read", hooks=[note])]}
+    opts = options(tmp_path, model, hooks=hooks, include_hook_events=True)
+    messages = await run("go", opts)
+    lines = [m for m in messages if isinstance(m, SystemMessage) and "hook" in m.subtype]
+    assert [m.subtype for m in lines] == ["hook_started", "hook_response"]
+    started, response = lines[0].data, lines[1].data
+    assert started["hook_id"] == response["hook_id"] and started["hook_event"] == "PreToolUse"
+    assert response["outcome"] == "success" and "seen" in response["output"]

@@ -50,14 +50,14 @@ async def test_one_shot_query_gives_init_assistant_and_result(tmp_path: Path) ->
 async def test_cost_and_model_usage_come_from_the_provider_usage(
     tmp_path: Path, server: LoopbackServer
 ) -> None:
-    server.queue(said("priced", input_tokens=1_000_000))
+    server.queue(said("priced", input_tokens=100_000))
     opts = options(tmp_path, "claude-sonnet-4-5", env=anthropic_env(server))
     *_, result = await run("hi", opts)
     assert isinstance(result, ResultMessage) and not result.is_error
-    # a million input tokens and 42 output tokens at the Sonnet list price
-    assert result.total_cost_usd == pytest.approx(3.0 + 42 * 15 / 1_000_000)
+    # 100,000 input tokens and 42 output tokens at the Sonnet list price ($3 and $15 a million)
+    assert result.total_cost_usd == pytest.approx(0.3 + 42 * 15 / 1_000_000)
     usage = result.model_usage
-    assert usage is not None and usage["claude-sonnet-4-5"]["inputTokens"] == 1_000_000
+    assert usage is not None and usage["claude-sonnet-4-5"]["inputTokens"] == 100_000
     assert server.requests[0].body["model"] == "claude-sonnet-4-5"
     assert result.duration_api_ms <= result.duration_ms
 

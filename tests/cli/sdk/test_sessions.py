@@ -173,3 +173,16 @@ def test_unknown_flags_are_named_and_refused(tmp_path: Path) -> None:
         "hands: unknown option(s) for the Agent SDK protocol: --no-such-flag, x"
     )
     assert proc.stdout == ""
+
+
+async def test_no_session_persistence_writes_no_transcript(
+    tmp_path: Path, hands_home: Path
+) -> None:
+    model = scripted(tmp_path, [text("kept")], [text("forgotten")])
+    *_, saved = await run("one", options(tmp_path, model))
+    *_, unsaved = await run(
+        "two", options(tmp_path, model, extra_args={"no-session-persistence": None})
+    )
+    assert isinstance(saved, ResultMessage) and isinstance(unsaved, ResultMessage)
+    names = {p.stem for p in (hands_home / "projects").rglob("*.jsonl")}
+    assert saved.session_id in names and unsaved.session_id not in names

@@ -131,12 +131,12 @@ def test_through_print_mode_unknown_ended_and_empty_messages_say_what_to_do(
 
 
 async def test_an_agent_that_ended_takes_no_message(tmp_path: Path) -> None:
+    from hands.core.background import BackgroundAgent, BackgroundAgents
     from hands.core.messages import ToolUseBlock
     from hands.core.session import Session
     from hands.pipeline.execution import run_tool_use
     from hands.pipeline.pool import ToolPool
     from hands.pipeline.runtime import ToolRuntime
-    from hands.tools.agent.background import BackgroundAgent, BackgroundAgents
     from hands.tools.agent.send_message import SendMessageTool
 
     session = Session(home=tmp_path / "home")

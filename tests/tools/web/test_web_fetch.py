@@ -191,6 +191,20 @@ def test_gzip_and_brotli_bodies_are_decoded(web: Web) -> None:
     assert "Installing widgets" in web.ok("/br")
 
 
+def test_a_stacked_one_gib_bomb_is_cut_at_the_cap_while_it_is_decoded(web: Web) -> None:
+    import tracemalloc
+
+    web.tools = [WebFetchTool(limits=FetchLimits(max_body_bytes=2 * 1024 * 1024))]
+    tracemalloc.start()
+    try:
+        text = web.ok("/bomb")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "only the first 2.0 MB were read" in text
+    assert peak < 64 * 1024 * 1024, f"peak {peak:,} bytes"
+
+
 def test_the_user_agent_names_hands(web: Web) -> None:
     web.ok("/page.html")
     assert web.server.user_agents[0].startswith("hands")

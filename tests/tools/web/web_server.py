@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import json
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -157,6 +159,17 @@ def web_server() -> Iterator[WebServer]:
 
 
 _HTML = "text/html; charset=utf-8"
+
+
+@functools.cache
+def brotli_bomb() -> bytes:
+    """1 GiB of spaces, gzipped then brotli-compressed: about 1 KB on the wire."""
+    gz = zlib.compressobj(1, zlib.DEFLATED, 31)
+    block = b" " * (1 << 20)
+    inner = b"".join(gz.compress(block) for _ in range(1024)) + gz.flush()
+    return brotli.compress(inner)
+
+
 _ROUTES: dict[str, Callable[[_Handler], None]] = {
     "/page.html": lambda h: h.send(200, PAGE.encode(), _HTML),
     "/same": lambda h: h.redirect("/page.html"),
@@ -167,6 +180,7 @@ _ROUTES: dict[str, Callable[[_Handler], None]] = {
     "/loop-b": lambda h: h.redirect("/loop-a"),
     "/gzip": lambda h: h.send(200, gzip.compress(PAGE.encode()), _HTML, Content_Encoding="gzip"),
     "/br": lambda h: h.send(200, brotli.compress(PAGE.encode()), _HTML, Content_Encoding="br"),
+    "/bomb": lambda h: h.send(200, brotli_bomb(), "text/plain", Content_Encoding="gzip, br"),
     "/latin1": lambda h: h.send(
         200,
         "<html><body><p>Café crème, déjà vu</p></body></html>".encode("latin-1"),

@@ -10,17 +10,10 @@ unchanged.
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 from hands.core.context import ToolContext
 from hands.core.messages import Message, TextBlock
 from hands.core.plan_file import plan_file
-from hands.tools.file._state import ReadStateCache
-from hands.tools.planning._todos import TodoList
-
-ATTACHED_LINES = 40
-ATTACHED_CHARS = 2_000
+from hands.core.state import SessionState
 
 SUMMARY_OPENING = (
     "This session goes on from an earlier conversation that was compacted to save context. "
@@ -47,57 +40,15 @@ def summary_message(
         )
     elif plan.is_file():
         state.append(f"The plan file is {plan}; it holds the current plan.")
-    state += _todos(ctx) + _open_tasks(ctx)
+    carried = [s.carry(ctx, reattach=reattach) for s in _in_order(ctx.session.states())]
+    state += [line for c in carried for line in c.lines]
     blocks.append(TextBlock(text="<system-reminder>\n" + "\n".join(state) + "\n</system-reminder>"))
-    cache = ctx.session.service(ReadStateCache)
-    for record in cache.recent(reattach):
-        attached = _attached(record.path)
-        if attached is not None:
-            blocks.append(TextBlock(text=attached))
-    cache.allow_rereads()
+    blocks.extend(TextBlock(text=text) for c in carried for text in c.texts)
     if extra:
         blocks.append(TextBlock(text=extra))
     return Message(role="user", content=tuple(blocks))
 
 
-def _todos(ctx: ToolContext) -> list[str]:
-    """The todo list (TodoWrite), one line per item."""
-    items = ctx.session.service(TodoList).items
-    if not items:
-        return []
-    lines = [f"- [{i.status}] {i.content}" for i in items]
-    return ["Your todo list (keep it current with TodoWrite):", *lines]
-
-
-def _open_tasks(ctx: ToolContext) -> list[str]:
-    """The task list's tasks not completed yet (the Task tools), one line each."""
-    from hands.tools.planning._task_list import database, store_for, tasks_enabled
-    from hands.tools.planning._task_store import TaskError
-    from hands.tools.planning._task_tool import task_line
-
-    if not tasks_enabled() or not database(ctx.session.home).exists():
-        return []
-    store, list_id = store_for(ctx)
-    try:
-        tasks = [t for t in store.list(list_id) if t.status != "completed"]
-    except (TaskError, sqlite3.Error):
-        return []  # the list cannot be read now: TaskList still can later
-    if not tasks:
-        return []
-    return ["Open tasks in the task list (TaskList shows them all):", *map(task_line, tasks)]
-
-
-def _attached(path: Path) -> str | None:
-    try:
-        with path.open(encoding="utf-8", errors="replace") as f:
-            head = f.read(ATTACHED_CHARS + 1)
-    except OSError:
-        return None
-    lines = head.splitlines()
-    cut = len(head) > ATTACHED_CHARS or len(lines) > ATTACHED_LINES
-    shown = "\n".join(lines[:ATTACHED_LINES])[:ATTACHED_CHARS]
-    note = " (the start of it; Read it for the rest)" if cut else ""
-    return (
-        f"<system-reminder>\nRead earlier in this session: {path}{note}\n{shown}\n"
-        "</system-reminder>"
-    )
+def _in_order(states: list[SessionState]) -> list[SessionState]:
+    """Saved states first (todos before the task list's note)."""
+    return sorted(states, key=lambda s: not s.key)

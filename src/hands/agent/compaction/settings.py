@@ -16,47 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from hands.errors import ConfigError
+from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window
 
-DEFAULT_WINDOW = 200_000
+__all__ = ["DEFAULT_WINDOW", "WINDOWS", "CompactionSettings", "context_window"]
+
 DEFAULT_PERCENT = 92.0
-
-WINDOWS: dict[str, int] = {
-    "claude": 200_000,
-    "gpt-4o": 128_000,
-    "gpt-4.1": 1_047_576,
-    "gpt-5": 400_000,
-    "o1": 200_000,
-    "o3": 200_000,
-    "o4": 200_000,
-    "gemini": 1_048_576,
-    "llama": 128_000,
-    "qwen": 131_072,
-    "deepseek": 128_000,
-    "mistral": 128_000,
-}
-"""Context windows by model name prefix (the provider's ``PROVIDER:`` left off)."""
-
-ONE_MILLION = "[1m]"
-"""A model name ending so (``claude-sonnet-4-5[1m]``) has a 1,000,000-token window."""
-
-
-def context_window(model: str, overrides: Mapping[str, int] | None = None) -> int:
-    """The window of ``model`` (``provider:name`` or ``name``), in tokens."""
-    name = model.partition(":")[2] or model
-    table = overrides or {}
-    found = _longest_prefix(name, table) or _longest_prefix(model, table)
-    if found is not None:
-        return found
-    if name.lower().endswith(ONE_MILLION):
-        return 1_000_000
-    return _longest_prefix(name, WINDOWS) or DEFAULT_WINDOW
-
-
-def _longest_prefix(name: str, table: Mapping[str, int]) -> int | None:
-    if name in table:
-        return table[name]
-    matches = [p for p in table if name.lower().startswith(p.lower())]
-    return table[max(matches, key=len)] if matches else None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

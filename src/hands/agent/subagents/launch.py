@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 from hands.agent.subagents.progress import SubagentUpdate
 from hands.agent.subagents.runner import Finished, Prepared, Spawn, SpawnRefused, prepare, run
 from hands.agent.subagents.tool import AgentInput, AgentOutput, AgentTool
+from hands.core.background import AgentStatus, BackgroundAgent, BackgroundAgents
 from hands.core.inbox import Inbox, task_notice
 from hands.core.tool import ToolResult
 from hands.errors import ToolError
-from hands.tools.agent.background import AgentStatus, BackgroundAgent, BackgroundAgents
 from hands.tools.worktree.trees import Worktree, create_worktree, finish_worktree
 
 if TYPE_CHECKING:

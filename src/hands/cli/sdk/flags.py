@@ -137,16 +137,14 @@ FLAGS: tuple[Flag, ...] = (
         names=("--no-session-persistence",),
         dest="no_persistence",
         takes_value=False,
-        status="accepted",
-        note="the transcript is still written",
+        note="the main conversation's transcript is not written (sub-agents' still are)",
     ),
     Flag(names=("--include-partial-messages",), dest="partial", takes_value=False),
     Flag(
         names=("--include-hook-events",),
         dest="hook_events",
         takes_value=False,
-        status="accepted",
-        note="no hook_started/hook_response lines are sent yet",
+        note="a hook_started and a hook_response line per hook run",
     ),
     Flag(names=("--json-schema",), dest="json_schema", note="structured output"),
     Flag(

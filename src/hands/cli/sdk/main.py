@@ -134,25 +134,16 @@ def _serve(args: SdkArgs) -> int:
                 "use user, project and local"
             )
     from hands.cli.args import announce_warnings, checked_mode
-    from hands.config.project_trust import decide_trust
-    from hands.config.settings import CliPermissionArgs, load_settings
+    from hands.config.settings import CliPermissionArgs
 
-    verdict = decide_trust(cwd, explicit=args.on("trust"))  # never asks: an SDK has no prompt
-    for note in verdict.notes():
-        print(f"hands: {note}", file=sys.stderr)
-    loaded = load_settings(
-        cwd,
-        cli=CliPermissionArgs(
-            allowed_tools=tuple(args.items("allowed_tools")),
-            disallowed_tools=tuple(args.items("disallowed_tools")),
-            permission_mode=checked_mode(mode),
-            settings=settings_value,
-            add_dirs=tuple(args.items("add_dir")),
-            setting_sources=setting_sources,
-        ),
-        trusted=verdict.trusted,
+    sources = CliPermissionArgs(
+        allowed_tools=tuple(args.items("allowed_tools")),
+        disallowed_tools=tuple(args.items("disallowed_tools")),
+        permission_mode=checked_mode(mode),
+        settings=settings_value,
+        add_dirs=tuple(args.items("add_dir")),
+        setting_sources=setting_sources,
     )
-    announce_warnings(loaded)
     max_turns = args.number("max_turns", integer=True, minimum=1)
     budget = args.number("max_budget_usd", minimum=0)
     for dest in ("task_budget", "max_thinking_tokens"):
@@ -172,7 +163,8 @@ def _serve(args: SdkArgs) -> int:
     setup = prepare(
         model_spec=model_spec(args.text("model")),
         cwd=cwd,
-        settings=loaded,
+        settings=sources,
+        trust=args.on("trust"),  # the harness never asks: an SDK has no prompt
         simple=args.on("simple"),
         system_prompt=system,
         append_system_prompt=append,
@@ -183,13 +175,19 @@ def _serve(args: SdkArgs) -> int:
         extra_tools=(structured,) if structured is not None else (),
         new_session_id=new_id,
     )
+    announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
+    if args.on("no_persistence"):
+        from hands.cli.sdk.unsaved import UnsavedTranscript
+
+        old = setup.writer
+        setup.writer = UnsavedTranscript(old.path, session_id=old.session_id, cwd=old.cwd)
     if args.on("strict_mcp_config"):
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
-    return _run(args, setup, loaded.default_mode, max_turns, budget, structured)
+    return _run(args, setup, setup.harness.mode, max_turns, budget, structured)
 
 
 def _run(
@@ -225,11 +223,13 @@ def _run(
             structured=structured,
             resolve_model=resolve,
             hands_version=version("hands"),
+            hook_events=args.on("hook_events"),
             report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
         ),
         ControlChannel(),
     )
     setup.mcp.sdk_link = _link(session)
+    session.report_hooks()
 
     async def go() -> int:
         return await session.run(sys.stdin.buffer)

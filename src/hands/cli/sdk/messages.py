@@ -25,7 +25,7 @@ from hands.models.base import (
     ToolUseStart,
     Usage,
 )
-from hands.models.pricing import estimate_cost
+from hands.models.cost import ModelUsage, model_id
 
 PROTOCOL_VERSION = "2.1.332"
 """The Claude Code release whose SDK protocol hands speaks (``claude_code_version``)."""
@@ -36,8 +36,10 @@ RESULT_SUBTYPES = {"interrupted": "error_during_execution"}
 
 def wire_model(name: str) -> str:
     """A model's name as the SDKs show it: a Claude model by its id alone."""
+    from hands.models.catalog import capabilities
+
     provider, sep, rest = name.partition(":")
-    return rest if sep and provider == "anthropic" else name
+    return rest if sep and capabilities(provider).bare_ids else name
 
 
 def stamp(obj: dict[str, Any]) -> dict[str, Any]:
@@ -87,24 +89,14 @@ def init_line(facts: InitFacts) -> dict[str, Any]:
     )
 
 
-def cost_of(usage: Mapping[str, Usage]) -> float:
-    """USD for the usage of each model (a model without a known price counts 0)."""
-    return sum(estimate_cost(name, used) or 0.0 for name, used in usage.items())
-
-
-def model_usage(usage: Mapping[str, Usage], windows: Mapping[str, int]) -> dict[str, Any]:
+def model_usage(usage: Mapping[str, ModelUsage], windows: Mapping[str, int]) -> dict[str, Any]:
     """``modelUsage``: tokens and cost per model, in the SDKs' camelCase."""
     return {
-        wire_model(name): {
-            "inputTokens": used.input_tokens,
-            "outputTokens": used.output_tokens,
-            "cacheReadInputTokens": used.cache_read_input_tokens,
-            "cacheCreationInputTokens": used.cache_creation_input_tokens,
+        model_id(name): {
+            **share.to_wire(context_window=windows.get(name, 0)),
             "webSearchRequests": 0,
-            "costUSD": estimate_cost(name, used) or 0.0,
-            "contextWindow": windows.get(name, 0),
         }
-        for name, used in usage.items()
+        for name, share in usage.items()
     }
 
 
@@ -113,7 +105,7 @@ class ResultFacts:
     """What the result line adds to the query's own result."""
 
     api_ms: float
-    usage_by_model: Mapping[str, Usage]
+    usage_by_model: Mapping[str, ModelUsage]
     windows: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     denials: Sequence[dict[str, Any]] = ()
     structured_output: Any = None
@@ -132,7 +124,7 @@ def result_line(event: ResultEvent, facts: ResultFacts) -> dict[str, Any]:
         subtype=subtype,
         is_error=is_error,
         duration_api_ms=round(facts.api_ms),
-        total_cost_usd=cost_of(facts.usage_by_model),
+        total_cost_usd=sum(share.cost_usd for share in facts.usage_by_model.values()),
         modelUsage=model_usage(facts.usage_by_model, facts.windows),
         permission_denials=list(facts.denials),
     )

@@ -14,6 +14,29 @@ from typing import Any, cast
 
 from hands.cli.sdk.channel import ControlChannel, ControlError
 from hands.core.decision import AskHandler, AskRequest, PermissionDecision, allow, deny
+from hands.permissions.engine import PermissionEngine
+
+
+def suggestions(request: AskRequest, engine: PermissionEngine | None) -> list[dict[str, Any]]:
+    """``permission_suggestions``: the rules that would allow this call next time.
+
+    The same rules hands' own prompt offers for "don't ask again"; a rule that may be
+    saved is suggested for ``localSettings``, a path rule for this session only.
+    """
+    from hands.permissions.asking import suggest_rules
+
+    texts, persistent = suggest_rules(engine, request.tool, request.input, request.context)
+    rules: list[dict[str, Any]] = []
+    for text in texts:
+        name, paren, rest = text.partition("(")
+        rule: dict[str, Any] = {"toolName": name}
+        if paren and rest.endswith(")"):
+            rule["ruleContent"] = rest[:-1]
+        rules.append(rule)
+    if not rules:
+        return []
+    destination = "localSettings" if persistent else "session"
+    return [{"type": "addRules", "rules": rules, "behavior": "allow", "destination": destination}]
 
 
 def sdk_ask(
@@ -21,6 +44,7 @@ def sdk_ask(
     *,
     on_interrupt: Callable[[], None],
     on_rules: Callable[[list[dict[str, Any]]], None],
+    engine: PermissionEngine | None = None,
 ) -> AskHandler:
     """The ask handler that sends ``can_use_tool`` and applies the answer."""
 
@@ -29,7 +53,7 @@ def sdk_ask(
         fields: dict[str, Any] = {
             "tool_name": request.tool.name,
             "input": request.input.model_dump(mode="json", by_alias=True, exclude_unset=True),
-            "permission_suggestions": [],
+            "permission_suggestions": suggestions(request, engine),
             "tool_use_id": ctx.tool_use_id,
             "decision_reason": request.message,
         }

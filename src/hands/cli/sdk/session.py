@@ -25,7 +25,7 @@ from hands.agent.loop import Query, query
 from hands.cli.output import stream_json_lines
 from hands.cli.sdk import control
 from hands.cli.sdk.channel import ControlChannel
-from hands.cli.sdk.messages import InitFacts, ResultFacts, cost_of, error_result, init_line, stamp
+from hands.cli.sdk.messages import InitFacts, ResultFacts, error_result, init_line, stamp
 from hands.cli.sdk.messages import result_line as build_result
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
@@ -39,10 +39,9 @@ from hands.orchestration.events import ToolResultEvent
 def _key_source(model: str) -> str:
     import os
 
-    provider = model.partition(":")[0]
-    for name in {"anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")}.get(
-        provider, ("OPENAI_API_KEY",) if provider == "openai" else ()
-    ):
+    from hands.models.catalog import capabilities
+
+    for name in capabilities(model.partition(":")[0]).key_variables:
         if os.environ.get(name):
             return name
     return "none"
@@ -74,6 +73,8 @@ class SdkOptions:
     resolve_model: Callable[[str | None], Any] | None = None
     """Builds the model ``set_model`` names (``None``: the session's first model)."""
     hands_version: str = ""
+    hook_events: bool = False
+    """``--include-hook-events``: a hook_started and a hook_response line per hook run."""
     report_state: bool = False
     """Send ``session_state_changed`` (running, idle) around each turn, as the SDK asks
     with ``CLAUDE_CODE_SDK_READS_SESSION_STATE``."""
@@ -99,6 +100,7 @@ class SdkSession:
         self._current: Query | None = None
         self._first_turn = True
         self._interrupted = False
+        self._switched_off: set[str] = set()
         self._message_id = ""
         self._partials: Any = None
         self._inbox: MemoryObjectSendStream[Message | InputProblem] | None = None
@@ -132,6 +134,7 @@ class SdkSession:
         self._inbox = send
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._read, stdin, send, tg)
+            tg.start_soon(self._scheduled, send)
             try:
                 await self._turns(receive)
             finally:
@@ -161,6 +164,35 @@ class SdkSession:
         finally:
             self.channel.close()
             inbox.close()
+
+    async def _scheduled(self, inbox: MemoryObjectSendStream[Message | InputProblem]) -> None:
+        """Queue each scheduled prompt (CronCreate, ScheduleWakeup) when its time comes.
+
+        It runs as the next user turn, announced by a ``scheduled_prompt`` system line;
+        once the input has ended nothing more is queued (the jobs stay saved).
+        """
+        from hands.core.messages import user_text
+        from hands.tools.schedule.jobs import Schedule
+
+        schedule = Schedule.of(self.setup.session)
+        while True:
+            for job in await schedule.wait_due():
+                if inbox._closed:  # pyright: ignore[reportPrivateUsage]
+                    return
+                self.send(
+                    {
+                        "type": "system",
+                        "subtype": "scheduled_prompt",
+                        "job_id": job.id,
+                        "kind": job.kind,
+                        "prompt": job.prompt,
+                        "session_id": self.setup.session.id,
+                    }
+                )
+                try:
+                    await inbox.send(user_text(job.prompt))
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return
 
     def _route(
         self, line: str, number: int, tg: anyio.abc.TaskGroup
@@ -278,7 +310,7 @@ class SdkSession:
             result,
             ResultFacts(
                 api_ms=self.tally.api_ms,
-                usage_by_model=self.tally.usage,
+                usage_by_model=self.tally.ledger.by_model,
                 windows=self._windows(),
                 denials=state.denials,
                 structured_output=structured.value if structured is not None else None,
@@ -310,7 +342,12 @@ class SdkSession:
         if self.options.ask_sdk:
             from hands.cli.sdk.permission import sdk_ask
 
-            ask = sdk_ask(self.channel, on_interrupt=self.interrupt, on_rules=self._add_rules)
+            ask = sdk_ask(
+                self.channel,
+                on_interrupt=self.interrupt,
+                on_rules=self._add_rules,
+                engine=self.setup.engine,
+            )
         opts = setup.options(
             permission_mode=self.mode,
             max_turns=self.options.max_turns,
@@ -364,7 +401,7 @@ class SdkSession:
             and isinstance(event, MessageEvent)
             and event.message.role == "user"
             and any(isinstance(b, ToolResultBlock) for b in event.message.content)
-            and cost_of(self.tally.usage) >= budget
+            and self.tally.ledger.total_cost_usd >= budget
         ):
             state.over_budget = True
             q.interrupt()
@@ -397,7 +434,7 @@ class SdkSession:
             tools=setup.tool_names(),
             model=setup.model.name,
             permission_mode=self.mode,
-            mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
+            mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
             agents=self._agent_names(),
             skills=self._skill_names(),
             hands_version=self.options.hands_version,
@@ -420,9 +457,7 @@ class SdkSession:
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
-        if compaction is None:
-            return {}
-        return {name: compaction.window_for(name) for name in self.tally.usage}
+        return {name: compaction.window_for(name) for name in self.tally.ledger.by_model}
 
     def initialize_response(self) -> dict[str, Any]:
         """The answer to ``initialize``: what this session offers."""
@@ -455,6 +490,14 @@ class SdkSession:
         )
         self.setup.hooks = engine.with_hooks(callbacks.config())
         self.setup.hooks.transcript_path = str(self.setup.writer.path)
+        self.report_hooks()
+
+    def report_hooks(self) -> None:
+        """With ``--include-hook-events``, every hook run is told to the SDK."""
+        if self.options.hook_events and self.setup.hooks is not None:
+            from hands.cli.sdk.hook_events import hook_reporter
+
+            self.setup.hooks.on_run = hook_reporter(self.send, session_id=self.setup.session.id)
 
     def add_agents(self, agents: dict[str, Any]) -> None:
         """The SDK program's agent types join the Agent tool's catalog (``initialize``)."""
@@ -481,6 +524,8 @@ class SdkSession:
                 "--allow-dangerously-skip-permissions (allowDangerouslySkipPermissions)"
             )
         self.mode = cast(PermissionMode, mode)
+        if self._current is not None:
+            self._current.set_permission_mode(self.mode)
 
     def set_model(self, name: str | None) -> None:
         """The model of the next turn (``None``: the first one)."""
@@ -500,16 +545,17 @@ class SdkSession:
         """Each server's name, status, and what it offers."""
         out: list[dict[str, Any]] = []
         for status in self.setup.mcp.status():
+            off = status.name in self._switched_off
             entry: dict[str, Any] = {
                 "name": status.name,
-                "status": status.wire_status,
+                "status": "disabled" if off else status.wire_status,
                 "scope": status.scope,
                 "tools": [{"name": t} for t in status.tools],
             }
             if status.server_info:
                 name, _, version = status.server_info.rpartition(" ")
                 entry["serverInfo"] = {"name": name or version, "version": version if name else ""}
-            if status.error:
+            if status.error and not off:
                 entry["error"] = status.error
             out.append(entry)
         return out
@@ -525,8 +571,11 @@ class SdkSession:
         if reconnect or not on:
             await conn.stop()
         if on:
+            self._switched_off.discard(name)
             conn.restart()
             await self.setup.mcp.wait_ready([name])
+        else:
+            self._switched_off.add(name)
         self.setup.mcp.changed()
 
     def context_usage(self) -> dict[str, Any]:

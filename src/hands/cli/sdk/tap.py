@@ -11,15 +11,16 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hands.models.base import MessageStop, Model, ModelRequest, StreamEvent, Usage
+from hands.models.base import MessageStop, Model, ModelRequest, StreamEvent
+from hands.models.cost import UsageLedger
 
 
 @dataclass(kw_only=True)
 class ModelTally:
-    """What the session's requests cost: time in the model, usage per model."""
+    """What the session's requests cost: time in the model, usage and cost per model."""
 
     api_ms: float = 0.0
-    usage: dict[str, Usage] = field(default_factory=lambda: dict[str, Usage]())
+    ledger: UsageLedger = field(default_factory=UsageLedger)
 
 
 class TappedModel:
@@ -49,8 +50,7 @@ class TappedModel:
         try:
             async for event in self.inner.stream(request):
                 if isinstance(event, MessageStop):
-                    name = self.inner.name
-                    self.tally.usage[name] = self.tally.usage.get(name, Usage()) + event.usage
+                    self.tally.ledger.add(self.inner.name, event.usage)
                 if self.on_event is not None:
                     self.on_event(event)
                 yield event

@@ -1,1 +1,1 @@
-"""What the tools layer knows of sub-agents: the background ones TaskOutput reads."""
+"""The tools that reach the session's sub-agents: ListAgents and SendMessage."""

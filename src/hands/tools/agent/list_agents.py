@@ -9,11 +9,11 @@ from typing import ClassVar
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
+from hands.core.background import BackgroundAgents
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, allow
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
-from hands.tools.agent.background import BackgroundAgents
 
 PAGE = 50
 """Agents listed per call; ``cursor`` gives the next page."""

@@ -15,13 +15,13 @@ from typing import ClassVar
 from pydantic import Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from hands.core.background import BackgroundAgent, BackgroundAgents
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, allow
 from hands.core.inbox import Inbox
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.tools.agent.background import BackgroundAgent, BackgroundAgents
 
 MAIN = "main"
 MAX_SUMMARY_CHARS = 200

@@ -14,6 +14,7 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeAlias
@@ -57,6 +58,8 @@ class BackgroundTask:
     ended: bool = False
     """Its last line is written and its notice sent."""
     watcher: asyncio.Task[None] | None = None
+    before_notice: Callable[[], None] | None = None
+    """Called when it has ended, just before its notice is sent (a monitor's last lines)."""
 
     @property
     def exit_code(self) -> int | None:
@@ -210,6 +213,8 @@ class BackgroundShells:
                 await anyio.to_thread.run_sync(task.pump.join, 1.0)
         finally:
             quiet = task.stopped_by in ("stop", "session")
+            if task.before_notice is not None:
+                task.before_notice()
             _write_ending(task)
             inbox.finished(task.agent_id, None if quiet else ending_notice(task))
 

@@ -14,7 +14,7 @@ from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
 
 if TYPE_CHECKING:
-    from hands.tools.agent.background import BackgroundAgent, BackgroundAgents
+    from hands.core.background import BackgroundAgent, BackgroundAgents
     from hands.tools.bash._shells import BackgroundShells, BackgroundTask
 
 DEFAULT_WAIT_MS = 30_000
@@ -69,7 +69,7 @@ def find_task(ctx: ToolContext, task_id: str) -> tuple[BackgroundShells, Backgro
 
 def find_agent(ctx: ToolContext, task_id: str) -> tuple[BackgroundAgents, BackgroundAgent] | None:
     """The session's background sub-agents and the agent ``task_id``, if it is one."""
-    from hands.tools.agent.background import BackgroundAgents
+    from hands.core.background import BackgroundAgents
 
     agents = BackgroundAgents.for_session(ctx.session)
     agent = agents.get(task_id)
@@ -78,7 +78,7 @@ def find_agent(ctx: ToolContext, task_id: str) -> tuple[BackgroundAgents, Backgr
 
 def _unknown(ctx: ToolContext, task_id: str) -> ToolError:
     """The error for an id that names no task: it lists the running ones."""
-    from hands.tools.agent.background import BackgroundAgents
+    from hands.core.background import BackgroundAgents
     from hands.tools.bash._shells import BackgroundShells
 
     shells = BackgroundShells.for_session(ctx.session).running()

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from hands.core.context import ToolContext
-    from hands.tools.file._images import PreparedImage
+    from hands.core.images import PreparedImage
 
 InputT = TypeVar("InputT", bound=BaseModel)
 

@@ -44,7 +44,7 @@ class BrowserScreenshotTool(BrowserTool[BrowserScreenshotInput]):
     async def act(
         self, input: BrowserScreenshotInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
     ) -> Action:
-        from hands.tools.file._images import prepare_image
+        from hands.core.images import prepare_image
 
         if input.ref is not None:
             target = await locate(tab, input.ref)

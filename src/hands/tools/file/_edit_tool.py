@@ -16,6 +16,7 @@ from hands.tools.file._edit_plan import EditPlan, PlanCache, plan_edits
 from hands.tools.file._edit_result import EditOutput, edit_content, write_plan
 from hands.tools.file._paths import check_path, resolved_field
 from hands.tools.file._replace import EditError, EditSpec
+from hands.tools.file._state import ReadStateCache
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -27,6 +28,7 @@ class PlannedEditTool(Tool[EditInputT, EditOutput]):
     """A tool that applies ``edit_specs`` of its input to ``file_path``, all or nothing."""
 
     edits_files = True
+    session_states = (ReadStateCache,)
 
     def file_path(self, input: EditInputT) -> str:
         """The file the input changes."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hands.core.images import MAX_IMAGE_BYTES as MAX_IMAGE_BYTES
+from hands.core.images import MAX_IMAGE_EDGE as MAX_IMAGE_EDGE
+
 DEFAULT_LINES = 1 << 62
 """Lines a Read returns when no ``limit`` is given: no line window, the character cap
 bounds the result (see docs/compatibility.md for the measurements behind the choice)."""
@@ -22,10 +25,6 @@ PDF_MAX_PAGES_PER_CALL = 20
 PDF_DOCUMENT_MAX_BYTES = 20 << 20
 """PDFs (or the pages asked for) up to this size also go to the model as the document
 itself, which providers that read PDFs (Anthropic) see natively; larger: text only."""
-MAX_IMAGE_EDGE = 2_000
-"""Images whose longer side exceeds this are downscaled."""
-MAX_IMAGE_BYTES = 500_000
-"""Images still larger than this after resizing are re-encoded as JPEG."""
 MAX_NOTEBOOK_BYTES = 100 << 20
 MAX_CELL_OUTPUT_CHARS = 5_000
 """Each notebook output is cut to this many characters when read."""

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from hands.core.images import PreparedImage
 from hands.core.messages import DocumentBlock, ImageBlock, TextBlock
 from hands.core.words import plural
-from hands.tools.file._images import PreparedImage
 from hands.tools.file._limits import MAX_LINE_CHARS, MAX_READ_CHARS
 from hands.tools.file._notebook_cells import CellView
 from hands.tools.file._pdf import PdfPage

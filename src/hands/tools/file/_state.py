@@ -11,9 +11,13 @@ import hashlib
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
+from hands.core.state import Carried
 from hands.tools.file._limits import HASH_LIMIT_BYTES
+
+if TYPE_CHECKING:
+    from hands.core.context import ToolContext
 
 ReadKind: TypeAlias = Literal["full", "range", "partial"]
 """full: the whole file was seen; range: an offset/limit the model chose; partial: cut
@@ -64,6 +68,8 @@ def digest_file(path: Path, size: int) -> str | None:
 class ReadStateCache:
     """Per-session map from a file's real path to the last thing seen of it."""
 
+    key: ClassVar[str] = "read_state"
+
     def __init__(self) -> None:
         self._records: dict[Path, ReadRecord] = {}
 
@@ -111,6 +117,12 @@ class ReadStateCache:
             }
             for r in self._records.values()
         ]
+
+    def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
+        """The files read most recently, as they are now; then a Read shows a file again."""
+        texts = tuple(t for r in self.recent(reattach) if (t := attached(r.path)) is not None)
+        self.allow_rereads()
+        return Carried(texts=texts)
 
     def restore(self, items: list[dict[str, Any]]) -> int:
         """Reinstate records from :meth:`snapshot`; returns how many were usable.
@@ -195,3 +207,24 @@ def freshness_problem(
         return None if stamp == record.stamp else modified_message(path)
     digest = current_digest if current_digest is not None else digest_file(path, st.st_size)
     return None if digest == record.digest else modified_message(path)
+
+
+ATTACHED_LINES = 40
+ATTACHED_CHARS = 2_000
+
+
+def attached(path: Path) -> str | None:
+    """The start of ``path`` as a reminder that it was read; None if it cannot be read."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            head = f.read(ATTACHED_CHARS + 1)
+    except OSError:
+        return None
+    lines = head.splitlines()
+    cut = len(head) > ATTACHED_CHARS or len(lines) > ATTACHED_LINES
+    shown = "\n".join(lines[:ATTACHED_LINES])[:ATTACHED_CHARS]
+    note = " (the start of it; Read it for the rest)" if cut else ""
+    return (
+        f"<system-reminder>\nRead earlier in this session: {path}{note}\n{shown}\n"
+        "</system-reminder>"
+    )

@@ -25,6 +25,7 @@ from hands.tools.file._notebook_cells import (
 )
 from hands.tools.file._patch import Hunk, make_patch
 from hands.tools.file._paths import check_path, missing_message, resolved_field
+from hands.tools.file._state import ReadStateCache
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -85,6 +86,7 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
     """Change one notebook cell."""
 
     name = "NotebookEdit"
+    session_states = (ReadStateCache,)
     in_background_agents = True
     description = DESCRIPTION
     input_model = NotebookEditInput

@@ -121,6 +121,7 @@ class ReadTool(ReadOnlyTool[ReadInput, ReadOutput]):
     """Read a file: text, image, PDF or notebook."""
 
     name = "Read"
+    session_states = (ReadStateCache,)
     in_background_agents = True
     aliases = ("View", "NotebookRead")
     subject = reads_path()
@@ -333,7 +334,7 @@ def _text(path: Path, input: ReadInput, index: LineIndex) -> tuple[ReadOutput, R
 
 
 def _image(path: Path, head: bytes) -> ReadOutput:
-    from hands.tools.file._images import prepare_image
+    from hands.core.images import prepare_image
 
     media_type = image_type(head) or "image/png"
     try:

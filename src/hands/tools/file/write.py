@@ -27,6 +27,7 @@ from hands.tools.file._guard import (
 )
 from hands.tools.file._patch import Hunk, make_patch, snippet
 from hands.tools.file._paths import check_path, resolved_field
+from hands.tools.file._state import ReadStateCache
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -80,6 +81,7 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
     """Create or overwrite a file."""
 
     name = "Write"
+    session_states = (ReadStateCache,)
     in_background_agents = True
     description = DESCRIPTION
     input_model = WriteInput

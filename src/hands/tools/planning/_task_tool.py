@@ -13,7 +13,9 @@ from hands.core.tool import InputT, OutputT, Tool
 from hands.errors import ToolError
 from hands.tools.planning._task_board import TaskBoard
 from hands.tools.planning._task_list import store_for, tasks_enabled
-from hands.tools.planning._task_store import Task, TaskError, TaskStore
+from hands.tools.planning._task_state import OpenTasks
+from hands.tools.planning._task_state import task_line as task_line
+from hands.tools.planning._task_store import TaskError, TaskStore
 
 T = TypeVar("T")
 
@@ -26,6 +28,7 @@ class TaskTool(Tool[InputT, OutputT]):
     """
 
     should_defer = True
+    session_states = (OpenTasks,)
     allowed_in_plan_mode = True
 
     def is_enabled(self) -> bool:
@@ -61,16 +64,6 @@ async def in_store(
             "The task's text is not valid Unicode (it holds a lone surrogate); nothing was "
             "saved. Send the text again without it."
         ) from None
-
-
-def task_line(task: Task) -> str:
-    """``#2 Write the tests — pending, owner me, waiting on #1``."""
-    facts = [task.status]
-    if task.owner:
-        facts.append(f"owner {task.owner}")
-    if task.open_blockers:
-        facts.append(f"waiting on {', '.join('#' + t for t in task.open_blockers)}")
-    return f"#{task.id} {task.subject} — {', '.join(facts)}"
 
 
 class TaskReader(TaskTool[InputT, OutputT]):

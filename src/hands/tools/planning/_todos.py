@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from hands.core.state import Carried
+
+if TYPE_CHECKING:
+    from hands.core.context import ToolContext
 
 LEGACY_ITEM_KEYS = frozenset({"id", "priority"})
 """Keys of the older item shape, accepted and dropped."""
@@ -45,6 +50,8 @@ class TodoItem(BaseModel):
 class TodoList:
     """The items of one session's list; replaced whole by every TodoWrite."""
 
+    key: ClassVar[str] = "todos"
+
     def __init__(self) -> None:
         self.items: tuple[TodoItem, ...] = ()
         self.version = 0
@@ -64,6 +71,13 @@ class TodoList:
     def snapshot(self) -> list[dict[str, Any]]:
         """The list as JSON, for the transcript."""
         return [item.model_dump(by_alias=True) for item in self.items]
+
+    def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
+        """The list, one line per item, for the model to pick up its plan."""
+        if not self.items:
+            return Carried()
+        lines = [f"- [{i.status}] {i.content}" for i in self.items]
+        return Carried(lines=("Your todo list (keep it current with TodoWrite):", *lines))
 
     def restore(self, data: object) -> None:
         """Take back a snapshot (a resumed session); anything unreadable is left out."""

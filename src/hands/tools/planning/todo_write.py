@@ -36,6 +36,7 @@ class TodoWriteTool(Tool[TodoWriteInput, TodoWriteResult]):
     """Write the session's todo list."""
 
     name = "TodoWrite"
+    session_states = (TodoList,)
     in_background_agents = True
     description = (
         "Keep a checklist of the work in this session. Use it for tasks of three or more "

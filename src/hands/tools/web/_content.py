@@ -14,7 +14,7 @@ from hands.errors import ToolError
 from hands.tools.web._charset import decode
 
 if TYPE_CHECKING:
-    from hands.tools.file._images import PreparedImage
+    from hands.core.images import PreparedImage
     from hands.tools.web._exchange import Response
 
 Kind: TypeAlias = Literal["markdown", "text", "json", "pdf", "image", "file"]
@@ -107,7 +107,7 @@ def _pdf_text(body: bytes, response: Response) -> str:
 
 
 def _image(body: bytes, media: str, response: Response) -> PreparedImage:
-    from hands.tools.file._images import prepare_image
+    from hands.core.images import prepare_image
 
     try:
         return prepare_image(body, media)

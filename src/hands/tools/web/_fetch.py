@@ -10,6 +10,7 @@ import httpx
 
 from hands.errors import ToolError
 from hands.net.address import address_problem
+from hands.tools.web._decode import CappedBody, DecodeError, accepted_encodings
 from hands.tools.web._exchange import FetchLimits, Redirect, Response
 from hands.tools.web._guard import ResolveError, resolve
 from hands.tools.web._transport import PinnedBackend, PinnedTransport
@@ -46,7 +47,11 @@ async def _fetch(
 ) -> Response | Redirect:
     backend = PinnedBackend()
     timeout = httpx.Timeout(limits.read_seconds, connect=limits.connect_seconds)
-    headers = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
+    headers = {
+        "User-Agent": USER_AGENT,
+        "Accept": ACCEPT,
+        "Accept-Encoding": accepted_encodings(),
+    }
     async with httpx.AsyncClient(
         transport=PinnedTransport(backend), timeout=timeout, headers=headers, trust_env=False
     ) as client:
@@ -126,8 +131,11 @@ async def _get(
             f"Fetching {url.url} timed out ({_kind(exc)}). The server may be down or stalled; "
             "try again later or fetch another source."
         ) from None
-    except httpx.DecodingError as exc:
-        raise ToolError(f"{url.url} sent a body that could not be decompressed ({exc}).") from None
+    except (httpx.DecodingError, DecodeError) as exc:
+        raise ToolError(
+            f"{url.url} sent a body that could not be decompressed ({exc}). Try another "
+            "source for the page."
+        ) from None
     except httpx.HTTPError as exc:
         raise ToolError(
             f"Could not fetch {url.url}: {type(exc).__name__}: {exc or 'connection failed'}. "
@@ -138,16 +146,14 @@ async def _get(
 async def _read_capped(
     response: httpx.Response, cap: int, report: ReportBytes
 ) -> tuple[bytes, bool]:
-    body = bytearray()
-    async for chunk in response.aiter_bytes():
-        room = cap - len(body)
-        if len(chunk) > room:
-            body += chunk[:room]
-            report(len(body))
-            return bytes(body), True
-        body += chunk
-        report(len(body))
-    return bytes(body), False
+    """The body decoded while it arrives, kept up to ``cap`` decoded bytes."""
+    body = CappedBody(response.headers.get("content-encoding", ""), cap)
+    async for chunk in response.aiter_raw():
+        body.add(chunk)
+        report(len(body.body))
+        if body.full:
+            break
+    return bytes(body.body), body.truncated
 
 
 def _content_type(header: str) -> tuple[str, str | None]:

@@ -9,6 +9,8 @@ from urllib.parse import urljoin
 from bs4 import BeautifulSoup, Tag
 from markdownify import MarkdownConverter
 
+from hands.tools.web._flatten import flatten, too_deep
+
 _NEVER = (
     "script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas",
     "form", "button", "input", "select", "textarea", "nav", "aside", "dialog",
@@ -16,7 +18,7 @@ _NEVER = (
 _PAGE_CHROME = ("header", "footer")
 _ROLES = ("navigation", "banner", "contentinfo", "complementary", "search")
 MAX_HTML_CHARS = 600_000
-_SCRIPTS = re.compile(r"<(script|style|svg|noscript)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_SCRIPT_START = re.compile(r"<(script|style|svg|noscript)\b", re.IGNORECASE)
 _MAIN_START = re.compile(r"<main\b|<[a-z]+[^>]*role=[\"']?main|<article\b", re.IGNORECASE)
 _MARKS = frozenset({"¶", "#", "§", "🔗", ""})
 _MAIN = ("main", '[role="main"]', "article")
@@ -40,6 +42,8 @@ def html_to_markdown(html: str, base_url: str) -> str:
     cut the model sees, and a parsed tree takes many times the page's size in memory.
     """
     html, cut = _bounded(html)
+    if too_deep(html):
+        html = flatten(html)
     soup = BeautifulSoup(html, "lxml")
     for tag in soup.find_all(_NEVER):
         tag.decompose()
@@ -69,12 +73,31 @@ def html_to_markdown(html: str, base_url: str) -> str:
 def _bounded(html: str) -> tuple[str, bool]:
     if len(html) <= MAX_HTML_CHARS:
         return html, False
-    html = _SCRIPTS.sub("", html)
+    html = _without_scripts(html)
     if len(html) <= MAX_HTML_CHARS:
         return html, False
     found = _MAIN_START.search(html)
     start = found.start() if found is not None and found.start() > MAX_HTML_CHARS // 2 else 0
     return html[start : start + MAX_HTML_CHARS], True
+
+
+def _without_scripts(html: str) -> str:
+    """``html`` without script, style, svg and noscript elements, in one pass.
+
+    An element left open runs to the end of the page, as a browser reads it.
+    """
+    lower = html.lower()
+    parts: list[str] = []
+    pos = 0
+    while (found := _SCRIPT_START.search(html, pos)) is not None:
+        parts.append(html[pos : found.start()])
+        end = lower.find(f"</{found.group(1).lower()}", found.end())
+        if end < 0:
+            return "".join(parts)
+        close = lower.find(">", end)
+        pos = len(html) if close < 0 else close + 1
+    parts.append(html[pos:])
+    return "".join(parts)
 
 
 def _main(soup: BeautifulSoup) -> Tag | None:

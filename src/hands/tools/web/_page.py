@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hands.tools.file._images import PreparedImage
+    from hands.core.images import PreparedImage
     from hands.tools.web._content import Kind
 
 

@@ -6,7 +6,10 @@ import base64
 import io
 from dataclasses import dataclass
 
-from hands.tools.file._limits import MAX_IMAGE_BYTES, MAX_IMAGE_EDGE
+MAX_IMAGE_EDGE = 2_000
+"""Images whose longer side exceeds this are downscaled."""
+MAX_IMAGE_BYTES = 500_000
+"""Images still larger than this after resizing are re-encoded as JPEG."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -1,0 +1,1 @@
+"""CronCreate, CronList, CronDelete and ScheduleWakeup: prompts scheduled within a session."""

@@ -1,0 +1,170 @@
+"""The session's scheduled prompts: when each fires, kept with the session on disk.
+
+A job is a prompt and a time: a cron expression in local time (CronCreate; recurring
+until deleted or 30 days old, or once), or a delay (ScheduleWakeup). The front ends that
+read prompts as they come (the REPL, ``-p --input-format stream-json``) ask
+:meth:`Schedule.wait_due` for the next due prompt and run it as a user turn. Jobs are
+saved in the session's folder at each change, so a resumed session has them again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+import anyio
+
+from hands.core.session import Session
+
+MAX_AGE_S = 30 * 24 * 3600
+"""A recurring job ends this long after it was made."""
+FILE = "schedule.json"
+MIN_DELAY_VARIABLE = "HANDS_WAKEUP_MIN_SECONDS"
+"""The shortest wakeup delay (default 60 s, as Claude Code clamps it)."""
+MAX_DELAY_S = 3600
+
+
+class CronError(ValueError):
+    """A cron expression that cannot be used (the message says why)."""
+
+
+def next_fire(cron: str, after: float) -> float:
+    """The first time after ``after`` (epoch seconds) that ``cron`` matches, in local time."""
+    from cronsim import CronSim, CronSimError
+
+    fields = cron.split()
+    if len(fields) != 5:
+        raise CronError(
+            f"{cron!r} has {len(fields)} fields; a cron expression has 5: minute hour "
+            "day-of-month month day-of-week (e.g. '*/5 * * * *')."
+        )
+    start = datetime.fromtimestamp(after).astimezone()
+    try:
+        return next(CronSim(" ".join(fields), start)).timestamp()
+    except (CronSimError, StopIteration) as exc:
+        raise CronError(f"{cron!r} is not a cron expression that ever fires ({exc}).") from None
+
+
+def min_delay_s() -> float:
+    """The shortest wakeup delay the environment allows."""
+    raw = os.environ.get(MIN_DELAY_VARIABLE, "").strip()
+    try:
+        return max(0.0, float(raw)) if raw else 60.0
+    except ValueError:
+        return 60.0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Job:
+    """One scheduled prompt."""
+
+    id: str
+    prompt: str
+    at: float
+    """When it fires next (epoch seconds)."""
+    kind: Literal["cron", "wakeup"] = "cron"
+    cron: str = ""
+    recurring: bool = False
+    made: float = 0.0
+    reason: str = ""
+
+
+class Schedule:
+    """The jobs of one session (a session service); see the module docstring."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, Job] = {}
+        self.path: Path | None = None
+        self._changed = anyio.Event()
+
+    @classmethod
+    def of(cls, session: Session) -> Schedule:
+        """The session's schedule, loaded from its folder the first time."""
+        schedule = session.service(cls)
+        if schedule.path is None:
+            schedule.path = session.directory / FILE
+            schedule.load()
+        return schedule
+
+    def add(self, job: Job) -> Job:
+        """Keep ``job`` (a new id when none is given)."""
+        if not job.id:
+            job = replace(job, id=secrets.token_hex(4))
+        self.jobs[job.id] = job
+        self._changed_now()
+        return job
+
+    def remove(self, job_id: str) -> Job | None:
+        """Forget the job; it, if there was one."""
+        job = self.jobs.pop(job_id, None)
+        if job is not None:
+            self._changed_now()
+        return job
+
+    def ordered(self) -> list[Job]:
+        """The jobs, soonest first."""
+        return sorted(self.jobs.values(), key=lambda j: (j.at, j.id))
+
+    def take_due(self, now: float | None = None) -> list[Job]:
+        """The jobs due by ``now``: one-shots leave, recurring ones move to their next time."""
+        now = time.time() if now is None else now
+        due = [j for j in self.ordered() if j.at <= now]
+        for job in due:
+            later = next_fire(job.cron, now) if job.recurring else None
+            if later is None or later - job.made > MAX_AGE_S:
+                del self.jobs[job.id]
+            else:
+                self.jobs[job.id] = replace(job, at=later)
+        if due:
+            self._changed_now()
+        return due
+
+    async def wait_due(self) -> list[Job]:
+        """Until a job is due; the due ones (see :meth:`take_due`)."""
+        while True:
+            due = self.take_due()
+            if due:
+                return due
+            changed = self._changed
+            soonest = min((j.at for j in self.jobs.values()), default=None)
+            with anyio.move_on_after(None if soonest is None else soonest - time.time()):
+                await changed.wait()
+
+    def _changed_now(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
+        self.save()
+
+    def save(self) -> None:
+        """Write the jobs to the session's folder (whole, or not at all)."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_suffix(".tmp")
+        partial.write_text(json.dumps([asdict(j) for j in self.ordered()], indent=1))
+        partial.replace(self.path)
+
+    def load(self) -> None:
+        """Take back the saved jobs; an unreadable file or entry is left out."""
+        if self.path is None:
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        from pydantic import TypeAdapter, ValidationError
+
+        adapter = TypeAdapter(Job)
+        entries: list[object] = data if isinstance(data, list) else []  # pyright: ignore[reportUnknownVariableType]
+        for entry in entries:
+            try:
+                job = adapter.validate_python(entry)
+            except ValidationError:
+                continue
+            self.jobs[job.id] = job

@@ -1,0 +1,100 @@
+"""The Python SDK's own examples (from its sdist on PyPI) run to completion on hands.
+
+Each example is run as published, adapted only as the examples' README allows: the CLI
+the SDK starts is hands, and every ``ClaudeAgentOptions`` gets a scripted ``model``
+(no network, no key). The sdist is downloaded once per version with pip; when the
+registry cannot be reached the tests skip, except under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from cli.sdk.kit import HANDS, scripted, text
+
+pytestmark = pytest.mark.slow
+
+RUNNER = """
+import functools, os, runpy, sys
+import claude_agent_sdk
+import claude_agent_sdk._internal.transport.subprocess_cli as transport
+HANDS, MODEL = sys.argv[1], os.environ["EXAMPLE_MODEL"]
+transport.SubprocessCLITransport._find_cli = lambda self: HANDS
+original = claude_agent_sdk.ClaudeAgentOptions.__init__
+@functools.wraps(original)
+def init(self, *args, **kwargs):
+    original(self, *args, **{**kwargs, "model": MODEL})
+claude_agent_sdk.ClaudeAgentOptions.__init__ = init
+path = sys.argv[2]
+sys.argv = [path, *sys.argv[3:]]
+runpy.run_path(path, run_name="__main__")
+"""
+
+EXAMPLES = [
+    ("quick_start",),
+    ("agents",),
+    ("hooks", "all"),
+    ("include_partial_messages",),
+    ("max_budget_usd",),
+    ("mcp_calculator",),
+    ("setting_sources", "all"),
+    ("stderr_callback_example",),
+    ("streaming_mode", "all"),
+    ("system_prompt",),
+    ("tool_permission_callback",),
+    ("tools_option",),
+    ("filesystem_agents",),
+]
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    wanted = version("claude-agent-sdk")
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    cache = base / "hands-tests" / "pypi" / f"claude-agent-sdk-{wanted}"
+    folder = cache / f"claude_agent_sdk-{wanted}" / "examples"
+    if folder.is_dir():
+        return folder
+    cache.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "download", f"claude-agent-sdk=={wanted}", "--no-deps",
+         "--no-binary", ":all:", "-d", str(cache), "-q"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    archives = list(cache.glob("claude_agent_sdk-*.tar.gz"))
+    if done.returncode != 0 or not archives:
+        reason = f"pip could not download the claude-agent-sdk sdist: {done.stderr[-500:]}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(f"NOT RUN - {reason}")
+    with tarfile.open(archives[0]) as archive:
+        archive.extractall(cache, filter="data")
+    return folder
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: "-".join(e))
+def test_example_runs_to_completion(
+    examples: Path, tmp_path: Path, example: tuple[str, ...]
+) -> None:
+    name, *args = example
+    model = scripted(tmp_path, *([text(f"answer {i}")] for i in range(40)))
+    runner = tmp_path / "runner.py"
+    runner.write_text(RUNNER)
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run(
+        [sys.executable, str(runner), HANDS, str(examples / f"{name}.py"), *args],
+        env={**os.environ, "HOME": str(tmp_path), "EXAMPLE_MODEL": model},
+        cwd=work, capture_output=True, text=True, timeout=280,
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-3000:]
+    assert "Traceback" not in output, output[-3000:]

@@ -1,0 +1,101 @@
+"""``/rewind`` and Esc Esc: undo a prompt's file changes, the conversation, or both."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from terminal import Terminal, script, start
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def _turns(target: Path) -> list[dict]:
+    write = {"file_path": str(target), "content": "one\n"}
+    edit = {"file_path": str(target), "old_string": "one", "new_string": "two"}
+    return [
+        {"blocks": [{"type": "tool_use", "name": "Write", "input": write}]},
+        {"blocks": [{"type": "text", "text": "Wrote it."}]},
+        {"blocks": [{"type": "tool_use", "name": "Edit", "input": edit}]},
+        {"blocks": [{"type": "text", "text": "Edited it."}]},
+        {"blocks": [{"type": "text", "text": "Fresh answer."}]},
+    ]
+
+
+def test_rewind_restores_code_and_conversation_and_resume_keeps_it(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    target = project / "a.txt"
+    s = script(tmp_path / "s.json", _turns(target))
+    start(terminal, project, hands_home, s, "--permission-mode", "acceptEdits")
+    terminal.submit("make the file", "Wrote it.")
+    terminal.wait_for_prompt()
+    terminal.submit("change the file", "Edited it.")
+    terminal.wait_for_prompt()
+    assert target.read_text() == "two\n"
+    terminal.send("Escape", "Escape")  # Esc Esc on the empty prompt opens the menu
+    screen = terminal.wait_for("Rewind to before which prompt")
+    assert "1. make the file  (1 file changed)" in screen
+    assert "2. change the file  (1 file changed)" in screen
+    terminal.send("2", "Enter")
+    terminal.wait_for("1. code and conversation")
+    terminal.send("1", "Enter")
+    screen = terminal.wait_for("The conversation is back to before prompt 2.")
+    assert f"restored {target}" in screen
+    assert target.read_text() == "one\n"
+    terminal.wait_for("> change the file")  # the prompt is back in the line, to edit
+    terminal.send("C-u", "and now something else", "Enter")
+    terminal.wait_for("Fresh answer.")
+    terminal.wait_for_prompt()
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+
+    # the transcript resumes from the rewound conversation: prompt 2 is gone
+    transcript = next((hands_home / "projects").rglob("*.jsonl"))
+    from hands.agent.transcript import load
+
+    texts = [m.text for m in load(transcript).messages]
+    assert "make the file" in texts and "and now something else" in texts
+    assert "change the file" not in texts
+
+
+def test_rewind_with_nothing_to_rewind_says_so(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    start(terminal, tmp_path, hands_home, s)
+    terminal.submit("/rewind", "Nothing to rewind yet")
+
+
+def test_print_sessions_keep_checkpoints_across_resume(tmp_path: Path, hands_home: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    target = project / "a.txt"
+    s = script(tmp_path / "s.json", _turns(target)[:2])
+    s2 = script(tmp_path / "s2.json", _turns(target)[2:4])
+
+    def run(*args: str) -> dict:
+        proc = subprocess.run(
+            [sys.executable, "-m", "hands", "-p", *args, "--permission-mode", "acceptEdits",
+             "--output-format", "json"],
+            capture_output=True, text=True, cwd=project, timeout=60,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    first = run("make it", "--model", f"scripted:{s}")
+    run("change it", "--model", f"scripted:{s2}", "--resume", first["session_id"])
+    assert target.read_text() == "two\n"
+    from hands.pipeline.checkpoints import store_for
+
+    store = store_for(hands_home / "sessions" / first["session_id"])
+    assert [t.prompt for t in store.turns()] == ["make it", "change it"]
+    store.rewind(2)
+    assert target.read_text() == "one\n"

@@ -1,0 +1,244 @@
+"""The same scratch project through every front end: the same decisions, hooks, env and
+tools, except where the front end's ``FrontEnd`` value says otherwise.
+
+Each front end runs the same four calls in the project: a Read the settings deny, a Bash
+``printenv`` of the settings' env variable (read-only: allowed), a Bash ``echo`` the
+settings ask about, and a Write the settings' ``defaultMode`` (acceptEdits) allows once
+the workspace is trusted. What each call did is read from its effect (its output, the
+file it wrote), so the front ends are compared on what happened, not on their wording.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from scratch import ENV_NAME, hook_calls, scratch_project, write
+
+from hands.core.decision import AskRequest, PermissionDecision, deny
+from hands.core.messages import ToolUseBlock
+from hands.harness.front_ends import ADAPTER, LIBRARY, MCP_SERVE, PRINT, REPL, TOOL, FrontEnd
+
+CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("Read", {"file_path": "secret.txt"}),
+    ("Bash", {"command": f"printenv {ENV_NAME}"}),
+    ("Bash", {"command": "echo asked-$((40 + 2))"}),
+    ("Write", {"file_path": "made.txt", "content": "made\n"}),
+]
+
+
+def calls_in(project: Path) -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name, data in CALLS:
+        data = dict(data)
+        if "file_path" in data:
+            data["file_path"] = str(project / data["file_path"])
+        out.append((name, data))
+    return out
+
+
+@dataclass
+class Seen:
+    texts: list[str]
+    """Each call's result text, in order."""
+    asked: list[str]
+    """The tools the front end's asker was asked about (where it can be observed)."""
+    tools: list[str] | None
+    """The tools offered (None where the front end does not list them)."""
+
+
+class Recorder:
+    """An ask handler that notes the question and says no (the user declined)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    async def __call__(self, request: AskRequest) -> PermissionDecision:
+        self.asked.append(request.tool.name)
+        return deny("the user said no", "user")
+
+
+def block(i: int, name: str, data: dict[str, Any]) -> ToolUseBlock:
+    return ToolUseBlock(id=f"toolu_parity_{i}", name=name, input=data)
+
+
+def run_library(project: Path) -> Seen:
+    from hands.harness import Harness
+
+    recorder = Recorder()
+
+    async def go() -> Seen:
+        async with Harness.open(project, ask=recorder) as harness:
+            texts = [
+                (await harness.run_tool_use(block(i, n, d))).block.text
+                for i, (n, d) in enumerate(calls_in(project))
+            ]
+            return Seen(texts=texts, asked=recorder.asked, tools=list(harness.pool.names))
+
+    return anyio.run(go)
+
+
+def run_repl_session(project: Path, tmp_path: Path) -> Seen:
+    from hands.cli.session_setup import prepare
+    from hands.config.settings import CliPermissionArgs
+
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "ok"}]}]}))
+    setup = prepare(
+        model_spec=f"scripted:{script}",
+        cwd=project,
+        settings=CliPermissionArgs(),
+        interactive=True,
+    )
+    recorder = Recorder()
+
+    async def go() -> Seen:
+        harness = setup.harness
+        try:
+            texts = [
+                (
+                    await harness.run_tool_use(
+                        block(i, n, d), runtime=harness.runtime(ask=recorder)
+                    )
+                ).block.text
+                for i, (n, d) in enumerate(calls_in(project))
+            ]
+        finally:
+            await harness.aclose()
+        return Seen(texts=texts, asked=recorder.asked, tools=list(setup.pool.names))
+
+    return anyio.run(go)
+
+
+def run_print(project: Path, tmp_path: Path) -> Seen:
+    turns: list[dict[str, Any]] = [
+        {"blocks": [{"type": "tool_use", "name": n, "input": d}]} for n, d in calls_in(project)
+    ]
+    turns.append({"blocks": [{"type": "text", "text": "done"}]})
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": turns}))
+    proc = subprocess.run(
+        [
+            *(sys.executable, "-m", "hands", "-p", "go"),
+            *("--model", f"scripted:{script}", "--output-format", "stream-json"),
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    texts: list[str] = []
+    for line in lines:
+        if line["type"] == "user":
+            for part in line["message"]["content"]:
+                content = part["content"]
+                texts.append(
+                    content
+                    if isinstance(content, str)
+                    else "\n".join(c.get("text", "") for c in content)
+                )
+    return Seen(texts=texts, asked=[], tools=list(lines[0]["tools"]))
+
+
+def run_tool_command(project: Path) -> Seen:
+    texts: list[str] = []
+    for name, data in calls_in(project):
+        proc = subprocess.run(
+            [sys.executable, "-m", "hands", "tool", name, json.dumps(data), "--json"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        texts.append(json.dumps(json.loads(proc.stdout)["content"]))
+    return Seen(texts=texts, asked=[], tools=None)
+
+
+def run_mcp_serve(project: Path) -> Seen:
+    from hands.cli.args import settings_for
+    from hands.cli.mcp_serve import build_bridge
+
+    bridge = build_bridge(cwd=project, settings=settings_for(project, None, None, None, None, None))
+
+    async def go() -> Seen:
+        texts: list[str] = []
+        try:
+            for name, data in calls_in(project):
+                blocks, _failed = await bridge.call(name, data)
+                texts.append("\n".join(getattr(b, "text", "") for b in blocks))
+        finally:
+            await bridge.session.aclose()
+        return Seen(texts=texts, asked=[], tools=[t.name for t in bridge.tool_list()])
+
+    return anyio.run(go)
+
+
+def run_toolbox(project: Path) -> Seen:
+    from hands.adapters.toolbox import Toolbox
+
+    async def go() -> Seen:
+        asked: list[str] = []
+        texts: list[str] = []
+        async with Toolbox(cwd=project) as box:
+            for name, data in calls_in(project):
+                result = await box.call(name, data)
+                if result.pending is not None:
+                    asked.append(result.pending.tool_name)
+                texts.append(result.text)
+            tools = box.pool().names
+        return Seen(texts=texts, asked=asked, tools=list(tools))
+
+    return anyio.run(go)
+
+
+FRONT_ENDS: dict[str, tuple[FrontEnd, Callable[[Path, Path], Seen]]] = {
+    "library": (LIBRARY, lambda p, t: run_library(p)),
+    "repl-session": (REPL, run_repl_session),
+    "print": (PRINT, run_print),
+    "tool": (TOOL, lambda p, t: run_tool_command(p)),
+    "mcp-serve": (MCP_SERVE, lambda p, t: run_mcp_serve(p)),
+    "adapter-toolbox": (ADAPTER, lambda p, t: run_toolbox(p)),
+}
+
+
+@pytest.mark.parametrize("trusted", [True, False], ids=["trusted", "untrusted"])
+@pytest.mark.parametrize("front", list(FRONT_ENDS))
+def test_every_front_end_gives_the_same_session(
+    front: str, trusted: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hands.config.trust import trust
+
+    monkeypatch.setenv(ENV_NAME, "before")
+    monkeypatch.delenv(ENV_NAME)  # the settings' env block sets it; the test puts it back
+    home = tmp_path / "home"
+    # the user's own settings (trusted wherever they are) let printenv run
+    write(home / ".claude" / "settings.json", {"permissions": {"allow": ["Bash(printenv:*)"]}})
+    monkeypatch.setenv("HOME", str(home))
+    project = scratch_project(tmp_path)
+    if trusted:
+        trust(project)
+    front_end, run = FRONT_ENDS[front]
+    seen = run(project, tmp_path)
+
+    read, env, echo, _write = seen.texts
+    ran_when_asked = front_end.asks == "command_line"
+    assert "password" not in read  # deny rule: everywhere, trusted or not
+    assert ("from-settings" in env) == trusted  # the env block applies once trusted
+    assert ("asked-42" in echo) == ran_when_asked  # the ask rule (the output, not the call)
+    assert (project / "made.txt").exists() == (trusted or ran_when_asked)  # defaultMode
+    expected_asks = ["Bash"] if trusted else ["Bash", "Write"]
+    if front_end.asks in ("callback", "user", "framework") and front != "print":
+        assert seen.asked == expected_asks
+    assert hook_calls(project) == ([name for name, _ in CALLS] if trusted else [])
+    if seen.tools is not None:
+        assert {"Bash", "Read", "Write"} <= set(seen.tools)
+        assert ("Agent" in seen.tools) == front_end.delegates
