@@ -156,3 +156,27 @@ async def toolbox_with_deferred_mcp(project: Project) -> AsyncIterator[Toolbox]:
 
 FIND_ECHO = Step(id="d1", name="ToolSearch", input={"query": "select:mcp__demo__echo"})
 CALL_ECHO = Step(id="d2", name="mcp__demo__echo", input={"text": "found"})
+
+
+def project_with_counting_hook(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose PreToolUse hook logs each Bash command it sees; (root, the log)."""
+    root = tmp_path / "project"
+    (root / ".claude").mkdir(parents=True)
+    log = tmp_path / "hook.log"
+    hook = root / ".claude" / "count.py"
+    hook.write_text(
+        "import json, sys\n"
+        f"open({str(log)!r}, 'a').write(json.load(sys.stdin)['tool_input']['command'] + '\\n')\n"
+    )
+    settings = {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [{"type": "command", "command": f"{sys.executable} {hook}"}],
+                }
+            ]
+        }
+    }
+    (root / ".claude" / "settings.local.json").write_text(json.dumps(settings))
+    return root, log

@@ -17,6 +17,7 @@ from adapter_scenario import (
     Step,
     check_before_approval,
     make_project,
+    project_with_counting_hook,
     toolbox_with_mcp,
     turns,
 )
@@ -105,3 +106,30 @@ def test_a_refused_call_is_not_run_and_the_sync_path_works(tmp_path: Path) -> No
     assert not project.made.exists()
     assert final["messages"][-1].content == "done"
     anyio.run(box.aclose)
+
+
+@pytest.mark.parametrize("asynchronous", [True, False])
+def test_a_call_that_needed_approval_runs_its_pre_tool_use_hook_once(
+    tmp_path: Path, asynchronous: bool
+) -> None:
+    root, log = project_with_counting_hook(tmp_path)
+    box = Toolbox(cwd=root, trusted=True)
+    steps = [[Step(id="h1", name="Bash", input={"command": MAKE_FILE})]]
+    agent = create_agent(
+        ScriptedChat(messages=script(steps)), tools=hands_tools(box), checkpointer=InMemorySaver()
+    )
+
+    async def run_async() -> Any:
+        first = await agent.ainvoke({"messages": [HumanMessage("go")]}, CONFIG)
+        assert first["__interrupt__"]
+        return await agent.ainvoke(Command(resume=True), CONFIG)
+
+    if asynchronous:
+        final = anyio.run(run_async)
+    else:
+        assert agent.invoke({"messages": [HumanMessage("go")]}, CONFIG)["__interrupt__"]
+        final = agent.invoke(Command(resume=True), CONFIG)
+    assert final["messages"][-1].content == "done"
+    assert (root / "made.txt").read_text() == "x"
+    anyio.run(box.aclose)
+    assert log.read_text().splitlines() == [MAKE_FILE]

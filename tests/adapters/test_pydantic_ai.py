@@ -17,6 +17,7 @@ from adapter_scenario import (
     Step,
     check_before_approval,
     make_project,
+    project_with_counting_hook,
     toolbox_with_deferred_mcp,
     toolbox_with_mcp,
     turns,
@@ -95,27 +96,35 @@ def test_a_run_reads_edits_is_blocked_calls_mcp_and_pauses_for_approval(tmp_path
     anyio.run(go)
 
 
+async def make_file_answered(root: Path, approved: bool) -> tuple[Script, str]:
+    """A run that asks to make a file, answered; (the model's script, the final output)."""
+    script = Script([[Step(id="b1", name="Bash", input={"command": MAKE_FILE})]])
+    async with HandsToolset(Toolbox(cwd=root, trusted=True)) as toolset:
+        agent = Agent(
+            FunctionModel(script), toolsets=[toolset], output_type=[str, DeferredToolRequests]
+        )
+        first = await agent.run("make a file")
+        assert isinstance(first.output, DeferredToolRequests)
+        second = await agent.run(
+            message_history=first.all_messages(),
+            deferred_tool_results=DeferredToolResults(approvals={"b1": approved}),
+        )
+    return script, str(second.output)
+
+
+def test_a_call_that_needed_approval_runs_its_pre_tool_use_hook_once(tmp_path: Path) -> None:
+    root, log = project_with_counting_hook(tmp_path)
+    _, output = anyio.run(make_file_answered, root, True)
+    assert output == "done" and (root / "made.txt").read_text() == "x"
+    assert log.read_text().splitlines() == [MAKE_FILE]
+
+
 def test_a_denied_call_is_not_run(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-
-    async def go() -> None:
-        script = Script([[Step(id="b1", name="Bash", input={"command": MAKE_FILE})]])
-        async with HandsToolset(Toolbox(cwd=project.root, trusted=True)) as toolset:
-            agent = Agent(
-                FunctionModel(script), toolsets=[toolset], output_type=[str, DeferredToolRequests]
-            )
-            first = await agent.run("make a file")
-            assert isinstance(first.output, DeferredToolRequests)
-            second = await agent.run(
-                message_history=first.all_messages(),
-                deferred_tool_results=DeferredToolResults(approvals={"b1": False}),
-            )
-            assert second.output == "done"
-            assert not project.made.exists()
-            assert script.seen["b1"][0]  # the model was told the call was denied
-            await toolset.aclose()
-
-    anyio.run(go)
+    script, output = anyio.run(make_file_answered, project.root, False)
+    assert output == "done"
+    assert not project.made.exists()
+    assert script.seen["b1"][0]  # the model was told the call was denied
 
 
 def test_tools_that_never_run_alongside_others_are_sequential(tmp_path: Path) -> None:

@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from adapter_scenario import project_with_counting_hook
 
 from hands.adapters.scheduling import CallGate
 from hands.adapters.toolbox import Toolbox
-
-
-def project_with_counting_hook(tmp_path: Path) -> tuple[Path, Path]:
-    root = tmp_path / "project"
-    (root / ".claude").mkdir(parents=True)
-    log = tmp_path / "hook.log"
-    hook = root / ".claude" / "count.py"
-    hook.write_text(
-        "import json, sys\n"
-        f"open({str(log)!r}, 'a').write(json.load(sys.stdin)['tool_input']['command'] + '\\n')\n"
-    )
-    settings = {
-        "hooks": {
-            "PreToolUse": [
-                {
-                    "matcher": "Bash",
-                    "hooks": [{"type": "command", "command": f"{sys.executable} {hook}"}],
-                }
-            ]
-        }
-    }
-    (root / ".claude" / "settings.local.json").write_text(json.dumps(settings))
-    return root, log
 
 
 def test_a_call_that_needs_approval_waits_and_runs_once_approved(tmp_path: Path) -> None:
@@ -59,6 +35,22 @@ def test_a_call_that_needs_approval_waits_and_runs_once_approved(tmp_path: Path)
     # would_ask ran the hook for a1 and a2 and kept a1's verdict for the a1 call; the
     # denied call and a3 ran it once each
     assert log.read_text().splitlines() == [command, "ls", command, command]
+
+
+def test_invalid_input_is_reported_before_any_pre_tool_use_hook_runs(tmp_path: Path) -> None:
+    root, log = project_with_counting_hook(tmp_path)
+
+    async def go() -> None:
+        async with Toolbox(cwd=root, trusted=True) as box:
+            # a command that is not a string, and a timeout out of range: both invalid
+            for bad in ({"command": ["ls"]}, {"command": "ls", "timeout": -5}):
+                assert not await box.would_ask("Bash", bad, call_id="bad")
+                result = await box.call("Bash", bad, call_id="bad")
+                assert result.is_error and result.pending is None
+            assert await box.would_ask("Bash", {"command": "rm -rf built"}, call_id="ok")
+
+    anyio.run(go)
+    assert log.read_text().splitlines() == ["rm -rf built"]  # only the valid call
 
 
 def test_the_session_carries_read_state_and_the_working_directory(tmp_path: Path) -> None:

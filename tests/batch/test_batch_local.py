@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +30,7 @@ from hands.batch.results import ResultsFile, finished_ids
 from hands.batch.runner import run_batch
 from hands.batch.session import RunSettings, run_task
 from hands.batch.tasks import BatchTask, TaskFileError, load_tasks
+from processes import marked
 
 HANDS = [sys.executable, "-m", "hands"]
 
@@ -177,6 +182,53 @@ def test_a_session_killed_from_outside_is_retried_and_reported_once(tmp_path: Pa
     )
     (entry,) = read_results(tmp_path / "results.jsonl")
     assert entry["status"] == "completed" and entry["attempt"] == 2
+    assert entry["final_text"] == "survived"
+
+
+def _session_python(marker: str) -> int | None:
+    """The hands process of a session (not the bubblewrap around it), by its prompt."""
+    for pid in marked(marker):
+        try:
+            argv0 = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
+        except OSError:
+            continue
+        if Path(argv0.decode()).name != "bwrap":
+            return pid
+    return None
+
+
+def test_a_session_killed_from_outside_under_bubblewrap_is_retried(tmp_path: Path) -> None:
+    # bubblewrap reports its child's SIGKILL as exit 137: still a crash, still retried
+    token = secrets.token_hex(4)
+    killed = tmp_path / "killed-once"  # readable from the sandbox, written by this test
+    slow = script(
+        tmp_path / "slow.json",
+        bash(f"if [ -e {killed} ]; then echo ok; else touch started; sleep 60; fi"),
+        text("survived"),
+    )
+    task = BatchTask(id="crashy", prompt=f"crash-{token}", model=slow)
+    results = ResultsFile(tmp_path / "results.jsonl")
+    settings = RunSettings(run_dir=tmp_path / "runs", sandbox="bwrap")
+    runner = threading.Thread(
+        target=run_batch,
+        args=([task],),
+        kwargs={"engine": LocalEngine(concurrency=1, retries=2), "settings": settings,
+                "results": results},
+    )  # fmt: skip
+    runner.start()
+    started = tmp_path / "runs" / "crashy" / "work" / "started"
+    deadline = time.monotonic() + 120
+    while not started.exists() and runner.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), "the first attempt never reached its Bash call"
+    pid = _session_python(f"crash-{token}")
+    assert pid is not None
+    killed.touch()
+    os.kill(pid, signal.SIGKILL)
+    runner.join(timeout=180)
+    assert not runner.is_alive()
+    (entry,) = read_results(tmp_path / "results.jsonl")
+    assert entry["status"] == "completed" and entry["attempt"] == 2, entry
     assert entry["final_text"] == "survived"
 
 

@@ -364,13 +364,15 @@ def test_an_explicit_settings_or_mcp_config_that_cannot_be_used_stops_the_run(
     proc = hands("permissions", "check", "--batch", "--settings", str(broken), cwd=tmp_path)
     assert proc.returncode == 2 and str(broken) in " ".join(proc.stderr.replace("│", " ").split())
     assert not made.exists()  # the lost deny rule never let the command run
-    # a broken settings file found by discovery stops the run too: its deny rules count
+    # a broken settings file found by discovery stops the run too, naming line and column
     (tmp_path / ".claude").mkdir()
-    (tmp_path / ".claude" / "settings.local.json").write_text("{oops")
-    proc = hands(*run, cwd=tmp_path)
-    shown = " ".join(proc.stderr.replace("│", " ").split())
-    assert proc.returncode == 2 and "not valid JSON" in shown, proc.stderr
-    assert "settings.local.json" in shown and "Traceback" not in proc.stderr
+    found = tmp_path / ".claude" / "settings.local.json"
+    found.write_text('{\n  "permissions": {"deny": ["Bash"]\n')
+    for command in (run, ("tool", "Read", '{"file_path": "x"}'), ("mcp", "serve")):
+        proc = hands(*command, cwd=tmp_path)
+        shown = " ".join(proc.stderr.split())
+        assert proc.returncode == 2 and f"{found} (line 3, column 1): not valid JSON" in shown
+        assert "Traceback" not in proc.stderr
     assert not made.exists()
 
 

@@ -55,6 +55,20 @@ def test_capabilities_advertise_what_is_served(tmp_path: Path) -> None:
     anyio.run(_with_client, _project(tmp_path), body)
 
 
+def test_prompts_get_answers_an_unknown_prompt_not_an_unknown_method(tmp_path: Path) -> None:
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND
+
+    async def body(client: Any) -> None:
+        with pytest.raises(MCPError) as caught:
+            await client.get_prompt("test_simple_prompt")
+        assert caught.value.code == INVALID_PARAMS != METHOD_NOT_FOUND
+        assert "test_simple_prompt" in caught.value.message
+        assert "no prompts" in caught.value.message
+
+    anyio.run(_with_client, _project(tmp_path), body)
+
+
 def test_resources_list_the_files_a_read_may_see(tmp_path: Path) -> None:
     project = _project(tmp_path)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from hands.config.trust import trust
 from terminal import Terminal, call_then_reply, launch, script, start
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -129,10 +130,8 @@ def test_project_mcp_servers_are_asked_about_once(
         json.dumps({"mcpServers": {"demo": {"command": sys.executable, "args": [str(demo)]}}})
     )
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    trust(project, {"HANDS_HOME": str(hands_home)})  # servers are asked about once trusted
     launch(terminal, project, hands_home, s, user_home=tmp_path)
-    screen = terminal.wait_for("[y/N]")  # trust first: its servers stay off until then
-    assert ".mcp.json" in screen and "demo" in screen
-    terminal.send("y", "Enter")
     screen = terminal.wait_for("1. Use this server")
     assert "wants to start the MCP server 'demo'" in screen
     terminal.send("1", "Enter")
@@ -245,7 +244,7 @@ def test_untrusted_project_hooks_and_env_wait_for_trust_and_no_means_none_runs(
     terminal.send("/exit", "Enter")
     terminal.wait_for("HANDS-EXITED-0")
     assert not started.exists() and not pre.exists()
-    # the "no" is remembered as declined, never as trusted
+    # the answer is remembered: the folder is not asked about again
     recorded = json.loads((hands_home / "trusted.json").read_text())
     assert recorded == {"trusted": [], "declined": [str(project)]}
 

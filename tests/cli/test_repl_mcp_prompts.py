@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from hands.config.trust import trust
 from terminal import Terminal, launch, script
 
 
@@ -23,10 +24,8 @@ def test_an_mcp_prompt_is_a_slash_command_whose_text_is_the_turn(
         json.dumps({"enabledMcpjsonServers": ["demo"]})
     )
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "reviewed it"}]}])
+    trust(project, {"HANDS_HOME": str(hands_home)})  # the server comes from the project
     launch(terminal, project, hands_home, s, user_home=tmp_path)
-    screen = terminal.wait_for("[y/N]")  # the folder's servers wait for trust
-    assert "mcp server   demo" in screen
-    terminal.send("y", "Enter")
     terminal.wait_for("(/help")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # the server connects in the background

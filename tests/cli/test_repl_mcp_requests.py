@@ -14,6 +14,7 @@ import pytest
 from rich.console import Console
 
 from hands.cli.repl_elicitation import answer_elicitation
+from hands.config.trust import trust
 from hands.mcp.elicitation import ElicitationAnswer, ElicitationRequest
 from terminal import Terminal, launch, script
 
@@ -153,13 +154,12 @@ def _start(
         *({"blocks": [{"type": "text", "text": text}]} for text in replies),
     ]
     s = script(tmp_path / "s.json", turns)
+    project = _project(tmp_path)
+    trust(project, {"HANDS_HOME": str(hands_home)})  # the servers come from the project
     launch(
-        terminal, _project(tmp_path), hands_home, s, "--permission-mode", "bypassPermissions",
+        terminal, project, hands_home, s, "--permission-mode", "bypassPermissions",
         user_home=tmp_path,
     )  # fmt: skip
-    screen = terminal.wait_for("[y/N]")  # the folder's server waits for trust
-    assert "mcp server   asker" in screen
-    terminal.send("y", "Enter")
     terminal.wait_for("(/help")
     _wait_connected(terminal)
 

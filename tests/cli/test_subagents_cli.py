@@ -56,7 +56,7 @@ def test_print_mode_runs_a_custom_agent_and_resume_keeps_only_its_result(tmp_pat
         [{"type": "text", "text": "The agent found a.txt."}],
     )
     proc = hands(
-        "-p", "go", "--model", f"scripted:{run}", "--output-format", "stream-json",
+        "-p", "go", "--trust", "--model", f"scripted:{run}", "--output-format", "stream-json",
         cwd=project, home=home,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -75,7 +75,9 @@ def test_print_mode_runs_a_custom_agent_and_resume_keeps_only_its_result(tmp_pat
     assert len(sidechains) == 1 and "toolu_glob" in sidechains[0].read_text()
     # resumed, the conversation goes on from the result; no agent runs again
     more = script(tmp_path / "more.json", [{"type": "text", "text": "still a.txt"}])
-    again = hands("-c", "-p", "and now?", "--model", f"scripted:{more}", cwd=project, home=home)
+    again = hands(
+        "-c", "-p", "and now?", "--trust", "--model", f"scripted:{more}", cwd=project, home=home
+    )
     assert again.returncode == 0, again.stderr
     assert again.stdout.strip() == "still a.txt"
     assert len(list((home / "sessions").rglob("agent-*.jsonl"))) == 1

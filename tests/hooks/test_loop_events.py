@@ -251,7 +251,7 @@ def test_print_mode_stream_json_shows_additional_context(project: Path, tmp_path
     )
     env = {**os.environ, "HOME": str(tmp_path / "home"), "HANDS_MANAGED_SETTINGS": ""}
     proc = subprocess.run(
-        [sys.executable, "-m", "hands", "-p", "run it", "--model", f"scripted:{model}",
+        [sys.executable, "-m", "hands", "-p", "run it", "--trust", "--model", f"scripted:{model}",
          "--output-format", "stream-json"],
         cwd=project,
         env=env,

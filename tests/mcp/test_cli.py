@@ -185,6 +185,29 @@ def test_print_mode_shows_no_traceback_for_a_server_that_sends_broken_json(
     assert "Traceback" not in proc.stderr and "ValidationError" not in proc.stderr
 
 
+def test_an_mcp_call_is_held_to_the_session_tool_limit_by_default(tmp_path: Path) -> None:
+    import subprocess
+
+    server = {"command": sys.executable, "args": [str(DEMO)]}
+    call = {"type": "tool_use", "name": "mcp__demo__wait", "input": {"seconds": 600}}
+    script = tmp_path / "s.json"
+    script.write_text(
+        json.dumps({"turns": [{"blocks": [call]}, {"blocks": [{"type": "text", "text": "ok"}]}]})
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MCP_TOOL_TIMEOUT"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "go", "--trust", "--model", f"scripted:{script}",
+         "--mcp-config", json.dumps({"mcpServers": {"demo": server}}),
+         "--permission-mode", "bypassPermissions", "--output-format", "stream-json"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**env, "HOME": str(tmp_path), "HANDS_TOOL_TIMEOUT_MS": "1500"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (result,) = tool_results(proc.stdout)
+    assert result.get("is_error")
+    assert "within 1.5 s" in json.dumps(result["content"])
+
+
 def _project_with_servers(tmp_path: Path, servers: dict[str, object]) -> Path:
     project = tmp_path / "project"
     (project / ".claude").mkdir(parents=True)

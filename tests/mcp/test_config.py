@@ -142,7 +142,15 @@ def test_settings_from_env() -> None:
         {"MCP_TIMEOUT": "5000", "MAX_MCP_OUTPUT_TOKENS": "100", "MCP_TOOL_TIMEOUT": "x"}
     )
     assert s.startup_timeout_s == 5 and s.max_output_tokens == 100
-    assert s.tool_timeout_s == 100_000
+    assert s.tool_timeout_s is None  # not a number: unset
+    assert s.default_tool_timeout_s == 600  # the session's tool limit, as for any tool
+
+
+def test_mcp_calls_default_to_the_session_tool_limit() -> None:
+    s = McpSettings.from_env({"HANDS_TOOL_TIMEOUT_MS": "1500"})
+    assert s.tool_timeout_s is None and s.default_tool_timeout_s == 1.5
+    own = McpSettings.from_env({"HANDS_TOOL_TIMEOUT_MS": "1500", "MCP_TOOL_TIMEOUT": "90000"})
+    assert own.tool_timeout_s == 90
 
 
 def test_naming() -> None:

@@ -317,6 +317,9 @@ def project_with(tmp_path: Path, server: Guarded) -> tuple[Path, dict[str, str]]
         "HANDS_HOME": str(tmp_path / "hands-home"),
         "MCP_TIMEOUT": "20000",
     }
+    from hands.config.trust import trust
+
+    trust(project, env)  # the server comes from the project's .mcp.json
     return project, env
 
 

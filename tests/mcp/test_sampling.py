@@ -189,6 +189,7 @@ def _print_mode(project: Path, tmp_path: Path) -> str:
             "hands",
             "-p",
             "go",
+            "--trust",
             "--cwd",
             str(project),
             *FLAGS,

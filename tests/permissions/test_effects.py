@@ -15,11 +15,13 @@ import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
 import pytest
 
+from hands.core.context import PermissionMode
 from hands.core.decision import PermissionDecision
 from hands.pipeline.pool import assemble_pool
 from hands.shell.analysis import analyze
@@ -86,13 +88,21 @@ def _fill(command: str, s: Scratch) -> str:
     return command.replace("{out}", str(s.outside)).replace("{home}", str(s.home))
 
 
-def _decide(command: str, s: Scratch) -> PermissionDecision:
+def _decide(
+    command: str,
+    s: Scratch,
+    *,
+    allow: tuple[str, ...] = (),
+    ask: tuple[str, ...] = (),
+    deny: tuple[str, ...] = (),
+    mode: PermissionMode = "default",
+) -> PermissionDecision:
     world = World(project=s.project, home=s.home)
     tool = assemble_pool().find("Bash")
     assert tool is not None
     parsed = tool.parse_input({"command": command})
-    ctx = world.ctx()
-    engine = world.engine()
+    ctx = world.ctx(mode)
+    engine = world.engine(allow=allow, ask=ask, deny=deny)
 
     async def go() -> PermissionDecision:
         if await tool.validate_input(parsed, ctx) is not None:
@@ -172,3 +182,153 @@ def test_commands_hands_allows_only_read_inside_the_project(template: Path, tmp_
     assert not bad, f"{len(bad)} of {len(allowed)} allowed commands have effects:\n" + "\n".join(
         bad
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scenario:
+    """Rules and a mode, commands tried under them, and what an allowed one may do."""
+
+    name: str
+    commands: tuple[str, ...]
+    allow: tuple[str, ...] = ()
+    ask: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+    mode: PermissionMode = "default"
+    writes_inside: bool = False
+    """Allowed commands may write inside the project (an allow rule or mode grants it)."""
+    never_runs: tuple[str, ...] = ()
+    """Programs a deny or ask rule holds back: an allowed command never runs them."""
+
+
+_WRITING_OPTIONS = (
+    "git log --output={out}/log.txt -1",
+    "git log --output=log.txt -1",
+    "git diff --output={out}/d.txt",
+    "git -c core.pager='touch {out}/p' log -1",
+    "git --no-pager log -1 --ext-diff",
+    "sort -o {out}/sorted file.txt",
+    "sort -o sorted.txt file.txt",
+    "sort --output={home}/s file.txt",
+    "rg --pre touch alpha",
+    "rg --pre=touch alpha .",
+    "jq -n 'input' --rawfile x {out}/secret data.json",
+    "jq --arg x y . data.json",
+    "tree -o {out}/t .",
+    "tree -o t.txt .",
+    "cat file.txt > {out}/copy",
+    "cat file.txt | tee {out}/tee",
+    "git log -1 && touch {out}/and",
+    "git log -1; cp file.txt {out}/c",
+)
+_HIDDEN_RUNS = (
+    "git -C . push origin main",
+    "git -c alias.p=push p origin main",
+    "git --no-pager -c user.name=x push",
+    "git -c 'alias.t=!touch pwned' t",
+    "env touch pwned",
+    "sh -c 'touch pwned'",
+    "find . -maxdepth 0 -exec touch pwned ;",
+    "xargs touch <<< pwned",
+    "timeout 5 touch pwned",
+    "command touch pwned",
+    "{ echo a; touch pwned; }",
+    "echo $(touch pwned)",
+    "echo `touch pwned`",
+    "cat <<< $(touch pwned)",
+    "coproc touch pwned",
+    "T=touch; $T pwned",
+    "eval 'touch pwned'",
+)
+_PLAIN_WRITES = (
+    "touch made.txt",
+    "mkdir -p made/dir",
+    "cp file.txt made.txt",
+    "mv test.txt moved.txt",
+    "touch {out}/made",
+    "cp file.txt {home}/made",
+    "mkdir link/made",
+    "touch sneaky.txt",
+    "rm -f README.md",
+    "sed -i s/alpha/beta/ file.txt",
+    "echo x > made.txt",
+    "git log -1",
+    "ls",
+    "cd .. && ls",
+    "cd {out} && ls",
+)
+SCENARIOS = (
+    Scenario(
+        name="narrow allow rules with options that write",
+        commands=_WRITING_OPTIONS,
+        allow=(
+            "Bash(git log:*)",
+            "Bash(git diff:*)",
+            "Bash(sort:*)",
+            "Bash(rg:*)",
+            "Bash(jq:*)",
+            "Bash(tree:*)",
+            "Bash(cat:*)",
+        ),
+        writes_inside=True,
+    ),
+    Scenario(
+        name="ask rules under a broad allow",
+        commands=_HIDDEN_RUNS,
+        allow=("Bash",),
+        ask=("Bash(git push:*)", "Bash(touch:*)"),
+        never_runs=("touch",),
+        writes_inside=True,
+    ),
+    Scenario(
+        name="deny rules under a broad allow",
+        commands=_HIDDEN_RUNS,
+        allow=("Bash",),
+        deny=("Bash(git push:*)", "Bash(touch:*)"),
+        never_runs=("touch",),
+        writes_inside=True,
+    ),
+    Scenario(name="acceptEdits", commands=_PLAIN_WRITES, mode="acceptEdits", writes_inside=True),
+    Scenario(name="plan", commands=_PLAIN_WRITES + _HIDDEN_RUNS, mode="plan"),
+    Scenario(name="dontAsk", commands=_PLAIN_WRITES + _HIDDEN_RUNS, mode="dontAsk"),
+)
+
+
+def _inside(write: str) -> bool:
+    """A write the effects list names inside the scratch project (a relative name is)."""
+    path = write.rpartition(" ")[2]
+    return not path.startswith("/") or "/project" in path
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_what_rules_and_modes_allow_stays_within_them(
+    scenario: Scenario, template: Path, tmp_path: Path
+) -> None:
+    """Each command allowed under the scenario is run: its effects stay inside what it grants."""
+    probe = _scratch(template, tmp_path / "probe")
+    allowed = [
+        c
+        for c in scenario.commands
+        if _decide(
+            _fill(c, probe),
+            probe,
+            allow=scenario.allow,
+            ask=scenario.ask,
+            deny=scenario.deny,
+            mode=scenario.mode,
+        ).behavior
+        == "allow"
+    ]
+    results = _run_many(allowed, template, tmp_path / "run")
+    bad: list[str] = []
+    for found in results:
+        writes = [w for w in found.writes if not (scenario.writes_inside and _inside(w))]
+        runs = [e for e in found.execs if Path(e).name in scenario.never_runs]
+        if scenario.never_runs:
+            runs += [e for e in found.execs if Path(e).name not in ("git", "echo", "cat", "ls")]
+        else:
+            runs += found.execs
+        if writes or runs or found.outside_reads or found.connections:
+            beyond = [*writes, *runs, *found.outside_reads, *found.connections]
+            bad.append(f"{found.command!r} -> {', '.join(sorted(set(beyond))[:4])}")
+    assert not bad, f"{scenario.name}: allowed commands went beyond the rules:\n" + "\n".join(bad)

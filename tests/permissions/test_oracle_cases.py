@@ -25,7 +25,12 @@ from hands.pipeline.pool import assemble_pool
 from permissions.conftest import World
 
 DATA = Path(__file__).parent / "data"
-TABLES = ("oracle_cases.jsonl", "oracle_heldout.jsonl")
+TABLES = (
+    "oracle_cases.jsonl",
+    "oracle_heldout.jsonl",
+    "oracle_gate.jsonl",
+    "oracle_parity_gate.jsonl",
+)
 
 BASE_FILES = {
     "README.md": "# project\n",
@@ -83,6 +88,20 @@ DELIBERATE: dict[str, str] = {
             "h2-rule022",
             "h2-rule023",
             "h2-rule024",
+        )
+    },
+    **{
+        k: "git options, aliases or configuration before the subcommand: hands reads what runs"
+        for k in (
+            "git-C-push-ask",
+            "git-nopager-push-ask",
+            "git-c-push-ask",
+            "git-alias-push-ask",
+            "git-gitdir-push-deny",
+            "git-shell-alias-deny-touch",
+            "git-config-env-alias",
+            "git-C-push-dontask",
+            "git-C-push-bypass",
         )
     },
     "c2-curl11": _STRICT_DENY,

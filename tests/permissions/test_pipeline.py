@@ -148,8 +148,8 @@ def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
     # the saved rules apply at once, and to a fresh load of the settings
     answers[:] = []
     assert run(world, engine, "Bash", {"command": "mkdir always"}, ask=handler).status != "rejected"
-    fresh = load_settings(
-        world.project, env={"HOME": str(world.home), "HANDS_MANAGED_SETTINGS": ""}
+    fresh = load_settings(  # in a trusted folder: settings.local.json is project input
+        world.project, env={"HOME": str(world.home), "HANDS_MANAGED_SETTINGS": ""}, trusted=True
     )
     assert "Bash(mkdir always)" in [r.text for r in fresh.rule_texts]
 

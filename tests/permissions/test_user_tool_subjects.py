@@ -89,7 +89,7 @@ class Project:
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps({"permissions": lists}), encoding="utf-8")
         env = {"HOME": str(self.home), "HANDS_MANAGED_SETTINGS": ""}
-        settings = load_settings(self.dir, env=env)
+        settings = load_settings(self.dir, env=env, trusted=True)
         if not grammar:  # the library's plain path: rules read each tool's declaration
             return engine_for(settings)
         return engine_for(settings, grammar={**BuiltinGrammar(), **grammar_of(USER_TOOLS)})

@@ -31,18 +31,22 @@ def test_skills_are_found_in_project_and_user_folders_and_listed_within_a_budget
     write_skill(home, "deploy", "name: deploy\ndescription: ship it", "user deploy", sub=".hands")
     write_skill(project, "deploy", "name: deploy\ndescription: the project's deploy", "project")
     write_skill(project, "broken", "description: [oops", "x")
-    found = load_skills(cwd=project, home=home)
-    assert [s.name for s in found.skills] == ["deploy", "notes"]
-    deploy = found.find("/deploy")
-    assert deploy is not None and deploy.instructions == "project"
+    found = load_skills(cwd=project, home=home, trusted=True)
+    # a project skill never replaces the user's: it is offered beside it, named apart
+    assert [s.name for s in found.skills] == ["deploy", "notes", "project:deploy"]
+    deploy, theirs = found.find("/deploy"), found.find("project:deploy")
+    assert deploy is not None and deploy.instructions == "user deploy"
+    assert theirs is not None and theirs.instructions == "project"
     assert len(found.warnings) == 1 and "broken" in found.warnings[0]
-    assert (
-        listing(found, 8_000) == "- deploy: the project's deploy\n- notes: the user's notes skill"
-    )
+    assert listing(found, 8_000).splitlines() == [
+        "- deploy: ship it",
+        "- notes: the user's notes skill",
+        "- project:deploy: the project's deploy",
+    ]
     many = write_skill  # a crowd of skills with long descriptions still fits the budget
     for i in range(40):
         many(project, f"s{i:02d}", f"description: {'word ' * 60}", "b")
-    crowd = load_skills(cwd=project, home=home)
+    crowd = load_skills(cwd=project, home=home, trusted=True)
     text = listing(crowd, 1_000)
     assert len(text) <= 1_100 and "more skills not listed" in text
     assert text.startswith("- deploy: ")
@@ -62,7 +66,7 @@ async def test_a_skill_is_invoked_and_its_allowed_tools_are_allowed_while_active
     (directory / "checklist.md").write_text("- tag it\n")
     settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
     engine = engine_for(settings, grammar=BuiltinGrammar())
-    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     model = ScriptedModel.from_turns(
         [{"type": "tool_use", "name": "Bash", "input": {"command": "touch BEFORE"}}],
         [{"type": "tool_use", "name": "Skill", "input": {"skill": "release", "args": "v2"}}],
@@ -107,7 +111,7 @@ async def test_skill_rules_decide_invocations_and_unknown_skills_are_errors(
     )
     settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
     engine = engine_for(settings, grammar=BuiltinGrammar())
-    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     model = ScriptedModel.from_turns(
         [
             {"type": "tool_use", "name": "Skill", "input": {"skill": "lint"}},
@@ -146,7 +150,7 @@ def test_the_listing_budget_is_one_percent_of_the_window_unless_the_environment_
     assert budget({"SLASH_COMMAND_TOOL_CHAR_BUDGET": "450"}, window_tokens=200_000) == 450
     for i in range(30):
         write_skill(tmp_path, f"s{i:02d}", f"description: {'word ' * 40}", "b")
-    skills = load_skills(cwd=tmp_path, home=tmp_path / "nohome")
+    skills = load_skills(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     small = SkillTool(skills, window_tokens=20_000).description  # an 800-character listing
     large = SkillTool(skills, window_tokens=1_000_000).description
     assert "more skills not listed" in small and "more skills not listed" not in large
@@ -163,7 +167,7 @@ async def test_skill_name_star_rules_match_the_arguments_as_a_prefix(tmp_path: P
     )
     settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
     engine = engine_for(settings, grammar=BuiltinGrammar())
-    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     calls = [None, "staging", "prod", "prod --force", "production"]
     model = ScriptedModel.from_turns(
         [
@@ -228,7 +232,7 @@ async def test_a_skills_allowed_tools_end_with_the_query_that_invoked_it(tmp_pat
     )
     settings = load_settings(tmp_path, env={"HOME": str(tmp_path / "nohome")}, trusted=True)
     engine = engine_for(settings, grammar=BuiltinGrammar())
-    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome")
+    skill = SkillTool.load(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     asked: list[str] = []
 
     async def ask(request: object) -> object:
@@ -282,7 +286,7 @@ async def invoke(project: Path, data: dict[str, object]) -> str:
     (project / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Skill"]}}')
     settings = load_settings(project, env={"HOME": str(project / "nohome")}, trusted=True)
     engine = engine_for(settings, grammar=BuiltinGrammar())
-    skill = SkillTool.load(cwd=project, home=project / "nohome")
+    skill = SkillTool.load(cwd=project, home=project / "nohome", trusted=True)
     model = ScriptedModel.from_turns(
         [{"type": "tool_use", "name": "Skill", "input": data}], [{"type": "text", "text": "ok"}]
     )
@@ -335,7 +339,7 @@ async def test_a_skill_file_without_frontmatter_loads_named_after_its_folder(
     directory = tmp_path / ".claude" / "skills" / "lint-all"
     directory.mkdir(parents=True)
     (directory / "SKILL.md").write_text("# Lint everything\n\nRun ruff on src.\n")
-    found = load_skills(cwd=tmp_path, home=tmp_path / "nohome")
+    found = load_skills(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     assert found.warnings == ()
     (skill,) = found.skills
     assert (skill.name, skill.description) == ("lint-all", "Lint everything")
@@ -346,5 +350,5 @@ def test_a_skill_file_with_nothing_in_it_is_skipped_with_a_warning(tmp_path: Pat
     directory = tmp_path / ".claude" / "skills" / "empty"
     directory.mkdir(parents=True)
     (directory / "SKILL.md").write_text("\n\n")
-    found = load_skills(cwd=tmp_path, home=tmp_path / "nohome")
+    found = load_skills(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     assert found.skills == () and "empty" in found.warnings[0]

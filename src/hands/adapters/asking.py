@@ -2,8 +2,9 @@
 
 Some frameworks ask "does this call need approval?" before they invoke a tool (the
 OpenAI Agents SDK's ``needs_approval``, a LangGraph ``interrupt()`` before the work).
-The answer must be the pipeline's: PreToolUse hooks first (a block, a rewrite, their
-own allow or ask), then the permission engine. The hooks' verdict is kept for the call
+The answer must be the pipeline's: input validation first (invalid input is reported by
+the call, and no hook sees it), then PreToolUse hooks (a block, a rewrite, their own
+allow or ask), then the permission engine. The hooks' verdict is kept for the call
 that follows, so they run once per call however the framework splits it.
 """
 
@@ -29,17 +30,22 @@ async def would_ask(
     """Whether running this call would reach the user (nothing runs)."""
     if ctx.permission_mode == "dontAsk":
         return False  # an ask is a denial there: the call reports it
+    try:  # the pipeline's order: validation first, hooks only for valid input
+        parsed = tool.parse_input(arguments)
+        if await tool.validate_input(parsed, ctx):
+            return False  # the call reports the invalid input, and no hook sees it
+    except Exception:
+        return False
     pre: PreToolUseOutcome | None = None
     if hooks is not None:
         pre = await hooks.decide_early(tool=tool, tool_input=arguments, ctx=ctx)
         if pre.decision in ("deny", "defer"):
             return False
         if pre.updated_input is not None:
-            arguments = pre.updated_input
-    try:
-        parsed = tool.parse_input(arguments)
-    except Exception:
-        return False  # the call reports the invalid input
+            try:
+                parsed = tool.parse_input(pre.updated_input)
+            except Exception:
+                return False  # the call reports the hook's invalid rewrite
     decision = await policy.decide(tool, parsed, ctx)
     hook = pre.decision if pre is not None else None
     if decision.behavior == "allow":
@@ -53,30 +59,42 @@ async def would_ask(
 
 
 class RememberedHooks(ForwardingHooks):
-    """The session's hooks, with PreToolUse answered once per call id."""
+    """The session's hooks, with PreToolUse answered once per call id.
+
+    A verdict is kept for its call id and input until the call settles: asked about
+    (``decide_early``) and then run, or run, paused for the user's approval and run again
+    once approved (a resumed graph, a new run with the approval), the call sees the one
+    verdict. The same id with other input runs the hooks afresh.
+    """
 
     def __init__(self, inner: ToolHooks) -> None:
         super().__init__(inner)
-        self._early: dict[str, PreToolUseOutcome] = {}
+        self._kept: dict[str, tuple[dict[str, Any], PreToolUseOutcome]] = {}
+
+    async def _verdict(
+        self, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
+    ) -> PreToolUseOutcome:
+        call_id = ctx.tool_use_id
+        kept = self._kept.get(call_id) if call_id else None
+        if kept is not None and kept[0] == dict(tool_input):
+            return kept[1]
+        outcome = await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
+        if call_id:
+            self._kept[call_id] = (dict(tool_input), outcome)
+        return outcome
 
     async def decide_early(
         self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
     ) -> PreToolUseOutcome:
-        """Run PreToolUse now, and keep its verdict for the call with ``ctx.tool_use_id``."""
-        outcome = await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
-        if ctx.tool_use_id:
-            self._early[ctx.tool_use_id] = outcome
-        return outcome
+        """PreToolUse for the call with ``ctx.tool_use_id``, before it runs (kept for it)."""
+        return await self._verdict(tool, tool_input, ctx)
 
     def forget(self, call_id: str) -> None:
-        """Drop the verdict kept for a call that will not run (the framework paused)."""
-        self._early.pop(call_id, None)
+        """Drop the verdict kept for a call that has settled (run, or will not run)."""
+        self._kept.pop(call_id, None)
 
     async def pre_tool_use(
         self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext
     ) -> PreToolUseOutcome:
-        """The verdict kept for this call, or the hooks' answer now."""
-        kept = self._early.pop(ctx.tool_use_id, None)
-        if kept is not None:
-            return kept
-        return await self.inner.pre_tool_use(tool=tool, tool_input=tool_input, ctx=ctx)
+        """The verdict kept for this call, or the hooks' answer now (kept until it settles)."""
+        return await self._verdict(tool, tool_input, ctx)

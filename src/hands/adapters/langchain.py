@@ -36,6 +36,8 @@ from hands.adapters.toolbox import Approval, CallResult, Toolbox, ToolDef, new_c
 from hands.core.messages import ImageBlock, TextBlock
 
 T = TypeVar("T")
+_CALL_ID = "__hands_call_id"
+"""Where the graph's tool call id travels from ``_to_args_and_kwargs`` to ``_run``/``_arun``."""
 
 
 class _Portal:
@@ -64,9 +66,16 @@ class HandsTool(BaseTool):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
+    def _to_args_and_kwargs(
+        self, tool_input: str | dict[str, Any], tool_call_id: str | None
+    ) -> tuple[tuple[str, ...], dict[str, Any]]:
+        # the model's id for the call: the same when a resumed graph runs the tool again
+        args, kwargs = super()._to_args_and_kwargs(tool_input, tool_call_id)
+        return args, {**kwargs, _CALL_ID: tool_call_id}
+
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.pop("run_manager", None)
-        call_id = new_call_id()
+        call_id = kwargs.pop(_CALL_ID, None) or new_call_id()
         asks = self.portal.run(lambda: self.toolbox.would_ask(self.name, kwargs, call_id=call_id))
         approval = self._approval(call_id, kwargs) if asks else None
         progress = _progress_writer(self.name)  # the graph's writer lives in this thread
@@ -74,17 +83,15 @@ class HandsTool(BaseTool):
 
     async def _arun(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.pop("run_manager", None)
-        call_id = new_call_id()
+        call_id = kwargs.pop(_CALL_ID, None) or new_call_id()
         asks = await self.toolbox.would_ask(self.name, kwargs, call_id=call_id)
         approval = self._approval(call_id, kwargs) if asks else None
         return await self._call(call_id, kwargs, approval, _progress_writer(self.name))
 
     def _approval(self, call_id: str, arguments: dict[str, Any]) -> Approval:
-        try:
-            return _ask_graph(self.name, arguments)
-        except BaseException:  # the graph pauses here and runs the tool again on resume
-            self.toolbox.forget(call_id)
-            raise
+        # the graph pauses here and runs the tool again on resume, with the same call id:
+        # the hooks' verdict stays kept for it, so they run once for the call
+        return _ask_graph(self.name, arguments)
 
     async def _call(
         self,

@@ -248,7 +248,7 @@ class Toolbox:
             )
             if outcome.context_modifier is not None:
                 self.context = outcome.context_modifier(self.context)
-        if asked and approval is None:
+        if asked and approval is None:  # it keeps its hooks' verdict for the approved call
             request = asked[0]
             pending = PendingApproval(
                 call_id=call_id,
@@ -260,6 +260,7 @@ class Toolbox:
             return CallResult(
                 call_id=call_id, parts=(TextBlock(text=notice),), is_error=True, pending=pending
             )
+        self.forget(call_id)  # settled
         content = outcome.block.content
         parts: tuple[ResultPart, ...] = (
             (TextBlock(text=content),) if isinstance(content, str) else tuple(content)
@@ -284,7 +285,7 @@ class Toolbox:
         return await would_ask(tool, arguments, ctx, policy=self.policy, hooks=self._hooks)
 
     def forget(self, call_id: str) -> None:
-        """Drop what :meth:`would_ask` kept for a call that will not run."""
+        """Drop the PreToolUse verdict kept for a call that will not run."""
         if self._hooks is not None:
             self._hooks.forget(call_id)
 

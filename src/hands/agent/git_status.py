@@ -13,16 +13,28 @@ from pathlib import Path
 GIT_TIMEOUT_S = 2.0
 
 
-def git_summary(cwd: Path) -> str:
-    """``git status --short --branch`` (first 30 lines), or "" outside a repository."""
+def git_summary(cwd: Path, *, trusted: bool | None = None) -> str:
+    """``git status --short --branch`` (first 30 lines), or "" outside a repository.
+
+    ``trusted``: whether the workspace is trusted (``None``: the trusted-workspaces
+    file); untrusted, git runs none of the programs the repository names
+    (:mod:`hands.config.safe_git`: ``core.fsmonitor``, hooks, filters...).
+    """
+    from hands.config.safe_git import git_argv, git_env
+
+    if trusted is None:
+        from hands.config.trust import is_trusted
+
+        trusted = is_trusted(cwd)
     try:
         proc = subprocess.run(
-            ["git", "status", "--short", "--branch"],
+            git_argv(cwd, "status", "--short", "--branch", trusted=trusted),
             cwd=cwd,
             capture_output=True,
             text=True,
             timeout=GIT_TIMEOUT_S,
             check=False,
+            env=git_env(trusted=trusted),
         )
     except (OSError, subprocess.TimeoutExpired):
         return ""

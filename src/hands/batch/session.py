@@ -51,6 +51,9 @@ class RunSettings:
     """The command that starts a hands session."""
     env: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
     """Extra environment for every session (model API keys are inherited anyway)."""
+    trust: bool = False
+    """Trust each task's folder (``--trust``): its project hooks, servers and settings
+    count. Off by default: a task's repository is untrusted input."""
 
     def to_data(self) -> dict[str, Any]:
         """Plain data, for a process or machine that runs the task."""
@@ -60,6 +63,7 @@ class RunSettings:
             "model": self.model,
             "hands": list(self.hands),
             "env": dict(self.env),
+            "trust": self.trust,
         }
 
     @classmethod
@@ -70,6 +74,7 @@ class RunSettings:
             sandbox=data["sandbox"],
             model=data["model"],
             hands=tuple(data["hands"]),
+            trust=data.get("trust") is True,
             env=dict(data["env"]),
         )
 
@@ -183,6 +188,8 @@ def _session(
     argv = [*settings.hands, "-p", task.prompt, "--output-format", "stream-json",
             "--permission-mode", task.permission_mode,
             "--settings", str(settings_file)]  # fmt: skip
+    if settings.trust:
+        argv.append("--trust")
     if model:
         argv += ["--model", model]
     if task.max_turns is not None:
@@ -209,8 +216,9 @@ def _session(
     if timed_out:
         out["status"] = "timeout"
         return out
-    if proc.returncode < 0:
-        raise SessionCrashed(f"the session was killed by signal {-proc.returncode}")
+    killed_by = _killing_signal(proc.returncode, settings.sandbox)
+    if killed_by is not None:
+        raise SessionCrashed(f"the session was killed by signal {killed_by}")
     out["status"] = "completed"
     out["exit_code"] = proc.returncode
     if proc.returncode != 0 or out.get("is_error"):
@@ -218,6 +226,24 @@ def _session(
         out["status"] = "error"
         out["error"] = out.get("final_text") or tail or f"hands exited {proc.returncode}"
     return out
+
+
+def _killing_signal(returncode: int, sandbox: Sandbox) -> int | None:
+    """The signal that killed the session, if one did.
+
+    Run directly, a killed session's return code is minus the signal. Under bubblewrap
+    the session is bubblewrap's child, and bubblewrap reports a child killed by signal N
+    the way a shell does, as 128+N. hands' own codes above 128 mean the same thing (141:
+    its output pipe closed, which the batch, reading to the end, never does).
+    """
+    if returncode < 0:
+        return -returncode
+    if sandbox == "bwrap" and returncode > 128:
+        try:
+            return signal.Signals(returncode - 128).value
+        except ValueError:
+            return None
+    return None
 
 
 def _env(settings: RunSettings, home: Path) -> dict[str, str]:

@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, cast
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -173,6 +173,12 @@ def main_command(
         ask_trust=ask_trust,
     )
     announce_warnings(setup.settings)
+    from hands.cli.root_check import bypass_refusal
+
+    refused = bypass_refusal(setup.settings.default_mode)
+    if refused is not None:
+        print(f"hands: {refused}", file=sys.stderr)
+        raise typer.Exit(2)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     _prune_checkpoints(setup.session.home, setup.settings.value("cleanupPeriodDays"))
@@ -227,25 +233,12 @@ def _checked_formats_and_mode(
 
 def _mcp_servers(values: Sequence[str]) -> dict[str, object]:
     """The ``mcpServers`` of each ``--mcp-config`` file or JSON string, merged."""
-    servers: dict[str, object] = {}
-    for value in values:
-        text = value
-        if not value.lstrip().startswith("{"):
-            try:
-                text = Path(value).expanduser().read_text(encoding="utf-8")
-            except OSError as exc:
-                raise typer.BadParameter(f"--mcp-config {value}: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise typer.BadParameter(f"--mcp-config {value} is not valid JSON: {exc}") from None
-        entries: object = (
-            cast(dict[str, object], data).get("mcpServers") if isinstance(data, dict) else None
-        )
-        if not isinstance(entries, dict):
-            raise typer.BadParameter(f'--mcp-config {value} has no "mcpServers" object')
-        servers.update({str(k): v for k, v in cast(dict[object, object], entries).items()})
-    return servers
+    from hands.cli.args import UsageError, mcp_config_servers
+
+    try:
+        return mcp_config_servers(values)
+    except UsageError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 @app.command("help")
@@ -500,6 +493,7 @@ def batch_command(
     run_dir: Annotated[
         Path | None, typer.Option("--run-dir", help="Where each task's workdir and home go.")
     ] = None,
+    trust: TrustOption = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or summary.")] = False,
     model_concurrency: Annotated[
         int | None,
@@ -530,6 +524,7 @@ def batch_command(
             resume=resume,
             run_dir=run_dir,
             quiet=quiet,
+            trust=trust,
             model_concurrency=model_concurrency,
         )
     except UsageError as exc:

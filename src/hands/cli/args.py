@@ -133,6 +133,35 @@ def check_settings_value(value: str | None, cwd: Path) -> None:
         raise UsageError(f"{label}: a settings file must hold a JSON object")
 
 
+def mcp_config_servers(values: Sequence[str]) -> dict[str, object]:
+    """The ``mcpServers`` of each ``--mcp-config`` file or JSON string, merged.
+
+    A value that cannot be read or holds no ``mcpServers`` object is a :class:`UsageError`.
+    """
+    import json
+    from typing import cast
+
+    servers: dict[str, object] = {}
+    for value in values:
+        text = value
+        if not value.lstrip().startswith("{"):
+            try:
+                text = Path(value).expanduser().read_text(encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"--mcp-config {value}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--mcp-config {value} is not valid JSON: {exc}") from None
+        entries: object = (
+            cast(dict[str, object], data).get("mcpServers") if isinstance(data, dict) else None
+        )
+        if not isinstance(entries, dict):
+            raise UsageError(f'--mcp-config {value} has no "mcpServers" object')
+        servers.update({str(k): v for k, v in cast(dict[object, object], entries).items()})
+    return servers
+
+
 def announce_warnings(loaded: Settings) -> None:
     """Print the settings' warnings (bad files and rules, untrusted files) to stderr."""
     from hands.permissions.policy import settings_warnings

@@ -28,6 +28,7 @@ def batch_main(
     run_dir: Path | None,
     quiet: bool,
     model_concurrency: int | None = None,
+    trust: bool = False,
 ) -> int:
     """Run the batch; the exit code is 0 when every task has a result."""
     from hands.batch.engines import Engine, LocalEngine, RayEngine
@@ -63,7 +64,9 @@ def batch_main(
     where = run_dir if run_dir is not None else out.with_name(out.stem + ".runs")
     gateway = _gateway(model_concurrency, engine=engine, address=address)
     env = gateway.session_env() if gateway is not None else {}
-    settings = RunSettings(run_dir=where.absolute(), sandbox=sandbox, model=model, env=env)
+    settings = RunSettings(
+        run_dir=where.absolute(), sandbox=sandbox, model=model, env=env, trust=trust
+    )
     from hands.cli.console import ShownConsole
 
     console = None if quiet else ShownConsole(stderr=True)

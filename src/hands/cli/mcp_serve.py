@@ -177,7 +177,7 @@ def build_server(bridge: HandsMcpBridge) -> Server[Any]:
     """An MCP low-level server for ``bridge``: tools, file resources, logging, completion.
 
     It declares prompts (it has none), so a host's prompt picker finds an empty list
-    instead of an error.
+    instead of an error, and a ``prompts/get`` an unknown-prompt error.
     """
     from mcp.server.lowlevel.server import Server
     from mcp_types import (
@@ -233,6 +233,7 @@ def build_server(bridge: HandsMcpBridge) -> Server[Any]:
             on_list_resource_templates=extra.on_list_resource_templates,
             on_read_resource=extra.on_read_resource,
             on_list_prompts=on_list_prompts,
+            on_get_prompt=extra.on_get_prompt,
             on_completion=extra.on_completion,
             on_set_logging_level=on_set_logging_level,
         )

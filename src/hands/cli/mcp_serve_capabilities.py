@@ -4,6 +4,9 @@
   directories' files, each through the permission engine).
 - **Completion**: the ``path`` argument of the ``file:///{path}`` template; anything
   else (there are no prompts) completes to nothing.
+- **Prompts**: declared, and there are none: ``prompts/list`` is empty and
+  ``prompts/get`` answers every name with invalid params (-32602), the spec's error for
+  an unknown prompt, never "method not found".
 - **Logging**: each tool call is logged (``notifications/message``, logger ``hands``):
   its start at ``debug``, its end at ``info`` (``warning`` when it failed). A client's
   ``logging/setLevel`` sets the lowest level sent to it; ``info`` until it says.
@@ -22,6 +25,7 @@ from hands.mcp.client_features import LOG_LEVELS
 if TYPE_CHECKING:
     from mcp_types import (
         CompleteResult,
+        GetPromptResult,
         ListResourcesResult,
         ListResourceTemplatesResult,
         ReadResourceResult,
@@ -69,6 +73,20 @@ class ServeCapabilities:
                 )
             except Exception:
                 return  # a log line is best effort; the call's result still goes out
+
+    # -- prompts ---------------------------------------------------------------------
+
+    async def on_get_prompt(self, ctx: Any, params: Any) -> GetPromptResult:
+        """``prompts/get``: hands serves no prompts, so every name is unknown."""
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import INVALID_PARAMS
+
+        name = str(getattr(params, "name", ""))
+        raise MCPError(
+            INVALID_PARAMS,
+            f"unknown prompt {name!r}: this server has no prompts (prompts/list is empty); "
+            "its tools are listed by tools/list",
+        )
 
     # -- resources -------------------------------------------------------------------
 

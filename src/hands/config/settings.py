@@ -476,8 +476,15 @@ def parse_settings_text(
 
 
 def add_local_allow_rules(project_dir: Path, rules: Iterable[str]) -> Path:
-    """Append allow rules to ``.claude/settings.local.json`` ("allow always"); returns it."""
+    """Append allow rules to ``.claude/settings.local.json`` ("allow always"); returns it.
+
+    When this creates the file, its repository's ``.gitignore`` gets it too: the file
+    holds the user's own approvals and must not be committed for others to run with.
+    """
+    from hands.config.gitignore import ignore_in_git
+
     path = project_dir / ".claude" / "settings.local.json"
+    created = not path.exists()
 
     def change(data: dict[str, Any]) -> None:
         permissions = object_field(data, "permissions", path)
@@ -486,7 +493,10 @@ def add_local_allow_rules(project_dir: Path, rules: Iterable[str]) -> Path:
             if rule not in entries:
                 entries.append(rule)
 
-    return update_json_object(path, change)
+    update_json_object(path, change)
+    if created:
+        ignore_in_git(path)
+    return path
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
-from hands.core.limits import hands_home
+from hands.core.limits import DEFAULT_TOOL_TIMEOUT_S, Limits, hands_home
 
 SamplingPolicy: TypeAlias = Literal["ask", "auto", "off"]
 """A server entry's ``"sampling"``: ask the user (default), serve without asking, never offer."""
@@ -33,7 +33,6 @@ Scope: TypeAlias = Literal["dynamic", "local", "project", "user"]
 
 SCOPE_ORDER: tuple[Scope, ...] = ("dynamic", "local", "project", "user")
 DEFAULT_STARTUP_TIMEOUT_MS = 30_000
-DEFAULT_TOOL_TIMEOUT_MS = 100_000_000
 DEFAULT_MAX_OUTPUT_TOKENS = 25_000
 DEFAULT_CONNECT_WAIT_MS = 5_000
 
@@ -110,7 +109,13 @@ class McpSettings:
     """Timeouts and caps from the environment (``MCP_TIMEOUT`` and friends)."""
 
     startup_timeout_s: float = DEFAULT_STARTUP_TIMEOUT_MS / 1000
-    tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_MS / 1000
+    tool_timeout_s: float | None = None
+    """``MCP_TOOL_TIMEOUT``: the limit of every MCP tool call, when set (a server's own
+    ``timeout`` can only shorten it)."""
+    default_tool_timeout_s: float = DEFAULT_TOOL_TIMEOUT_S
+    """The limit of a call when neither ``MCP_TOOL_TIMEOUT`` nor the server's ``timeout``
+    sets one: the session's tool time limit (``HANDS_TOOL_TIMEOUT_MS``), as for every
+    other tool."""
     max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS
     connect_batch: int = 16
     reconnect_attempts: int = 3
@@ -131,7 +136,8 @@ class McpSettings:
         env = os.environ if env is None else env
         return cls(
             startup_timeout_s=_int(env, "MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS) / 1000,
-            tool_timeout_s=_int(env, "MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS) / 1000,
+            tool_timeout_s=_optional_ms(env, "MCP_TOOL_TIMEOUT"),
+            default_tool_timeout_s=Limits.from_env(env).tool_timeout_s,
             max_output_tokens=_int(env, "MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS),
             connect_batch=_int(env, "MCP_SERVER_CONNECTION_BATCH_SIZE", 16),
             connect_wait_s=_int(env, "MCP_CONNECT_TIMEOUT_MS", DEFAULT_CONNECT_WAIT_MS) / 1000,
@@ -158,6 +164,12 @@ class McpConfigSet:
     def get(self, name: str) -> McpServerConfig | None:
         """The server called ``name``, if it is to be started."""
         return next((s for s in self.servers if s.name == name), None)
+
+
+def _optional_ms(env: Mapping[str, str], key: str) -> float | None:
+    """A positive number of milliseconds in ``env[key]``, in seconds; None when unset."""
+    value = _int(env, key, 0)
+    return value / 1000 if value > 0 else None
 
 
 def _int(env: Mapping[str, str], key: str, default: int) -> int:

@@ -316,6 +316,12 @@ class McpManager:
             f"the call to {tool} did not run. Try again later."
         )
 
+    def _tool_limit(self, config: McpServerConfig) -> float:
+        """``MCP_TOOL_TIMEOUT`` and the server's ``timeout``, the shorter; else the session's."""
+        own = None if config.timeout_ms is None else config.timeout_ms / 1000
+        set_limits = [s for s in (self.settings.tool_timeout_s, own) if s is not None]
+        return min(set_limits) if set_limits else self.settings.default_tool_timeout_s
+
     async def _call_once(
         self,
         conn: McpConnection,
@@ -338,9 +344,7 @@ class McpManager:
                 McpProgress(server=name, tool=tool, progress=progress, total=total, message=message)
             )
 
-        limit = self.settings.tool_timeout_s
-        if conn.config.timeout_ms is not None:
-            limit = min(limit, conn.config.timeout_ms / 1000)
+        limit = self._tool_limit(conn.config)
         try:
             with anyio.fail_after(limit):
                 result = await session.call_tool(tool, arguments, progress_callback=on_progress)

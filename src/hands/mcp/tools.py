@@ -162,6 +162,7 @@ class McpTool(Tool[McpInput, McpCallResult]):
     input_model = McpInput
     handles_own_timeout = True  # MCP_TOOL_TIMEOUT and the server's own timeout apply
     in_background_agents = True
+    asks_when_read_only = True  # readOnlyHint is the server's claim, not a fact hands checked
 
     def __init__(
         self, *, backend: McpBackend, server: str, definition: McpToolDef, always_load: bool = False
@@ -287,6 +288,7 @@ class PendingMcpTool(Tool[McpInput, Any]):
     input_model = McpInput
     handles_own_timeout = True
     in_background_agents = True
+    asks_when_read_only = True
 
     def __init__(self, *, backend: McpBackend, name: str, server: str) -> None:
         self.backend = backend

@@ -335,6 +335,45 @@ def file_operands(cmd: SimpleCommand) -> tuple[list[str], list[str]]:
     return reads, writes
 
 
+WRITE_FLAGS: dict[str, tuple[str, frozenset[str]]] = {
+    "sort": ("o", frozenset({"--output"})),
+    "tree": ("o", frozenset[str]()),
+    "git": ("", frozenset({"--output"})),
+    "curl": ("o", frozenset({"--output"})),
+    "wget": ("O", frozenset({"--output-document", "--output-file"})),
+    "shuf": ("o", frozenset({"--output"})),
+}
+"""Options whose value is a file the program writes: program -> (short letters, long names)."""
+
+
+def option_writes(cmd: SimpleCommand) -> list[str]:
+    """The files ``cmd`` writes through its output options (``sort -o FILE``), as written."""
+    name = _base(cmd.name or "")
+    spec = WRITE_FLAGS.get(name)
+    if spec is None:
+        return []
+    short, long = spec
+    out: list[str] = []
+    values = [a.value for a in cmd.args[1:]]
+    for i, v in enumerate(values):
+        if v is None or not v.startswith("-") or v == "--":
+            continue
+        flag, eq, rest = v.partition("=")
+        nxt = values[i + 1] if i + 1 < len(values) else None
+        if v.startswith("--"):
+            if flag in long:
+                value = rest if eq else nxt
+                out.append(value if value is not None else "")
+            continue
+        for k, ch in enumerate(v[1:], start=1):
+            if ch in short:
+                attached = v[k + 1 :]
+                value = attached or nxt
+                out.append(value if value is not None else "")
+                break
+    return out
+
+
 def expand_path(raw: str, *, cwd: Path, home: Path) -> str:
     """``raw`` as an absolute, normalised path (``~`` expanded)."""
     if raw == "~" or raw.startswith("~/"):

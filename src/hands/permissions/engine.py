@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
-from hands.permissions import verdicts
+from hands.permissions import paths, verdicts
 from hands.permissions.domains import NetworkDomains
 from hands.permissions.matching import Hit, RuleIndex, Target
 from hands.permissions.planning import plan_mode_decision
@@ -277,15 +277,24 @@ class PermissionEngine:
         mode: PermissionMode,
         read_only: bool,
     ) -> PermissionDecision:
-        """The built-in checks and allow rules for the kind of thing the call touches."""
+        """The built-in checks and allow rules for the kind of thing the call touches.
+
+        An active skill's ``allowed-tools`` (``ctx.turn_allow``) never reach outside the
+        working directories: a read or write of a path outside them is decided by the
+        session's own rules alone (``Edit(//**)`` from a skill grants nothing there).
+        """
         kind = call.kind
         index = self.index_for(ctx)
+        dirs = self.working_dirs(ctx)
+        if ctx.turn_allow and kind in ("read", "edit"):
+            if not all(paths.inside(p, dirs) for p in call.paths):
+                index = self.index
         if kind == "bash":
             return verdicts.shell_verdict(index, tool, call, ctx, mode, self.working_dirs(ctx))
         if kind == "read":
-            return verdicts.read_verdict(index, tool, call, ctx, self.working_dirs(ctx))
+            return verdicts.read_verdict(index, tool, call, ctx, dirs)
         if kind == "edit":
-            return verdicts.edit_verdict(index, tool, call, ctx, mode, self.working_dirs(ctx))
+            return verdicts.edit_verdict(index, tool, call, ctx, mode, dirs)
         return verdicts.other_verdict(index, tool, call, read_only, mode)
 
 

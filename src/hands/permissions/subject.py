@@ -44,6 +44,9 @@ class CallSubject:
     write_paths: tuple[str, ...] = ()
     """Operands of file-writing commands, each with its symlink target."""
     redirect_paths: tuple[str, ...] = ()
+    option_write_paths: tuple[str, ...] = ()
+    """Files written through output options (``sort -o FILE``), with symlink targets;
+    an empty string for one the analysis cannot know."""
     unclear_redirects: tuple[str, ...] = ()
     shell_reads: tuple[tuple[str, str], ...] = ()
     """(program, path) for every path a shell command reads, with symlink targets."""
@@ -111,7 +114,7 @@ def absolute(raw: str, ctx: ToolContext, *, home: Path) -> str:
 
 
 def _describe_shell(command: str, ctx: ToolContext, *, home: Path) -> CallSubject:
-    from hands.permissions.bash import expand_path, file_operands, line_forms
+    from hands.permissions.bash import expand_path, file_operands, line_forms, option_writes
     from hands.shell.analysis import analyze
 
     short = command if len(command) <= 80 else command[:79] + "…"
@@ -123,10 +126,13 @@ def _describe_shell(command: str, ctx: ToolContext, *, home: Path) -> CallSubjec
             bases.append(Path(expand_path(cmd.args[1].value, cwd=bases[-1], home=home)))
     reads: list[str] = []
     writes: list[str] = []
+    option_paths: list[str] = []
     for cmd in analysis.commands:
         r, w = file_operands(cmd)
         reads.extend(_resolve_all(r, bases, home))
         writes.extend(_resolve_all(w, bases, home))
+        for raw in option_writes(cmd):
+            option_paths.extend(_resolve_all([raw], bases, home) if raw else [""])
     found = _shell_reads(analysis, bases, home)
     reads.extend(_resolve_all(found.files, bases, home))
     redirects: list[str] = []
@@ -146,7 +152,8 @@ def _describe_shell(command: str, ctx: ToolContext, *, home: Path) -> CallSubjec
         analysis=analysis,
         deny_forms=forms,
         read_paths=tuple(dict.fromkeys(reads)),
-        write_paths=tuple(dict.fromkeys(writes)),
+        write_paths=tuple(dict.fromkeys(writes + [p for p in option_paths if p])),
+        option_write_paths=tuple(dict.fromkeys(option_paths)),
         redirect_paths=tuple(dict.fromkeys(redirects)),
         unclear_redirects=tuple(unclear),
         shell_reads=_with_targets(found.paths),

@@ -31,11 +31,13 @@ _HARMLESS_OPAQUE = (
     "command substitution", "backticks", "subshell", "process substitution",
     "arithmetic expansion", "if statement", "elif clause", "else clause", "while statement",
     "for statement", "c style for statement", "case statement", "case item", "do group",
-    "test command", "test that evaluates its operands", "variable", "parameter expansion",
+    "test command", "test that evaluates its operands", "variable",
     "brace expansion", "here-document with expansions", "ANSI-C or translated quoting",
-    "group in braces",
 )  # fmt: skip
-"""Constructs whose inner commands are all checked, so they do not block an allow."""
+"""Constructs whose inner commands are all checked, so they do not block an allow.
+
+``${…}`` (which may assign, ``${X:=v}``, or build text from escapes) and groups in braces
+are left out: Claude Code asks about them under an allow rule, and so does hands."""
 _NOT_READ_ONLY = frozenset(
     {"command substitution", "backticks", "subshell", "process substitution", "case statement",
      "case item", "variable", "parameter expansion", "brace expansion", "group in braces",
@@ -370,6 +372,14 @@ def shell_verdict(
     for text in call.unclear_redirects:
         missing.append(f"the redirection {text}")
     edit_rules = index.family_rules("allow", EDIT_RULES)
+    for path in call.option_write_paths:
+        if path and inside(path, dirs) and inside(os.path.realpath(path), dirs):
+            continue  # the allow rule of the program covers what it writes inside
+        edit_rule = index.allowed_path(edit_rules, (path,), ctx) if path else None
+        if edit_rule is None:
+            missing.append(f"writing {path or 'a file named by a variable'}")
+        else:
+            used.append(edit_rule)
     for path in call.redirect_paths:
         if mode == "acceptEdits" and inside(path, dirs):
             continue

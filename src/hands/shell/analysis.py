@@ -416,6 +416,9 @@ class _Walker:
         if not name:
             self.hidden.append("empty command name")
             return
+        if name == "coproc":  # a reserved word the grammar reads as a command
+            self.problems.append("coproc runs a command the analysis does not read")
+            return
         if name in _ZSH_ISMS or name.startswith("="):
             self.hidden.append(f"zsh construct {name!r}")
         elif name in _SHELLS and len(cmd.args) > 1:

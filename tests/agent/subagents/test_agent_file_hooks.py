@@ -109,10 +109,11 @@ async def test_an_untrusted_project_agent_files_hooks_do_not_run(
     project, home, log = guarded_project(tmp_path)
     monkeypatch.setenv("HANDS_HOME", str(tmp_path / "hands-home"))
     catalog = AgentCatalog.load(cwd=project, home=home)
-    assert catalog.find("guard") is not None and not catalog.find("guard").trusted  # type: ignore[union-attr]
-    _, _, _, inner = await run_guarded(project, catalog)
-    assert "guard:" not in inner and "inside" in inner.replace("echo inside", "")
+    # an untrusted project's agent files are project input: not loaded at all
+    assert catalog.find("guard") is None and "guard" not in catalog.names
     assert not log.exists()
+    trusted = AgentCatalog.load(cwd=project, home=home, trusted=True)
+    assert trusted.find("guard") is not None and trusted.find("guard").trusted  # type: ignore[union-attr]
 
 
 async def test_a_user_agent_file_is_trusted_without_a_workspace_decision(

@@ -81,7 +81,9 @@ async def test_a_fixture_agent_runs_with_the_tools_its_file_names(tmp_path: Path
     assert request.system.startswith("# Backend Code Reviewer")
 
 
-def test_project_agents_win_over_the_users_and_bad_files_are_warnings(tmp_path: Path) -> None:
+def test_a_project_agent_never_replaces_a_users_and_bad_files_are_warnings(
+    tmp_path: Path,
+) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
     write_agent(home, "helper", "name: helper\ndescription: the user's", sub=".claude")
     write_agent(home, "solo", "name: solo\ndescription: only the user's", sub=".hands")
@@ -89,9 +91,10 @@ def test_project_agents_win_over_the_users_and_bad_files_are_warnings(tmp_path: 
     write_agent(project, "broken", "name: broken\ndescription: [unclosed")
     write_agent(project, "nameless", "description: no name")
     write_agent(project, "turns", "name: turns\ndescription: d\nmaxTurns: zero")
-    catalog = AgentCatalog.load(cwd=project, home=home)
-    helper = catalog.find("helper")
-    assert helper is not None and helper.description == "the project's"
+    catalog = AgentCatalog.load(cwd=project, home=home, trusted=True)
+    helper, theirs = catalog.find("helper"), catalog.find("project:helper")
+    assert helper is not None and helper.description == "the user's"
+    assert theirs is not None and theirs.description == "the project's"
     assert catalog.find("solo") is not None
     assert catalog.find("broken") is None
     assert len(catalog.warnings) == 3
@@ -107,7 +110,8 @@ def test_project_agents_win_over_the_users_and_bad_files_are_warnings(tmp_path: 
     ]
     # the Agent tool's description lists every type with what it is for
     description = AgentTool(catalog).description
-    assert "- helper: the project's (Tools: all)" in description
+    assert "- helper: the user's (Tools: all)" in description
+    assert "- project:helper: the project's (Tools: all)" in description
     assert "- Explore: " in description
 
 
@@ -120,7 +124,7 @@ async def test_allowlist_denylist_and_a_list_naming_nothing(tmp_path: Path) -> N
     )
     write_agent(tmp_path, "ghost", "name: ghost\ndescription: d\ntools: Teleport, mcp__nowhere__x")
     write_agent(tmp_path, "brief", "name: brief\ndescription: d\nmaxTurns: 1\nmodel: inherit")
-    catalog = AgentCatalog.load(cwd=tmp_path, home=tmp_path / "nohome")
+    catalog = AgentCatalog.load(cwd=tmp_path, home=tmp_path / "nohome", trusted=True)
     model = routed(
         [
             [
@@ -146,3 +150,17 @@ async def test_allowlist_denylist_and_a_list_naming_nothing(tmp_path: Path) -> N
     assert sorted(t.name for t in route.requests[0].tools) == ["Grep", "Read"]
     assert blocks[1].is_error and "Teleport, mcp__nowhere__x" in blocks[1].text
     assert blocks[2].is_error and "limit of turns" in blocks[2].text
+
+
+def test_a_project_agent_named_like_a_built_in_is_offered_beside_it(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    write_agent(project, "explore", "name: Explore\ndescription: writes everywhere\ntools: Write")
+    catalog = AgentCatalog.load(cwd=project, home=tmp_path / "home", trusted=True)
+    builtin, theirs = catalog.find("Explore"), catalog.find("project:Explore")
+    assert builtin is not None and builtin.scope == "builtin" and builtin.read_only
+    assert theirs is not None and theirs.scope == "project" and theirs.tools == ("Write",)
+    description = AgentTool(catalog).description
+    assert "- Explore: " in description and "- project:Explore: writes everywhere" in description
+    # untrusted: the project's file is not loaded at all
+    untrusted = AgentCatalog.load(cwd=project, home=tmp_path / "home", trusted=False)
+    assert untrusted.find("project:Explore") is None and untrusted.find("Explore") == builtin

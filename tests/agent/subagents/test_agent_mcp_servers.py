@@ -86,7 +86,7 @@ async def test_a_named_server_adds_its_tools_past_the_agents_allowlist(tmp_path:
     )
     config = parse_server("demo", SERVER, env=os.environ)
     async with McpManager([config]) as manager:
-        model, answer = await run_agent(tmp_path, "demo-user", echo("demo"), manager, trusted=False)
+        model, answer = await run_agent(tmp_path, "demo-user", echo("demo"), manager, trusted=True)
         assert manager.connections["demo"].state == "connected"  # shared: still up
     first = model.routes["use the demo"].requests[0]
     names = tool_names(first)
@@ -113,7 +113,7 @@ async def test_an_untrusted_agent_files_own_server_is_not_started(tmp_path: Path
     marker = tmp_path / "marker"
     own = {"command": sys.executable, "args": [str(DEMO), "--marker", str(marker)]}
     write_agent(tmp_path, {"name": "own-demo", "description": "d", "mcpServers": [{"mine": own}]})
-    model, answer = await run_agent(tmp_path, "own-demo", echo("mine"), None, trusted=False)
-    assert "mcp__mine__echo" not in tool_names(model.routes["use the demo"].requests[0])
-    assert "hi there" not in answer and "mcp__mine__echo" in answer  # an unknown-tool error
+    # an untrusted project's agent files are project input: the type is not even offered
+    catalog = AgentCatalog.load(cwd=tmp_path, home=tmp_path / "home", trusted=False)
+    assert catalog.find("own-demo") is None and "own-demo" not in AgentTool(catalog).description
     assert running_with(str(marker)) == []

@@ -78,3 +78,16 @@ async def test_worktree_isolation_outside_a_repository_is_an_error(tmp_path: Pat
     events = await run_all(query("go", options))
     block = next(e.outcome.block for e in events if isinstance(e, ToolResultEvent))
     assert block.is_error and "needs a git repository" in block.text
+
+
+async def test_worktree_isolation_is_refused_in_plan_mode(tmp_path: Path) -> None:
+    checkout = repo(tmp_path / "project")
+    model = routed([[agent_call("x", isolation="worktree")], [text("ok")]], {})
+    options = QueryOptions(
+        model=model, tools=pool_for(extra=[AgentTool()]), cwd=checkout, permission_mode="plan"
+    )
+    events = await run_all(query("go", options))
+    block = next(e.outcome.block for e in events if isinstance(e, ToolResultEvent))
+    assert block.is_error and "A worktree cannot be made in plan mode" in block.text
+    assert git(checkout, "branch", "--list").split() == ["*", "main"]  # no branch was made
+    assert git(checkout, "worktree", "list").count("\n") == 1  # nor a worktree

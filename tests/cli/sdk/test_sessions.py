@@ -186,3 +186,41 @@ async def test_no_session_persistence_writes_no_transcript(
     assert isinstance(saved, ResultMessage) and isinstance(unsaved, ResultMessage)
     names = {p.stem for p in (hands_home / "projects").rglob("*.jsonl")}
     assert saved.session_id in names and unsaved.session_id not in names
+
+
+@pytest.mark.parametrize(
+    ("flags", "said_"),
+    [
+        (["--mcp-config", '{"servers": {}}'], '--mcp-config {"servers": {}} has no "mcpServers"'),
+        (["--max-turns", "many"], "--max-turns 'many' is not a whole number"),
+        (["--plugin-dir", "p"], "--plugin-dir is not supported by hands: hands has no plugins"),
+        (["--permission-prompt-tool", "mcp__x__ask"], "hands asks the SDK over stdio only"),
+        (["--json-schema", '{"type": "string"}'], "--json-schema must describe an object"),
+    ],
+)
+def test_bad_flag_values_are_one_line_and_exit_2(
+    tmp_path: Path, flags: list[str], said_: str
+) -> None:
+    proc = subprocess.run(
+        [HANDS, "--output-format", "stream-json", "--input-format", "stream-json", *flags],
+        input="", capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("hands: ") and said_ in line
+
+
+async def test_strict_mcp_config_keeps_only_the_programs_servers(tmp_path: Path) -> None:
+    model = scripted(tmp_path, [text("a")], [text("b")])
+    opts = options(tmp_path, model)
+    user_config = {"mcpServers": {"from-user": {"command": "true"}}}
+    (Path(opts.env["HOME"]) / ".claude.json").write_text(json.dumps(user_config))
+    loose = await run("hi", opts)
+    strict = await run("hi", options(tmp_path, model, strict_mcp_config=True))
+    names = [
+        [s["name"] for s in m.data["mcp_servers"]]
+        for m in (loose[0], strict[0])
+        if isinstance(m, SystemMessage)
+    ]
+    assert names == [["from-user"], []]

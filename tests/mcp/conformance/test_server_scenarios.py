@@ -24,7 +24,10 @@ LAUNCH = "import sys; from hands.cli.mcp import mcp_app; sys.argv[0] = 'hands mc
 
 FIXTURE_TOOL = "calls the suite's fixture tool {}, which a server of hands' built-in tools has not"
 FIXTURE_RESOURCE = "reads the suite's fixture resource {}; hands serves the project's file:// URIs"
-FIXTURE_PROMPT = "gets the suite's fixture prompt {}; hands declares prompts and has none"
+FIXTURE_PROMPT = (
+    "gets the suite's fixture prompt {}; hands declares prompts, has none and answers"
+    " every name with unknown-prompt (-32602)"
+)
 NO_SUBSCRIBE = "resources/subscribe: hands does not advertise resources.subscribe"
 
 MUST_PASS = (

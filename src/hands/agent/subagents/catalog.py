@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from hands.agent.subagents.builtin import BUILTIN_AGENTS, GENERAL_PURPOSE
@@ -22,13 +23,27 @@ def normalized(name: str) -> str:
     return _SEPARATORS.sub("", name).lower()
 
 
+PROJECT_PREFIX = "project:"
+"""Prefix of a project agent's name when a built-in or user agent has its name."""
+
+
 class AgentCatalog:
-    """Agent types by name; a custom type replaces a built-in one of the same name."""
+    """Agent types by name.
+
+    A user's type replaces a built-in one of the same name; a project's type never
+    replaces either: it is offered as ``project:NAME`` beside it, so the model sees both.
+    """
 
     def __init__(
         self, agents: Iterable[AgentDefinition] = (), *, warnings: Iterable[str] = ()
     ) -> None:
-        merged = {normalized(a.name): a for a in (*BUILTIN_AGENTS, *agents)}
+        merged = {normalized(a.name): a for a in BUILTIN_AGENTS}
+        for agent in agents:
+            key = normalized(agent.name)
+            if agent.scope == "project" and key in merged and merged[key].scope != "project":
+                agent = replace(agent, name=PROJECT_PREFIX + agent.name)
+                key = normalized(agent.name)
+            merged[key] = agent
         self._by_key = merged
         self.warnings = tuple(warnings)
         """One line per agent file that could not be used."""

@@ -18,9 +18,9 @@ from typing import Any, Literal, cast
 from hands.agent.subagents.definition import AgentDefinition
 from hands.agent.subagents.servers import ServerSpec
 from hands.config.frontmatter import FrontmatterError, name_list, split_frontmatter, text_field
+from hands.config.project_input import AGENT_DIRS
 from hands.core.context import PERMISSION_MODES, PermissionMode
 
-AGENT_DIRS = (Path(".claude") / "agents", Path(".hands") / "agents")
 MAX_FILE_BYTES = 1_000_000
 
 
@@ -154,10 +154,13 @@ def agent_files(root: Path) -> list[Path]:
 
 
 def load_agents(*, cwd: Path, home: Path | None = None, trusted: bool | None = None) -> Loaded:
-    """The user's agents, then the project's (which win a name).
+    """The user's agents, then the project's.
 
-    ``trusted``: whether the project's files may run hooks and MCP servers; ``None``
-    follows the workspace trust decision of :mod:`hands.config.trust`.
+    ``trusted``: whether the workspace is trusted; ``None`` follows the trusted-workspaces
+    file of :mod:`hands.config.trust`. An untrusted project's agent files are project
+    input and are not loaded. A project agent never replaces a user's or a built-in one
+    of the same name: :class:`~hands.agent.subagents.catalog.AgentCatalog` gives it a
+    name of its own.
     """
     from hands.config.trust import is_trusted
 
@@ -165,9 +168,10 @@ def load_agents(*, cwd: Path, home: Path | None = None, trusted: bool | None = N
     user = read_agent_files(agent_files(user_home), scope="user")
     project_trusted = trusted if trusted is not None else is_trusted(cwd)
     project = (
-        read_agent_files(agent_files(cwd), scope="project", trusted=project_trusted)
-        if cwd.resolve() != user_home.resolve()
+        read_agent_files(agent_files(cwd), scope="project", trusted=True)
+        if project_trusted and cwd.resolve() != user_home.resolve()
         else Loaded(agents=(), warnings=())
     )
-    merged = {a.name: a for a in (*user.agents, *project.agents)}
-    return Loaded(agents=tuple(merged.values()), warnings=(*user.warnings, *project.warnings))
+    return Loaded(
+        agents=(*user.agents, *project.agents), warnings=(*user.warnings, *project.warnings)
+    )

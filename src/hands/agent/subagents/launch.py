@@ -26,7 +26,14 @@ async def launch(
     agent = tool.definition(input)
     tree: Worktree | None = None
     if (input.isolation or agent.isolation) == "worktree":
-        tree = await create_worktree(ctx.root, home=ctx.session.home, label=agent.name)
+        if ctx.permission_mode == "plan":
+            raise ToolError(
+                "A worktree cannot be made in plan mode: it creates a branch and a checkout. "
+                "Start the agent without isolation to research, or leave plan mode first."
+            )
+        tree = await create_worktree(
+            ctx.root, home=ctx.session.home, label=agent.name, trusted=tool.trusted
+        )
     spawn = Spawn(
         agent=agent,
         prompt=input.prompt,

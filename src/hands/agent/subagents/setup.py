@@ -44,8 +44,8 @@ def delegation_tools(
     """Agent and Skill, with ``cwd``'s and the user's agent files and skills.
 
     Skill is left out of the pool (not enabled) when there is no skill. ``trusted``:
-    whether project agent files may run their hooks and MCP servers (``None``: the
-    workspace trust decision). ``window_tokens``: the model's context window, which
+    whether the project's agent files and skills load (``None``: the trusted-workspaces
+    file). ``window_tokens``: the model's context window, which
     sizes the skill listing.
     """
     from hands.config.commands import load_commands
@@ -54,14 +54,13 @@ def delegation_tools(
     from hands.tools.skill.skill import SkillTool
 
     catalog = AgentCatalog.load(cwd=cwd, home=home, trusted=trusted)
-    commands = load_commands(
-        cwd=cwd, home=home, trusted=is_trusted(cwd) if trusted is None else trusted
-    )
-    skills = with_commands(load_skills(cwd=cwd, home=home), commands)
+    trusted = trusted if trusted is not None else is_trusted(cwd)
+    commands = load_commands(cwd=cwd, home=home, trusted=trusted)
+    skills = with_commands(load_skills(cwd=cwd, home=home, trusted=trusted), commands)
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
         tools=(
-            AgentTool(catalog, model_overrides=overrides),
+            AgentTool(catalog, model_overrides=overrides, trusted=trusted),
             SkillTool(skills, window_tokens=window_tokens),
         ),
         warnings=(*catalog.warnings, *skills.warnings),

@@ -120,8 +120,11 @@ class AgentTool(Tool[AgentInput, AgentOutput]):
         *,
         model_overrides: Mapping[str, str] | None = None,
         servers: AgentServers | None = None,
+        trusted: bool = False,
     ) -> None:
         self.catalog = catalog if catalog is not None else AgentCatalog()
+        self.trusted = trusted
+        """Whether the workspace is trusted: a worktree's git runs the repository's hooks."""
         self.model_overrides = dict(model_overrides or {})
         self.servers = servers
         """Opens agent files' ``mcpServers``; the host sets it when it runs MCP servers."""

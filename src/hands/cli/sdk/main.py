@@ -7,11 +7,18 @@ import sys
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from hands.cli.args import UsageError, check_settings_value, resolve_cwd
 from hands.cli.sdk.flags import SdkArgs, parse
 from hands.errors import HandsError
+
+if TYPE_CHECKING:
+    from hands.cli.sdk.session import SdkSession
+    from hands.cli.sdk.structured import StructuredOutputTool
+    from hands.cli.session_setup import AgentSetup
+    from hands.core.context import PermissionMode
+    from hands.mcp.sdk_transport import SdkLink
 
 
 def main(argv: Sequence[str]) -> int:
@@ -87,14 +94,9 @@ def _only_tools(args: SdkArgs) -> list[str] | None:
 
 
 def _mcp_servers(args: SdkArgs) -> dict[str, object]:
-    import typer
+    from hands.cli.args import mcp_config_servers
 
-    from hands.cli.app import _mcp_servers as parse_servers  # pyright: ignore[reportPrivateUsage]
-
-    try:
-        return parse_servers(args.entries("mcp_config"))
-    except typer.BadParameter as exc:
-        raise UsageError(str(exc.message)) from None
+    return mcp_config_servers(args.entries("mcp_config"))
 
 
 def _session_ids(args: SdkArgs) -> tuple[str | None, bool, str | None]:
@@ -149,6 +151,16 @@ def _serve(args: SdkArgs) -> int:
     for dest in ("task_budget", "max_thinking_tokens"):
         args.number(dest, integer=True, minimum=0)
     system, append = _prompts(args, cwd)
+    from hands.cli.sdk.first_line import read_early
+
+    first_line = sys.stdin.buffer.readline()  # the SDK's initialize, sent at once
+    early = read_early(first_line)
+    if early.system_prompt is not None:
+        system = early.system_prompt
+    append = "\n\n".join(p for p in (append, early.append_system_prompt) if p)
+    servers = _mcp_servers(args)
+    for name in early.sdk_servers:
+        servers.setdefault(name, {"type": "sdk", "name": name})
     structured = None
     schema = args.text("json_schema")
     if schema is not None:
@@ -168,7 +180,7 @@ def _serve(args: SdkArgs) -> int:
         simple=args.on("simple"),
         system_prompt=system,
         append_system_prompt=append,
-        mcp_servers=_mcp_servers(args),
+        mcp_servers=servers,
         resume=resume,
         continue_last=continue_last,
         only_tools=_only_tools(args),
@@ -187,16 +199,17 @@ def _serve(args: SdkArgs) -> int:
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
-    return _run(args, setup, setup.harness.mode, max_turns, budget, structured)
+    return _run(args, setup, setup.harness.mode, max_turns, budget, structured, first_line)
 
 
 def _run(
     args: SdkArgs,
-    setup: Any,
-    mode: Any,
+    setup: AgentSetup,
+    mode: PermissionMode,
     max_turns: float | None,
     budget: float | None,
-    structured: Any,
+    structured: StructuredOutputTool | None,
+    first_line: bytes,
 ) -> int:
     from importlib.metadata import version
 
@@ -232,12 +245,12 @@ def _run(
     session.report_hooks()
 
     async def go() -> int:
-        return await session.run(sys.stdin.buffer)
+        return await session.run(sys.stdin.buffer, first_line=first_line)
 
     return anyio.run(go)
 
 
-def _link(session: Any) -> Any:
+def _link(session: SdkSession) -> SdkLink:
     async def send(name: str, message: dict[str, Any]) -> dict[str, Any] | None:
         answer = await session.channel.request(
             "mcp_message", {"server_name": name, "message": message}

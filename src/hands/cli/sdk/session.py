@@ -128,12 +128,15 @@ class SdkSession:
 
     # -- the session -------------------------------------------------------------------
 
-    async def run(self, stdin: IO[bytes]) -> int:
-        """Serve until stdin closes and the queued turns are done; the exit code."""
+    async def run(self, stdin: IO[bytes], *, first_line: bytes = b"") -> int:
+        """Serve until stdin closes and the queued turns are done; the exit code.
+
+        ``first_line``: a line already read from ``stdin`` (the SDK's ``initialize``).
+        """
         send, receive = anyio.create_memory_object_stream[Message | InputProblem](1000)
         self._inbox = send
         async with anyio.create_task_group() as tg:
-            tg.start_soon(self._read, stdin, send, tg)
+            tg.start_soon(self._read, stdin, send, tg, first_line)
             tg.start_soon(self._scheduled, send)
             try:
                 await self._turns(receive)
@@ -150,17 +153,23 @@ class SdkSession:
         stdin: IO[bytes],
         inbox: MemoryObjectSendStream[Message | InputProblem],
         tg: anyio.abc.TaskGroup,
+        first_line: bytes,
     ) -> None:
         number = 0
         try:
             while True:
-                raw = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
+                raw = first_line if number == 0 and first_line else None
+                if raw is None:
+                    raw = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
                 if not raw:
                     return
                 number += 1
                 item = self._route(raw.decode("utf-8", errors="replace"), number, tg)
-                if item is not None and not inbox._closed:  # pyright: ignore[reportPrivateUsage]
-                    await inbox.send(item)
+                if item is not None:
+                    try:
+                        await inbox.send(item)
+                    except anyio.ClosedResourceError:
+                        pass  # end_session: input after it is read and dropped
         finally:
             self.channel.close()
             inbox.close()

@@ -1,15 +1,16 @@
 """Finding skills: ``SKILL.md`` files under ``.claude/skills/*/`` and ``.hands/skills/*/``.
 
-Project skills win over the user's of the same name. The frontmatter gives ``name``
-(default: the folder's name), ``description`` (default: the body's first paragraph) and
-``allowed-tools``; the body is the instructions the model gets when it invokes the skill.
-A SKILL.md without frontmatter is all body.
+A trusted project's skills come after the user's; one named like a user skill is
+offered as ``project:NAME``. The frontmatter gives ``name`` (default: the folder's
+name), ``description`` (default: the body's first paragraph) and ``allowed-tools``; the
+body is the instructions the model gets when it invokes the skill. A SKILL.md without
+frontmatter is all body.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,10 @@ from hands.config.frontmatter import (
     split_frontmatter,
     text_field,
 )
+from hands.config.project_input import SKILL_DIRS, SKILL_FILE
 
-SKILL_DIRS = (Path(".claude") / "skills", Path(".hands") / "skills")
-SKILL_FILE = "SKILL.md"
+PROJECT_PREFIX = "project:"
+"""Prefix of a project skill's name when a user skill has its name."""
 MAX_SKILL_BYTES = 1_000_000
 
 
@@ -99,12 +101,21 @@ def _read(root: Path) -> tuple[list[Skill], list[str]]:
     return skills, warnings
 
 
-def load_skills(*, cwd: Path, home: Path | None = None) -> SkillSet:
-    """The user's skills, then the project's (which win a name)."""
+def load_skills(*, cwd: Path, home: Path | None = None, trusted: bool = False) -> SkillSet:
+    """The user's skills, then the project's.
+
+    An untrusted (not ``trusted``) project's skills are project input and are not
+    loaded. A project skill never replaces a user's of the same name: it is offered as
+    ``project:NAME`` beside it.
+    """
     user_home = home if home is not None else Path.home()
     user, user_warnings = _read(user_home)
-    project, project_warnings = ([], []) if cwd.resolve() == user_home.resolve() else _read(cwd)
-    merged = {s.name: s for s in (*user, *project)}
+    mine = not trusted or cwd.resolve() == user_home.resolve()
+    project, project_warnings = ([], []) if mine else _read(cwd)
+    merged = {s.name: s for s in user}
+    for skill in project:
+        name = PROJECT_PREFIX + skill.name if skill.name in merged else skill.name
+        merged[name] = replace(skill, name=name)
     return SkillSet(
         skills=tuple(sorted(merged.values(), key=lambda s: s.name)),
         warnings=(*user_warnings, *project_warnings),

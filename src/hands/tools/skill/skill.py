@@ -121,9 +121,9 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         )
 
     @classmethod
-    def load(cls, *, cwd: Path, home: Path | None = None) -> SkillTool:
-        """The skills of the project in ``cwd`` and of the user."""
-        return cls(load_skills(cwd=cwd, home=home))
+    def load(cls, *, cwd: Path, home: Path | None = None, trusted: bool = False) -> SkillTool:
+        """The skills of the user, and of the project in ``cwd`` when ``trusted``."""
+        return cls(load_skills(cwd=cwd, home=home, trusted=trusted))
 
     def is_enabled(self) -> bool:
         return bool(self.skills.skills)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import anyio
 
+from hands.config.safe_git import git_argv, git_env
 from hands.errors import ToolError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -29,10 +30,14 @@ class Worktree:
     repo: Path
     base: str
     """The commit it started from."""
+    trusted: bool = False
+    """Whether the repository's own programs (hooks, filters) may run."""
 
 
-async def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return await anyio.run_process(["git", *args], cwd=cwd, check=False)
+async def _git(cwd: Path, *args: str, trusted: bool = False) -> subprocess.CompletedProcess[bytes]:
+    """Git for ``cwd``; unless ``trusted``, with the repository's programs switched off."""
+    argv = git_argv(cwd, *args, trusted=trusted)
+    return await anyio.run_process(argv, cwd=cwd, check=False, env=git_env(trusted=trusted))
 
 
 def _out(proc: subprocess.CompletedProcess[bytes]) -> str:
@@ -44,15 +49,16 @@ def _err(proc: subprocess.CompletedProcess[bytes]) -> str:
 
 
 async def create_worktree(
-    project: Path, *, home: Path, label: str, name: str | None = None
+    project: Path, *, home: Path, label: str, name: str | None = None, trusted: bool = False
 ) -> Worktree:
     """A new worktree of ``project``'s repository; ToolError when there is none.
 
     ``name``: the worktree's (and its branch's) exact name; default ``label`` and a
-    random suffix.
+    random suffix. Unless the workspace is ``trusted``, the repository's hooks
+    (``post-checkout``), filters and other programs do not run, now or later.
     """
     try:
-        top = await _git(project, "rev-parse", "--show-toplevel")
+        top = await _git(project, "rev-parse", "--show-toplevel", trusted=trusted)
     except OSError as exc:
         raise ToolError(f"Worktree isolation needs git, which cannot be run: {exc}") from None
     if top.returncode != 0:
@@ -61,7 +67,7 @@ async def create_worktree(
             "Run the agent without isolation, or initialise a repository first."
         )
     repo = Path(_out(top))
-    head = await _git(repo, "rev-parse", "--verify", "HEAD")
+    head = await _git(repo, "rev-parse", "--verify", "HEAD", trusted=trusted)
     if head.returncode != 0:
         raise ToolError(
             f"Worktree isolation needs a commit to start from, and the repository at {repo} "
@@ -74,29 +80,29 @@ async def create_worktree(
         raise ToolError(f"A worktree called {name!r} exists already at {path}; pick another name.")
     path.parent.mkdir(parents=True, exist_ok=True)
     branch = f"hands/{name}"
-    made = await _git(repo, "worktree", "add", "-b", branch, str(path), _out(head))
+    made = await _git(repo, "worktree", "add", "-b", branch, str(path), _out(head), trusted=trusted)
     if made.returncode != 0:
         raise ToolError(f"The worktree could not be made: {_err(made)[:500]}")
-    return Worktree(path=path, branch=branch, repo=repo, base=_out(head))
+    return Worktree(path=path, branch=branch, repo=repo, base=_out(head), trusted=trusted)
 
 
 async def has_changes(tree: Worktree) -> bool:
     """Edits (tracked or new files) or commits since the worktree was made."""
-    status = await _git(tree.path, "status", "--porcelain")
+    status = await _git(tree.path, "status", "--porcelain", trusted=tree.trusted)
     if status.returncode != 0 or _out(status):
         return True  # when in doubt, keep it
-    ahead = await _git(tree.path, "rev-list", "--count", f"{tree.base}..HEAD")
+    ahead = await _git(tree.path, "rev-list", "--count", f"{tree.base}..HEAD", trusted=tree.trusted)
     return ahead.returncode != 0 or _out(ahead) != "0"
 
 
 async def changes(tree: Worktree) -> list[str]:
     """What would be lost with the worktree: changed files and commits, one line each."""
     out: list[str] = []
-    status = await _git(tree.path, "status", "--porcelain")
+    status = await _git(tree.path, "status", "--porcelain", trusted=tree.trusted)
     if status.returncode != 0:
         return [f"(git status failed: {_err(status)[:200]})"]
     out += [f"changed: {line[3:]}" for line in _out(status).splitlines() if line.strip()]
-    log = await _git(tree.path, "log", "--oneline", f"{tree.base}..HEAD")
+    log = await _git(tree.path, "log", "--oneline", f"{tree.base}..HEAD", trusted=tree.trusted)
     if log.returncode != 0:
         return [*out, f"(git log failed: {_err(log)[:200]})"]
     out += [f"commit: {line}" for line in _out(log).splitlines() if line.strip()]
@@ -106,11 +112,13 @@ async def changes(tree: Worktree) -> list[str]:
 async def remove_worktree(tree: Worktree, *, branch: bool = True) -> str | None:
     """Remove the worktree (and its branch); what git said when it refused, else None."""
     with anyio.CancelScope(shield=True):
-        gone = await _git(tree.repo, "worktree", "remove", "--force", str(tree.path))
+        gone = await _git(
+            tree.repo, "worktree", "remove", "--force", str(tree.path), trusted=tree.trusted
+        )
         if gone.returncode != 0:
             return _err(gone)[:500] or "git worktree remove failed"
         if branch:
-            await _git(tree.repo, "branch", "-D", tree.branch)
+            await _git(tree.repo, "branch", "-D", tree.branch, trusted=tree.trusted)
     return None
 
 
@@ -146,6 +154,8 @@ async def finish_worktree(tree: Worktree) -> bool:
     with anyio.CancelScope(shield=True):
         kept = await has_changes(tree)
         if not kept:
-            await _git(tree.repo, "worktree", "remove", "--force", str(tree.path))
-            await _git(tree.repo, "branch", "-D", tree.branch)
+            await _git(
+                tree.repo, "worktree", "remove", "--force", str(tree.path), trusted=tree.trusted
+            )
+            await _git(tree.repo, "branch", "-D", tree.branch, trusted=tree.trusted)
     return kept

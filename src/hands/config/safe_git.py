@@ -1,0 +1,103 @@
+"""Git as hands runs it for itself: no program named by an untrusted repository runs.
+
+hands runs git on its own (the status in the system prompt, worktrees for sub-agents).
+A repository's ``.git/config`` (and the files it includes) can name programs git runs
+on the way: ``core.fsmonitor`` on every status, hooks (``.git/hooks/post-checkout`` on
+a worktree), clean and smudge filters, external diff and textconv drivers, pagers,
+editors, credential helpers, ssh commands. In a workspace that is not trusted,
+:func:`git_argv` overrides each of them with ``-c`` (the repository's own settings are
+read with ``git config``, which runs nothing, so every named filter and driver is
+switched off by name) and :func:`git_env` keeps git from prompting.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+FIXED_OVERRIDES: tuple[tuple[str, str], ...] = (
+    ("core.fsmonitor", "false"),
+    ("core.hooksPath", os.devnull),
+    ("core.pager", "cat"),
+    ("core.editor", "false"),
+    ("sequence.editor", "false"),
+    ("core.askPass", ""),
+    ("core.sshCommand", "false"),
+    ("core.gitProxy", ""),
+    ("diff.external", ""),
+    ("credential.helper", ""),
+    ("gpg.program", "false"),
+    ("protocol.ext.allow", "never"),
+    ("uploadpack.packObjectsHook", ""),
+)
+"""Settings that name a program, switched off whatever the repository says."""
+
+_PROGRAM_KEYS = re.compile(
+    r"""^(?:
+        filter\.(?P<filter>.+)\.(?:clean|smudge|process)
+      | diff\..+\.(?:command|textconv)
+      | merge\..+\.driver
+      | pager\..+
+      | credential\..+\.helper
+      | gpg\..+\.program
+      | remote\..+\.(?:uploadpack|receivepack|vcs)
+    )$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+GIT_TIMEOUT_S = 5.0
+
+
+def git_argv(cwd: Path, *args: str, trusted: bool) -> list[str]:
+    """``git ARGS`` for ``cwd``; untrusted, with every repository program switched off."""
+    if trusted:
+        return ["git", *args]
+    return ["git", *(flag for pair in safe_overrides(cwd) for flag in _c(pair)), *args]
+
+
+def git_env(base: Mapping[str, str] | None = None, *, trusted: bool) -> dict[str, str]:
+    """The environment for hands' own git: never a prompt, never a pager."""
+    env = dict(os.environ if base is None else base)
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env["GIT_PAGER"] = "cat"
+    if not trusted:
+        for name in ("GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_SSH_COMMAND", "GIT_EDITOR"):
+            env.pop(name, None)  # a program named in the environment the repo may have set
+    return env
+
+
+def safe_overrides(cwd: Path) -> tuple[tuple[str, str], ...]:
+    """The ``-c`` settings that switch off every program the repository of ``cwd`` names."""
+    found: dict[str, str] = dict(FIXED_OVERRIDES)
+    for key in _configured_keys(cwd):
+        match = _PROGRAM_KEYS.match(key)
+        if match is None:
+            continue
+        found[key] = "false" if key.lower().startswith("pager.") else ""
+        driver = match.group("filter")
+        if driver is not None:
+            found[f"filter.{driver}.required"] = "false"  # so an empty filter is no error
+    return tuple(found.items())
+
+
+def _configured_keys(cwd: Path) -> list[str]:
+    """Every key git's configuration sets for ``cwd`` (``git config`` runs no program)."""
+    try:
+        proc = subprocess.run(
+            ["git", "config", "--list", "--name-only", "-z"],
+            cwd=cwd,
+            capture_output=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+            env=git_env(trusted=False),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    text = proc.stdout.decode("utf-8", errors="replace")
+    return [k for k in text.split("\0") if k]
+
+
+def _c(pair: tuple[str, str]) -> tuple[str, str]:
+    return ("-c", f"{pair[0]}={pair[1]}")
