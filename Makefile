@@ -44,6 +44,7 @@ demo: install
 
 bench: install
 	$(PY) -m pip install -q -e '.[dev,bench]'
+	@command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
 	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
