@@ -18,15 +18,14 @@ from pydantic import BaseModel
 from hands.core.messages import ImageBlock, TextBlock
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.tools.browser._events import bullet
-from hands.tools.browser._session import BrowserSession, Tab
 from hands.tools.browser._settings import offered
-from hands.tools.browser._snapshot import Snapshot, render_snapshot, take_snapshot
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from hands.core.context import ToolContext
+    from hands.tools.browser._session import BrowserSession, Tab
+    from hands.tools.browser._snapshot import Snapshot
     from hands.tools.file._images import PreparedImage
 
 InputT = TypeVar("InputT", bound=BaseModel)
@@ -81,6 +80,8 @@ class BrowserTool(Tool[InputT, BrowserReport]):
     async def call(
         self, input: InputT, ctx: ToolContext, progress: Progress
     ) -> ToolResult[BrowserReport]:
+        from hands.tools.browser._session import BrowserSession  # lazy: start-up
+
         browser = BrowserSession.for_session(ctx.session)
         mark = browser.events.mark()
         if not browser.running:
@@ -133,6 +134,9 @@ async def report(
     action: Action, browser: BrowserSession, ctx: ToolContext, mark: int, *, show_unchanged: bool
 ) -> BrowserReport:
     """The action's line, the events since ``mark``, and the current tab's snapshot."""
+    from hands.tools.browser._events import bullet  # lazy: start-up
+    from hands.tools.browser._snapshot import render_snapshot  # lazy: start-up
+
     await browser.events.finish_downloads()
     parts = [action.line]
     if action.extra:
@@ -158,6 +162,8 @@ async def report(
 
 
 async def _snapshot(tab: Tab, browser: BrowserSession) -> Snapshot | None:
+    from hands.tools.browser._snapshot import take_snapshot  # lazy: start-up
+
     settings = browser.settings
     try:
         snap, browser.next_ref = await take_snapshot(
@@ -184,6 +190,8 @@ def summary_line(action: Action, snap: Snapshot | None, events: Sequence[str]) -
 
 def explain(exc: BaseException, browser: BrowserSession, mark: int) -> str:
     """A Playwright failure as a message the model can act on."""
+    from hands.tools.browser._events import bullet  # lazy: start-up
+
     text = first_line(exc)
     name = type(exc).__name__
     if name == "TargetClosedError" or "Target crashed" in text or "has been closed" in text:

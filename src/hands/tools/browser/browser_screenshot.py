@@ -8,8 +8,6 @@ from pydantic import Field
 
 from hands.core.schema import ToolInput
 from hands.tools.browser._base import Action, BrowserTool
-from hands.tools.browser._refs import clean_ref, locate
-from hands.tools.browser._snapshot import describe_ref
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -44,6 +42,8 @@ class BrowserScreenshotTool(BrowserTool[BrowserScreenshotInput]):
     async def act(
         self, input: BrowserScreenshotInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
     ) -> Action:
+        from hands.tools.browser._refs import clean_ref, locate  # lazy: start-up
+        from hands.tools.browser._snapshot import describe_ref  # lazy: start-up
         from hands.tools.file._images import prepare_image
 
         if input.ref is not None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 from pydantic import Field
@@ -14,20 +13,12 @@ from hands.core.schema import ToolInput
 from hands.core.subject import writes_path
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.tools.file._diffview import added_lines, render_diff
-from hands.tools.file._guard import GuardError, PlannedWrite, commit_write, load_target
-from hands.tools.file._notebook_cells import (
-    NotebookError,
-    cell_id,
-    find_cell,
-    language_of,
-    parse_notebook,
-)
-from hands.tools.file._patch import Hunk, make_patch
-from hands.tools.file._paths import check_path, missing_message, resolved_field
+from hands.tools.file._paths import resolved_field
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from hands.tools.file._notebook_plan import NotebookEditOutput, NotebookPlan
 
 DESCRIPTION = """Replace, insert or delete one cell of a Jupyter notebook (.ipynb).
 
@@ -62,26 +53,7 @@ class NotebookEditInput(ToolInput):
     )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class NotebookEditOutput:
-    """The cell changed, its source before and after, and the patch of that source."""
-
-    notebook_path: str
-    cell_id: str
-    edit_mode: Literal["replace", "insert", "delete"]
-    cell_type: str
-    language: str
-    new_source: str
-    old_source: str
-    structured_patch: tuple[Hunk, ...]
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class _Plan(PlannedWrite):
-    output: NotebookEditOutput
-
-
-class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
+class NotebookEditTool(Tool[NotebookEditInput, "NotebookEditOutput"]):
     """Change one notebook cell."""
 
     name = "NotebookEdit"
@@ -108,11 +80,15 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
     async def call(
         self, input: NotebookEditInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[NotebookEditOutput]:
+        from hands.tools.file._guard import commit_write  # lazy: start-up
+
         plan = await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
         await commit_write(plan, ctx)
         return ToolResult(output=plan.output)
 
     async def preview(self, input: NotebookEditInput, ctx: ToolContext) -> str | None:
+        from hands.tools.file._diffview import added_lines  # lazy: start-up
+
         cell = f"cell {input.cell_id}" if input.cell_id else "the start"
         if input.edit_mode == "delete":
             return f"delete {cell} of {input.notebook_path}"
@@ -140,116 +116,14 @@ class NotebookEditTool(Tool[NotebookEditInput, NotebookEditOutput]):
         return input.notebook_path + where
 
     def render_result(self, output: NotebookEditOutput) -> RenderableType:
+        from hands.tools.file._diffview import render_diff  # lazy: start-up
+
         verb = {"replace": "Updated", "insert": "Inserted", "delete": "Deleted"}[output.edit_mode]
         title = f"{verb} cell {output.cell_id} of {output.notebook_path}"
         return render_diff(title, output.structured_patch)
 
 
-def _plan(input: NotebookEditInput, ctx: ToolContext) -> _Plan:
-    path = check_path(input.notebook_path, ctx, field="notebook_path")
-    if isinstance(path, str):
-        raise ToolError(path)
-    if path.suffix.lower() != ".ipynb":
-        raise ToolError(
-            f"{path} is not a Jupyter notebook (.ipynb). Use Edit or Write for other files."
-        )
-    if input.edit_mode == "insert" and input.cell_type is None:
-        raise ToolError('An insert needs cell_type: "code" or "markdown". Send it again with one.')
-    if input.edit_mode != "insert" and not input.cell_id:
-        raise ToolError(
-            f"edit_mode {input.edit_mode} needs a cell_id to say which cell; Read the notebook "
-            "to see each cell's id."
-        )
-    try:
-        target = load_target(path, ctx, tool="NotebookEdit", whole=True)
-    except GuardError as exc:
-        raise ToolError(str(exc)) from exc
-    if target.data is None:
-        raise ToolError(
-            f"{missing_message(path, ctx)} NotebookEdit changes existing notebooks; create "
-            "a new one with Write."
-        )
-    raw = target.data.decode("utf-8", errors="replace")
-    try:
-        nb = parse_notebook(raw)
-        output = _apply(nb, input, str(path))
-    except NotebookError as exc:
-        raise ToolError(str(exc)) from exc
-    import nbformat
+def _plan(input: NotebookEditInput, ctx: ToolContext) -> NotebookPlan:
+    from hands.tools.file._notebook_plan import plan_notebook_edit  # lazy: start-up
 
-    text = nbformat.writes(nb)
-    if raw.endswith("\n") and not text.endswith("\n"):
-        text += "\n"
-    return _Plan(
-        path=path,
-        real=target.real,
-        data=text.encode("utf-8"),
-        expect=target.stamp,
-        output=output,
-    )
-
-
-def _apply(nb: Any, input: NotebookEditInput, notebook_path: str) -> NotebookEditOutput:
-    import nbformat
-
-    cells = cast(list[Any], nb.cells)
-    language = language_of(nb)
-    if input.edit_mode == "insert":
-        at = 0 if not input.cell_id else find_cell(nb, input.cell_id) + 1
-        if input.cell_type == "code":
-            cell: Any = nbformat.v4.new_code_cell(source=input.new_source)
-        else:
-            cell = nbformat.v4.new_markdown_cell(source=input.new_source)
-        if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) < (4, 5):
-            cell.pop("id", None)  # ids arrived in nbformat 4.5; older files must not have them
-        cells.insert(at, cell)
-        old_source = ""
-        new_source = input.new_source
-        cell_type = str(input.cell_type)
-        ident = cell_id(cell, at)
-    else:
-        assert input.cell_id is not None
-        index = find_cell(nb, input.cell_id)
-        cell = cells[index]
-        ident = cell_id(cell, index)
-        old_source = _source(cell.get("source", ""))
-        if input.edit_mode == "delete":
-            del cells[index]
-            new_source = ""
-            cell_type = str(cell.get("cell_type", "code"))
-        else:
-            new_source = input.new_source
-            cell_type = input.cell_type or str(cell.get("cell_type", "code"))
-            _replace(cell, new_source, cell_type)
-    return NotebookEditOutput(
-        notebook_path=notebook_path,
-        cell_id=ident,
-        edit_mode=input.edit_mode,
-        cell_type=cell_type,
-        language=language,
-        new_source=new_source,
-        old_source=old_source,
-        structured_patch=make_patch(_with_newline(old_source), _with_newline(new_source)),
-    )
-
-
-def _replace(cell: Any, source: str, cell_type: str) -> None:
-    cell["source"] = source
-    if cell_type == "code":
-        # The old outputs belong to the old source.
-        cell["outputs"] = []
-        cell["execution_count"] = None
-    else:
-        cell.pop("outputs", None)
-        cell.pop("execution_count", None)
-    cell["cell_type"] = cell_type
-
-
-def _source(value: Any) -> str:
-    if isinstance(value, list):
-        return "".join(str(v) for v in cast(list[Any], value))
-    return str(value)
-
-
-def _with_newline(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"
+    return plan_notebook_edit(input, ctx)

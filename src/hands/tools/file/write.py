@@ -15,21 +15,13 @@ from hands.core.subject import writes_path
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.core.words import plural
 from hands.errors import ToolError
-from hands.tools.file._diffview import diff_summary, render_diff, text_diff
-from hands.tools.file._edit_result import created_text, updated_text
-from hands.tools.file._encoding import UTF8, NotTextError, decode, dominant_newline, encode
-from hands.tools.file._guard import (
-    GuardError,
-    PlannedWrite,
-    commit_write,
-    load_target,
-    remember_write,
-)
-from hands.tools.file._patch import Hunk, make_patch, snippet
-from hands.tools.file._paths import check_path, resolved_field
+from hands.tools.file._paths import resolved_field
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from hands.tools.file._patch import Hunk
+    from hands.tools.file._write_plan import WritePlan
 
 DESCRIPTION = """Write a file, replacing it entirely if it exists.
 
@@ -69,13 +61,6 @@ class WriteOutput:
     """The first lines of a new file, for display."""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class _WritePlan(PlannedWrite):
-    original: str | None
-    updated: str
-    created: bool
-
-
 class WriteTool(Tool[WriteInput, WriteOutput]):
     """Create or overwrite a file."""
 
@@ -100,6 +85,9 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
     async def call(
         self, input: WriteInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[WriteOutput]:
+        from hands.tools.file._guard import commit_write, remember_write  # lazy: start-up
+        from hands.tools.file._patch import make_patch  # lazy: start-up
+
         plan = await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
         patch = make_patch(plan.original, plan.updated) if plan.original is not None else ()
         changed = plan.original is None or plan.original != plan.updated or plan.created
@@ -119,6 +107,9 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
         )
 
     def to_content(self, output: WriteOutput) -> str:
+        from hands.tools.file._edit_result import created_text, updated_text  # lazy: start-up
+        from hands.tools.file._patch import snippet  # lazy: start-up
+
         if output.type == "create":
             return created_text(output.file_path)
         if not output.changed:
@@ -126,6 +117,8 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
         return updated_text(output.file_path, snippet(output.structured_patch))
 
     async def preview(self, input: WriteInput, ctx: ToolContext) -> str | None:
+        from hands.tools.file._diffview import text_diff  # lazy: start-up
+
         try:
             plan = await anyio.to_thread.run_sync(lambda: _plan(input, ctx))
         except ToolError:
@@ -138,6 +131,8 @@ class WriteTool(Tool[WriteInput, WriteOutput]):
     def render_result(self, output: WriteOutput) -> RenderableType:
         if output.type == "create":
             return render_created(output)
+        from hands.tools.file._diffview import diff_summary, render_diff  # lazy: start-up
+
         title = diff_summary("Updated", output.file_path, output.structured_patch)
         return render_diff(title, output.structured_patch)
 
@@ -160,37 +155,7 @@ def render_created(output: WriteOutput) -> RenderableType:
     return Group(*rows)
 
 
-def _plan(input: WriteInput, ctx: ToolContext) -> _WritePlan:
-    path = check_path(input.file_path, ctx)
-    if isinstance(path, str):
-        raise ToolError(path)
-    try:
-        target = load_target(path, ctx, tool="Write", whole=True)
-    except GuardError as exc:
-        raise ToolError(str(exc)) from exc
-    content = input.content
-    encoding = UTF8
-    original: str | None = None
-    if target.data is not None:
-        try:
-            original, encoding = decode(target.data)
-        except NotTextError:
-            original = None  # replacing a non-text file: write the new text as UTF-8
-        if original is not None and dominant_newline(original) == "\r\n" and "\r\n" not in content:
-            content = content.replace("\n", "\r\n")
-    try:
-        data = encode(content, encoding)
-    except NotTextError as exc:
-        raise ToolError(
-            f"Cannot write {path}: {exc}. Send content as valid text (no lone surrogate "
-            "characters)."
-        ) from exc
-    return _WritePlan(
-        path=path,
-        real=target.real,
-        data=data,
-        original=original,
-        updated=content,
-        expect=target.stamp,
-        created=target.data is None,
-    )
+def _plan(input: WriteInput, ctx: ToolContext) -> WritePlan:
+    from hands.tools.file._write_plan import plan_write  # lazy: start-up
+
+    return plan_write(input, ctx)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 
@@ -11,9 +11,10 @@ from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, allow
 from hands.core.tool import InputT, OutputT, Tool
 from hands.errors import ToolError
-from hands.tools.planning._task_board import TaskBoard
 from hands.tools.planning._task_list import store_for, tasks_enabled
-from hands.tools.planning._task_store import Task, TaskError, TaskStore
+
+if TYPE_CHECKING:
+    from hands.tools.planning._task_store import Task, TaskStore
 
 T = TypeVar("T")
 
@@ -43,6 +44,9 @@ async def in_store(
     ``changes``: the list is read again afterwards for the session's
     :class:`~hands.tools.planning._task_board.TaskBoard` (the screen's task list).
     """
+    from hands.tools.planning._task_board import TaskBoard  # lazy: start-up
+    from hands.tools.planning._task_store import TaskError  # lazy: start-up
+
     store, list_id = store_for(ctx)
     board = ctx.session.service(TaskBoard) if changes else None
 

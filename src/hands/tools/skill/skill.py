@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -25,7 +26,9 @@ from hands.core.schema import ToolInput
 from hands.core.subject import names_value
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.tools.skill._skills import Skill, SkillSet, listing, load_skills
+
+if TYPE_CHECKING:
+    from hands.tools.skill._skills import Skill, SkillSet
 
 DEFAULT_BUDGET = 8_000
 
@@ -83,6 +86,8 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         char_budget: int | None = None,
         window_tokens: int | None = None,
     ) -> None:
+        from hands.tools.skill._skills import SkillSet, listing  # lazy: start-up
+
         self.skills = skills if skills is not None else SkillSet()
         chars = char_budget or budget(window_tokens=window_tokens)
         listed = listing(self.skills, chars) or "(no skills are installed)"
@@ -95,6 +100,8 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
     @classmethod
     def load(cls, *, cwd: Path, home: Path | None = None) -> SkillTool:
         """The skills of the project in ``cwd`` and of the user."""
+        from hands.tools.skill._skills import load_skills  # lazy: start-up
+
         return cls(load_skills(cwd=cwd, home=home))
 
     def is_enabled(self) -> bool:
