@@ -71,7 +71,7 @@ async def test_the_request_after_a_summary_carries_the_plan_state(tmp_path: Path
     after = model.requests[at + 1]
     opening = next(m for m in after.messages if m.role == "user").text
     assert "[in_progress] Find the bug" in opening and "[pending] Write the fix" in opening
-    assert "#1 [pending] Review the parser" in opening
+    assert "#1 Review the parser — pending" in opening
     assert "Old chore" not in opening  # completed tasks are not re-announced
     assert "still in plan mode" in opening and "ExitPlanMode" in opening
     before = model.requests[at - 1]

@@ -28,7 +28,7 @@ def test_bad_rules_and_unknown_tools_are_announced(
         )
     )
     env = {"HOME": str(tmp_path / "home"), "HANDS_MANAGED_SETTINGS": ""}
-    announce_warnings(load_settings(project, env=env))
+    announce_warnings(load_settings(project, env=env, trusted=True))
     lines = capsys.readouterr().err.splitlines()
     assert all(line.startswith("hands: warning: ") for line in lines)
     text = "\n".join(lines)

@@ -17,6 +17,9 @@ HEAVY = (
     "PIL",
     "playwright",
     "nbformat",
+    "wordllama",  # ToolSearch's embedding model: loaded on the first search
+    "tokenizers",
+    "safetensors",
 )
 
 
@@ -361,11 +364,14 @@ def test_an_explicit_settings_or_mcp_config_that_cannot_be_used_stops_the_run(
     proc = hands("permissions", "check", "--batch", "--settings", str(broken), cwd=tmp_path)
     assert proc.returncode == 2 and str(broken) in " ".join(proc.stderr.replace("│", " ").split())
     assert not made.exists()  # the lost deny rule never let the command run
-    # a broken settings file found by discovery stays a warning
+    # a broken settings file found by discovery stops the run too: its deny rules count
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.local.json").write_text("{oops")
     proc = hands(*run, cwd=tmp_path)
-    assert proc.returncode == 0 and "not valid JSON" in proc.stderr and made.exists()
+    shown = " ".join(proc.stderr.replace("│", " ").split())
+    assert proc.returncode == 2 and "not valid JSON" in shown, proc.stderr
+    assert "settings.local.json" in shown and "Traceback" not in proc.stderr
+    assert not made.exists()
 
 
 def test_a_hands_home_that_cannot_hold_sessions_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -106,7 +106,11 @@ def test_stream_json_input_runs_each_user_message_in_one_conversation(tmp_path: 
         "--input-format", "stream-json", "--output-format", "stream-json",
         "--model", scripted(tmp_path / "s.json", "one"), stdin="not json\n",
     )  # fmt: skip
-    assert bad.returncode == 2 and "input line 1 is not valid JSON" in bad.stderr
+    # a malformed line is an error result naming it; the session goes on to the next line
+    assert bad.returncode == 1 and "input line 1 is not valid JSON" in bad.stderr
+    bad_out = [json.loads(line) for line in bad.stdout.splitlines()]
+    assert bad_out[0]["type"] == "result" and bad_out[0]["is_error"] is True
+    assert "input line 1 is not valid JSON" in bad_out[0]["result"]
 
 
 def test_mcp_config_adds_servers(tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ def test_print_mode_without_hooks_or_servers_loads_neither(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.splitlines()[-1])["result"] == "Done."
     assert not under(modules, "mcp", "anthropic", "hands.hooks")
+    assert not under(modules, "wordllama", "tokenizers", "safetensors", "bm25s")  # ToolSearch's
     browser = under(modules, "hands.tools.browser")
     assert browser == {"hands.tools.browser", "hands.tools.browser._settings"}  # asked only
     assert not under(modules, "hands.mcp.connection", "hands.mcp.oauth", "hands.mcp.tools")

@@ -64,6 +64,7 @@ def plan_in_print_mode(
         project,
         plan_then_exit(plan),
         *("--resume", session_id, "--permission-mode", "plan", "--output-format", "stream-json"),
+        "--trust",  # the hook comes from the project's settings.local.json
     )
     assert proc.returncode == 0, proc.stderr
     return plan, proc

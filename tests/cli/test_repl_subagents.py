@@ -13,7 +13,11 @@ def test_the_agent_call_shows_the_sub_agents_current_tool_and_count_then_collaps
     agent = {
         "type": "tool_use",
         "name": "Agent",
-        "input": {"description": "wait a bit", "prompt": "Wait three seconds."},
+        "input": {
+            "description": "wait a bit",
+            "prompt": "Wait three seconds.",
+            "run_in_background": False,
+        },
     }
     wait = {"type": "tool_use", "name": "Bash", "input": {"command": "sleep 3"}}
     s = script(

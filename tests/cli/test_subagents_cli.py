@@ -40,7 +40,12 @@ def test_print_mode_runs_a_custom_agent_and_resume_keeps_only_its_result(tmp_pat
         "type": "tool_use",
         "id": "toolu_agent",
         "name": "Task",  # the legacy name still works
-        "input": {"description": "list", "prompt": "List the files.", "subagent_type": "lister"},
+        "input": {
+            "description": "list",
+            "prompt": "List the files.",
+            "subagent_type": "lister",
+            "run_in_background": False,
+        },
     }
     glob = {"type": "tool_use", "id": "toolu_glob", "name": "Glob", "input": {"pattern": "*.txt"}}
     run = script(

@@ -205,9 +205,48 @@ def test_local_settings_at_the_git_root(dirs: tuple[Path, Path, dict[str, str]])
 @pytest.mark.parametrize(
     ("content", "fragment"),
     [
-        ("{not json", "not valid JSON (line 1"),
+        ("{\n  not json", "(line 2, column 3): not valid JSON"),
         ("[1, 2]", "must hold a JSON object"),
         ('{"permissions": []}', "'permissions' must be an object"),
+        ('{"permissions": {"deny": "Bash"}}', "permissions.deny must be a list"),
+        ('{"permissions": {"ask": {"Bash": 1}}}', "permissions.ask must be a list"),
+    ],
+)
+def test_a_file_that_could_lose_deny_rules_stops_loading(
+    dirs: tuple[Path, Path, dict[str, str]], content: str, fragment: str
+) -> None:
+    from hands.config.settings_error import SettingsFileError
+
+    project, _, env = dirs
+    path = write(project / ".claude" / "settings.local.json", content)
+    with pytest.raises(SettingsFileError) as caught:
+        load_settings(project, env=env)
+    assert str(caught.value).startswith(str(path)) and fragment in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("rule", "behavior", "place"),
+    [("Bash(rm", "deny", (3, 26)), ("Read(", "ask", (3, 25))],
+)
+def test_an_unusable_deny_or_ask_rule_stops_the_engine(
+    dirs: tuple[Path, Path, dict[str, str]], rule: str, behavior: str, place: tuple[int, int]
+) -> None:
+    from hands.config.settings_error import SettingsFileError
+    from hands.permissions.policy import engine_for
+
+    project, _, env = dirs
+    text = f'{{\n  "permissions": {{\n    "{behavior}": ["Bash(ls)", "{rule}"]\n  }}\n}}'
+    path = write(project / ".claude" / "settings.json", text)
+    with pytest.raises(SettingsFileError) as caught:
+        engine_for(load_settings(project, env=env, trusted=False))
+    assert (caught.value.line, caught.value.column) == place
+    assert str(caught.value).startswith(f"{path} (line {place[0]}, column {place[1]})")
+    assert f"the {behavior} rule {rule} cannot be used" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
         ('{"permissions": {"allow": "Bash"}}', "permissions.allow must be a list"),
         ('{"permissions": {"defaultMode": 3}}', "defaultMode has the wrong type"),
         ('{"permissions": {"allow": ["Bash(ls", 7]}}', "unbalanced parentheses"),

@@ -41,8 +41,10 @@ def test_env_merges_strongest_first_and_writes_values_out(tmp_path: Path) -> Non
 
 def test_an_untrusted_projects_committed_env_is_ignored_with_a_warning(tmp_path: Path) -> None:
     project, env = project_with_env(tmp_path)
-    settings = load_settings(project, env=env, trusted=False)
-    assert settings.env == {"A": "local", "D": "user"}  # local and user files still count
+    env["HANDS_HOME"] = str(tmp_path / "hands-home")  # trusts nothing
+    settings = load_settings(project, env=env)
+    # a repository can commit settings.local.json too: only the user's file counts
+    assert settings.env == {"A": "user", "D": "user"}
     assert any("3 env variables" in w and "not trusted" in w for w in warnings_of(settings))
 
 
@@ -63,18 +65,21 @@ def test_hands_tool_runs_with_the_env_block_and_its_limits(tmp_path: Path) -> No
         {"env": {"FROM_SETTINGS": "it works", "BASH_DEFAULT_TIMEOUT_MS": "1000"}},
     )
 
-    def bash(command: str) -> subprocess.CompletedProcess[str]:
+    def bash(command: str, *extra: str) -> subprocess.CompletedProcess[str]:
         data = json.dumps({"command": command})
         return subprocess.run(
-            [sys.executable, "-m", "hands", "tool", "Bash", data, "--cwd", str(project)],
+            [sys.executable, "-m", "hands", "tool", "Bash", data, "--cwd", str(project), *extra],
             capture_output=True,
             text=True,
             timeout=60,
         )
 
-    shown = bash('echo "[$FROM_SETTINGS]"')
+    untrusted = bash('echo "[$FROM_SETTINGS]"')
+    assert untrusted.returncode == 0 and untrusted.stdout.strip() == "[]"
+    assert "env FROM_SETTINGS" in untrusted.stderr and "pass --trust" in untrusted.stderr
+    shown = bash('echo "[$FROM_SETTINGS]"', "--trust")
     assert shown.returncode == 0 and shown.stdout.strip() == "[it works]"
-    slow = bash("sleep 10")
+    slow = bash("sleep 10", "--trust")
     assert slow.returncode == 1 and "Killed when its 1s timeout ran out" in slow.stderr
 
 
@@ -98,7 +103,7 @@ def test_every_fixtures_env_block_is_read(tmp_path: Path) -> None:
     assert with_env >= 12
 
 
-def test_a_settings_model_alias_is_named_not_guessed(
+def test_a_settings_model_alias_is_resolved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from hands.cli.session_setup import prepare
@@ -109,10 +114,10 @@ def test_a_settings_model_alias_is_named_not_guessed(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     monkeypatch.delenv("ANTHROPIC_MODEL", raising=False)
     monkeypatch.delenv("HANDS_MODEL", raising=False)
-    setup = prepare(model_spec=None, cwd=project, settings=load_settings(project))
-    assert setup.model.name == "anthropic:claude-sonnet-4-6"
-    assert "settings' model 'opus' is a Claude Code alias" in capsys.readouterr().err
+    setup = prepare(model_spec=None, cwd=project, settings=load_settings(project, trusted=True))
+    assert setup.model.name == "anthropic:claude-opus-4-6"
+    assert "settings' model" not in capsys.readouterr().err
     write(project / ".claude" / "settings.local.json", {"model": "claude-opus-4-7"})
-    setup = prepare(model_spec=None, cwd=project, settings=load_settings(project))
+    setup = prepare(model_spec=None, cwd=project, settings=load_settings(project, trusted=True))
     assert setup.model.name == "anthropic:claude-opus-4-7"
     assert "alias" not in capsys.readouterr().err

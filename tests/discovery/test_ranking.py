@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from hands.discovery.ranking.cues import rewrite_cues
+from hands.discovery.ranking.embedding import loaded_model
 from hands.discovery.ranking.needs import interleave, leading_verbs
 from hands.discovery.ranking.ranking import (
     FIELDS,
@@ -228,22 +230,33 @@ def test_a_request_verb_also_searches_the_tool_verbs_it_stands_for() -> None:
 # -- held-out recall ------------------------------------------------------------------
 
 FLOORS = {
-    "livemcpbench": (0.33, 0.65, 0.28),
-    "bfcl": (0.70, 0.90, 0.78),
-    "bfcl_live": (0.56, 0.82, 0.67),
+    "livemcpbench": (0.40, 0.70, 0.31, 0.76),
+    "bfcl": (0.72, 0.91, 0.78, None),
+    "bfcl_live": (0.62, 0.88, 0.67, None),
+    "mcp_readmes": (0.27, 0.66, None, None),
 }
-"""Single-need recall @1 and @5 and multi-need recall @5 on each held-out source's test
-part: a little under the measured 0.36 / 0.68 / 0.31, 0.73 / 0.93 / 0.82 and
-0.59 / 0.85 / 0.71 (``benchmarks/tool_search.py --test``)."""
+"""Single-need recall @1 and @5, multi-need recall @5 and per-need recall @5 (LiveMCPBench's
+steps, each searched alone) of the ranker as shipped on each held-out source's test part: a
+little under the measured 0.432 / 0.727 / 0.340 / 0.798, 0.754 / 0.942 / 0.803,
+0.656 / 0.904 / 0.708 and 0.333 / 0.722 (``benchmarks/tool_search.py --test``; None: too few
+requests of the kind to hold a floor)."""
+BM25_FLOORS = {
+    "livemcpbench": (0.33, 0.65, 0.28, 0.68),
+    "bfcl": (0.70, 0.90, 0.78, None),
+    "bfcl_live": (0.56, 0.82, 0.67, None),
+    "mcp_readmes": (0.22, 0.77, None, None),
+}
+"""The same without the embedding model (the ``search`` extra not installed): a little under
+the measured 0.364 / 0.682 / 0.314 / 0.711, 0.727 / 0.931 / 0.815, 0.587 / 0.853 / 0.708
+and 0.278 / 0.833."""
 
 
-@pytest.mark.parametrize("stem", sorted(FLOORS))
-def test_recall_on_the_held_out_test_part_stays_above_its_floor(stem: str) -> None:
-    """Requests no ranker was tuned on: a drop below the floor is a regression."""
+def held_out_recall(stem: str, index_of: Callable[[list[SearchDoc]], ToolIndex]) -> list[float]:
+    """Single @1, @5, multi @5 and per-need @5 (nan without such requests) on a test part."""
     tools = json.loads((HELD_OUT / f"{stem}_tools.json").read_text())["tools"]
     raw = json.loads((HELD_OUT / f"{stem}_requests.json").read_text())["requests"]
     requests = [r for r in raw if r["split"] == "test"]
-    index = ToolIndex(
+    index = index_of(
         [
             doc_for(
                 tool_name(t["server"], t["name"]),
@@ -254,20 +267,40 @@ def test_recall_on_the_held_out_test_part_stays_above_its_floor(stem: str) -> No
             for t in tools
         ]
     )
-    single: list[bool] = []
     first: list[bool] = []
+    single: list[bool] = []
     multi: list[float] = []
+    steps: dict[str, list[bool]] = {}
     for request in requests:
         got = names(index.search(request["request"], 5))
-        found = set(got)
         needs = [set(n) for n in request["needs"]]
         if request["kind"] == "single":
-            single.append(bool(found & needs[0]))
+            single.append(bool(set(got) & needs[0]))
             first.append(bool(set(got[:1]) & needs[0]))
+            task, _, step = request["source"].rpartition(" Steps ")
+            if task and step:
+                steps.setdefault(task, []).append(single[-1])
         else:
-            multi.append(sum(1 for n in needs if found & n) / len(needs))
-    at_1, at_5, multi_at_5 = FLOORS[stem]
-    assert len(single) > 40 and len(multi) > 5
-    assert sum(first) / len(first) >= at_1
-    assert sum(single) / len(single) >= at_5
-    assert sum(multi) / len(multi) >= multi_at_5
+            multi.append(sum(1 for n in needs if set(got) & n) / len(needs))
+    assert len(single) > 15
+
+    def mean(values: Sequence[float]) -> float:
+        return sum(values) / len(values) if values else float("nan")
+
+    return [mean(first), mean(single), mean(multi), mean([mean(s) for s in steps.values()])]
+
+
+@pytest.mark.parametrize("stem", sorted(FLOORS))
+def test_recall_on_the_held_out_test_part_stays_above_its_floor(stem: str) -> None:
+    """Requests no ranker was tuned on: a drop below the floor is a regression."""
+    assert loaded_model() is not None, "the search extra (wordllama) is part of the dev install"
+    got = held_out_recall(stem, ToolIndex)
+    for value, floor in zip(got, FLOORS[stem], strict=True):
+        assert floor is None or value >= floor, (got, FLOORS[stem])
+
+
+@pytest.mark.parametrize("stem", sorted(BM25_FLOORS))
+def test_recall_without_the_embedding_model_stays_above_its_floor(stem: str) -> None:
+    got = held_out_recall(stem, lambda docs: ToolIndex(docs, model=None))
+    for value, floor in zip(got, BM25_FLOORS[stem], strict=True):
+        assert floor is None or value >= floor, (got, BM25_FLOORS[stem])

@@ -56,9 +56,19 @@ def test_select_returns_exactly_those() -> None:
     source = DeferringSource(catalogue(), mode="true")
     names = search(source, "select:mcp__time__convert_time,NotebookEdit")
     assert names == ["mcp__time__convert_time", "NotebookEdit"]
-    # already loaded: a harmless no-op that still answers; unknown names reported
-    out = source.search_tool().search("select:Read,Nope")  # type: ignore[attr-defined]
-    assert out.names == ("Read",) and out.unknown == ("Nope",)
+    # already loaded: the answer says it can be called as it is; unknown names reported
+    tool = source.search_tool()
+    assert isinstance(tool, ToolSearchTool)
+    out = tool.search("select:Read,Nope")
+    assert out.names == () and out.already == ("Read",) and out.unknown == ("Nope",)
+    text = tool.to_content(out)
+    assert isinstance(text, str) and "Read" in text and "Nope" in text
+    assert not text.startswith(NO_MATCH)
+    # a deferred tool found before is returned again, and so is one loaded with it
+    again = tool.search("select:NotebookEdit,Bash")
+    assert again.names == ("NotebookEdit",) and again.already == ("Bash",)
+    both = tool.to_content(again)
+    assert isinstance(both, str) and "Found 1 tool: NotebookEdit" in both and "Bash" in both
 
 
 def test_required_term_filters_by_name_and_ranks_by_the_rest() -> None:
@@ -233,3 +243,14 @@ def test_found_tools_join_the_request_and_stay(tmp_path: Path) -> None:
     assert second[:3] == first and "mcp__time__get_current_time" in second[3:]
     assert third == second  # found tools stay
     assert fourth[: len(third)] == third and fourth[-1] == "NotebookEdit"
+
+
+def test_the_model_is_told_to_search_once_per_need() -> None:
+    """The ranker is scored on one search per need: the tool and the reminder say so."""
+    import re
+
+    from hands.discovery.deferral import REMINDER_HEAD
+    from hands.discovery.tool_search import DESCRIPTION
+
+    per_need = re.compile(r"\b(?:once|one search) per need\b", re.I)
+    assert per_need.search(DESCRIPTION) and per_need.search(REMINDER_HEAD)

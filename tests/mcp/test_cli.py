@@ -32,7 +32,7 @@ def test_mcp_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("MCP_TIMEOUT", "15000")
     runner = CliRunner()
-    result = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--json", "--probe"])
+    result = runner.invoke(mcp_app, ["list", "--trust", "--cwd", str(project), "--json", "--probe"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     servers = {s["name"]: s for s in data["servers"]}
@@ -43,7 +43,7 @@ def test_mcp_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert servers["remote"]["state"] == "failed" and servers["remote"]["error"]
     assert any("NOT_SET_ANYWHERE" in w for w in data["warnings"])
 
-    text = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--probe"])
+    text = runner.invoke(mcp_app, ["list", "--trust", "--cwd", str(project), "--probe"])
     assert text.exit_code == 0
     assert "demo:" in text.stdout and "✓ connected" in text.stdout
     assert "gone:" in text.stdout and "✗ failed: command not found" in text.stdout
@@ -76,7 +76,7 @@ def test_mcp_list_honours_allowed_and_denied_servers(
     )
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("MCP_TIMEOUT", "15000")
-    args = ["list", "--cwd", str(project), "--json", "--probe"]
+    args = ["list", "--trust", "--cwd", str(project), "--json", "--probe"]
     result = CliRunner().invoke(mcp_app, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -112,7 +112,7 @@ def test_mcp_list_starts_only_approved_servers_and_probe_never_starts_refused_on
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("MCP_TIMEOUT", "15000")
     runner = CliRunner()
-    result = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--json"])
+    result = runner.invoke(mcp_app, ["list", "--trust", "--cwd", str(project), "--json"])
     assert result.exit_code == 0, result.output
     servers = {s["name"]: s for s in json.loads(result.stdout)["servers"]}
     assert servers["demo"]["state"] == "connected"
@@ -121,7 +121,7 @@ def test_mcp_list_starts_only_approved_servers_and_probe_never_starts_refused_on
     assert servers["refused"]["state"] == "disabled"
     assert not asked.exists() and not refused.exists()
 
-    result = runner.invoke(mcp_app, ["list", "--cwd", str(project), "--json", "--probe"])
+    result = runner.invoke(mcp_app, ["list", "--trust", "--cwd", str(project), "--json", "--probe"])
     assert result.exit_code == 0, result.output
     servers = {s["name"]: s for s in json.loads(result.stdout)["servers"]}
     assert servers["undecided"]["state"] == "failed" and asked.exists()
@@ -147,7 +147,7 @@ def test_print_mode_never_starts_a_refused_project_server(tmp_path: Path) -> Non
         json.dumps({"turns": [{"blocks": calls}, {"blocks": [{"type": "text", "text": "ok"}]}]})
     )
     proc = subprocess.run(
-        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
+        [sys.executable, "-m", "hands", "-p", "go", "--trust", "--model", f"scripted:{script}",
          "--allowedTools", "mcp__open,mcp__shut", "--output-format", "stream-json"],
         capture_output=True, text=True, cwd=project, timeout=120,
         env={**os.environ, "HOME": str(tmp_path), "MCP_TIMEOUT": "15000"},
@@ -173,7 +173,7 @@ def test_print_mode_shows_no_traceback_for_a_server_that_sends_broken_json(
         json.dumps({"turns": [{"blocks": [call]}, {"blocks": [{"type": "text", "text": "ok"}]}]})
     )
     proc = subprocess.run(
-        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
+        [sys.executable, "-m", "hands", "-p", "go", "--trust", "--model", f"scripted:{script}",
          "--mcp-config", json.dumps({"mcpServers": {"bad": server}}),
          "--permission-mode", "bypassPermissions", "--output-format", "stream-json"],
         capture_output=True, text=True, cwd=tmp_path, timeout=120,
@@ -201,7 +201,7 @@ def test_hands_tool_calls_a_tool_of_a_configured_server(tmp_path: Path) -> None:
 
     def hands_tool(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "hands", "tool", *args],
+            [sys.executable, "-m", "hands", "tool", "--trust", *args],
             capture_output=True, text=True, cwd=project, timeout=60, env=env,
         )  # fmt: skip
 
@@ -238,7 +238,7 @@ def test_stream_json_init_lists_each_server_with_its_status_and_its_tools(
     script = tmp_path / "s.json"
     script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "ok"}]}]}))
     proc = subprocess.run(
-        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
+        [sys.executable, "-m", "hands", "-p", "go", "--trust", "--model", f"scripted:{script}",
          "--output-format", "stream-json"],
         capture_output=True, text=True, cwd=project, timeout=120,
         env={**os.environ, "HOME": str(tmp_path), "MCP_TIMEOUT": "15000",

@@ -11,6 +11,7 @@ from hands.mcp.config import (
     McpServerConfig,
     McpSettings,
     approval_from_settings,
+    approval_without_asking,
     expand_vars,
     load_config_file,
     load_mcp_config,
@@ -114,12 +115,22 @@ def test_precedence_and_scopes(tmp_path: Path) -> None:
     }
     # project approval from settings keys
     values = {"enabledMcpjsonServers": ["proj"], "disabledMcpjsonServers": ["near"]}
-    approved = load_mcp_config(sub, env=env, approve_project=approval_from_settings(values.get))
+    approved = load_mcp_config(
+        sub, env=env, approve_project=approval_from_settings(values.get, trusted=True)
+    )
     assert "proj" in {s.name for s in approved.servers}
     assert [s.name for s in approved.disabled] == ["near"]
     assert approved.needs_approval == ()
-    asked = load_mcp_config(sub, env=env, approve_project=approval_from_settings({}.get))
+    asked = load_mcp_config(
+        sub, env=env, approve_project=approval_from_settings({}.get, trusted=True)
+    )
     assert {s.name for s in asked.needs_approval} == {"near", "proj"}
+    # an untrusted workspace's project servers stay off, whatever the settings approve
+    for approve in (approval_from_settings, approval_without_asking):
+        refuse = approve(values.get, trusted=False)
+        off = load_mcp_config(sub, env=env, approve_project=refuse)
+        assert {s.name for s in off.disabled} == {"near", "proj"}
+        assert not {s.scope for s in off.servers} & {"project"}
     # a broken file is a warning, not a crash
     (project / ".mcp.json").write_text("{not json")
     broken = load_mcp_config(sub, env=env)

@@ -100,8 +100,9 @@ def test_the_settings_model_names_the_claude_model_after_flags_and_env() -> None
     )
     flag = resolve_model("anthropic:claude-x", env, settings_model="claude-opus-4-7")
     assert flag.name == "anthropic:claude-x"
-    alias = resolve_model(None, env, settings_model="opusplan")
-    assert alias.name == "anthropic:claude-sonnet-4-6"  # an alias is not guessed at
-    note = settings_model_note("opusplan")
-    assert note is not None and "ANTHROPIC_MODEL" in note and "'opusplan'" in note
+    alias = resolve_model(None, env, settings_model="haiku")
+    assert alias.name == "anthropic:claude-haiku-4-5"  # Claude Code's alias, resolved
+    note = settings_model_note("mystery-model")
+    assert note is not None and "'mystery-model'" in note
+    assert settings_model_note("opusplan") is None
     assert settings_model_note("claude-opus-4-7") is None and settings_model_note(None) is None

@@ -46,6 +46,7 @@ _MAN = "man runs groff and writes its page cache (seen by the effect check)"
 _GLOB_OUT = "the glob matches a symlink in the project that leads outside"
 _PLAN = "plan mode refuses a change outright instead of asking"
 _STRICT_DENY = "the denied program is what bash runs, so the deny rule applies"
+_GIT_DENY = "the denied subcommand is what git runs after its options or alias"
 DELIBERATE: dict[str, str] = {
     **{
         k: _INVISIBLE
@@ -67,6 +68,23 @@ DELIBERATE: dict[str, str] = {
     "c1-r62": _LISTS,
     "c3-f004": "git ls-remote connects to the remote and may run ssh",
     "c3-git-rule-lsr": "git ls-remote connects to the remote and may run ssh",
+    **{
+        k: _GIT_DENY
+        for k in (
+            "c2-gitdeny02",
+            "c2-gitdeny03",
+            "c2-gitdeny04",
+            "c2-gitdeny05",
+            "c2-gitdeny07",
+            "c2-gitdeny08",
+            "c2-gitdeny09",
+            "c2-gitdeny18",
+            "c2-gitdeny19",
+            "h2-rule022",
+            "h2-rule023",
+            "h2-rule024",
+        )
+    },
     "c2-curl11": _STRICT_DENY,
     "c2-curl19": _STRICT_DENY,
     "c2-curl23": _STRICT_DENY,

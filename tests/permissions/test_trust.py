@@ -17,6 +17,7 @@ import typer
 from typer.testing import CliRunner
 
 from hands.cli.trust import trust_command
+from hands.config.project_trust import decide_trust
 from hands.config.settings import load_settings
 from hands.config.trust import is_trusted, trust, trust_file, trusted_dirs, untrust
 from support import rules_of, warnings_of
@@ -71,18 +72,22 @@ def test_untrusted_project_allow_rules_and_directories_are_ignored_with_one_warn
     path = committed(repo)
     write(repo / ".hands" / "settings.json", {"permissions": {"allow": ["Bash(cargo test)"]}})
     write(repo / ".claude" / "settings.local.json", {"permissions": {"allow": ["Bash(make *)"]}})
+    local = repo / ".claude" / "settings.local.json"
     s = load_settings(repo, env=env)
-    assert texts(s, "allow") == {"Bash(make *)"}  # the user's own local file always counts
+    # a repository can commit settings.local.json too: it waits for trust like the rest
+    assert texts(s, "allow") == set()
     assert texts(s, "ask") == {"Bash(git push *)"} and texts(s, "deny") == {"Read(.env)"}
     assert s.additional_directories == () and s.default_mode == "default"
     trust_warnings = [w for w in warnings_of(s) if "not trusted" in w]
     assert len(trust_warnings) == 1, warnings_of(s)
     (warning,) = trust_warnings
     assert str(path) in warning and str(repo / ".hands" / "settings.json") in warning
-    assert "3 permissions.allow rules" in warning and "1 additionalDirectories entry" in warning
+    assert str(local) in warning
+    assert "4 permissions.allow rules" in warning and "1 additionalDirectories entry" in warning
     assert "defaultMode bypassPermissions" in warning
     assert f"hands trust {repo}" in warning
-    assert set(s.untrusted_files) == {str(path), str(repo / ".hands" / "settings.json")}
+    assert set(s.untrusted_files) == {str(path), str(repo / ".hands" / "settings.json"), str(local)}
+    assert texts(load_settings(repo, env=env, trusted=True), "allow") >= {"Bash(make *)"}
 
 
 def test_trusting_the_workspace_makes_them_count(repo: Path, env: dict[str, str]) -> None:
@@ -150,9 +155,9 @@ def test_the_trust_command(repo: Path, hands_home: Path) -> None:
     assert missing.exit_code != 0
 
 
-def hands_p(repo: Path, script: Path) -> subprocess.CompletedProcess[str]:
+def hands_p(repo: Path, script: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}"],
+        [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}", *extra],
         capture_output=True,
         text=True,
         cwd=repo,
@@ -178,12 +183,13 @@ def test_print_mode_ignores_untrusted_allow_rules_with_a_warning(
     proc = hands_p(repo, script)
     assert proc.returncode == 0, proc.stderr
     assert not (repo / "made.txt").exists()
-    assert proc.stderr.count("not trusted") == 1
+    assert proc.stderr.count("ignored (untrusted") == 1
+    assert "allow rule Bash(touch *)" in proc.stderr
     assert "hands trust" in proc.stderr and str(repo / ".claude" / "settings.json") in proc.stderr
     trust(repo)
     proc = hands_p(repo, script)
     assert proc.returncode == 0, proc.stderr
-    assert (repo / "made.txt").exists() and "not trusted" not in proc.stderr
+    assert (repo / "made.txt").exists() and "ignored" not in proc.stderr
 
 
 def hooked(repo: Path, made: Path, **extra: Any) -> Path:
@@ -210,12 +216,14 @@ def test_untrusted_project_hooks_env_and_server_approvals_wait_for_trust(
     trusted = load_settings(repo, env=env, trusted=True)
     assert len(config_from_settings(trusted).handlers_for("SessionStart", "startup")) == 1
     assert trusted.value("enableAllProjectMcpServers") is True and trusted.untrusted == ()
-    # the user's own settings.local.json is not committed: its hooks always count
+    # settings.local.json is project input too until the folder is trusted
     path.unlink()
     hook = {"hooks": [{"type": "command", "command": "true"}]}
     write(repo / ".claude" / "settings.local.json", {"hooks": {"SessionStart": [hook]}})
     s = load_settings(repo, env=env)
-    assert s.untrusted == () and len(config_from_settings(s).handlers_for("SessionStart", "x"))
+    assert len(s.untrusted) == 1 and not config_from_settings(s).handlers_for("SessionStart", "x")
+    s = load_settings(repo, env=env, trusted=True)
+    assert len(config_from_settings(s).handlers_for("SessionStart", "x")) == 1
 
 
 def test_the_trust_question_lists_what_would_run(repo: Path, env: dict[str, str]) -> None:
@@ -230,13 +238,13 @@ def test_the_trust_question_lists_what_would_run(repo: Path, env: dict[str, str]
         enabledMcpjsonServers=["tools"],
         permissions={"allow": ["Bash(curl *)"], "additionalDirectories": ["../shared"]},
     )
-    text = trust_text(repo, load_settings(repo, env=env).untrusted)
-    assert f"touch {made}" in text and "API_URL, TOKEN" in text
+    text = trust_text(decide_trust(repo, env=env))
+    assert f"touch {made}" in text and "API_URL" in text and "TOKEN" in text
     assert "tools: serve-tools -v" in text
     assert "Bash(curl *)" in text and "../shared" in text
 
 
-def test_print_mode_runs_untrusted_project_hooks_as_claude_code_does_and_says_so(
+def test_print_mode_never_runs_an_untrusted_projects_hooks_and_names_each(
     repo: Path, hands_home: Path
 ) -> None:
     made = repo.parent / "HOOK_RAN"
@@ -245,8 +253,11 @@ def test_print_mode_runs_untrusted_project_hooks_as_claude_code_does_and_says_so
     script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "hi"}]}]}))
     proc = hands_p(repo, script)
     assert proc.returncode == 0, proc.stderr
-    assert made.exists()
-    assert "not trusted" in proc.stderr and "print mode runs its 1 hook command" in proc.stderr
+    assert not made.exists()
+    assert f"ignored (untrusted {repo}): hook SessionStart: touch {made}" in proc.stderr
+    proc = hands_p(repo, script, "--trust")
+    assert proc.returncode == 0, proc.stderr
+    assert made.exists() and "ignored" not in proc.stderr
 
 
 LOOSE_SANDBOX = {
@@ -306,7 +317,7 @@ def test_the_trust_question_lists_sandbox_loosening(repo: Path, env: dict[str, s
     from hands.cli.trust_question import trust_text
 
     write(repo / ".claude" / "settings.json", {"sandbox": LOOSE_SANDBOX})
-    text = trust_text(repo, load_settings(repo, env=env).untrusted)
+    text = trust_text(decide_trust(repo, env=env))
     assert "sandbox.excludedCommands docker, npm run (run outside the sandbox)" in text
     assert "sandboxed commands run without asking" in text
 
@@ -319,7 +330,7 @@ def test_print_mode_ignores_an_untrusted_sandbox_auto_approval_with_a_warning(
     proc = hands_p(repo, script)
     assert proc.returncode == 0, proc.stderr
     assert not (repo / "made.txt").exists()  # asked, and print mode cannot ask
-    assert "1 loosening setting" in proc.stderr and "not trusted" in proc.stderr
+    assert "ignored (untrusted" in proc.stderr and "setting sandbox.enabled" in proc.stderr
     trust(repo)
     proc = hands_p(repo, script)
     assert proc.returncode == 0, proc.stderr

@@ -35,11 +35,9 @@ NOT_IN_HANDS = {
     "CronCreate",
     "CronDelete",
     "CronList",
-    "EnterWorktree",
-    "ExitWorktree",
     "Monitor",
 }
-"""Claude Code tools hands does not have (scheduling, worktree sessions, stream monitors)."""
+"""Claude Code tools hands does not have (scheduling, stream monitors)."""
 
 
 def _hands_inputs() -> dict[str, type[BaseModel]]:

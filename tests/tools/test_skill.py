@@ -90,8 +90,8 @@ async def test_a_skill_is_invoked_and_its_allowed_tools_are_allowed_while_active
     assert blocks[0].is_error and not (tmp_path / "BEFORE").exists()  # asked, refused
     assert not blocks[1].is_error
     assert "Touch the RELEASED file" in blocks[1].text
-    assert f"Base directory of this skill: {directory}" in blocks[1].text
-    assert "ARGUMENTS: v2" in blocks[1].text
+    assert f"Read can open: {directory}" in blocks[1].text
+    assert "The arguments it was invoked with: v2" in blocks[1].text
     assert not blocks[2].is_error, blocks[2].text  # allowed by the skill, never asked
     assert (tmp_path / "RELEASED").exists()
 
@@ -196,7 +196,7 @@ async def test_skill_name_star_rules_match_the_arguments_as_a_prefix(tmp_path: P
     # "production" is not the word "prod": still allowed by "deploy *"
     assert errors == [False, False, True, True, False]
     assert asked == []  # every call was decided by a rule
-    assert "deploy it" in blocks[0].text and "ARGUMENTS: staging" in blocks[1].text
+    assert "deploy it" in blocks[0].text and "invoked with: staging" in blocks[1].text
     assert "deploy it" not in blocks[2].text
 
 
@@ -274,3 +274,77 @@ async def test_a_skills_allowed_tools_end_with_the_query_that_invoked_it(tmp_pat
     assert blocks[0].is_error and not (tmp_path / "NEXT_PROMPT").exists()
     assert asked == ["Bash"]  # asked again: the approval ended with the first query
     assert not any("touch" in r.text for r in engine.rules)  # nothing left in the engine
+
+
+async def invoke(project: Path, data: dict[str, object]) -> str:
+    """One Skill call (allowed by a rule) in a scripted session; the result's text."""
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Skill"]}}')
+    settings = load_settings(project, env={"HOME": str(project / "nohome")}, trusted=True)
+    engine = engine_for(settings, grammar=BuiltinGrammar())
+    skill = SkillTool.load(cwd=project, home=project / "nohome")
+    model = ScriptedModel.from_turns(
+        [{"type": "tool_use", "name": "Skill", "input": data}], [{"type": "text", "text": "ok"}]
+    )
+    options = QueryOptions(
+        model=model, tools=pool_for(engine, extra=[skill]), cwd=project, policy=engine
+    )
+    events = [e async for e in query("go", options)]
+    (block,) = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
+    assert not block.is_error, block.text
+    return block.text
+
+
+@pytest.mark.anyio
+async def test_the_older_command_field_names_the_skill(tmp_path: Path) -> None:
+    write_skill(tmp_path, "notes", "description: take notes", "Write NOTES.md.")
+    assert "Write NOTES.md." in await invoke(tmp_path, {"command": "notes"})
+
+
+@pytest.mark.anyio
+async def test_arguments_fill_the_placeholders_and_are_not_repeated_after_them(
+    tmp_path: Path,
+) -> None:
+    body = "Fix issue $ARGUMENTS.\nFirst $0, then $ARGUMENTS[1], then $1; none: $2."
+    write_skill(tmp_path, "fix", "description: fix an issue", body)
+    text = await invoke(tmp_path, {"skill": "fix", "args": 'api "the login page"'})
+    assert 'Fix issue api "the login page".' in text
+    assert "First api, then the login page, then the login page; none: $2." in text
+    assert "invoked with" not in text
+
+
+@pytest.mark.anyio
+async def test_a_body_without_placeholders_gets_the_arguments_after_it(tmp_path: Path) -> None:
+    write_skill(tmp_path, "fix", "description: fix an issue", "Fix it.")
+    text = await invoke(tmp_path, {"skill": "fix", "args": "123"})
+    assert text.index("Fix it.") < text.index("The arguments it was invoked with: 123")
+
+
+def test_arguments_with_unbalanced_quotes_split_at_spaces() -> None:
+    from hands.config.arguments import split_arguments, substitute
+
+    assert split_arguments('a "b c') == ["a", '"b', "c"]
+    assert substitute("$1 and $ARGUMENTSX", 'a "b c') == ('"b and $ARGUMENTSX', True)
+    assert substitute("nothing here $5x", "a") == ("nothing here $5x", False)
+
+
+@pytest.mark.anyio
+async def test_a_skill_file_without_frontmatter_loads_named_after_its_folder(
+    tmp_path: Path,
+) -> None:
+    directory = tmp_path / ".claude" / "skills" / "lint-all"
+    directory.mkdir(parents=True)
+    (directory / "SKILL.md").write_text("# Lint everything\n\nRun ruff on src.\n")
+    found = load_skills(cwd=tmp_path, home=tmp_path / "nohome")
+    assert found.warnings == ()
+    (skill,) = found.skills
+    assert (skill.name, skill.description) == ("lint-all", "Lint everything")
+    assert "Run ruff on src." in await invoke(tmp_path, {"skill": "lint-all"})
+
+
+def test_a_skill_file_with_nothing_in_it_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    directory = tmp_path / ".claude" / "skills" / "empty"
+    directory.mkdir(parents=True)
+    (directory / "SKILL.md").write_text("\n\n")
+    found = load_skills(cwd=tmp_path, home=tmp_path / "nohome")
+    assert found.skills == () and "empty" in found.warnings[0]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from hands.agent.compaction.compactor import CompactOutcome
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.models.base import Usage
+from hands.models.cost import ModelUsage
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 
 
@@ -81,6 +83,8 @@ class ResultEvent:
     duration_ms: float
     session_id: str
     usage: Usage = field(default_factory=Usage)
+    model_usage: Mapping[str, ModelUsage] = field(default_factory=lambda: dict[str, ModelUsage]())
+    """Usage and cost per model (``PROVIDER:ID``)."""
     error: str = ""
     stop_reason: str | None = None
     """``"tool_deferred"`` when a PreToolUse hook deferred the last turn's only call;
@@ -92,6 +96,11 @@ class ResultEvent:
     def is_error(self) -> bool:
         """Whether the query ended in failure."""
         return self.subtype != "success"
+
+    @property
+    def total_cost_usd(self) -> float:
+        """What the query's requests cost, at list prices (unpriced models as 0)."""
+        return sum(share.cost_usd for share in self.model_usage.values())
 
 
 QueryEvent: TypeAlias = (

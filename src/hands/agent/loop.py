@@ -58,6 +58,8 @@ from hands.models.base import (
     TextDelta,
     Usage,
 )
+from hands.models.cost import UsageLedger
+from hands.models.plan_mode import model_in_mode
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.outbox import Outbox
 from hands.orchestration.streaming import StreamingToolExecutor
@@ -122,6 +124,9 @@ class Query:
         self._model_scope: anyio.CancelScope | None = None
         self.messages: list[Message] = list(options.history)
         self.usage = Usage()
+        self.ledger = UsageLedger()
+        """Usage and cost per model, request by request (opusplan uses two)."""
+        self._request_model = options.model.name
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
         self._current: _Run | None = None
@@ -197,6 +202,7 @@ class Query:
             duration_ms=(time.perf_counter() - run.started) * 1000,
             session_id=self.session.id,
             usage=self.usage,
+            model_usage=dict(self.ledger.by_model),
             error=run.error,
             stop_reason="tool_deferred" if self.deferred_tool_use is not None else None,
             deferred_tool_use=self.deferred_tool_use,
@@ -250,6 +256,8 @@ class Query:
         inbox = self.session.service(Inbox)
         if not run.opts.wait_for_background or self._interrupted or run.error:
             return False
+        if inbox.peek(run.opts.agent_id):
+            return True  # it ended while the model was answering: its notice goes next
         if not inbox.outstanding(run.opts.agent_id):
             return False
         with anyio.CancelScope() as scope:
@@ -338,6 +346,7 @@ class Query:
                     yield BlockEvent(block=event.block)
                 elif isinstance(event, MessageStop):
                     self.usage = self.usage + event.usage
+                    self.ledger.add(self._request_model, event.usage)
                     turn.stop_reason = event.stop_reason
                     run.compactor.observe(event.usage, request.messages)
                     self.context_tokens = run.compactor.counter.last_tokens
@@ -427,7 +436,9 @@ class Query:
                 self._model_scope = scope
                 if self._interrupted:
                     scope.cancel()
-                async for event in self.options.model.stream(request):
+                model = model_in_mode(self.options.model, self._mode)  # opusplan
+                self._request_model = model.name
+                async for event in model.stream(request):
                     if isinstance(event, BlockComplete):
                         if event.tool_use is not None:
                             if streaming:

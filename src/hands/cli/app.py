@@ -20,7 +20,7 @@ from hands.cli.options import (
     ModeOption,
     SettingsOption,
     SimpleOption,
-    announce_warnings,
+    TrustOption,
 )
 from hands.cli.options import check_settings_flag as _check_settings_flag
 from hands.cli.options import cwd_of as _cwd
@@ -87,6 +87,7 @@ def main_command(
     disallowed_tools: DisallowedToolsOption = None,
     settings: SettingsOption = None,
     add_dir: AddDirOption = None,
+    trust: TrustOption = False,
     system_prompt: Annotated[
         str | None,
         typer.Option("--system-prompt", help="Use this instead of hands' own system prompt."),
@@ -153,16 +154,9 @@ def main_command(
     if resume == "":
         resume = _pick_session(where, interactive=interactive)
     rules = (permission_mode, allowed_tools, disallowed_tools, settings, add_dir)
-    loaded = _settings(where, *rules, announce=not interactive, print_mode=not interactive)
-    if interactive:
-        from hands.cli.trust_question import ask_to_trust
+    from hands.cli.trust_question import ask_to_trust
 
-        if loaded.untrusted and ask_to_trust(where, loaded.untrusted):
-            from hands.config.trust import trust
-
-            trust(where)
-            loaded = _settings(where, *rules, announce=False)
-        announce_warnings(loaded)
+    loaded = _settings(where, *rules, trust=trust, ask=ask_to_trust if interactive else None)
     setup = prepare(
         model_spec=model,
         cwd=where,
@@ -179,13 +173,13 @@ def main_command(
         print(f"hands: warning: {warning}", file=sys.stderr)
     if prompt is None:
         import anyio
-        from rich.console import Console
 
+        from hands.cli.console import ShownConsole
         from hands.cli.repl import Repl, terminal_input
 
         repl = Repl(
             setup,
-            console=Console(),
+            console=ShownConsole(),
             keys=terminal_input(setup),
             permission_mode=loaded.default_mode,
         )

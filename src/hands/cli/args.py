@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from hands.core.context import PERMISSION_MODES, PermissionMode
 
 if TYPE_CHECKING:
+    from hands.config.project_trust import Ask
     from hands.config.settings import Settings
 
 
@@ -49,16 +50,25 @@ def settings_for(
     add_dir: Sequence[Path] | None,
     *,
     announce: bool = True,
-    print_mode: bool = False,
+    trust: bool = False,
+    ask: Ask | None = None,
 ) -> Settings:
     """Every settings source merged; warnings go to stderr (a bad rule never stops a run).
 
-    ``print_mode``: nobody is asked to trust the workspace, and an untrusted project's
-    hooks run anyway, as in Claude Code's print mode.
+    The session's one trust decision is taken first
+    (:func:`~hands.config.project_trust.decide_trust`): ``trust`` is ``--trust``,
+    ``ask`` the trust question (the REPL only); without one, each item an untrusted
+    folder supplies is named on stderr as ignored. A settings file that cannot be used
+    raises ``SettingsFileError``.
     """
+    from hands.config.project_trust import decide_trust
     from hands.config.settings import CliPermissionArgs, load_settings
 
     check_settings_value(settings, cwd)
+    verdict = decide_trust(cwd, explicit=trust, ask=ask)
+    if ask is None or verdict.reason == "declined":
+        for note in verdict.notes():
+            print(f"hands: {note}", file=sys.stderr)
     loaded = load_settings(
         cwd,
         cli=CliPermissionArgs(
@@ -68,7 +78,7 @@ def settings_for(
             settings=settings,
             add_dirs=tuple(add_dir or ()),
         ),
-        hooks_before_trust=print_mode,
+        trusted=verdict.trusted,
     )
     if announce:
         announce_warnings(loaded)

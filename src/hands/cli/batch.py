@@ -30,8 +30,6 @@ def batch_main(
     model_concurrency: int | None = None,
 ) -> int:
     """Run the batch; the exit code is 0 when every task has a result."""
-    from rich.console import Console
-
     from hands.batch.engines import Engine, LocalEngine, RayEngine
     from hands.batch.results import ResultsFile
     from hands.batch.runner import results_path_default, run_batch
@@ -66,7 +64,9 @@ def batch_main(
     gateway = _gateway(model_concurrency, engine=engine, address=address)
     env = gateway.session_env() if gateway is not None else {}
     settings = RunSettings(run_dir=where.absolute(), sandbox=sandbox, model=model, env=env)
-    console = None if quiet else Console(stderr=True)
+    from hands.cli.console import ShownConsole
+
+    console = None if quiet else ShownConsole(stderr=True)
     try:
         run_batch(
             tasks, engine=chosen, settings=settings, results=ResultsFile(out), console=console

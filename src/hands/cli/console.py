@@ -1,12 +1,22 @@
-"""The terminal console, and a plain one for pipes whose lines carry no padding."""
+"""The terminal console, and a plain one for pipes whose lines carry no padding.
+
+Both show text from outside without obeying it: every piece of text rich is about to
+write goes through :func:`~hands.core.terminal_text.neutralise`, after layout and before
+styling, so the only escape sequences that reach the terminal are rich's own (colours,
+the live region's cursor moves).
+"""
 
 from __future__ import annotations
 
 import re
 import sys
-from typing import IO
+from collections.abc import Iterable
+from typing import IO, Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
+
+from hands.core.terminal_text import neutralise
 
 _LINES = re.compile(r"(\n)")
 
@@ -48,9 +58,27 @@ class TrimmedLines:
         return self._stream.fileno()
 
 
-def console_for(stream: IO[str] | None = None) -> Console:
-    """A rich console on ``stream`` (stdout); off a terminal its lines end without padding."""
+class ShownConsole(Console):
+    """A console whose text is shown, never obeyed: controls in it become visible."""
+
+    def render(
+        self, renderable: RenderableType, options: ConsoleOptions | None = None
+    ) -> Iterable[Segment]:
+        """The segments of ``renderable``, their text neutralised (control segments kept)."""
+        for segment in super().render(renderable, options):
+            if segment.control is None:
+                text = neutralise(segment.text)
+                if text is not segment.text:
+                    segment = Segment(text, segment.style)
+            yield segment
+
+
+def console_for(stream: IO[str] | None = None, **options: Any) -> Console:
+    """A :class:`ShownConsole` on ``stream`` (stdout); ``options`` go to rich.
+
+    Off a terminal its lines end without padding.
+    """
     target = stream or sys.stdout
     if target.isatty():
-        return Console(file=target)
-    return Console(file=TrimmedLines(target))  # type: ignore[arg-type]
+        return ShownConsole(file=target, **options)
+    return ShownConsole(file=TrimmedLines(target), **options)  # type: ignore[arg-type]

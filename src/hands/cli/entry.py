@@ -49,6 +49,12 @@ def main() -> None:
             from hands.agent.git_status import start_git_summary
 
             start_git_summary(Path.cwd())  # git runs while the session is set up
+        from hands.cli.sdk.flags import is_sdk_invocation
+
+        if is_sdk_invocation(sys.argv[1:]):  # an Agent SDK program (or stream-json input)
+            from hands.cli.sdk.main import main as sdk_main
+
+            raise SystemExit(sdk_main(sys.argv[1:]))
         from hands.cli.app import app
 
         app()
@@ -62,7 +68,13 @@ def main() -> None:
 
 def _starts_a_session(args: list[str]) -> bool:
     """``hands -p …`` or the REPL with no arguments: a session whose prompt needs git."""
-    return not args or "-p" in args or "--print" in args
+    return (
+        not args
+        or "-p" in args
+        or "--print" in args
+        or "--input-format=stream-json" in args
+        or "--input-format" in args
+    )
 
 
 def _drop_stdout() -> None:

@@ -19,6 +19,7 @@ from hands.cli.options import (
     DisallowedToolsOption,
     ModeOption,
     SettingsOption,
+    TrustOption,
 )
 from hands.cli.options import cwd_of as _cwd
 from hands.core.words import plural
@@ -53,6 +54,7 @@ def list_command(
             "(refused ones stay off).",
         ),
     ] = False,
+    trust: TrustOption = False,
 ) -> None:
     """Connect to every approved server and show its status and tool count.
 
@@ -69,10 +71,12 @@ def list_command(
     from hands.mcp.status import ServerStatus
 
     project = _cwd(cwd)
-    settings = load_settings(project)
+    settings = load_settings(project, trusted=_trusted(project, trust))
     settings.apply_env()
     blocked = ServerPolicy.from_settings(settings.value).blocked
-    approve = (approval_without_asking if probe else approval_from_settings)(settings.value)
+    approve = (approval_without_asking if probe else approval_from_settings)(
+        settings.value, trusted=settings.trusted
+    )
     startup.done()  # the servers start in the user's own environment
 
     async def go() -> tuple[list[ServerStatus], tuple[str, ...]]:
@@ -110,17 +114,27 @@ def list_command(
         print(f"warning: {warning}", file=sys.stderr)
 
 
+def _trusted(project: Path, explicit: bool) -> bool:
+    """The command's trust decision; an untrusted folder's ignored items go to stderr."""
+    from hands.config.project_trust import decide_trust
+
+    verdict = decide_trust(project, explicit=explicit)
+    for note in verdict.notes():
+        print(f"hands: {note}", file=sys.stderr)
+    return verdict.trusted
+
+
 def _remote_server(project: Path, name: str) -> McpServerConfig:
     """The configured server ``name`` (any scope the settings let run), or exit 1 saying why."""
     from hands.config.settings import load_settings
     from hands.mcp.config import approval_without_asking, load_mcp_config
     from hands.mcp.server_policy import ServerPolicy
 
-    settings = load_settings(project)
+    settings = load_settings(project, trusted=_trusted(project, False))
     settings.apply_env()
     config = load_mcp_config(
         project,
-        approve_project=approval_without_asking(settings.value),
+        approve_project=approval_without_asking(settings.value, trusted=settings.trusted),
         blocked=ServerPolicy.from_settings(settings.value).blocked,
     )
     server = config.get(name)
@@ -210,6 +224,7 @@ def serve_command(
     disallowed_tools: DisallowedToolsOption = None,
     settings: SettingsOption = None,
     add_dir: AddDirOption = None,
+    trust: TrustOption = False,
     http: Annotated[
         int | None,
         typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio."),
@@ -223,7 +238,7 @@ def serve_command(
 
     where = _cwd(cwd)
     loaded = load_cli_settings(
-        where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir
+        where, permission_mode, allowed_tools, disallowed_tools, settings, add_dir, trust=trust
     )
     bridge = build_bridge(cwd=where, settings=loaded)
     if http is not None:

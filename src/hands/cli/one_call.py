@@ -94,7 +94,7 @@ def run_one(
     if entry is None:
         from hands.mcp.setup import manager_for_tool
 
-        mcp = manager_for_tool(cwd, name, value=settings.value)
+        mcp = manager_for_tool(cwd, name, value=settings.value, trusted=settings.trusted)
     base_runtime = ToolRuntime(tools=pool, policy=engine, ask=_explicit, hooks=hooks, limits=limits)
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = Session()

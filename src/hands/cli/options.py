@@ -11,6 +11,7 @@ from hands.cli.args import UsageError, check_settings_value, resolve_cwd, settin
 from hands.cli.args import announce_warnings as announce_warnings
 
 if TYPE_CHECKING:
+    from hands.config.project_trust import Ask
     from hands.config.settings import Settings
 
 CwdOption = Annotated[
@@ -45,6 +46,14 @@ SettingsOption = Annotated[
 AddDirOption = Annotated[
     list[Path] | None, typer.Option("--add-dir", help="Another working directory (repeatable).")
 ]
+TrustOption = Annotated[
+    bool,
+    typer.Option(
+        "--trust",
+        help="Trust this folder for this run: its hooks, MCP servers, agents, skills, env "
+        "and loosening settings count (otherwise they are ignored unless trusted before).",
+    ),
+]
 SimpleOption = Annotated[
     bool, typer.Option("--simple", help="Offer only Bash, Read and Edit (also HANDS_SIMPLE=1).")
 ]
@@ -59,9 +68,13 @@ def load_cli_settings(
     add_dir: list[Path] | None,
     *,
     announce: bool = True,
-    print_mode: bool = False,
+    trust: bool = False,
+    ask: Ask | None = None,
 ) -> Settings:
-    """Every settings source merged; warnings go to stderr (a bad rule never stops a run)."""
+    """Every settings source merged; warnings go to stderr (a bad rule never stops a run).
+
+    ``trust`` (``--trust``) and ``ask`` (the trust question) as :func:`settings_for`.
+    """
     try:
         return settings_for(
             cwd,
@@ -71,7 +84,8 @@ def load_cli_settings(
             settings,
             add_dir,
             announce=announce,
-            print_mode=print_mode,
+            trust=trust,
+            ask=ask,
         )
     except UsageError as exc:
         raise typer.BadParameter(str(exc)) from None

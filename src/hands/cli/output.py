@@ -10,6 +10,7 @@ from typing import Any
 from hands.agent.events import BlockEvent, CompactionEvent, MessageEvent, QueryEvent, ResultEvent
 from hands.agent.subagents.progress import SubagentUpdate
 from hands.core.messages import Message, ToolResultBlock
+from hands.core.terminal_text import json_escaped
 from hands.orchestration.events import ToolProgressEvent
 
 
@@ -21,11 +22,13 @@ def init_message(
     model: str,
     permission_mode: str,
     mcp_servers: Sequence[tuple[str, str]] = (),
+    api_key_source: str = "none",
 ) -> dict[str, Any]:
     """The ``system``/``init`` line that opens a stream-json transcript.
 
     ``mcp_servers``: each server's name and status (``connected``, ``pending``,
-    ``failed``, ``needs-auth``, ``disabled``).
+    ``failed``, ``needs-auth``, ``disabled``). ``api_key_source``: the variable the
+    model's credential came from (:func:`hands.models.resolve.api_key_source`).
     """
     return {
         "type": "system",
@@ -36,7 +39,7 @@ def init_message(
         "mcp_servers": [{"name": name, "status": status} for name, status in mcp_servers],
         "model": model,
         "permissionMode": permission_mode,
-        "apiKeySource": "none",
+        "apiKeySource": api_key_source,
     }
 
 
@@ -55,8 +58,9 @@ def result_message(event: ResultEvent) -> dict[str, Any]:
         "result": event.result if not event.is_error else (event.error or event.result),
         "stop_reason": event.stop_reason,
         "session_id": event.session_id,
-        "total_cost_usd": 0,
+        "total_cost_usd": event.total_cost_usd,
         "usage": event.usage.to_wire(),
+        "modelUsage": model_usage_wire(event),
     }
     deferred = event.deferred_tool_use
     if deferred is not None:
@@ -66,6 +70,17 @@ def result_message(event: ResultEvent) -> dict[str, Any]:
             "input": dict(deferred.input),
         }
     return out
+
+
+def model_usage_wire(event: ResultEvent) -> dict[str, Any]:
+    """The result's ``modelUsage``: per model id, tokens, cost and context window."""
+    from hands.agent.compaction.settings import context_window
+    from hands.models.cost import model_id
+
+    return {
+        model_id(name): share.to_wire(context_window=context_window(name))
+        for name, share in event.model_usage.items()
+    }
 
 
 def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list[dict[str, Any]]:
@@ -147,5 +162,5 @@ def compaction_message(event: CompactionEvent, *, session_id: str) -> dict[str, 
 
 
 def dumps(obj: dict[str, Any]) -> str:
-    """One compact JSON line."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """One compact JSON line, with no character a terminal would act on."""
+    return json_escaped(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))

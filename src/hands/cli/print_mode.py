@@ -21,6 +21,7 @@ from hands.cli.output import dumps, init_message, result_message, stream_json_li
 from hands.cli.session_setup import AgentSetup
 from hands.core.context import PermissionMode
 from hands.core.messages import Message, message_from_wire, user_text
+from hands.models.resolve import api_key_source
 
 
 class InputError(ValueError):
@@ -59,6 +60,33 @@ def _note_needs_auth(setup: AgentSetup) -> None:
                 f"were not available; {login_hint(status.name)}",
                 file=sys.stderr,
             )
+
+
+async def _typed_prompt(prompt: str, setup: AgentSetup, mode: PermissionMode) -> Message:
+    """The message for ``prompt``; a ``/command args`` is expanded first.
+
+    The command may pick the model; its shell lines that no rule allows do not run, as
+    nobody can be asked.
+    """
+    if not prompt.startswith("/"):
+        return user_text(prompt)
+    from hands.cli.custom_commands import expand_typed, session_commands
+    from hands.cli.mentions import attachments
+    from hands.core.messages import TextBlock
+
+    commands = session_commands(setup)
+    for warning in commands.warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    ctx = setup.settings.context(session=setup.session).with_changes(permission_mode=mode)
+    expansion = await expand_typed(prompt, setup=setup, commands=commands, ctx=ctx, ask=None)
+    if expansion is None:
+        return user_text(prompt)
+    if expansion.model is not None:
+        from hands.models.resolve import resolve_model
+
+        setup.model = resolve_model(expansion.model, provider=setup.model.name.partition(":")[0])
+    attached, _ = attachments(expansion.text, setup.cwd)
+    return Message(role="user", content=(TextBlock(text=expansion.text), *attached))
 
 
 def run_print(
@@ -120,6 +148,7 @@ def run_print(
                         model=model.name,
                         permission_mode=permission_mode,
                         mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
+                        api_key_source=api_key_source(model.name),
                     )
                 )
             )
@@ -127,7 +156,7 @@ def run_print(
             tg.start_soon(watch_signals)
             try:
                 if streamed_input is None:
-                    await one(user_text(prompt))
+                    await one(await _typed_prompt(prompt, setup, mode[0]))
                 else:
                     try:
                         for message in user_messages(streamed_input):
@@ -151,10 +180,12 @@ def run_print(
     if output_format == "json":
         emit(dumps(result_message(result)))
     elif output_format == "text":
+        from hands.core.terminal_text import neutralise
+
         if result.is_error:
-            print(f"hands: {result.error}", file=sys.stderr)
+            print(f"hands: {neutralise(result.error or '')}", file=sys.stderr)
         if result.result:
-            emit(result.result)
+            emit(neutralise(result.result))
     if signalled and signalled[0] == signal.SIGTERM:
         return 143
     return 1 if result.is_error else 0

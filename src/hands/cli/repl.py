@@ -27,6 +27,7 @@ from hands.core.inbox import Inbox, notice_fields
 from hands.core.messages import Message, TextBlock, ToolUseBlock
 from hands.mcp.elicitation import ElicitationAnswer, ElicitationRequest
 from hands.models.base import Usage
+from hands.models.cost import UsageLedger
 from hands.tools.planning.ask_user_question import AskUserQuestionInput
 
 if TYPE_CHECKING:
@@ -46,10 +47,14 @@ class Exit(Exception):
 
 def terminal_input(setup: AgentSetup) -> TerminalInput:
     """The prompt_toolkit keyboard, with history under the hands home and completion."""
+    from hands.cli.custom_commands import session_commands, session_skill_names
     from hands.cli.repl_completion import PromptCompleter
     from hands.cli.repl_input import TerminalInput
 
-    names = [*COMMANDS, *ALIASES]
+    commands = session_commands(setup)
+    own = [f"/{c.name}" for c in commands.commands]
+    skills = [f"/{n}" for n in session_skill_names(setup, besides=commands)]
+    names = list(dict.fromkeys([*COMMANDS, *ALIASES, *own, *skills]))
     return TerminalInput(setup.session.home / "history", PromptCompleter(names, setup.cwd))
 
 
@@ -70,7 +75,7 @@ class Repl:
         self.mode: PermissionMode = permission_mode
         self._bypass = permission_mode == "bypassPermissions"
         self.usage = Usage()
-        self.cost_usd: float | None = 0.0
+        self.ledger = UsageLedger()
         self.prompts = 0
         self.context_tokens: int | None = None
         """The conversation's size after the last turn, as the provider counted it."""
@@ -89,6 +94,10 @@ class Repl:
         self._turn: Query | None = None
         self._leave = False
         self._shown: dict[str, anyio.Event] = {}
+        from hands.cli.custom_commands import session_commands
+
+        self.custom = session_commands(setup)
+        """The custom slash commands (the user's, and the project's when trusted)."""
 
     async def _watch_interrupts(self) -> None:
         # A SIGINT from outside the terminal acts as Ctrl-C; the keys themselves are read
@@ -276,7 +285,8 @@ class Repl:
             return
         action = self._commands().get(name)
         if action is None:
-            self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
+            if not await self._custom(text):
+                self.console.print(Text(f"Unknown command {name}; /help lists them.", style="red"))
             return
         done = action()
         if done is not None:
@@ -285,7 +295,7 @@ class Repl:
     def _commands(self) -> dict[str, Callable[[], Awaitable[None] | None]]:
         """The slash commands without an argument, by name."""
         return {
-            "/help": lambda: self.console.print(help_text(), markup=False, highlight=False),
+            "/help": self._help,
             "/cost": self._cost,
             "/status": self._status,
             "/config": self._config,
@@ -297,6 +307,61 @@ class Repl:
             "/permissions": self._show_permissions,
             "/mcp": self._show_mcp,
         }
+
+    def _help(self) -> None:
+        from hands.cli.custom_commands import command_lines, session_skill_names
+
+        self.console.print(help_text(), markup=False, highlight=False)
+        lines = command_lines(self.custom)
+        skills = session_skill_names(self.setup, besides=self.custom)
+        lines += [f"/{name}  (skill)" for name in skills]
+        if lines:
+            self.console.print(Text("\nCustom commands and skills:", style="bold"))
+            self.console.print("\n".join(lines), markup=False, highlight=False)
+
+    async def _custom(self, text: str) -> bool:
+        """Run ``/name args`` as a custom command or skill; False when none has the name."""
+        from hands.cli.custom_commands import expand_typed
+        from hands.permissions.asking import PromptAskHandler
+
+        handler = PromptAskHandler(
+            prompt=self._ask, project_dir=self.setup.cwd, engine=self.setup.engine
+        )
+        self.view.begin()
+        try:
+            expansion = await expand_typed(
+                text,
+                setup=self.setup,
+                commands=self.custom,
+                ctx=self._hook_context(),
+                ask=handler,
+                show=self.view.show,
+            )
+        finally:
+            self.view.end()
+        if expansion is None:
+            return False
+        if expansion.model is None:
+            await self.turn(expansion.text)
+            return True
+        from hands.errors import ConfigError
+        from hands.models.resolve import resolve_model
+
+        current = self.setup.model
+        try:
+            self.setup.model = resolve_model(
+                expansion.model, provider=current.name.partition(":")[0]
+            )
+        except (ConfigError, OSError, ValueError) as exc:
+            self.console.print(
+                Text(f"The command's model {expansion.model!r} cannot be used: {exc}", style="red")
+            )
+            return True
+        try:
+            await self.turn(expansion.text)
+        finally:
+            self.setup.model = current
+        return True
 
     async def _compact(self, instructions: str) -> None:
         """``/compact [instructions]``: summarise the conversation now."""
@@ -328,7 +393,7 @@ class Repl:
     def _cost(self) -> None:
         from hands.cli.repl_status import cost_text
 
-        self.console.print(cost_text(self.usage, self.cost_usd, self.prompts))
+        self.console.print(cost_text(self.usage, self.ledger, self.prompts))
         if self.context_tokens is not None:
             from hands.agent.compaction import CompactionSettings
 
@@ -438,16 +503,19 @@ class Repl:
         if not arg:
             self.console.print(f"model: {self.setup.model.name}", markup=False, highlight=False)
             self.console.print(
-                Text("/model NAME switches (PROVIDER:NAME for another provider)", style="dim")
+                Text(
+                    "/model NAME switches: an alias (sonnet, opus, haiku, opusplan, "
+                    "sonnet[1m]), a model id, or PROVIDER:NAME",
+                    style="dim",
+                )
             )
             return
         from hands.errors import ConfigError
         from hands.models.resolve import resolve_model
 
         provider = self.setup.model.name.partition(":")[0]
-        spec = arg if ":" in arg else f"{provider}:{arg}"
         try:
-            model = resolve_model(spec)
+            model = resolve_model(arg, provider=provider)
         except (ConfigError, OSError, ValueError) as exc:
             self.console.print(Text(f"The model stays {self.setup.model.name}: {exc}", style="red"))
             return
@@ -547,7 +615,7 @@ class Repl:
         self.setup.history = list(q.messages)
         self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it
         self.context_tokens = q.context_tokens
-        self._count(q.usage)
+        self._count(q)
         if self._leave:
             raise Exit
 
@@ -582,16 +650,10 @@ class Repl:
         if scope.cancelled_caught:
             self.console.print(Text("Interrupted; nothing is kept.", style="yellow"))
 
-    def _count(self, usage: Usage) -> None:
-        from hands.models.pricing import estimate_cost
-
+    def _count(self, q: Query) -> None:
         self.prompts += 1
-        self.usage = self.usage + usage
-        cost = estimate_cost(self.setup.model.name.partition(":")[2], usage)
-        if cost is None or self.cost_usd is None:
-            self.cost_usd = None
-        else:
-            self.cost_usd += cost
+        self.usage = self.usage + q.usage
+        self.ledger.merge(q.ledger.by_model)
 
     async def _watch_keys(self) -> None:
         await self.keys.watch_turn(on_escape=self._interrupt, on_ctrl_c=self._ctrl_c)
@@ -630,8 +692,10 @@ class Repl:
             # terminal's width (a prompt line is cut at the edge); only its last line
             # prompts. One taller than the screen is shown in a scrollable view first.
             from hands.cli.repl_pager import VIEW_AGAIN, show_question
+            from hands.core.terminal_text import neutralise
 
             body, _, last = text.rpartition("\n")
+            last = neutralise(last)  # prompt_toolkit shows C0/C1 as ^X, but not bidi
             try:
                 folded = bool(body) and await show_question(self.console, body)
                 while (answer := await self.keys.answer(last)).strip().lower() == VIEW_AGAIN:

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from hands.core.words import plural
 from hands.models.base import Usage
+from hands.models.cost import UsageLedger
 
 if TYPE_CHECKING:
     from hands.cli.session_setup import AgentSetup
@@ -71,15 +72,33 @@ def _short(value: object) -> str:
     return shown if len(shown) <= _VALUE_CHARS else shown[: _VALUE_CHARS - 1] + "…"
 
 
-def cost_text(usage: Usage, cost_usd: float | None, turns: int) -> Text:
-    """Tokens in and out, cache use, and the estimated cost of the session so far."""
+def cost_text(usage: Usage, ledger: UsageLedger, turns: int) -> Text:
+    """Tokens in and out, cache use, and the cost of the session so far, per model.
+
+    The same numbers as a ``-p`` result's ``total_cost_usd`` and ``modelUsage``.
+    """
     tokens = (
         f"{usage.input_tokens:,} in · {usage.output_tokens:,} out · "
         f"{usage.cache_creation_input_tokens:,} written to the cache · "
         f"{usage.cache_read_input_tokens:,} read from it"
     )
-    if cost_usd is None:
-        cost = "cost: not known for this model (hands has no price for it)"
+    lines = [f"{plural(turns, 'prompt')} so far", f"tokens: {tokens}"]
+    if not ledger.by_model:
+        lines.append("cost: $0.0000")
+    elif ledger.priced:
+        lines.append(f"cost: ${ledger.total_cost_usd:.4f} at list prices (an estimate)")
+    elif ledger.total_cost_usd:
+        lines.append(
+            f"cost: ${ledger.total_cost_usd:.4f} at list prices, not counting a model hands "
+            "has no price for"
+        )
     else:
-        cost = f"cost: ${cost_usd:.4f} at list prices (an estimate)"
-    return Text(f"{plural(turns, 'prompt')} so far\ntokens: {tokens}\n{cost}")
+        lines.append("cost: not known for this model (hands has no price for it)")
+    if len(ledger.by_model) > 1:
+        for name, share in ledger.by_model.items():
+            price = f"${share.cost_usd:.4f}" if share.priced else "no price"
+            lines.append(
+                f"  {name}: {plural(share.requests, 'request')}, {share.usage.input_tokens:,} "
+                f"in · {share.usage.output_tokens:,} out · {price}"
+            )
+    return Text("\n".join(lines))

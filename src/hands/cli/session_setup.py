@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,6 +19,7 @@ from hands.core.context import PermissionMode, ToolContext
 from hands.core.limits import Limits
 from hands.core.messages import Message
 from hands.core.session import Session
+from hands.core.tool import Tool
 from hands.core.words import plural
 from hands.models.base import Model
 from hands.models.resolve import resolve_model
@@ -71,7 +73,7 @@ class AgentSetup:
         """Rebuild the MCP manager with the user's answers about project servers."""
         from hands.mcp.config import approval_from_settings
 
-        decided = approval_from_settings(self.settings.value)
+        decided = approval_from_settings(self.settings.value, trusted=self.settings.trusted)
 
         def approve(server: McpServerConfig) -> bool | None:
             return answers.get(server.name, decided(server))
@@ -199,15 +201,22 @@ def prepare(
     resume: str | None = None,
     continue_last: bool = False,
     interactive: bool = False,
+    only_tools: Sequence[str] | None = None,
+    extra_tools: Sequence[Tool[Any, Any]] = (),
+    new_session_id: str | None = None,
 ) -> AgentSetup:
     """Build the session; ``resume``/``continue_last`` restore an earlier one.
 
     ``system_prompt`` replaces hands' own prompt (memory files and the environment are
     still added); ``mcp_servers`` adds servers (``name → entry``) that need no approval.
 
-    Project MCP servers connect without asking in print mode, except those the user
-    refused (``disabledMcpjsonServers``); interactively they need the approval the
-    settings give (``enabledMcpjsonServers`` and friends).
+    ``only_tools``: the names the pool keeps (``--tools``); ``extra_tools`` join it;
+    ``new_session_id``: the id of the session (a resumed conversation forks into it).
+
+    In an untrusted workspace no project MCP server connects. In a trusted one they
+    connect without asking in print mode, except those the user refused
+    (``disabledMcpjsonServers``); interactively they need the approval the settings
+    give (``enabledMcpjsonServers`` and friends).
     """
     from hands.mcp.config import approval_from_settings, approval_without_asking
 
@@ -227,7 +236,12 @@ def prepare(
     simple = simple or limits.simple
     compaction = CompactionSettings.from_env(setting=settings.value)
     window = compaction.window_for(model.name)
-    pool = pool_for(engine, simple=simple, extra=_delegation(cwd, settings, simple, window))
+    pool = pool_for(
+        engine,
+        simple=simple,
+        extra=(*_delegation(cwd, settings, simple, window), *extra_tools),
+        only=only_tools,
+    )
     history: list[Message] = []
     session_id: str | None = None
     states: dict[str, Any] = {}
@@ -245,7 +259,7 @@ def prepare(
             earlier.session_id,
             dict(earlier.states),
         )
-    session = Session(session_id=session_id, home=probe.home)
+    session = Session(session_id=new_session_id or session_id, home=probe.home)
     from hands.pipeline.settings import install_settings
 
     install_settings(session, settings)
@@ -283,9 +297,9 @@ def prepare(
         engine=engine,
         model=model,
         approve=(
-            approval_from_settings(settings.value)
+            approval_from_settings(settings.value, trusted=settings.trusted)
             if interactive
-            else approval_without_asking(settings.value)
+            else approval_without_asking(settings.value, trusted=settings.trusted)
         ),
         settings=settings,
         extra=mcp_servers or {},
@@ -339,10 +353,8 @@ def _delegation(cwd: Path, settings: Settings, simple: bool, window: int) -> tup
         return ()
     from hands.agent.subagents.setup import delegation_tools
 
-    # print mode runs untrusted projects' hooks, as it does their settings' hooks
-    trusted = True if settings.hooks_before_trust else None
     found = delegation_tools(
-        cwd=cwd, settings=settings.value, trusted=trusted, window_tokens=window
+        cwd=cwd, settings=settings.value, trusted=settings.trusted, window_tokens=window
     )
     for warning in found.warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
@@ -353,7 +365,9 @@ def _started_without_asking(config: McpConfigSet, settings: Settings) -> list[st
     """A note for each project server print mode starts that nobody approved."""
     from hands.mcp.config import approval_from_settings
 
-    decided = approval_from_settings(settings.value)
+    if not settings.trusted:
+        return []
+    decided = approval_from_settings(settings.value, trusted=True)
     return [
         f"print mode starts the project MCP server {s.name!r} ({s.source}) without asking, "
         "as Claude Code does; add it to disabledMcpjsonServers in "

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from hands.agent.transcript import SessionSummary, prompts, sessions, summarize
 from hands.core.messages import Message
+from hands.core.terminal_text import neutralise
 from hands.core.words import plural
 
 SHOWN_TURNS = 3
@@ -44,7 +45,7 @@ def _size(n: int) -> str:
 def pick(found: Sequence[SessionSummary], ask: Callable[[str], str] = input) -> str | None:
     """Ask which session to resume; its id, or None when the user picks none."""
     for number, summary in enumerate(found, start=1):
-        print(f"{number:>3}. {describe(summary)}")
+        print(f"{number:>3}. {neutralise(describe(summary))}")
     while True:
         try:
             answer = ask(f"Resume which session (1-{len(found)}, Enter for none)? ").strip()

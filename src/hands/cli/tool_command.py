@@ -44,6 +44,11 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument(flag, alias, action="append", metavar="RULES", help=f"{what} (repeatable).")
     p.add_argument("--settings", help="A settings file, or a JSON object.")
     p.add_argument("--add-dir", action="append", type=Path, help="Another working directory.")
+    p.add_argument(
+        "--trust",
+        action="store_true",
+        help="Trust this folder for this call: its hooks, servers and loosening settings count.",
+    )
     return p
 
 
@@ -73,6 +78,7 @@ def main(argv: Sequence[str]) -> int:
             args.disallowedTools,
             args.settings,
             args.add_dir,
+            trust=args.trust,
         )
         if args.session is not None:
             from hands.cli.one_call import check_session_name
@@ -91,11 +97,13 @@ def main(argv: Sequence[str]) -> int:
         settings=loaded,
         session_name=args.session,
     )
+    from hands.core.terminal_text import json_escaped, neutralise
+
     if args.as_json:
-        print(json.dumps(block.to_wire(), ensure_ascii=False))
+        print(json_escaped(json.dumps(block.to_wire(), ensure_ascii=False)))
     else:
         if block.is_error:
-            print(error_message(block.text), file=sys.stderr)
+            print(neutralise(error_message(block.text)), file=sys.stderr)
         else:
-            print(block.text)
+            print(neutralise(block.text))
     return 1 if block.is_error else 0

@@ -1,48 +1,33 @@
-"""The question asked before an untrusted project's committed settings take effect."""
+"""The question asked before an untrusted folder's project input is used (the REPL)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
-from hands.config.untrusted import ALL_SERVERS, UntrustedFile
+from hands.config.project_trust import TrustVerdict
 
 
-def trust_text(where: Path, files: tuple[UntrustedFile, ...]) -> str:
-    """Everything the files would run or loosen, file by file."""
-    servers = _project_servers(where) if any(f.mcp_servers for f in files) else {}
-    lines = ["This project's committed settings would run programs or loosen permissions:"]
-    for f in files:
-        lines.append(f"  {f.label}")
-        lines.extend(f"    runs hook  {hook}" for hook in f.hooks)
-        if f.env:
-            lines.append(f"    sets env   {', '.join(f.env)}")
-        named = sorted(servers) if ALL_SERVERS in f.mcp_servers else list(f.mcp_servers)
-        for name in named:
-            lines.append(f"    starts MCP server {name}: {servers.get(name, '(not in .mcp.json)')}")
-        lines.extend(f"    allows     {rule}" for rule in f.allow)
-        lines.extend(f"    adds dir   {d}" for d in f.directories)
-        if f.mode:
-            lines.append(f"    mode       {f.mode}")
-        lines.extend(f"    loosens    {entry}" for entry in f.loosens)
+def trust_text(verdict: TrustVerdict) -> str:
+    """Every item trusting the folder would enable, grouped by the file it comes from."""
+    lines = [
+        f"{verdict.workspace} supplies settings, servers, agents or skills that would run "
+        "programs or loosen permissions if you trust it:"
+    ]
+    by_source: dict[str, list[str]] = {}
+    for item in verdict.items:
+        by_source.setdefault(item.source, []).append(f"{item.kind:<13}{item.detail}")
+    for source, entries in by_source.items():
+        lines.append(f"  {source}")
+        lines.extend(f"    {entry}" for entry in entries)
     lines.append(
-        "Only trust a project whose files you know. Without trust none of this is used in "
-        "this session; deny and ask rules apply either way."
+        "Only trust a folder whose files you know. If you answer no, none of this is used "
+        "(deny and ask rules apply either way) and you are not asked again; "
+        "`hands trust` changes the answer."
     )
     return "\n".join(lines)
 
 
-def ask_to_trust(where: Path, files: tuple[UntrustedFile, ...]) -> bool:
-    """Ask once whether the project's committed settings may take effect."""
-    typer.echo(trust_text(where, files))
-    return typer.confirm(f"Trust {where} and use them?", default=False)
-
-
-def _project_servers(where: Path) -> dict[str, str]:
-    """The project's ``.mcp.json`` servers: name → what it would start or reach."""
-    from hands.mcp.approval import describe
-    from hands.mcp.config import load_mcp_config
-
-    config = load_mcp_config(where, approve_project=True, user=False)
-    return {s.name: describe(s) for s in config.servers if s.scope == "project"}
+def ask_to_trust(verdict: TrustVerdict) -> bool:
+    """Ask once whether the folder's project input may be used; the answer is kept."""
+    typer.echo(trust_text(verdict))
+    return typer.confirm(f"Trust {verdict.workspace}?", default=False)

@@ -14,19 +14,23 @@ Sources, strongest first (each level reads ``.hands/`` and then ``.claude/``; th
 List keys (``permissions.allow|ask|deny``, ``additionalDirectories``) merge across every
 source; scalar keys (``defaultMode``) come from the strongest source that sets them; a
 deny anywhere beats an allow anywhere (the engine checks every deny rule first);
-``disableBypassPermissionsMode: "disable"`` holds wherever it is set. A bad file becomes
-a warning that names it; loading never raises. Permission rules are kept as written,
-each with its origin; :mod:`hands.permissions.policy` parses them (and reports bad ones)
-and builds the engine.
+``disableBypassPermissionsMode: "disable"`` holds wherever it is set. A file that is
+not valid JSON, not an object, unreadable, or whose ``permissions``, ``deny`` or ``ask``
+has the wrong shape raises :class:`~hands.config.settings_error.SettingsFileError`
+naming the file, line and column: its deny rules must never vanish silently. Lesser
+problems (a wrongly typed allow list) become warnings that name the file.
+Permission rules are kept as written, each with its origin;
+:mod:`hands.permissions.policy` parses them (and reports bad ones) and builds the engine.
 
-Workspace trust (:mod:`hands.config.trust`): the project files of level 4 come with
-the repository, so what in them runs programs or loosens permissions (hooks, ``env``,
-approvals of ``.mcp.json`` servers, allow rules, ``additionalDirectories``, a loosening
-``defaultMode``, ``allowedMcpServers``, ``sandbox`` entries that loosen it; see
-:mod:`hands.config.untrusted`) counts only in a trusted workspace; otherwise it is
-ignored with one warning that names the files and says how to trust.
-Print mode runs their hooks anyway, as Claude Code's does (``hooks_before_trust``).
-Their deny and ask rules always apply; ``settings.local.json`` always counts.
+Workspace trust (:mod:`hands.config.trust`): the files of levels 3 and 4 come with
+the folder (a repository can commit a ``settings.local.json`` too), so what in them
+runs programs or loosens anything (hooks, ``env``, approvals of ``.mcp.json`` servers,
+allow rules, ``additionalDirectories``, a loosening ``defaultMode``,
+``allowedMcpServers``, ``sandbox`` entries that loosen it, and every other key that
+does not only tighten; see :mod:`hands.config.untrusted`) counts only in a trusted
+workspace; otherwise it is ignored with one warning that names the files and says how
+to trust. Their deny and ask rules, tightening sandbox entries and refusals of MCP
+servers always apply.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -43,18 +47,18 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hands.config.jsonfile import object_field, string_list, update_json_object
 from hands.config.rule_texts import BEHAVIORS, RuleOrigin, RuleText, Scope, split_rule_list
+from hands.config.settings_error import SettingsFileError
 from hands.config.untrusted import (
     AUTO_ALLOW_KEY,
     LOOSENING_MODES,
-    MCP_APPROVAL_KEYS,
     SERVER_ALLOWLIST_KEY,
     UntrustedFile,
     combined,
     tightening_sandbox,
+    tightens,
     untrusted_parts,
 )
 from hands.core.context import PERMISSION_MODES, PermissionMode
-from hands.core.words import plural
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -112,6 +116,17 @@ class CliPermissionArgs:
     settings: str | None = None
     """``--settings``: a file path or a JSON object."""
     add_dirs: Sequence[str | Path] = ()
+    setting_sources: Sequence[str] | None = None
+    """``--setting-sources``: the settings files read (``user``, ``project``, ``local``);
+    ``None``: all of them. Managed settings and the command line always count."""
+
+
+SETTING_SOURCE_SCOPES = {
+    "user": "userSettings",
+    "project": "projectSettings",
+    "local": "localSettings",
+}
+"""``--setting-sources`` names → the scope of the files they stand for."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -147,10 +162,12 @@ class Settings:
     disable_bypass: bool = False
     warnings: tuple[str, ...] = ()
     untrusted: tuple[UntrustedFile, ...] = ()
-    """Project files whose hooks, env, MCP approvals, allow rules, directories and
-    loosening mode were ignored because the workspace is not trusted (``hands trust``)."""
-    hooks_before_trust: bool = False
-    """Untrusted project files' hooks run all the same (print mode, as in Claude Code)."""
+    """Project files whose hooks, env, MCP approvals, allow rules, directories,
+    loosening mode and other loosening settings were ignored because the workspace is
+    not trusted (``hands trust``)."""
+    trusted: bool = False
+    """Whether the workspace is trusted: its project MCP servers, agents and skills may
+    load (the session's one trust decision, :mod:`hands.config.project_trust`)."""
 
     @property
     def untrusted_files(self) -> tuple[str, ...]:
@@ -161,9 +178,9 @@ class Settings:
     def hooks(self) -> tuple[tuple[SettingsSource, Mapping[str, Any]], ...]:
         """Each source's raw ``hooks`` object, strongest first (for the hooks engine).
 
-        An untrusted project file's hooks are left out unless :attr:`hooks_before_trust`.
+        An untrusted project file's hooks are left out.
         """
-        skipped = () if self.hooks_before_trust else self.untrusted_files
+        skipped = self.untrusted_files
         return tuple((s, s.hooks) for s in self.sources if s.hooks and s.label not in skipped)
 
     def value(self, key: str) -> Any:
@@ -171,13 +188,15 @@ class Settings:
 
         The MCP server lists (``allowedMcpServers``, ``deniedMcpServers``) are joined
         across sources instead. An untrusted project file's approvals of MCP servers and
-        its ``allowedMcpServers`` do not count.
+        its ``allowedMcpServers`` do not count, nor any key of it that does not only
+        tighten (:func:`~hands.config.untrusted.tightens`).
         """
-        gated = (*MCP_APPROVAL_KEYS, SERVER_ALLOWLIST_KEY)
+        untrusted = self.untrusted_files
         found = [
             source.data[key]
             for source in self.sources
-            if key in source.data and not (key in gated and source.label in self.untrusted_files)
+            if key in source.data
+            and (source.label not in untrusted or tightens(key, source.data[key]))
         ]
         if key not in SERVER_LIST_KEYS or len(found) < 2:
             return found[0] if found else None
@@ -248,13 +267,14 @@ def load_settings(
     cli: CliPermissionArgs | None = None,
     env: Mapping[str, str] | None = None,
     trusted: bool | None = None,
-    hooks_before_trust: bool = False,
 ) -> Settings:
     """Load and merge every settings source for a session started in ``cwd``.
 
     ``trusted``: whether the workspace is trusted; ``None`` looks it up in the trusted
-    workspaces file (see :mod:`hands.config.trust`). ``hooks_before_trust``: an
-    untrusted project's hooks run anyway (print mode).
+    workspaces file (see :mod:`hands.config.trust`) and adds one warning naming what an
+    untrusted workspace's files would have enabled; front ends decide it once with
+    :func:`hands.config.project_trust.decide_trust`, whose notes say that instead.
+    :class:`SettingsFileError` when a settings file cannot be used.
     """
     env = os.environ if env is None else env
     start = Path(os.path.normpath(Path(cwd).absolute()))
@@ -298,7 +318,16 @@ def load_settings(
             )
         )
 
-    waiting = _untrusted_project(sources, start, env, trusted, warnings, hooks_before_trust)
+    if cli is not None and cli.setting_sources is not None:
+        keep = {SETTING_SOURCE_SCOPES.get(name) for name in cli.setting_sources}
+        files = set(SETTING_SOURCE_SCOPES.values())
+        sources = [s for s in sources if s.scope not in files or s.scope in keep]
+    decided = trusted is not None  # the front end took the decision and says what it ignores
+    if trusted is None:
+        from hands.config.trust import is_trusted
+
+        trusted = is_trusted(start, env)
+    waiting = _untrusted_project(sources, start, trusted, [] if decided else warnings)
     untrusted = tuple(u.label for u in waiting)
     managed_only = any(
         s.scope == "managed" and s.permissions.allowManagedPermissionRulesOnly for s in sources
@@ -356,7 +385,7 @@ def load_settings(
         disable_bypass=disable_bypass,
         warnings=tuple(warnings),
         untrusted=waiting,
-        hooks_before_trust=hooks_before_trust,
+        trusted=trusted,
     )
 
 
@@ -381,24 +410,28 @@ def _loosening_mode(source: SettingsSource) -> bool:
     return mode is not None and MODE_ALIASES.get(mode, mode) in LOOSENING_MODES
 
 
+PROJECT_SCOPES = frozenset({"projectSettings", "localSettings"})
+"""Settings files the folder supplies: project input until the workspace is trusted."""
+
+
 def _untrusted_project(
     sources: Sequence[SettingsSource],
     start: Path,
-    env: Mapping[str, str],
-    trusted: bool | None,
+    trusted: bool,
     warnings: list[str],
-    hooks_before_trust: bool,
 ) -> tuple[UntrustedFile, ...]:
-    """What the project files would run or loosen, when the workspace is not trusted.
+    """What the project's files would run or loosen, when the workspace is not trusted.
 
-    Adds one warning naming them and saying how to trust the workspace.
+    ``settings.local.json`` counts as project input too: a repository can commit one,
+    and nothing but trust tells the user's own file from the repository's. Adds one
+    warning naming them and saying how to trust the workspace.
     """
-    if trusted is True:
+    if trusted:
         return ()
     gated = [
         parts
         for s in sources
-        if s.scope == "projectSettings"
+        if s.scope in PROJECT_SCOPES
         and not (
             parts := untrusted_parts(
                 s.label,
@@ -411,42 +444,33 @@ def _untrusted_project(
     ]
     if not gated:
         return ()
-    from hands.config.trust import how_to_trust, is_trusted, workspace_of
+    from hands.config.trust import how_to_trust, workspace_of
 
-    if trusted is None and is_trusted(start, env):
-        return ()
     workspace = workspace_of(start)
     every = combined(gated)
-    ignored = replace(every, hooks=()) if hooks_before_trust else every
-    said = f"{' and '.join(p.label for p in gated)}: "
-    if not ignored.empty:
-        said += f"ignoring {ignored.summary()} because this workspace ({workspace}) is not trusted"
-    else:
-        said += f"this workspace ({workspace}) is not trusted"
-    if hooks_before_trust and every.hooks:
-        said += f"; print mode runs its {plural(len(every.hooks), 'hook command')} all the same"
     warnings.append(
-        f"{said}; deny and ask rules still apply. Review the file, then run "
-        f"`{how_to_trust(workspace)}` to trust it."
+        f"{every.label}: ignoring {every.summary()} because this workspace ({workspace}) is "
+        "not trusted; deny and ask rules still apply. Review the files, then run "
+        f"`{how_to_trust(workspace)}` (or pass --trust) to trust it."
     )
     return tuple(gated)
 
 
 def parse_settings_text(
     text: str, *, label: str, warnings: list[str]
-) -> tuple[Mapping[str, Any], SettingsFile] | None:
-    """Parse one settings document; problems become warnings naming ``label``."""
+) -> tuple[Mapping[str, Any], SettingsFile]:
+    """Parse one settings document; :class:`SettingsFileError` when it cannot be used.
+
+    Problems that cannot lose a deny or ask rule become warnings naming ``label``.
+    """
     try:
         raw: object = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
-        warnings.append(
-            f"{label}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-            "the file is ignored"
-        )
-        return None
+        raise SettingsFileError(
+            label, f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno
+        ) from None
     if not isinstance(raw, dict):
-        warnings.append(f"{label}: a settings file must hold a JSON object; the file is ignored")
-        return None
+        raise SettingsFileError(label, "a settings file must hold a JSON object")
     data = cast(dict[str, Any], raw)
     return data, _lenient_file(data, label, warnings)
 
@@ -519,12 +543,9 @@ def _file_source(
     except (OSError, UnicodeDecodeError) as exc:
         if isinstance(exc, IsADirectoryError | NotADirectoryError):
             return []
-        warnings.append(f"{path}: cannot be read ({exc}); the file is ignored")
-        return []
-    parsed = parse_settings_text(text, label=str(path), warnings=warnings)
-    if parsed is None:
-        return []
-    data, model = parsed
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SettingsFileError(str(path), f"cannot be read ({reason})") from None
+    data, model = parse_settings_text(text, label=str(path), warnings=warnings)
     return [
         SettingsSource(
             scope=scope,
@@ -555,21 +576,19 @@ def _cli_sources(cli: CliPermissionArgs, start: Path, warnings: list[str]) -> li
     value = cli.settings
     if value is not None and value.strip():
         if value.lstrip().startswith("{"):
-            parsed = parse_settings_text(value, label="--settings", warnings=warnings)
-            if parsed is not None:
-                data, model = parsed
-                out.append(
-                    SettingsSource(
-                        scope="cliArg",
-                        label="--settings",
-                        root=start,
-                        base=start,
-                        path=None,
-                        data=data,
-                        permissions=model.permissions,
-                        hooks=model.hooks,
-                    )
+            data, model = parse_settings_text(value, label="--settings", warnings=warnings)
+            out.append(
+                SettingsSource(
+                    scope="cliArg",
+                    label="--settings",
+                    root=start,
+                    base=start,
+                    path=None,
+                    data=data,
+                    permissions=model.permissions,
+                    hooks=model.hooks,
                 )
+            )
         else:
             path = Path(value).expanduser()
             path = path if path.is_absolute() else start / path
@@ -627,10 +646,12 @@ def _lenient_file(data: dict[str, Any], label: str, warnings: list[str]) -> Sett
     """Validate, dropping (with a warning) each field that has the wrong shape."""
     perms_raw = data.get("permissions", {})
     if not isinstance(perms_raw, dict):
-        warnings.append(f"{label}: 'permissions' must be an object; ignored")
-        perms_raw = {}
+        raise SettingsFileError(label, "'permissions' must be an object")
     perms = dict(cast(dict[str, Any], perms_raw))
-    for key in ("allow", "ask", "deny", "additionalDirectories"):
+    for key in ("ask", "deny"):
+        if perms.get(key) is not None and not isinstance(perms.get(key), list):
+            raise SettingsFileError(label, f"permissions.{key} must be a list of rules")
+    for key in ("allow", "additionalDirectories"):
         value = perms.get(key)
         if value is not None and not isinstance(value, list):
             warnings.append(f"{label}: permissions.{key} must be a list; ignored")

@@ -10,8 +10,10 @@ user's own ``settings.local.json`` always counts.
 Trusted workspaces are listed in ``trusted.json`` in the hands home (``$HANDS_HOME``,
 else ``$HOME/.hands``). A workspace is the git repository root of a directory, or the
 directory itself outside a repository; trusting a directory trusts everything below it.
-``hands -p`` trusts nothing by itself: as in Claude Code's print mode, the project's
-hooks run and the rest is ignored, with a warning.
+A "no" to the trust question is recorded too (``declined``), so the question is not
+asked again; ``hands trust`` changes the answer. Front ends that never ask (``-p``,
+``hands tool``, ``hands mcp``, ``hands batch``, the adapters) trust nothing by
+themselves: see :mod:`hands.config.project_trust`.
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ def workspace_of(directory: Path | str) -> Path:
 
 def trusted_dirs(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
     """Every trusted directory (an unreadable or malformed file trusts nothing)."""
+    return _listed(env, "trusted")
+
+
+def declined_dirs(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
+    """Every workspace whose trust question was answered "no" (not asked again)."""
+    return _listed(env, "declined")
+
+
+def _listed(env: Mapping[str, str] | None, key: str) -> tuple[Path, ...]:
     path = trust_file(env)
     try:
         data: object = json.loads(path.read_text(encoding="utf-8") or "{}")
@@ -53,12 +64,24 @@ def trusted_dirs(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
         return ()
     if not isinstance(data, dict):
         return ()
-    entries = cast(dict[str, Any], data).get("trusted")
+    entries = cast(dict[str, Any], data).get(key)
     if not isinstance(entries, list):
         return ()
     return tuple(
         Path(os.path.normpath(e)) for e in cast(list[Any], entries) if isinstance(e, str) and e
     )
+
+
+def is_declined(directory: Path | str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the user answered "no" to trusting the workspace of ``directory``."""
+    return workspace_of(directory) in declined_dirs(env)
+
+
+def decline(directory: Path | str, env: Mapping[str, str] | None = None) -> Path:
+    """Remember that the user refused to trust the workspace of ``directory``."""
+    workspace = workspace_of(directory)
+    _write(trust_file(env), trusted_dirs(env), (*declined_dirs(env), workspace))
+    return workspace
 
 
 def is_trusted(directory: Path | str, env: Mapping[str, str] | None = None) -> bool:
@@ -78,7 +101,8 @@ def trust(directory: Path | str | None = None, env: Mapping[str, str] | None = N
     workspace = workspace_of(directory if directory is not None else Path.cwd())
     if not workspace.is_dir():
         raise NotADirectoryError(f"{workspace} is not a directory")
-    _write(trust_file(env), (*trusted_dirs(env), workspace))
+    declined = tuple(d for d in declined_dirs(env) if d != workspace)
+    _write(trust_file(env), (*trusted_dirs(env), workspace), declined)
     return workspace
 
 
@@ -89,7 +113,7 @@ def untrust(directory: Path | str, env: Mapping[str, str] | None = None) -> bool
     kept = tuple(d for d in current if d != workspace)
     if len(kept) == len(current):
         return False
-    _write(trust_file(env), kept)
+    _write(trust_file(env), kept, declined_dirs(env))
     return True
 
 
@@ -104,9 +128,12 @@ def _quote(text: str) -> str:
     return shlex.quote(text)
 
 
-def _write(path: Path, dirs: Iterable[Path]) -> None:
-    entries = list(dict.fromkeys(str(d) for d in dirs))
+def _write(path: Path, dirs: Iterable[Path], declined: Iterable[Path] = ()) -> None:
+    data: dict[str, list[str]] = {"trusted": list(dict.fromkeys(str(d) for d in dirs))}
+    refused = list(dict.fromkeys(str(d) for d in declined))
+    if refused:
+        data["declined"] = refused
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"trusted": entries}, indent=2) + "\n", encoding="utf-8")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     tmp.replace(path)

@@ -44,7 +44,8 @@ class UntrustedFile:
     mode: str = ""
     loosens: tuple[str, ...] = ()
     """Other entries that let more run unasked or unconfined: the ``sandbox`` entries
-    that loosen it (:func:`sandbox_loosening`) and ``allowedMcpServers``."""
+    that loosen it (:func:`sandbox_loosening`), ``allowedMcpServers``, and every other
+    setting that does not only tighten (:func:`other_settings`)."""
 
     @property
     def empty(self) -> bool:
@@ -83,6 +84,32 @@ class UntrustedFile:
         return ", ".join(parts)
 
 
+_LISTED_KEYS = frozenset(
+    {"permissions", "hooks", "env", "sandbox", "$schema", SERVER_ALLOWLIST_KEY, *MCP_APPROVAL_KEYS}
+)
+"""Keys :func:`untrusted_parts` lists on their own (or that say nothing)."""
+
+
+def tightens(key: str, value: object) -> bool:
+    """Whether a top-level setting from an untrusted file only restricts, so it counts.
+
+    ``disableAllHooks: true`` and the lists of refused MCP servers do; every other key
+    (``model``, ``agentModels``, unknown ones) waits for trust (fail closed).
+    """
+    if key == "disableAllHooks":
+        return value is True
+    return key in {"deniedMcpServers", "disabledMcpjsonServers"} and isinstance(value, list)
+
+
+def other_settings(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """``key value`` for each top-level setting that neither is listed apart nor tightens."""
+    return tuple(
+        f"{key} {json.dumps(value, separators=(',', ':'))[:120]}"
+        for key, value in data.items()
+        if key not in _LISTED_KEYS and not tightens(key, value)
+    )
+
+
 def untrusted_parts(
     label: str,
     data: Mapping[str, Any],
@@ -101,7 +128,11 @@ def untrusted_parts(
         allow=tuple(str(r) for r in allow),
         directories=tuple(directories),
         mode=str(mode) if loosening else "",
-        loosens=(*sandbox_loosening(data.get("sandbox")), *_server_allowlist(data)),
+        loosens=(
+            *sandbox_loosening(data.get("sandbox")),
+            *_server_allowlist(data),
+            *other_settings(data),
+        ),
     )
 
 

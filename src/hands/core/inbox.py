@@ -51,6 +51,12 @@ class Inbox:
             box.notices.append(notice)
         box.arrived.set()
 
+    def deliver(self, agent_id: str | None, text: str) -> None:
+        """A message for the agent (SendMessage): it reads it before its next request."""
+        box = self._box(agent_id)
+        box.notices.append(text)
+        box.arrived.set()
+
     def take(self, agent_id: str | None) -> list[str]:
         """The waiting notices, forgotten once taken."""
         box = self._boxes.get(agent_id)

@@ -42,7 +42,7 @@ REMINDER_BUDGET_CHARS = 8_000
 HINT_CHARS = 80
 REMINDER_TAG = "<system-reminder>"
 REMINDER_HEAD = (
-    "The following deferred tools are available. Their schemas are not loaded: call "
+    "More tools can be loaded on demand; only their names are here so far. Call "
     "ToolSearch (with keywords, or select:Name1,Name2) to load the ones you need; they "
     "can be called from your next message on. A task that needs several tools (find a "
     "file, then email it) takes one search per need, each in a few words of its own."
@@ -228,7 +228,7 @@ class DeferredPool(ToolPool):
         inner: ToolPool,
         owner: DeferringSource,
     ) -> None:
-        super().__init__(loaded)
+        super().__init__(loaded, serves_unlisted=inner.serves_unlisted)
         self._loaded_count = len(self._tools)
         ordered = (*self._tools, *found)
         self._tools = ordered

@@ -2,16 +2,16 @@
 
 Three query forms:
 
-- ``select:A,B`` returns exactly those tools (``select:`` in any case; a tool already
-  loaded is returned too, harmlessly);
+- ``select:A,B`` returns exactly those tools (``select:`` in any case; for a tool already
+  loaded the result says it can be called as it is);
 - ``+term rest`` keeps tools whose name contains ``term`` and ranks them by ``rest``;
 - anything else is ranked over the deferred tools by
   :mod:`hands.discovery.ranking.ranking`, once per need when it asks for several things.
 
 The result carries the matched tools' full definitions as text (any provider), and their
 names as ``tool_reference`` items for APIs that expand those (:func:`tool_reference_blocks`).
-Found tools join the request from the next model call on. With no match the result says
-"No matching deferred tools found" and names the MCP servers still connecting.
+Found tools join the request from the next model call on. With no match the result says so and
+names the MCP servers still connecting.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 DEFAULT_MAX_RESULTS = 5
 MAX_RESULTS = 50
-NO_MATCH = "No matching deferred tools found"
+NO_MATCH = "No tool to load fits this query"
 
 DESCRIPTION = (
     "Load the definitions of deferred tools so you can call them. Deferred tools are "
@@ -85,6 +85,8 @@ class ToolSearchOutput:
     scores: tuple[float, ...] = ()
     unknown: tuple[str, ...] = ()
     """Names given to ``select:`` that match no tool."""
+    already: tuple[str, ...] = ()
+    """Names given to ``select:`` of tools the model can call already (not deferred)."""
     waiting_servers: tuple[str, ...] = ()
     references: bool = False
     """True when the provider expands ``tool_reference`` items (Anthropic)."""
@@ -189,6 +191,10 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
     async def call(
         self, input: ToolSearchInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[ToolSearchOutput]:
+        if parse_query(input.query)[0] != "select":
+            from hands.discovery.ranking.embedding import load_off_the_loop
+
+            await load_off_the_loop()  # the first ranked search: not on the event loop
         return ToolResult(output=self.search(input.query, input.max_results))
 
     def search(self, query: str, max_results: int = DEFAULT_MAX_RESULTS) -> ToolSearchOutput:
@@ -198,14 +204,18 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
         chosen: list[Tool[Any, Any]] = []
         scores: list[float] = []
         unknown: list[str] = []
+        already: list[str] = []
         if kind == "select":
             pool = self.source.current_pool()
             lowered = {n.lower(): t for n, t in deferred.items()}
             for name in names:
-                tool = deferred.get(name) or lowered.get(name.lower()) or pool.find(name)
-                if tool is None:
+                tool = deferred.get(name) or lowered.get(name.lower())
+                loaded = pool.find(name) if tool is None else None
+                if loaded is not None and loaded.name not in already:
+                    already.append(loaded.name)
+                elif tool is None and loaded is None:
                     unknown.append(name)
-                elif tool not in chosen:
+                elif tool is not None and tool not in chosen:
                     chosen.append(tool)
                     scores.append(1.0)
         else:
@@ -221,6 +231,7 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
             matches=tuple(t.spec() for t in chosen),
             scores=tuple(scores),
             unknown=tuple(unknown),
+            already=tuple(already),
             waiting_servers=waiting,
             references=self.source.provider == "anthropic",
         )
@@ -253,6 +264,12 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
         return self._index[1]
 
     def to_content(self, output: ToolSearchOutput) -> Content:
+        loaded = (
+            f"Already loaded, call directly: {', '.join(output.already)}." if output.already else ""
+        )
+        if not output.matches and loaded:
+            unknown = f" Unknown names: {', '.join(output.unknown)}." if output.unknown else ""
+            return loaded + unknown
         if not output.matches:
             if not any(ch.isalnum() for ch in output.query):
                 return EMPTY_QUERY
@@ -275,6 +292,8 @@ class ToolSearchTool(Tool[ToolSearchInput, ToolSearchOutput]):
         )
         if output.unknown:
             head += f" Unknown names: {', '.join(output.unknown)}."
+        if loaded:
+            head += f" {loaded}"
         if output.references:
             # the API expands each reference into the tool's full definition
             return (

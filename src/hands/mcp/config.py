@@ -28,7 +28,7 @@ SamplingPolicy: TypeAlias = Literal["ask", "auto", "off"]
 """A server entry's ``"sampling"``: ask the user (default), serve without asking, never offer."""
 SAMPLING_POLICIES: tuple[SamplingPolicy, ...] = ("ask", "auto", "off")
 
-Transport: TypeAlias = Literal["stdio", "http", "sse", "ws"]
+Transport: TypeAlias = Literal["stdio", "http", "sse", "ws", "sdk"]
 Scope: TypeAlias = Literal["dynamic", "local", "project", "user"]
 
 SCOPE_ORDER: tuple[Scope, ...] = ("dynamic", "local", "project", "user")
@@ -46,6 +46,7 @@ _TRANSPORT_ALIASES: dict[str, Transport] = {
     "streamableHttp": "http",
     "sse": "sse",
     "ws": "ws",
+    "sdk": "sdk",
 }
 
 
@@ -99,6 +100,8 @@ class McpServerConfig:
         """The command line or URL, for status listings."""
         if self.transport == "stdio":
             return " ".join([self.command, *self.args]).strip()
+        if self.transport == "sdk":
+            return "in the SDK program"
         return self.url
 
 
@@ -283,7 +286,9 @@ def parse_server(
             sampling=sampling,
             description=description if isinstance(description, str) else "",
         )
-        if transport == "stdio":
+        if transport == "sdk":
+            pass  # in the SDK program's own process: reached through its control channel
+        elif transport == "stdio":
             command = entry.get("command")
             if command is None or command == "":
                 raise _EntryError('a stdio server needs a "command"')
@@ -397,12 +402,18 @@ ProjectApproval: TypeAlias = "bool | Callable[[McpServerConfig], bool | None]"
 (approved), False (disabled) or None (not decided: listed as needing approval)."""
 
 
-def approval_from_settings(value: Callable[[str], Any]) -> Callable[[McpServerConfig], bool | None]:
+def approval_from_settings(
+    value: Callable[[str], Any], *, trusted: bool
+) -> Callable[[McpServerConfig], bool | None]:
     """Project-server approval from settings keys, given ``Settings.value``.
 
-    ``disabledMcpjsonServers`` wins, then ``enableAllProjectMcpServers`` and
-    ``enabledMcpjsonServers``; anything else is undecided.
+    In a workspace that is not ``trusted`` no project server runs (``.mcp.json`` is
+    project input). Otherwise ``disabledMcpjsonServers`` wins, then
+    ``enableAllProjectMcpServers`` and ``enabledMcpjsonServers``; anything else is
+    undecided.
     """
+    if not trusted:
+        return _refuse_all
     disabled = _names(value("disabledMcpjsonServers"))
     enabled = _names(value("enabledMcpjsonServers"))
     enable_all = value("enableAllProjectMcpServers") is True
@@ -418,18 +429,26 @@ def approval_from_settings(value: Callable[[str], Any]) -> Callable[[McpServerCo
 
 
 def approval_without_asking(
-    value: Callable[[str], Any],
+    value: Callable[[str], Any], *, trusted: bool
 ) -> Callable[[McpServerConfig], bool | None]:
-    """Approval where nobody is asked: every project server except the refused ones.
+    """Approval where nobody is asked: none in an untrusted workspace.
 
-    Print mode and ``hands mcp list --probe``; ``disabledMcpjsonServers`` always holds.
+    In a trusted one, every project server except the refused ones. Print mode,
+    ``hands tool`` and ``hands mcp list --probe``; ``disabledMcpjsonServers`` always
+    holds.
     """
-    decided = approval_from_settings(value)
+    if not trusted:
+        return _refuse_all
+    decided = approval_from_settings(value, trusted=True)
 
     def decide(server: McpServerConfig) -> bool | None:
         return decided(server) is not False
 
     return decide
+
+
+def _refuse_all(server: McpServerConfig) -> bool | None:
+    return False
 
 
 def _names(value: object) -> frozenset[str]:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from hands.mcp.oauth import LoginFlow
     from hands.mcp.prompts import McpPromptDef
     from hands.mcp.sampling import SamplingHandler
+    from hands.mcp.sdk_transport import SdkLink
     from hands.mcp.tool_cache import ToolListCache
     from mcp import ClientSession
 
@@ -63,6 +64,8 @@ class ConnectionOwner(McpBackend, Protocol):
     sample_can_ask: bool
     login: LoginFlow | None
     """The interactive authorization of ``hands mcp login`` (None: never ask anyone)."""
+    sdk_link: SdkLink | None
+    """Carries JSON-RPC to ``"type": "sdk"`` servers (None: no SDK program hosts any)."""
 
     def connect_slot(self) -> anyio.Semaphore:
         """Bounds how many servers start at once."""
@@ -180,6 +183,11 @@ class McpConnection:
         self._task = asyncio.get_running_loop().create_task(
             self._run(), name=f"mcp:{self.config.name}"
         )
+
+    def restart(self) -> None:
+        """Connect again after :meth:`stop` (a server switched back on)."""
+        self._stopping = False
+        self.start()
 
     async def stop(self) -> None:
         """Close the connection (and end the server process)."""
@@ -428,6 +436,8 @@ class McpConnection:
             async with contextlib.AsyncExitStack() as stack:
                 if errlog is not None:
                     streams = await stack.enter_async_context(self._stdio(errlog))
+                elif self.config.transport == "sdk":
+                    streams = await stack.enter_async_context(self._sdk())
                 else:
                     from hands.mcp.headers_helper import helper_headers
 
@@ -513,6 +523,14 @@ class McpConnection:
             cwd=str(config.cwd) if config.cwd is not None else None,
         )
         return stdio_client(params, errlog=cast(Any, errlog))
+
+    def _sdk(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        from hands.mcp.sdk_transport import sdk_streams
+
+        link = self.manager.sdk_link
+        if link is None:
+            raise ConnectionError("no SDK program is attached to host this server")
+        return sdk_streams(self.config.name, link)
 
     def _remote(self, headers: dict[str, str]) -> contextlib.AbstractAsyncContextManager[Any]:
         from hands.mcp.oauth import connection_auth

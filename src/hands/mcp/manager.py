@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from hands.mcp.oauth import LoginFlow
     from hands.mcp.prompts import McpPromptDef, PromptMessage
     from hands.mcp.sampling import SamplingHandler
+    from hands.mcp.sdk_transport import SdkLink
     from hands.mcp.status import ServerStatus
     from hands.mcp.tool_cache import ToolListCache
     from hands.mcp.tools import McpCallResult, McpTool, PendingMcpTool
@@ -71,6 +72,8 @@ class McpManager:
         self.sample_can_ask = True
         """Someone can approve a sampling request; False (print mode): only servers whose
         entry says ``"sampling": "auto"`` are offered sampling."""
+        self.sdk_link: SdkLink | None = None
+        """Carries JSON-RPC to ``"type": "sdk"`` servers (an Agent SDK program's own)."""
         self.tool_cache = tool_cache
         """Where tool lists are kept between sessions (None: no cache, no lazy start)."""
         self.connections: dict[str, McpConnection] = {}

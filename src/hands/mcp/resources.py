@@ -56,8 +56,7 @@ class _ResourceTool(ReadOnlyTool[InputT, OutputT]):
         if only not in servers:
             names = ", ".join(servers) or "(none)"
             raise ToolError(
-                f'Server "{only}" not found or it has no resources. Servers with '
-                f"resources: {names}."
+                f"No connected MCP server called {only!r} offers resources. Those that do: {names}."
             )
         return [only]
 
@@ -90,8 +89,8 @@ class ListMcpResourcesTool(_ResourceTool[ListInput, list[dict[str, Any]]]):
     def to_content(self, output: list[dict[str, Any]]) -> Content:
         if not output:
             return (
-                "No resources found. MCP servers may still provide tools even if they have "
-                "no resources."
+                "The connected MCP servers list no resources right now; their tools, if "
+                "they have any, work all the same."
             )
         return json.dumps(output, ensure_ascii=False)
 

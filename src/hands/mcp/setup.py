@@ -110,14 +110,15 @@ def manager_for_tool(
     name: str,
     *,
     value: Callable[[str], Any],
+    trusted: bool,
     env: Mapping[str, str] | None = None,
 ) -> McpManager | None:
     """A manager (not started) with only the server the tool ``name`` belongs to.
 
     For one call from the shell (``hands tool mcp__server__tool``): servers are approved
-    as in print mode (every project server but the refused ones), the settings'
-    ``allowedMcpServers`` / ``deniedMcpServers`` hold. None when ``name`` is not an MCP
-    tool name.
+    as in print mode (in a ``trusted`` workspace every project server but the refused
+    ones, else none), the settings' ``allowedMcpServers`` / ``deniedMcpServers`` hold.
+    None when ``name`` is not an MCP tool name.
     """
     from hands.mcp.config import approval_without_asking
     from hands.mcp.manager import McpManager
@@ -130,7 +131,7 @@ def manager_for_tool(
     manager, config = build_manager(
         cwd,
         env=env,
-        approve_project=approval_without_asking(value),
+        approve_project=approval_without_asking(value, trusted=trusted),
         blocked=ServerPolicy.from_settings(value).blocked,
     )
     chosen = [s for s in config.servers if normalize(s.name) == parts[0]]

@@ -39,6 +39,7 @@ from hands.core.messages import (
 )
 from hands.core.tool import ToolSpec
 from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
+from hands.models.aliases import ONE_MILLION, ONE_MILLION_BETA
 from hands.models.anthropic_wire import messages_client, static_credential
 from hands.models.base import (
     BlockComplete,
@@ -78,6 +79,15 @@ _RETRYABLE_ERROR_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api
 _RETRYABLE_STATUS = frozenset({408, 409, 429, 529})
 
 
+def _with_beta(headers: Mapping[str, str] | None, beta: str) -> dict[str, str]:
+    """``headers`` with ``beta`` added to their ``anthropic-beta`` list."""
+    out = dict(headers or {})
+    key = next((k for k in out if k.lower() == "anthropic-beta"), "anthropic-beta")
+    listed = [b.strip() for b in out.get(key, "").split(",") if b.strip()]
+    out[key] = ",".join([*listed, beta] if beta not in listed else listed)
+    return out
+
+
 class AnthropicModel(SdkModel):
     """A Claude model behind the Anthropic Messages API (or a compatible endpoint)."""
 
@@ -111,6 +121,8 @@ class AnthropicModel(SdkModel):
         ``{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}``) are sent
         with every request, beside the request's own.
         """
+        if model.endswith(ONE_MILLION):  # sonnet[1m]: the same model, a larger window
+            default_headers = _with_beta(default_headers, ONE_MILLION_BETA)
         transport: StreamTransport
         if client is not None:
             transport = SdkTransport(client, sdk="anthropic", create=anthropic_messages)
@@ -144,7 +156,7 @@ class AnthropicModel(SdkModel):
         """The keyword arguments of ``messages.create`` for ``request``."""
         max_tokens = self.max_tokens or request.max_tokens
         params: dict[str, Any] = {
-            "model": self._model,
+            "model": self._model.removesuffix(ONE_MILLION),
             "max_tokens": max_tokens,
             "messages": messages_to_wire(request.messages, cache=self.prompt_cache),
             "stream": True,

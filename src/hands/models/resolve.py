@@ -1,4 +1,4 @@
-"""Pick a model from ``--model PROVIDER:NAME`` or the environment.
+"""Pick a model from ``--model``, ``/model``, the settings or the environment.
 
 ``anthropic:NAME``
     The Anthropic Messages API. Needs ``ANTHROPIC_API_KEY`` (or ``ANTHROPIC_AUTH_TOKEN``);
@@ -9,10 +9,16 @@
     needed only by servers that check it.
 ``scripted:FILE``
     Replays a JSON script (see :mod:`hands.models.scripted`), offline.
+``sonnet``, ``opus``, ``haiku``, ``default``, ``opusplan``, ``sonnet[1m]``
+    Claude Code's aliases (:mod:`hands.models.aliases`), on the environment's provider.
+``claude-opus-4-1``, ``gpt-5``, …
+    A bare id, on the provider its prefix names; any other name on the environment's
+    provider (a local server's ``qwen3``).
 
 Without a spec: ``HANDS_MODEL`` if set, else Anthropic when ``ANTHROPIC_API_KEY`` (or
 ``ANTHROPIC_AUTH_TOKEN``) is set, else OpenAI when ``OPENAI_API_KEY`` or
-``OPENAI_BASE_URL`` is. ``ANTHROPIC_MODEL`` / ``OPENAI_MODEL`` name the model then.
+``OPENAI_BASE_URL`` is. ``ANTHROPIC_MODEL`` / ``OPENAI_MODEL`` (an id or an alias), else
+the settings' ``model``, name the model then.
 
 The SDKs are imported only when a provider is built.
 """
@@ -23,6 +29,7 @@ import os
 from collections.abc import Mapping
 
 from hands.errors import ConfigError
+from hands.models.aliases import family_model, is_alias, provider_of
 from hands.models.base import Model
 
 NO_MODEL = (
@@ -33,6 +40,10 @@ NO_MODEL = (
     "without any model."
 )
 
+PROVIDERS = ("anthropic", "openai", "scripted")
+
+_MODEL_VARIABLE = {"anthropic": "ANTHROPIC_MODEL", "openai": "OPENAI_MODEL"}
+
 
 def resolve_model(
     spec: str | None,
@@ -40,42 +51,96 @@ def resolve_model(
     *,
     base_url: str | None = None,
     settings_model: str | None = None,
+    provider: str | None = None,
 ) -> Model:
-    """The model named by ``spec`` (``PROVIDER:NAME``), or the one the environment offers.
+    """The model named by ``spec``, or the one the environment offers.
 
     ``base_url`` overrides the provider's base-URL variable. ``settings_model`` is the
-    settings files' ``model``: a full Claude model id (``claude-...``) names the Anthropic
-    model when neither ``spec`` nor ``ANTHROPIC_MODEL`` does (Claude Code's aliases such
-    as ``opus`` are not resolved: see :func:`settings_model_note`). Raises ConfigError
-    with what to set when nothing usable is configured.
+    settings files' ``model`` (an alias or an id), used when neither ``spec``,
+    ``HANDS_MODEL`` nor the provider's model variable names one. ``provider`` serves a
+    name no prefix places (``/model`` passes the session's). Raises ConfigError with what
+    to set when nothing usable is configured.
     """
     env = os.environ if env is None else env
-    if settings_model and settings_model.startswith("claude-") and not env.get("ANTHROPIC_MODEL"):
-        env = {**env, "ANTHROPIC_MODEL": settings_model}
-    spec = (spec or env.get("HANDS_MODEL") or "").strip() or _from_environment(env)
-    provider, sep, name = spec.partition(":")
-    provider = provider.strip().lower()
+    text = (spec or env.get("HANDS_MODEL") or "").strip()
+    if text:
+        return _from_text(text, env, base_url, provider)
+    offered = _environment_provider(env)
+    if offered is None:
+        raise ConfigError(NO_MODEL)
+    named = env.get(_MODEL_VARIABLE[offered], "").strip()
+    if not named and settings_model and usable_settings_model(settings_model, offered):
+        named = settings_model.strip()
+    return _build(named, offered, env, base_url)
+
+
+def _from_text(text: str, env: Mapping[str, str], base_url: str | None, hint: str | None) -> Model:
+    head, sep, rest = text.partition(":")
+    if sep and head.strip().lower() in PROVIDERS:
+        return _build(rest.strip(), head.strip().lower(), env, base_url)
+    offered = _environment_provider(env)
+    if is_alias(text):
+        target = hint if hint in ("anthropic", "openai") else offered
+    else:
+        target = provider_of(text) or hint or offered
+    if target is None:
+        raise ConfigError(
+            f"unknown model {text!r}: expected an alias (sonnet, opus, haiku, default, "
+            "opusplan), a model id (claude-…, gpt-…), or anthropic:NAME, openai:NAME or "
+            "scripted:FILE; " + NO_MODEL
+        )
+    return _build(text, target, env, base_url)
+
+
+def _build(name: str, provider: str, env: Mapping[str, str], base_url: str | None) -> Model:
     if provider == "scripted":
         if not name:
             raise ConfigError("--model scripted:FILE needs the path of a script file")
         from hands.models.scripted import ScriptedModel
 
         return ScriptedModel.from_file(name)
+    if not name:
+        name = env.get(_MODEL_VARIABLE[provider], "").strip()
+    lowered = name.lower()
+    if lowered == "default":
+        name = ""
+    elif lowered == "opusplan":
+        from hands.models.plan_mode import PlanModeModel
+
+        return PlanModeModel(
+            label="opusplan",
+            plan=_build("opus", provider, env, base_url),
+            other=_build("sonnet", provider, env, base_url),
+        )
+    elif is_alias(name):
+        chosen = family_model(name, provider, env)
+        if chosen is None:
+            raise ConfigError(f"the alias {name!r} names no {provider} model; use {provider}:NAME")
+        name = chosen
     if provider == "anthropic":
-        return _anthropic(name.strip() if sep else "", env, base_url)
-    if provider == "openai":
-        return _openai(name.strip() if sep else "", env, base_url)
-    raise ConfigError(
-        f"unknown model {spec!r}: expected anthropic:NAME, openai:NAME or scripted:FILE"
-    )
+        return _anthropic(name, env, base_url)
+    return _openai(name, env, base_url)
 
 
-def _from_environment(env: Mapping[str, str]) -> str:
+def _environment_provider(env: Mapping[str, str]) -> str | None:
     if env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_AUTH_TOKEN"):
-        return "anthropic:"
+        return "anthropic"
     if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
-        return "openai:"
-    raise ConfigError(NO_MODEL)
+        return "openai"
+    return None
+
+
+def usable_settings_model(name: str, provider: str) -> bool:
+    """Whether the settings' ``model`` can name a model of ``provider``.
+
+    An alias can; an id whose prefix names another provider cannot (a Claude Code
+    setting ``claude-opus-4-1`` while hands runs on OpenAI); an unplaced id can on a
+    local OpenAI-compatible server.
+    """
+    if is_alias(name):
+        return True
+    placed = provider_of(name)
+    return placed == provider or (placed is None and provider == "openai")
 
 
 def _anthropic(name: str, env: Mapping[str, str], base_url: str | None) -> Model:
@@ -90,7 +155,7 @@ def _anthropic(name: str, env: Mapping[str, str], base_url: str | None) -> Model
     from hands.models.anthropic import DEFAULT_MODEL, AnthropicModel
 
     return AnthropicModel(
-        name or env.get("ANTHROPIC_MODEL") or DEFAULT_MODEL,
+        name or DEFAULT_MODEL,
         api_key=api_key,
         auth_token=auth_token,
         base_url=url,
@@ -108,7 +173,7 @@ def _openai(name: str, env: Mapping[str, str], base_url: str | None) -> Model:
         )
     from hands.models.openai import DEFAULT_MODEL, OpenAIModel
 
-    model = name or env.get("OPENAI_MODEL") or ""
+    model = name
     if not model:
         if url is not None:
             raise ConfigError(
@@ -121,13 +186,32 @@ def _openai(name: str, env: Mapping[str, str], base_url: str | None) -> Model:
 
 
 def settings_model_note(settings_model: object) -> str | None:
-    """A notice for a settings ``model`` that hands does not use, or None."""
+    """A notice for a settings ``model`` that names no provider hands knows, or None."""
     if not isinstance(settings_model, str) or not settings_model:
         return None
-    if settings_model.startswith("claude-"):
+    if is_alias(settings_model) or provider_of(settings_model) is not None:
         return None
     return (
-        f"the settings' model {settings_model!r} is a Claude Code alias that hands does not "
-        'resolve; set ANTHROPIC_MODEL (or "model" in the settings) to a full model id, '
-        "or pass --model anthropic:NAME"
+        f"the settings' model {settings_model!r} names no provider hands knows; set it to "
+        "an alias (sonnet, opus, haiku) or a model id, or pass --model PROVIDER:NAME"
     )
+
+
+def api_key_source(model_name: str, env: Mapping[str, str] | None = None) -> str:
+    """Where the credential of the model ``PROVIDER:NAME`` comes from, for ``apiKeySource``.
+
+    The variable's name (``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN``,
+    ``OPENAI_API_KEY``), or ``none`` (a script, a server that checks no key).
+    """
+    env = os.environ if env is None else env
+    provider = model_name.partition(":")[0]
+    for variable in _CREDENTIALS.get(provider, ()):
+        if env.get(variable):
+            return variable
+    return "none"
+
+
+_CREDENTIALS = {
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+    "openai": ("OPENAI_API_KEY",),
+}

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from hands.core.messages import ToolUseBlock
 from hands.core.tool import Tool
-from hands.pipeline.pool import ToolPool
+from hands.pipeline.pool import ToolPool, resolve
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -28,7 +28,7 @@ def classify(block: ToolUseBlock, tools: ToolPool) -> tuple[bool, BaseModel | No
 
     An unknown tool, an input that fails to parse, or a flag that raises: not safe.
     """
-    tool = tools.find(block.name)
+    tool = resolve(block.name, tools)
     if tool is None:
         return False, None
     return classify_call(tool, block)

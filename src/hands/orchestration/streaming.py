@@ -36,6 +36,7 @@ from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolRes
 from hands.orchestration.outbox import Outbox
 from hands.orchestration.partition import classify_call
 from hands.pipeline.execution import run_tool_use, timeout_outcome, unknown_tool_outcome
+from hands.pipeline.pool import resolve
 from hands.pipeline.runtime import ToolRuntime
 from hands.shell.spawn import releasing, wait_released
 
@@ -246,7 +247,7 @@ class StreamingToolExecutor:
     def _classify(
         self, block: ToolUseBlock, classified: tuple[bool, BaseModel | None] | None
     ) -> tuple[Tool[Any, Any] | None, BaseModel | None, bool]:
-        tool = self._runtime.tools.find(block.name)
+        tool = resolve(block.name, self._runtime.tools)
         if tool is None:
             return None, None, False
         safe, parsed = classified if classified is not None else classify_call(tool, block)

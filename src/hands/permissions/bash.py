@@ -193,9 +193,14 @@ def deny_forms(cmd: SimpleCommand, *, depth: int = 0) -> tuple[str, ...]:
         values = [a.value if a.value is not None else a.text for a in args]
         forms.extend(_program_variants(values))
         name = _base(values[0])
+        starts = [0]
         if name in PEEL_WRAPPERS or (name in SHELLS and len(values) > 1):
+            starts = list(range(len(values)))
             for i in range(1, len(values)):
                 forms.extend(_program_variants(values[i:]))
+        for i in starts:
+            if _base(values[i]) == "git":
+                forms.extend(_git_forms(values[i:], depth=depth))
         if depth < 3:
             inner = _inner_script(values, args)
             if inner is not None:
@@ -204,6 +209,34 @@ def deny_forms(cmd: SimpleCommand, *, depth: int = 0) -> tuple[str, ...]:
                 analysis = analyze(inner)
                 forms.extend(line_forms(analysis, depth=depth + 1))
     return tuple(dict.fromkeys(f for f in forms if f))
+
+
+def _git_forms(values: Sequence[str], *, depth: int) -> list[str]:
+    """``git`` as it runs: global options dropped, ``-c alias.…`` aliases expanded."""
+    from hands.shell.git_options import read_git
+
+    call = read_git(["git", *values[1:]])
+    forms = [" ".join(call.argv)]
+    if call.shell is not None and depth < 3:
+        from hands.shell.analysis import analyze
+
+        forms.extend(line_forms(analyze(call.shell), depth=depth + 1))
+    return forms
+
+
+def git_unknowable(cmd: SimpleCommand) -> str | None:
+    """Why what a ``git`` command runs cannot be read from its words, or None."""
+    from hands.shell.git_options import read_git
+
+    values = list(cmd.argv)
+    for i, value in enumerate(values):
+        if _base(value) == "git":
+            found = read_git(["git", *values[i + 1 :]]).unknowable
+            if found is not None:
+                return found
+        if i == 0 and _base(value) not in PEEL_WRAPPERS:
+            break
+    return None
 
 
 def line_forms(analysis: Analysis, *, depth: int = 0) -> list[str]:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
 from hands.permissions import verdicts
+from hands.permissions.domains import NetworkDomains
 from hands.permissions.matching import Hit, RuleIndex, Target
 from hands.permissions.planning import plan_mode_decision
 from hands.permissions.rules import (
@@ -171,6 +172,9 @@ class PermissionEngine:
         hit = index.match_loose("deny", tool, call, input, ctx)
         if hit is not None:
             return _denied(label, hit)
+        closed = ctx.session.service(NetworkDomains).denying(call.host) if call.host else None
+        if closed is not None:
+            return _closed_domain(label, closed)
         hit = index.match_loose("ask", tool, call, input, ctx)
         own: PermissionDecision | None = None
         if hit is not None and shell and hit.rule.bare:
@@ -186,6 +190,24 @@ class PermissionEngine:
                 reason=f"ask rule {hit.rule.text}",
                 rule=hit.rule,
             )
+        if shell and call.read_trees:
+            inside_tree = index.read_rule_below(call.read_trees, ctx)
+            if inside_tree is not None:
+                return _ask(
+                    mode,
+                    f"{label} reads every file below a directory, and the rule "
+                    f"{inside_tree.rule.text} (from {inside_tree.rule.source}) covers one of "
+                    f"them ({inside_tree.detail}). Name the files to read, or leave that "
+                    "path out.",
+                    reason=f"read rule {inside_tree.rule.text} below a tree",
+                    hook=False,
+                )
+        if shell and call.analysis is not None:
+            hidden = verdicts.git_unverifiable(call.analysis, index, tool)
+            if hidden is not None:
+                return _ask(
+                    mode, hidden, reason="deny and ask rules cannot be verified", hook=False
+                )
         if tool.always_asks:
             return _ask(
                 mode,
@@ -279,6 +301,19 @@ def _denied(label: str, hit: Hit) -> PermissionDecision:
         reason=f"deny rule {rule.text}" + (f" matched {hit.detail!r}" if hit.detail else ""),
         rule=rule.text,
         source=rule.source,
+    )
+
+
+def _closed_domain(label: str, entry: str) -> PermissionDecision:
+    return PermissionDecision(
+        behavior="deny",
+        message=(
+            f'{label} has been denied: its host matches "{entry}" in '
+            "sandbox.network.deniedDomains, which closes it to every tool whatever allow "
+            "rule matches. Do not retry it; do something else, or ask the user to change "
+            "that setting."
+        ),
+        reason=f"sandbox.network.deniedDomains {entry}",
     )
 
 

@@ -37,6 +37,8 @@ Target: TypeAlias = "Tool[Any, Any] | str"
 """A tool (its names and the family of its subject), or a bare tool name."""
 _GROUP_NAME = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
 _MAX_CACHED = 512
+MAX_TREE = 20_000
+"""Entries walked below a recursive reader's roots; past that, a Read deny or ask rule asks."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -207,6 +209,32 @@ class RuleIndex:
                 for path in paths:
                     if self.path_matches(rule, path, ctx, loose=True):
                         return Hit(rule=rule, detail=path)
+        return None
+
+    def read_rule_below(self, trees: Iterable[tuple[str, str]], ctx: ToolContext) -> Hit | None:
+        """A ``Read(...)`` deny or ask rule covering a file below one of ``trees``' roots.
+
+        ``trees`` are (program, root) of commands that read every file below a directory;
+        a tree too large to walk is a hit of the first such rule (what it holds is unknown).
+        """
+        from hands.permissions.reads import TooMany, walk_below
+
+        rules = [
+            r
+            for behavior in ("deny", "ask")
+            for r in self.family_rules(behavior, READ_RULES)  # type: ignore[arg-type]
+            if r.kind == "path"
+        ]
+        if not rules:
+            return None
+        for _program, root in trees:
+            try:
+                for path in walk_below(root, limit=MAX_TREE):
+                    for rule in rules:
+                        if self.path_matches(rule, path, ctx, loose=True):
+                            return Hit(rule=rule, detail=path)
+            except TooMany as exc:
+                return Hit(rule=rules[0], detail=str(exc))
         return None
 
     # -- allow rules ------------------------------------------------------------------

@@ -27,9 +27,9 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
     **dict.fromkeys(
         (
             "Artifact", "CronCreate", "CronDelete", "CronList",
-            "EndConversation", "EnterWorktree", "ExitWorktree", "ListAgents",
-            "ListMcpResourcesTool", "LS", "PushNotification", "ReadMcpResourceTool",
-            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendMessage", "SendUserFile",
+            "EndConversation",
+            "ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool",
+            "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendUserFile",
             "ShareOnboardingGuide", "TodoRead", "ToolSearch", "WaitForMcpServers", "Workflow",
         ),
         None,
@@ -40,6 +40,5 @@ CLAUDE_CODE_SUBJECTS: Final[dict[str, RuleSubject | None]] = {
 CLAUDE_CODE_LEGACY: Final[dict[str, str]] = {
     "Task": "Agent",
     "SlashCommand": "Skill",
-    "LSTool": "LS",
 }
 """Legacy names of Claude Code's tools above → their current names."""

@@ -7,37 +7,23 @@ only rules naming that tool count: another tool's ``name(domain:…)`` rule (an 
 server's, a user tool's) opens nothing here.
 
 Both the Bash sandbox's proxy and WebFetch's address guard read the result from the
-session (:class:`NetworkDomains`), so neither tool family imports the other.
+session (:class:`~hands.permissions.domains.NetworkDomains`), so neither tool family
+imports the other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from hands.config.sandbox import merged_sandbox
+from hands.permissions.domains import NetworkDomains
 from hands.permissions.policy import settings_rules
 from hands.permissions.rules import DomainPattern
 
 if TYPE_CHECKING:
     from hands.config.settings import Settings
     from hands.core.subject import RuleSubject
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class NetworkDomains:
-    """Hosts (or ``*.`` patterns) the settings open to the network, and those they close."""
-
-    allowed: tuple[str, ...] = ()
-    denied: tuple[str, ...] = ()
-
-    @property
-    def opened_hosts(self) -> frozenset[str]:
-        """The allowed entries that name one host exactly (no wildcard), normalized."""
-        return frozenset(
-            d.strip().lower().rstrip(".") for d in self.allowed if d.strip() and "*" not in d
-        )
 
 
 def network_domains(

@@ -62,8 +62,13 @@ def settings_warnings(settings: Settings, *, grammar: Grammar | None = None) -> 
 
 
 def engine_for(settings: Settings, *, grammar: Grammar | None = None) -> PermissionEngine:
-    """The permission engine these settings describe."""
+    """The permission engine these settings describe.
+
+    A deny or ask rule that cannot be used raises ``SettingsFileError``: a session must
+    not start without a restriction its user wrote.
+    """
     rules, problems = settings_rules(settings, grammar=grammar)
+    refuse_lost_restrictions(settings, problems)
     return PermissionEngine(
         rules,
         additional_dirs=settings.additional_directories,
@@ -71,6 +76,40 @@ def engine_for(settings: Settings, *, grammar: Grammar | None = None) -> Permiss
         home=settings.home,
         warnings=(*settings.warnings, *problems),
     )
+
+
+def refuse_lost_restrictions(settings: Settings, problems: Iterable[RuleWarning]) -> None:
+    """Raise ``SettingsFileError`` for the first deny or ask rule that is not in force."""
+    from hands.config.settings_error import SettingsFileError
+
+    for problem in problems:
+        if problem.dropped and problem.behavior in ("deny", "ask"):
+            path = next((s.path for s in settings.sources if s.label == problem.source), None)
+            line, column = _place(path, problem.rule)
+            raise SettingsFileError(
+                problem.source,
+                f"the {problem.behavior} rule {problem.rule} cannot be used: {problem.message}",
+                line=line,
+                column=column,
+            )
+
+
+def _place(path: Path | None, rule: str) -> tuple[int, int]:
+    """The 1-based line and column of a rule's text in its file (0, 0 when not found)."""
+    import json
+
+    if path is None:
+        return 0, 0
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return 0, 0
+    for needle in (json.dumps(rule), rule):
+        at = text.find(needle)
+        if at >= 0:
+            line = text.count("\n", 0, at) + 1
+            return line, at - (text.rfind("\n", 0, at) + 1) + 1
+    return 0, 0
 
 
 def build_policy(

@@ -20,24 +20,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hands.shell.readonly import READ_ONLY_PROGRAMS
+
 if TYPE_CHECKING:
     from hands.shell.syntax import Arg, SimpleCommand
 
 PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "sed", "awk", "jq"})
 LISTS_CWD = frozenset({"ls", "find", "rg", "du", "tree", "fd", "dir", "vdir"})
-READERS = frozenset(
+NO_PATH_OPERANDS = frozenset(
     {
-        "cat", "head", "tail", "less", "more", "nl", "tac", "wc", "sort", "uniq", "cut",
-        "diff", "cmp", "comm", "strings", "od", "hexdump", "xxd", "base64", "base32", "file",
-        "stat", "grep", "egrep", "fgrep", "rg", "sed", "awk", "jq", "md5sum", "sha1sum",
-        "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "column",
-        "fold", "paste", "rev", "bat", "ls", "dir", "vdir", "find", "du", "tree", "fd", "pr",
-        "expand", "unexpand", "fmt", "tsort", "join", "shuf", "split", "csplit",
-        "iconv", "source", ".", "cp", "lsattr", "getfacl",
-        "zcat", "bzcat", "xzcat", "gzip", "tar", "unzip", "zipinfo",
+        "[", "test", "arch", "basename", "dirname", "cal", "ncal", "cd", "date", "echo",
+        "printf", "expr", "seq", "sleep", "true", "false", "free", "groups", "id", "whoami",
+        "help", "history", "hostname", "uname", "uptime", "nproc", "ip", "ss", "netstat",
+        "locale", "node", "python", "python3", "numfmt", "pgrep", "ps", "pwd", "tput", "tr",
+        "type", "which", "git", "realpath", "readlink",
     }
 )  # fmt: skip
-"""Programs whose path operands are read."""
+"""Read-only programs whose operands are no files read (text, numbers, names, patterns;
+``realpath`` and ``readlink`` spell a path out, as Claude Code allows): ``cd`` and ``git``
+are read on their own, read-from-file flags (``date -f``) through FILE_FLAGS."""
+READERS = (READ_ONLY_PROGRAMS - NO_PATH_OPERANDS) | frozenset(
+    {
+        "less", "more", "bat", "awk", "xxd", "b2sum", "cksum", "base32", "dir", "vdir",
+        "join", "shuf", "split", "csplit", "iconv", "source", ".", "cp", "lsattr",
+        "getfacl", "zcat", "bzcat", "xzcat", "gzip", "tar", "unzip", "zipinfo",
+    }
+)  # fmt: skip
+"""Programs whose path operands are read: every read-only program (:mod:`hands.shell.readonly`)
+but those above, and other readers. A program added to the read-only table is a reader
+unless it is named above."""
 
 # flags whose value is a file that is read: program -> (short flags, long flags)
 FILE_FLAGS: dict[str, tuple[str, frozenset[str]]] = {
@@ -123,6 +134,8 @@ class Reads:
     """(program, root) for recursive walks that follow symlinks."""
     files: list[str] = field(default_factory=list[str])
     """Paths read through a redirection or a read-from-file flag (for Read deny rules)."""
+    trees: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    """(program, root) for readers of every file below a directory (``grep -r``, ``tar``)."""
 
 
 def command_reads(
@@ -144,6 +157,7 @@ def command_reads(
         return
     name = name.rpartition("/")[2]
     args = cmd.args[1:]
+    _tree_reads(name, args, expand, cwd=cwd, out=out)
     if name == "git":
         _git_reads(args, out, expand)
         return
@@ -165,6 +179,95 @@ def command_reads(
     roots = _operand_reads(name, flags, operands, expand, home=home, cwd=cwd, out=out)
     if _follows(name, flags):
         out.following.extend((name, r) for r in roots)
+
+
+TREE_READERS: dict[str, tuple[str, frozenset[str]] | None] = {
+    **{
+        grep: ("rR", frozenset({"--recursive", "--dereference-recursive"}))
+        for grep in ("grep", "egrep", "fgrep")
+    },
+    "rg": None,
+    "tar": None,
+    "rsync": None,
+    "zip": ("r", frozenset({"--recurse-paths"})),
+    "cp": ("rRa", frozenset({"--recursive", "--archive"})),
+    "scp": ("r", frozenset[str]()),
+    "diff": ("r", frozenset({"--recursive"})),
+}
+"""Programs that read every file below a directory operand: always (None), or with a flag."""
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_GIT_TREE_READERS = frozenset({"grep", "archive"})
+_GIT_BLOB_READERS = frozenset({"show", "cat-file"})
+
+
+def _tree_reads(
+    name: str, args: Sequence[Arg], expand: Callable[[str], str], *, cwd: str, out: Reads
+) -> None:
+    """Record the directories ``name`` reads every file below (see :data:`TREE_READERS`)."""
+    values = [a.value for a in args]
+    if name == "git":
+        _git_trees(values, expand, cwd=cwd, out=out)
+        return
+    if name == "find":
+        if _FIND_RUNS.intersection(v for v in values if v is not None):
+            roots = [a.value for a in _find_roots(args) if a.value is not None]
+            out.trees.extend((name, expand(r)) for r in roots or ["."])
+        return
+    if name not in TREE_READERS:
+        return
+    spec = TREE_READERS[name]
+    flags, _, operands = _split(name, args)
+    if spec is not None and not _has_flag(spec, flags) and not _bundled(spec[0], values):
+        return
+    searches = name in ("grep", "egrep", "fgrep", "rg")
+    ops = list(operands)
+    if searches and ops and not _pattern_in_flags(name, flags):
+        ops = ops[1:]
+    words = [a.value for a in ops if a.value is not None]
+    if name in ("rsync", "scp"):
+        words = [w for w in words if ":" not in w.partition("/")[0]]  # a remote side
+    if searches and not ops:
+        words = ["."]
+    out.trees.extend((name, expand(w)) for w in words if w != "-")
+
+
+def _bundled(letters: str, values: Sequence[str | None]) -> bool:
+    """``tar``-style bundles and old-style first words: ``cp -aR``, ``zip -rq``."""
+    return any(
+        v is not None and v.startswith("-") and not v.startswith("--") and set(v[1:]) & set(letters)
+        for v in values
+    )
+
+
+def _git_trees(
+    values: Sequence[str | None], expand: Callable[[str], str], *, cwd: str, out: Reads
+) -> None:
+    """``git grep`` and ``git archive`` read the repository; ``git show REV:path`` a file."""
+    from hands.shell.git_options import read_git
+
+    if any(v is None for v in values):
+        return
+    argv = read_git(["git", *(v for v in values if v is not None)]).argv
+    if len(argv) < 2:
+        return
+    sub = argv[1]
+    if sub in _GIT_TREE_READERS:
+        out.trees.append(("git", _repo_root(cwd)))
+    elif sub in _GIT_BLOB_READERS:
+        for word in argv[2:]:
+            rev, colon, path = word.partition(":")
+            if colon and rev and not word.startswith("-"):
+                base = cwd if path.startswith(("./", "../")) else _repo_root(cwd)
+                out.trees.append(("git", expand(f"{base}/{path}" if path else base)))
+
+
+def _repo_root(cwd: str) -> str:
+    """The working tree ``cwd`` is in (its nearest parent with ``.git``), or ``cwd``."""
+    current = Path(cwd)
+    for candidate in (current, *current.parents):
+        if (candidate / ".git").exists():
+            return str(candidate)
+    return cwd
 
 
 def _operand_reads(
@@ -407,6 +510,27 @@ def _git_reads(args: Sequence[Arg], out: Reads, expand: Callable[[str], str]) ->
             _add(out, "git", v, arg.text, expand)
 
 
+def walk_below(root: str, *, limit: int) -> Iterator[str]:
+    """``root`` and every path below it, at most ``limit`` of them.
+
+    Symlinks are not followed (a walk that follows them is checked apart) and ``.git``
+    directories are not entered (git's own objects, not the project's files).
+
+    Raises :class:`TooMany` past the limit: what was not walked is not known.
+    """
+    yield root
+    seen = 1
+    for path in _walk(root):
+        seen += 1
+        if seen > limit:
+            raise TooMany(f"more than {limit:,} entries below {root}")
+        yield path
+
+
+class TooMany(Exception):
+    """A walk went past its limit."""
+
+
 def links_leaving(root: str, inside: Callable[[str], bool]) -> str | None:
     """A symlink below ``root`` whose target is outside, or a reason to assume one."""
     seen = 0
@@ -436,4 +560,4 @@ def _walk(root: str) -> Iterator[str]:
                 continue
 
 
-__all__ = ["READERS", "Reads", "command_reads", "links_leaving"]
+__all__ = ["READERS", "Reads", "TooMany", "command_reads", "links_leaving", "walk_below"]

@@ -23,6 +23,7 @@ from hands.config.rule_texts import RuleOrigin as RuleOrigin
 from hands.config.rule_texts import Scope as Scope
 from hands.config.rule_texts import split_rule_list as split_rule_list
 from hands.core.subject import EDIT_RULES, READ_RULES, RuleSubject, reads_path, writes_path
+from hands.net.hosts import ascii_host
 from hands.permissions.names import CLAUDE_CODE_LEGACY, CLAUDE_CODE_SUBJECTS
 from hands.permissions.paths import PathPattern, compile_path_pattern
 
@@ -169,6 +170,10 @@ class RuleWarning:
     rule: str
     source: str
     message: str
+    behavior: str = ""
+    """``allow``, ``ask`` or ``deny`` (empty when not known)."""
+    dropped: bool = True
+    """The rule is not in force (a warning about a rule that holds says ``False``)."""
 
     def __str__(self) -> str:
         return f"{self.source}: permission rule {self.rule!r}: {self.message}"
@@ -211,7 +216,7 @@ def parse_rule(
     """
 
     def warn(message: str) -> RuleWarning:
-        return RuleWarning(rule=text, source=origin.label, message=message)
+        return RuleWarning(rule=text, source=origin.label, message=message, behavior=behavior)
 
     raw = text.strip()
     if not raw:
@@ -320,6 +325,8 @@ def check_known_tool(rule: PermissionRule, known: Container[str] = ()) -> RuleWa
         rule=rule.text,
         source=rule.origin.label,
         message=f"unknown tool {rule.tool!r}; the rule only takes effect if such a tool exists",
+        behavior=rule.behavior,
+        dropped=False,
     )
 
 
@@ -340,7 +347,12 @@ def parse_rules(
     for item in texts:
         if not isinstance(item, str):
             warnings.append(
-                RuleWarning(rule=repr(item), source=origin.label, message="a rule must be a string")
+                RuleWarning(
+                    rule=repr(item),
+                    source=origin.label,
+                    message="a rule must be a string",
+                    behavior=behavior,
+                )
             )
             continue
         parsed = parse_rule(item, behavior, origin, grammar=grammar)
@@ -389,7 +401,7 @@ def _domain(specifier: str) -> DomainPattern | None:
     spec = specifier.strip()
     if not spec.lower().startswith("domain:"):
         return None
-    host = spec[len("domain:") :].strip().lower().rstrip(".")
+    host = _ascii_pattern(spec[len("domain:") :])
     if not host:
         return None
     if host == "*":
@@ -400,6 +412,12 @@ def _domain(specifier: str) -> DomainPattern | None:
         parts = (re.escape(p) for p in host.split("*"))
         return DomainPattern(text=spec, any=False, regex=re.compile("[^.]*".join(parts)))
     return DomainPattern(text=spec, any=False, exact=host)
+
+
+def _ascii_pattern(text: str) -> str:
+    """A host pattern in the spelling hosts are compared in (see :func:`ascii_host`)."""
+    labels = text.strip().lower().rstrip(".").split(".")
+    return ".".join(x if "*" in x or not x else ascii_host(x) or x for x in labels)
 
 
 def _name_pattern(specifier: str, *, strip_slash: bool) -> NamePattern:

@@ -51,6 +51,8 @@ class CallSubject:
     """(program, word) for read operands whose value the analysis cannot know."""
     following_roots: tuple[tuple[str, str], ...] = ()
     """(program, root) of recursive walks that follow symlinks."""
+    read_trees: tuple[tuple[str, str], ...] = ()
+    """(program, root) of commands that read every file below a directory."""
     host: str | None = None
     value: str | None = None
     args: str = ""
@@ -150,6 +152,7 @@ def _describe_shell(command: str, ctx: ToolContext, *, home: Path) -> CallSubjec
         shell_reads=_with_targets(found.paths),
         unresolved_reads=tuple(dict.fromkeys(found.unresolved)),
         following_roots=tuple(dict.fromkeys(found.following)),
+        read_trees=tuple(dict.fromkeys(found.trees)),
         display=short,
     )
 
@@ -182,11 +185,13 @@ def _with_targets(paths: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ..
 def _host(url: str) -> str | None:
     from urllib.parse import urlsplit
 
+    from hands.net.hosts import ascii_host
+
     try:
         host = urlsplit(url.strip()).hostname
     except ValueError:
         return None
-    return host.lower().rstrip(".") if host else None
+    return ascii_host(host) if host else None
 
 
 def _resolve_all(raws: Iterable[str], bases: list[Path], home: Path) -> list[str]:

@@ -221,13 +221,10 @@ _INTERPRETERS = {
 def _inline_code(analysis: Analysis) -> str | None:
     """What runs a command the deny rules cannot see, if anything.
 
-    Inline code (``python3 -c``), or git options before the subcommand (``git -C d``,
-    ``-c alias.x=...``) that change what it runs.
+    Inline code (``python3 -c``, ``awk`` calling ``system``).
     """
     for cmd in analysis.commands:
         name = (cmd.name or "").rpartition("/")[2]
-        if name == "git" and len(cmd.args) > 1 and (cmd.args[1].value or "-").startswith("-"):
-            return "git with options before its subcommand"
         flag = _INTERPRETERS.get(name)
         if flag is None:
             continue
@@ -237,6 +234,29 @@ def _inline_code(analysis: Analysis) -> str | None:
                 return name
         elif any(w == flag or (w.startswith(flag) and len(flag) == 2) for w in words):
             return name
+    return None
+
+
+def git_unverifiable(analysis: Analysis, index: RuleIndex, tool: Tool[Any, Any]) -> str | None:
+    """Why the deny and ask rules cannot be checked against a git command, or None.
+
+    Git configuration on the command line that may run a program or define a command the
+    words do not show (``-c core.pager=…``, ``--config-env=…``) hides what runs; with deny
+    or ask rules about commands, such a call is asked in every mode.
+    """
+    from hands.permissions.bash import git_unknowable
+
+    if not any(
+        r.kind == "command" for behavior in ("deny", "ask") for r in index.rules_for(behavior, tool)
+    ):
+        return None
+    for cmd in analysis.commands:
+        why = git_unknowable(cmd)
+        if why is not None:
+            return (
+                f"{why}, so the {tool.name} deny and ask rules cannot be checked against what "
+                "it runs; it needs approval in every mode."
+            )
     return None
 
 

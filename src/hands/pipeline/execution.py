@@ -37,6 +37,7 @@ from hands.core.spill import content_chars, spill
 from hands.core.tool import ContextModifier, Progress, Tool
 from hands.errors import ToolError
 from hands.pipeline.deadline import CallTimer, DeadlineExceeded, with_timer, within
+from hands.pipeline.pool import resolve
 from hands.pipeline.runtime import ToolRuntime
 
 
@@ -79,7 +80,7 @@ async def run_tool_use(
     fires), the limit is armed around ``tool.call`` instead of opening a scope here; the
     caller then builds the result with :func:`timeout_outcome`.
     """
-    tool = runtime.tools.find(block.name)
+    tool = resolve(block.name, runtime.tools)
     if tool is None:
         return unknown_tool_outcome(block, runtime)
     try:  # the stages run in this frame: one coroutine layer less on every call

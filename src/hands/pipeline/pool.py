@@ -25,6 +25,10 @@ class Builtin:
     offered: Callable[[], bool] | None = None
     """The tool's ``is_enabled`` answered without importing its module (None: always on).
     A pool leaves out a built-in this says no to; one it says yes to is still asked."""
+    served_beside: str | None = None
+    """When the pool leaves this built-in out, a call to it is still served while the pool
+    has the tool named here: models trained on an older or the other tool set call it
+    (TodoWrite in a session of Task tools, the legacy LS beside Glob)."""
 
     def load(self) -> Tool[Any, Any]:
         """Import the module and make the tool."""
@@ -62,8 +66,18 @@ def _browser(action: str, cls: str) -> Builtin:
     )
 
 
+def _never() -> bool:
+    return False
+
+
 def _task(name: str, module: str, cls: str) -> Builtin:
-    return Builtin(name=name, module=f"hands.tools.planning.{module}", cls=cls, offered=_tasks_on)
+    return Builtin(
+        name=name,
+        module=f"hands.tools.planning.{module}",
+        cls=cls,
+        offered=_tasks_on,
+        served_beside="TodoWrite",
+    )
 
 
 # Every built-in tool, imported only when the pool (or that one tool) is built.
@@ -80,6 +94,14 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(name="NotebookEdit", module="hands.tools.file.notebook_edit", cls="NotebookEditTool"),
     Builtin(name="Glob", module="hands.tools.search.glob", cls="GlobTool"),
     Builtin(name="Grep", module="hands.tools.search.grep", cls="GrepTool"),
+    Builtin(
+        name="LS",
+        module="hands.tools.search.ls",
+        cls="LSTool",
+        aliases=("LSTool",),
+        offered=_never,
+        served_beside="Glob",
+    ),
     Builtin(name="Bash", module="hands.tools.bash.bash", cls="BashTool"),
     Builtin(name="WebFetch", module="hands.tools.web.web_fetch", cls="WebFetchTool"),
     Builtin(name="WebSearch", module="hands.tools.web.web_search", cls="WebSearchTool"),
@@ -100,7 +122,22 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
     Builtin(
         name="EnterPlanMode", module="hands.tools.plan.enter_plan_mode", cls="EnterPlanModeTool"
     ),
-    Builtin(name="ExitPlanMode", module="hands.tools.plan.exit_plan_mode", cls="ExitPlanModeTool"),
+    Builtin(
+        name="ExitPlanMode",
+        module="hands.tools.plan.exit_plan_mode",
+        cls="ExitPlanModeTool",
+        aliases=("exit_plan_mode",),
+    ),
+    Builtin(
+        name="EnterWorktree",
+        module="hands.tools.worktree.enter_worktree",
+        cls="EnterWorktreeTool",
+    ),
+    Builtin(
+        name="ExitWorktree",
+        module="hands.tools.worktree.exit_worktree",
+        cls="ExitWorktreeTool",
+    ),
     Builtin(
         name="TaskOutput",
         module="hands.tools.bash.task_output",
@@ -113,11 +150,14 @@ BUILTIN_TOOLS: tuple[Builtin, ...] = (
         cls="TaskStopTool",
         aliases=("KillShell", "KillBash"),
     ),
+    Builtin(name="ListAgents", module="hands.tools.agent.list_agents", cls="ListAgentsTool"),
+    Builtin(name="SendMessage", module="hands.tools.agent.send_message", cls="SendMessageTool"),
     Builtin(
         name="TodoWrite",
         module="hands.tools.planning.todo_write",
         cls="TodoWriteTool",
         offered=_todos_on,
+        served_beside="TaskCreate",
     ),
     _task("TaskCreate", "task_create", "TaskCreateTool"),
     _task("TaskGet", "task_get", "TaskGetTool"),
@@ -138,7 +178,12 @@ FETCHER = "WebFetch"
 class ToolPool:
     """An immutable, name-sorted set of tools with lookup by name or alias."""
 
-    def __init__(self, tools: Iterable[Tool[Any, Any]] = ()) -> None:
+    def __init__(
+        self, tools: Iterable[Tool[Any, Any]] = (), *, serves_unlisted: bool = True
+    ) -> None:
+        self.serves_unlisted = serves_unlisted
+        """Whether a call to a built-in left out is served beside its partner
+        (:attr:`Builtin.served_beside`); a sub-agent's chosen tool set does not."""
         ordered = sorted(tools, key=lambda t: t.name)
         self._tools: tuple[Tool[Any, Any], ...] = tuple(ordered)
         self._by_name: dict[str, Tool[Any, Any]] = {}
@@ -172,7 +217,7 @@ class ToolPool:
 
     def with_tools(self, extra: Iterable[Tool[Any, Any]]) -> ToolPool:
         """A pool with ``extra`` added; tools already here keep their names."""
-        return ToolPool(merge(self._tools, extra))
+        return ToolPool(merge(self._tools, extra), serves_unlisted=self.serves_unlisted)
 
 
 def all_base_tools() -> list[Tool[Any, Any]]:
@@ -205,6 +250,27 @@ def find_builtin(name: str) -> Builtin | None:
         if name == entry.name or name in entry.aliases:
             return entry
     return None
+
+
+def served_unlisted(name: str, pool: ToolPool) -> Tool[Any, Any] | None:
+    """A built-in the pool left out that a call to ``name`` is served by, if any.
+
+    Only one whose :attr:`Builtin.served_beside` tool is in ``pool``: a pool without it
+    (simple mode, a blanket deny rule) serves none, nor does a sub-agent's tool set.
+    """
+    if not pool.serves_unlisted:
+        return None
+    entry = find_builtin(name)
+    if entry is None or entry.served_beside is None or pool.find(entry.served_beside) is None:
+        return None
+    if pool.find(entry.name) is not None:
+        return None
+    return entry.load()
+
+
+def resolve(name: str, pool: ToolPool) -> Tool[Any, Any] | None:
+    """The tool a call to ``name`` runs: the pool's, else a built-in served unlisted."""
+    return pool.find(name) or served_unlisted(name, pool)
 
 
 class BuiltinGrammar(Mapping[str, "RuleSubject | None"]):

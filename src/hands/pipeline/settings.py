@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hands.permissions.network import NetworkDomains, network_domains
+from hands.permissions.domains import NetworkDomains
+from hands.permissions.network import network_domains
 from hands.pipeline.pool import FETCHER, BuiltinGrammar
 from hands.tools.bash._settings import BashSettings, install
 

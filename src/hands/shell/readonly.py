@@ -639,5 +639,8 @@ RULES: dict[str, Rule] = {
     "git": _git,
 }
 
+READ_ONLY_PROGRAMS = LOOSE_COMMANDS | frozenset(RULES)
+"""Every program some invocation of which is read-only."""
+
 _STRICT_OVERRIDES = frozenset({"file"})
 """Loose-looking programs that still need their rule (``file -C`` writes)."""

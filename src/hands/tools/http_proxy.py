@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.abc
 
+from hands.net.hosts import ascii_host
+
 MAX_HEAD_BYTES = 64 * 1024
 HEAD_TIMEOUT_S = 30.0
 CONNECT_TIMEOUT_S = 10.0
@@ -36,13 +38,10 @@ HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "proxy-a
 
 def normalize_host(host: str) -> str:
     """Lower case, no trailing dot, no IPv6 brackets; non-ASCII names in IDNA form."""
-    host = host.strip().lower().rstrip(".")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    if not host.isascii():
-        with contextlib.suppress(UnicodeError):
-            host = host.encode("idna").decode("ascii")
-    return host
+    found = ascii_host(host)
+    if found is not None:
+        return found
+    return host.strip().lower().rstrip(".").removeprefix("[").removesuffix("]")
 
 
 class ProxyError(Exception):

@@ -15,8 +15,13 @@ Turn = Sequence[Mapping[str, Any]]
 def agent_call(
     prompt: str, *, subagent_type: str | None = None, id: str | None = None, **extra: Any
 ) -> dict[str, Any]:
-    """A tool_use block of Agent."""
-    data: dict[str, Any] = {"description": "a task", "prompt": prompt, **extra}
+    """A tool_use block of Agent: in the foreground unless ``run_in_background`` says so."""
+    data: dict[str, Any] = {
+        "description": "a task",
+        "prompt": prompt,
+        "run_in_background": False,
+        **extra,
+    }
     if subagent_type is not None:
         data["subagent_type"] = subagent_type
     block: dict[str, Any] = {"type": "tool_use", "name": "Agent", "input": data}

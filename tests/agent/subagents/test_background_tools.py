@@ -20,6 +20,7 @@ BACKGROUND_BUILTINS = {
     "Read", "Grep", "Glob", "Bash", "Edit", "Write", "NotebookEdit", "WebFetch", "WebSearch",
     "TodoWrite", "ToolSearch", "TaskStop",
     "MultiEdit",  # the legacy many-edits form of Edit
+    "SendMessage", "ListAgents",  # to write to the main agent, and see the others
 }  # fmt: skip
 NOT_IN_BACKGROUND = {"Agent", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet"}
 

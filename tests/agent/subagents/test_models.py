@@ -23,6 +23,8 @@ def test_aliases_map_to_a_model_of_the_callers_provider() -> None:
     assert model_spec("openai:o4-mini", claude) == "openai:o4-mini"
     # a provider without a table (a scripted model, a local server) keeps its model
     assert model_spec("haiku", Named("scripted:demo")) is None
+    # an alias of Claude Code's list that names no model here is the caller's model
+    assert model_spec("fable", claude) is None and model_spec("Fable", gpt) is None
     # settings' agentModels come first
     assert model_spec("haiku", claude, {"haiku": "openai:gpt-4.1-nano"}) == "openai:gpt-4.1-nano"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -205,3 +206,20 @@ async def test_session_end_writes_each_tasks_last_line(harness):
     await h.session.aclose()
     assert path.read_text() == "[hands: stopped: the session ended]\n"
     assert h.session.service(Inbox).take(None) == []
+
+
+async def test_bash_output_with_a_filter_shows_only_matching_lines(harness) -> None:
+    h = harness()
+    started = await h.bash("printf 'ok 1\\nbad 2\\nok 3\\n'", run_in_background=True)
+    task_id = started.output.background_task_id
+    out = await h.call("BashOutput", bash_id=task_id, filter="^ok", timeout=5000)
+    assert not out.is_error, text(out)
+    body = text(out).split("<output>\n", 1)[1]
+    assert body.startswith("ok 1\nok 3\n[") and "bad 2" not in body
+    # the task's other lines (its own and any notes the shell prints) are counted
+    count = re.search(r"\[(\d+) of (\d+) new lines did not match the filter\]", body)
+    assert count is not None and int(count[2]) - int(count[1]) == 2
+    again = await h.call("BashOutput", bash_id=task_id, filter="bad")
+    assert "(no new output)" in text(again)  # the filtered-out lines were read too
+    wrong = await h.call("BashOutput", bash_id=task_id, filter="(unclosed")
+    assert wrong.is_error and "not a valid regular expression" in text(wrong)

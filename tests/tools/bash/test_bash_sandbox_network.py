@@ -20,7 +20,6 @@ from hands.tools.bash.sandbox.netproxy import (
     DomainPolicy,
     NetworkProxies,
     NetworkProxy,
-    is_public,
 )
 from hands.tools.http_proxy import ProxyError, parse_request
 from http_kit import QuietHandler, serving
@@ -359,30 +358,35 @@ def test_domain_policy(host, allowed, explicit):
         assert f'"{host}"' in verdict.reason
 
 
-@pytest.mark.parametrize(
-    ("address", "public"),
-    [
-        ("93.184.216.34", True),
-        ("2606:2800:220:1:248:1893:25c8:1946", True),
-        ("127.0.0.1", False),
-        ("10.1.2.3", False),
-        ("172.16.0.1", False),
-        ("192.168.1.1", False),
-        ("169.254.169.254", False),
-        ("100.100.100.200", False),
-        ("0.0.0.0", False),
-        ("224.0.0.1", False),
-        ("::1", False),
-        ("fe80::1", False),
-        ("fd00:ec2::254", False),
-        ("::ffff:127.0.0.1", False),
-        ("64:ff9b::a9fe:a9fe", False),
-    ],
+_EMBEDDED_LOOPBACK = (
+    "::ffff:127.0.0.1",
+    "::7f00:1",
+    "::ffff:0:7f00:1",
+    "64:ff9b::7f00:1",
+    "64:ff9b:1::7f00:1",
+    "2002:7f00:1::",
+    "2002:a9fe:a9fe::",
 )
-def test_public_addresses(address, public):
-    import ipaddress
 
-    assert is_public(ipaddress.ip_address(address)) is public
+
+async def test_a_wildcard_never_opens_an_ipv4_address_hidden_in_ipv6(server):
+    """The proxy asks the same classifier as WebFetch and the browser."""
+
+    async def resolver(host: str, port: int) -> list[str]:
+        return [_EMBEDDED_LOOPBACK[int(host.split(".")[0].removeprefix("h"))]]
+
+    proxy = NetworkProxy(DomainPolicy(allowed=("*.example.test",)), resolver=resolver)
+    await anyio.to_thread.run_sync(proxy.start)
+    try:
+        for i, address in enumerate(_EMBEDDED_LOOPBACK):
+            host = f"h{i}.example.test"
+            request = f"GET http://{host}:{server.port}/x HTTP/1.1\r\nHost: {host}\r\n\r\n"
+            answer = await anyio.to_thread.run_sync(_ask, proxy, request.encode())
+            assert answer.startswith(b"HTTP/1.1 403"), (address, answer[:200])
+            assert address.encode() in answer
+        assert server.connections == 0
+    finally:
+        await proxy.aclose()
 
 
 def test_parse_requests():

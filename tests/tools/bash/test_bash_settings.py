@@ -14,7 +14,7 @@ import pytest
 from hands.config.sandbox import merged_sandbox
 from hands.config.settings import Settings, load_settings
 from hands.core.session import Session
-from hands.permissions.network import NetworkDomains
+from hands.permissions.domains import NetworkDomains
 from hands.pipeline.settings import install_settings
 from hands.tools.bash._settings import BashSettings
 

@@ -14,7 +14,8 @@ from urllib.parse import quote
 import pytest
 
 from hands.core.decision import AskRequest, PermissionDecision, allow
-from hands.tools.web._guard import Address, resolve
+from hands.net.address import Address
+from hands.tools.web._guard import resolve
 from tools.browser.conftest import Browsing, ref_of
 from tools.browser.pages import PageServer, page_server
 

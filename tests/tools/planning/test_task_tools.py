@@ -64,10 +64,17 @@ async def test_create_update_get_and_list_without_asking(project: Path) -> None:
     assert texts[0] == "Created task #1: Design the schema"
     assert "blocked by #1 (Design the schema)" in texts[3]
     assert "status (pending → in_progress)" in texts[5]
-    assert "Owner: me" in texts[6] and "Waits for: #1 (completed)" in texts[6]
+    assert texts[6].splitlines() == [
+        "#2 Write the migration",
+        "state: in_progress",
+        "owner: me",
+        "waiting on: #1 (done)",
+        "",
+        "up and down",
+    ]
     assert texts[7].splitlines() == [
-        "#1 [completed] Design the schema",
-        "#2 [in_progress] Write the migration (me)",
+        "#1 Design the schema — completed",
+        "#2 Write the migration — in_progress, owner me",
     ]
     assert "no task #7" in texts[8]
 
@@ -103,7 +110,7 @@ async def test_the_task_tools_run_in_plan_mode_and_sessions_of_one_project_share
 ) -> None:
     await run(project, [use(CREATE, subject="a", description="")], mode="plan")
     (listed,) = await run(project, [use(LIST)], mode="dontAsk")
-    assert listed.block.text == "#1 [pending] a"
+    assert listed.block.text == "#1 a — pending"
 
 
 async def test_a_named_list_is_shared_across_projects(
@@ -115,7 +122,7 @@ async def test_a_named_list_is_shared_across_projects(
     monkeypatch.setenv("CLAUDE_CODE_TASK_LIST_ID", "team")
     await run(project, [use(CREATE, subject="shared", description="")])
     (listed,) = await run(other, [use(LIST)])
-    assert listed.block.text == "#1 [pending] shared"
+    assert listed.block.text == "#1 shared — pending"
 
 
 def test_task_tools_by_default_todo_write_when_tasks_are_off(
@@ -161,8 +168,8 @@ def test_tasks_persist_across_processes_and_hands_tasks_shows_them(project: Path
     assert blocked.returncode == 0, blocked.stdout
     listed = hands(project, "tool", LIST, "{}")
     assert listed.stdout.strip().splitlines() == [
-        "#1 [pending] Ship it",
-        "#2 [pending] Then rest [blocked by #1]",
+        "#1 Ship it — pending",
+        "#2 Then rest — pending, waiting on #1",
     ]
     table = hands(project, "tasks")
     assert table.returncode == 0, table.stderr

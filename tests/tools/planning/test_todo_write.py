@@ -55,24 +55,57 @@ async def test_the_list_is_kept_in_the_session_whole_each_time(project: Path) ->
     assert todos.current is not None and todos.current.active_form == "Fixing"
 
 
-async def test_a_second_item_in_progress_is_an_error_naming_both(project: Path) -> None:
+async def test_several_items_in_progress_are_saved_with_a_note_naming_them(
+    project: Path,
+) -> None:
     session = Session()
     both = [item("Write docs", "in_progress"), item("Run tests", "in_progress")]
     (out,) = await run(project, [use(TODO, todos=both)], session=session)
-    assert out.is_error
+    assert not out.is_error
+    assert "2 items are in_progress" in out.block.text
     assert "'Write docs'" in out.block.text and "'Run tests'" in out.block.text
-    assert session.service(TodoList).items == ()  # nothing was stored
+    stored = session.service(TodoList).items
+    assert [i.content for i in stored] == ["Write docs", "Run tests"]
+
+
+async def test_one_item_in_progress_gets_no_note(project: Path) -> None:
+    (out,) = await run(project, [use(TODO, todos=[item("Write docs", "in_progress")])])
+    assert not out.is_error and "items are in_progress" not in out.block.text
+
+
+async def test_the_older_item_shape_with_id_and_priority_is_saved_as_today(
+    project: Path,
+) -> None:
+    session = Session()
+    older = [
+        {"id": "1", "content": "Read the code", "status": "completed", "priority": "high"},
+        {"id": "2", "content": "Fix the bug", "status": "in_progress", "priority": "medium"},
+    ]
+    (out,) = await run(project, [use(TODO, todos=older)], session=session)
+    assert not out.is_error, out.block.text
+    todos = session.service(TodoList)
+    assert [(i.content, i.status) for i in todos.items] == [
+        ("Read the code", "completed"),
+        ("Fix the bug", "in_progress"),
+    ]
+    assert todos.current is not None and todos.current.active_form == "Fix the bug"
+    assert todos.snapshot()[1] == {
+        "content": "Fix the bug",
+        "status": "in_progress",
+        "activeForm": "Fix the bug",
+    }
 
 
 @pytest.mark.parametrize(
     "todos",
     [
         [{"content": "", "status": "pending", "activeForm": "x"}],
-        [{"content": "a", "status": "pending"}],
+        [{"content": "a", "status": "pending", "activeForm": ""}],
         [{"content": "a", "status": "started", "activeForm": "x"}],
+        [{"content": "a", "status": "pending", "activeForm": "x", "owner": "me"}],
     ],
 )
-async def test_items_without_content_active_form_or_a_known_status_are_refused(
+async def test_items_with_an_empty_field_an_unknown_status_or_key_are_refused(
     project: Path, todos: list[dict[str, Any]]
 ) -> None:
     (out,) = await run(project, [use(TODO, todos=todos)])

@@ -76,6 +76,11 @@ class Search:
     def abs(self, name: str) -> str:
         return str(self.root / name)
 
+    def shown(self, name: str) -> str:
+        """How a found file under the project (the cwd) is listed: relative to the cwd."""
+        assert not Path(name).is_absolute()
+        return name
+
 
 @pytest.fixture
 def search(tmp_path: Path, hands_home: Path) -> Search:

@@ -25,13 +25,13 @@ def lines(text: str) -> list[str]:
     return text.splitlines()
 
 
-def test_recursive_pattern_gives_absolute_paths_newest_first(search) -> None:
+def test_recursive_pattern_gives_paths_relative_to_the_cwd_newest_first(search) -> None:
     search.write({"a.py": "", "src/b.py": "", "src/deep/c.py": "", "notes.md": ""})
     search.touch("a.py", 500)  # now the newest
     assert lines(search.ok("Glob", pattern="**/*.py")) == [
-        search.abs("a.py"),
-        search.abs("src/deep/c.py"),
-        search.abs("src/b.py"),
+        search.shown("a.py"),
+        search.shown("src/deep/c.py"),
+        search.shown("src/b.py"),
     ]
 
 
@@ -40,33 +40,33 @@ def test_equal_mtimes_are_ordered_by_name(search) -> None:
     for name in ("a.txt", "b.txt", "c.txt"):
         search.touch(name, 0)
     assert lines(search.ok("Glob", pattern="*.txt")) == [
-        search.abs("a.txt"),
-        search.abs("b.txt"),
-        search.abs("c.txt"),
+        search.shown("a.txt"),
+        search.shown("b.txt"),
+        search.shown("c.txt"),
     ]
 
 
 def test_braces_and_slashes(search) -> None:
     search.write({"x.py": "", "x.ts": "", "x.md": "", "src/y.ts": "", "src/sub/z.ts": ""})
     assert sorted(lines(search.ok("Glob", pattern="*.{py,ts}"))) == sorted(
-        search.abs(n) for n in ("x.py", "x.ts", "src/y.ts", "src/sub/z.ts")
+        search.shown(n) for n in ("x.py", "x.ts", "src/y.ts", "src/sub/z.ts")
     )
     # A pattern with a slash is taken from the search directory.
-    assert lines(search.ok("Glob", pattern="src/*.ts")) == [search.abs("src/y.ts")]
+    assert lines(search.ok("Glob", pattern="src/*.ts")) == [search.shown("src/y.ts")]
     assert sorted(lines(search.ok("Glob", pattern="src/**/*.ts"))) == sorted(
-        [search.abs("src/y.ts"), search.abs("src/sub/z.ts")]
+        [search.shown("src/y.ts"), search.shown("src/sub/z.ts")]
     )
-    assert lines(search.ok("Glob", pattern="./src/*.ts")) == [search.abs("src/y.ts")]
+    assert lines(search.ok("Glob", pattern="./src/*.ts")) == [search.shown("src/y.ts")]
 
 
 def test_path_relative_absolute_and_absolute_pattern(search) -> None:
     search.write({"src/a.py": "", "lib/b.py": ""})
-    assert lines(search.ok("Glob", pattern="*.py", path="src")) == [search.abs("src/a.py")]
+    assert lines(search.ok("Glob", pattern="*.py", path="src")) == [search.shown("src/a.py")]
     assert lines(search.ok("Glob", pattern="*.py", path=str(search.root / "lib"))) == [
-        search.abs("lib/b.py")
+        search.shown("lib/b.py")
     ]
     pattern = str(search.root / "lib" / "**" / "*.py")
-    assert lines(search.ok("Glob", pattern=pattern)) == [search.abs("lib/b.py")]
+    assert lines(search.ok("Glob", pattern=pattern)) == [search.shown("lib/b.py")]
     # "null"/"undefined" mean "no path": the cwd is searched.
     assert len(lines(search.ok("Glob", pattern="*.py", path="undefined"))) == 2
 
@@ -76,11 +76,11 @@ def test_hidden_files_included_vcs_dirs_skipped(search) -> None:
         {".env": "", ".config/app.toml": "", ".git/config": "", ".hg/store": "", "a.toml": ""}
     )
     found = lines(search.ok("Glob", pattern="**/*"))
-    assert search.abs(".env") in found
-    assert search.abs(".config/app.toml") in found
+    assert search.shown(".env") in found
+    assert search.shown(".config/app.toml") in found
     assert not any("/.git/" in f or "/.hg/" in f for f in found)
     # Asking for a VCS directory by name searches it.
-    assert lines(search.ok("Glob", pattern=".git/*")) == [search.abs(".git/config")]
+    assert lines(search.ok("Glob", pattern=".git/*")) == [search.shown(".git/config")]
 
 
 def test_gitignore_not_honoured_unless_a_setting_says_so(
@@ -90,30 +90,30 @@ def test_gitignore_not_honoured_unless_a_setting_says_so(
         {".git/HEAD": "", ".gitignore": "build/\n*.log\n", "build/out.py": "", "a.log": ""}
     )
     search.write({"src/a.py": ""})
-    assert search.abs("build/out.py") in search.ok("Glob", pattern="**/*.py")
-    assert search.abs("a.log") in search.ok("Glob", pattern="*.log")
+    assert search.shown("build/out.py") in search.ok("Glob", pattern="**/*.py")
+    assert search.shown("a.log") in search.ok("Glob", pattern="*.log")
 
     monkeypatch.setenv("HANDS_GLOB_RESPECT_GITIGNORE", "1")
-    assert lines(search.ok("Glob", pattern="**/*.py")) == [search.abs("src/a.py")]
+    assert lines(search.ok("Glob", pattern="**/*.py")) == [search.shown("src/a.py")]
     assert search.ok("Glob", pattern="*.log") == "No file matches this pattern."
 
     monkeypatch.delenv("HANDS_GLOB_RESPECT_GITIGNORE")
     monkeypatch.setenv("CLAUDE_CODE_GLOB_NO_IGNORE", "false")
-    assert lines(search.ok("Glob", pattern="**/*.py")) == [search.abs("src/a.py")]
+    assert lines(search.ok("Glob", pattern="**/*.py")) == [search.shown("src/a.py")]
 
 
 def test_hidden_can_be_turned_off(search, monkeypatch: pytest.MonkeyPatch) -> None:
     search.write({".env.py": "", "a.py": ""})
     monkeypatch.setenv("CLAUDE_CODE_GLOB_HIDDEN", "false")
-    assert lines(search.ok("Glob", pattern="*.py")) == [search.abs("a.py")]
+    assert lines(search.ok("Glob", pattern="*.py")) == [search.shown("a.py")]
 
 
 def test_at_most_100_newest_with_a_truncation_notice(search) -> None:
     search.write({f"f{i:03}.txt": "" for i in range(130)})  # f129 is the newest
     out = lines(search.ok("Glob", pattern="*.txt"))
     assert len(out) == MAX_RESULTS + 1
-    assert out[0] == search.abs("f129.txt")
-    assert out[MAX_RESULTS - 1] == search.abs("f030.txt")
+    assert out[0] == search.shown("f129.txt")
+    assert out[MAX_RESULTS - 1] == search.shown("f030.txt")
     assert out[-1].startswith("(Only the 100 most recently modified of")
     assert "100 most recently modified of 130 matches" in out[-1]
 
@@ -126,7 +126,9 @@ def test_no_match(search) -> None:
 def test_unicode_names(search) -> None:
     search.write({"données/résumé.py": "", "日本/テスト.py": ""})
     found = lines(search.ok("Glob", pattern="**/*.py"))
-    assert sorted(found) == sorted([search.abs("données/résumé.py"), search.abs("日本/テスト.py")])
+    assert sorted(found) == sorted(
+        [search.shown("données/résumé.py"), search.shown("日本/テスト.py")]
+    )
 
 
 def test_errors(search) -> None:
@@ -153,11 +155,13 @@ def test_read_deny_seam_filters_results(search) -> None:
     )
     search.deny("*.pem", "/secrets/**")
     found = lines(search.ok("Glob", pattern="**/*"))
-    assert sorted(found) == sorted([search.abs("a.py"), search.abs("sub/secrets/y.py")])
+    assert sorted(found) == sorted([search.shown("a.py"), search.shown("sub/secrets/y.py")])
     # From a subdirectory the anchored rule still means the root's secrets/ only.
-    assert lines(search.ok("Glob", pattern="**/*", path="sub")) == [search.abs("sub/secrets/y.py")]
+    assert lines(search.ok("Glob", pattern="**/*", path="sub")) == [
+        search.shown("sub/secrets/y.py")
+    ]
     search.deny("secrets/")
-    assert search.abs("sub/secrets/y.py") not in search.ok("Glob", pattern="**/*")
+    assert search.shown("sub/secrets/y.py") not in search.ok("Glob", pattern="**/*")
 
 
 def test_time_limit_gives_a_defined_result(search, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -204,7 +208,7 @@ def test_rendering(render: Render) -> None:
 def test_paths_are_real_files(search) -> None:
     search.write({"a/b/c.txt": "x"})
     (path,) = lines(search.ok("Glob", pattern="**/c.txt"))
-    assert os.path.isabs(path) and Path(path).read_text() == "x"
+    assert not os.path.isabs(path) and (search.root / path).read_text() == "x"
 
 
 def test_a_path_too_long_for_the_system_is_a_plain_error(search) -> None:
@@ -217,3 +221,17 @@ def test_a_pattern_or_path_that_is_not_valid_unicode_is_a_plain_error(search) ->
     for fields in ({"pattern": "\ud800"}, {"pattern": "*", "path": "a\udfffb"}):
         text = search.err("Glob", **fields)
         assert "not valid Unicode" in text and "UnicodeEncodeError" not in text
+
+
+def test_outside_the_cwd_paths_stay_absolute_and_a_missing_absolute_base_finds_nothing(
+    search, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "o.py").write_text("")
+    found = lines(search.ok("Glob", pattern=str(outside / "**" / "*.py")))
+    assert found == [str(outside / "deep" / "o.py")]
+    assert lines(search.ok("Glob", pattern="*.py", path=str(outside / "deep"))) == found
+    missing = search.ok("Glob", pattern=str(tmp_path / "nowhere" / "**" / "*.py"))
+    assert missing == "No file matches this pattern."
+    assert "No directory" in search.err("Glob", pattern="*.py", path=str(tmp_path / "nowhere"))

@@ -34,11 +34,11 @@ def test_files_with_matches_is_the_default_newest_first(search) -> None:
     search.touch("a.py", 1000)
     assert lines(search.ok("Grep", pattern="needle")) == [
         "2 matching files:",
-        search.abs("a.py"),
-        search.abs("c/d.py"),
+        search.shown("a.py"),
+        search.shown("c/d.py"),
     ]
     search.touch("c/d.py", 2000)
-    assert lines(search.ok("Grep", pattern="needle"))[1] == search.abs("c/d.py")
+    assert lines(search.ok("Grep", pattern="needle"))[1] == search.shown("c/d.py")
 
 
 def test_equal_mtimes_are_ordered_by_name(search) -> None:
@@ -46,9 +46,9 @@ def test_equal_mtimes_are_ordered_by_name(search) -> None:
     for name in ("z.txt", "m.txt", "a.txt"):
         search.touch(name, 0)
     assert lines(search.ok("Grep", pattern="x"))[1:] == [
-        search.abs("a.txt"),
-        search.abs("m.txt"),
-        search.abs("z.txt"),
+        search.shown("a.txt"),
+        search.shown("m.txt"),
+        search.shown("z.txt"),
     ]
 
 
@@ -64,10 +64,10 @@ def test_files_pagination(search) -> None:
     page = lines(search.ok("Grep", pattern="hit", head_limit=5, offset=3))
     assert page[0] == "12 matching files:"
     assert page[1] == "[Showing files 4–8 of 12; pass offset=8 for the next page.]"
-    assert page[2:] == [search.abs(f"f{i:02}.txt") for i in (8, 7, 6, 5, 4)]
+    assert page[2:] == [search.shown(f"f{i:02}.txt") for i in (8, 7, 6, 5, 4)]
     last = lines(search.ok("Grep", pattern="hit", head_limit=5, offset=10))
     assert last[1] == "[Showing files 11–12 of 12.]"
-    assert last[2:] == [search.abs("f01.txt"), search.abs("f00.txt")]
+    assert last[2:] == [search.shown("f01.txt"), search.shown("f00.txt")]
     past = search.ok("Grep", pattern="hit", offset=12)
     assert past.startswith("No entries at offset 12: the search found 12 files")
 
@@ -123,7 +123,7 @@ def test_context_flags(search) -> None:
     # Context flags do nothing outside content mode.
     assert lines(search.ok("Grep", pattern="hit", **{"-C": 2})) == [
         "1 matching file:",
-        search.abs("a.txt"),
+        search.shown("a.txt"),
     ]
 
 
@@ -226,8 +226,8 @@ def test_glob_parameter(search) -> None:
 
 def test_type_parameter(search) -> None:
     search.write({"a.py": "x", "b.rs": "x", "c.js": "x"})
-    assert lines(search.ok("Grep", pattern="x", type="rust"))[1:] == [search.abs("b.rs")]
-    assert lines(search.ok("Grep", pattern="x", type="py"))[1:] == [search.abs("a.py")]
+    assert lines(search.ok("Grep", pattern="x", type="rust"))[1:] == [search.shown("b.rs")]
+    assert lines(search.ok("Grep", pattern="x", type="py"))[1:] == [search.shown("a.py")]
 
 
 def test_split_globs() -> None:
@@ -249,9 +249,13 @@ def test_hidden_searched_vcs_skipped_gitignore_respected(search) -> None:
         }
     )
     found = set(lines(search.ok("Grep", pattern="TOKEN"))[1:])
-    assert found == {search.abs(".env"), search.abs(".github/workflow.yml"), search.abs("src/a.py")}
+    assert found == {
+        search.shown(".env"),
+        search.shown(".github/workflow.yml"),
+        search.shown("src/a.py"),
+    }
     # A glob that would match VCS contents still does not reach into them.
-    assert search.abs(".git/config") not in search.ok("Grep", pattern="TOKEN", glob="**/config")
+    assert search.shown(".git/config") not in search.ok("Grep", pattern="TOKEN", glob="**/config")
 
 
 def test_path_file_subdir_and_outside_cwd(search, tmp_path: Path) -> None:
@@ -262,7 +266,7 @@ def test_path_file_subdir_and_outside_cwd(search, tmp_path: Path) -> None:
     assert one == "src/a.py:1:hit"
     assert lines(search.ok("Grep", pattern="hit", path=search.abs("src/a.py"))) == [
         "1 matching file:",
-        search.abs("src/a.py"),
+        search.shown("src/a.py"),
     ]
     counted = search.ok("Grep", pattern="hit", path="src/a.py", output_mode="count")
     assert counted.startswith("src/a.py:1\n")
@@ -290,7 +294,7 @@ def test_invalid_utf8_is_shown_with_replacement_characters(search) -> None:
 def test_binary_files(search) -> None:
     search.write({"blob.bin": b"needle\x00\x01\x02needle\n", "text.txt": "needle\n"})
     # Searching a tree skips binary files ...
-    assert lines(search.ok("Grep", pattern="needle"))[1:] == [search.abs("text.txt")]
+    assert lines(search.ok("Grep", pattern="needle"))[1:] == [search.shown("text.txt")]
     # ... naming one says it matches without dumping it.
     out = search.ok("Grep", pattern="needle", path="blob.bin", output_mode="content")
     assert "binary file matches" in out and "\x00" not in out
@@ -361,7 +365,7 @@ def test_read_deny_seam_keeps_denied_files_out(search) -> None:
         }
     )
     search.deny(".env", "*.pem", "/config/**")
-    expected = {search.abs("ok.txt"), search.abs("sub/config/prod.yml")}
+    expected = {search.shown("ok.txt"), search.shown("sub/config/prod.yml")}
     assert set(lines(search.ok("Grep", pattern="secret"))[1:]) == expected
     content = search.ok("Grep", pattern="secret", output_mode="content")
     assert sorted(lines(content)) == ["ok.txt:1:secret", "sub/config/prod.yml:1:secret"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from hands.config.settings import load_settings
 from hands.core.messages import ImageBlock
 from hands.permissions.asking import PromptAskHandler
-from hands.permissions.network import NetworkDomains
+from hands.permissions.domains import NetworkDomains
 from hands.pipeline.settings import install_settings
 from hands.tools.web._cache import PageCache, ttl_from_env
 from hands.tools.web._exchange import FetchLimits
@@ -279,8 +281,19 @@ def test_images_come_back_as_image_blocks_downscaled_like_read(web: Web) -> None
     assert isinstance(blocks[0], ImageBlock) and "image/png" in big.block.text
 
 
-def test_binary_content_is_an_error_that_says_what_to_do(web: Web) -> None:
-    assert "curl" in web.err("/binary")
+def test_a_binary_body_is_saved_in_the_session_folder_with_its_path_type_and_size(
+    web: Web,
+) -> None:
+    text = web.ok("/binary")
+    saved = re.search(r"saved to (\S+) \(300 bytes\)", text)
+    assert saved is not None, text
+    path = Path(saved.group(1))
+    assert path.parent == web.session.directory / "downloads"
+    assert path.name.endswith("-binary")
+    assert path.read_bytes() == b"\x00\x01\x02" * 100
+    assert "application/octet-stream" in text
+    again = web.ok("/binary")  # from the cache: the same file, not a second copy
+    assert saved.group(1) in again and len(list(path.parent.iterdir())) == 1
 
 
 def test_long_pages_are_cut_with_a_notice(web: Web) -> None:

@@ -12,6 +12,9 @@ from hands.agent.subagents.files import load_agents
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
 MAX_LISTED_DESCRIPTION = 300
+GENERAL_NAMES = frozenset({"claude"})
+"""Other names of the general agent type (Claude Code's ``claude``), unless a custom type
+takes one."""
 
 
 def normalized(name: str) -> str:
@@ -51,7 +54,11 @@ class AgentCatalog:
 
     def find(self, name: str | None) -> AgentDefinition | None:
         """The type called ``name``; empty or ``None``: general-purpose."""
-        if not name or not name.strip():
+        if (
+            not name
+            or not name.strip()
+            or (normalized(name) in GENERAL_NAMES and normalized(name) not in self._by_key)
+        ):
             return self._by_key.get(normalized(GENERAL_PURPOSE.name), GENERAL_PURPOSE)
         return self._by_key.get(normalized(name))
 

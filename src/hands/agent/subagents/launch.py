@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 from hands.agent.subagents.progress import SubagentUpdate
 from hands.agent.subagents.runner import Finished, Prepared, Spawn, SpawnRefused, prepare, run
 from hands.agent.subagents.tool import AgentInput, AgentOutput, AgentTool
-from hands.agent.subagents.worktree import Worktree, create_worktree, finish_worktree
 from hands.core.inbox import Inbox, task_notice
 from hands.core.tool import ToolResult
 from hands.errors import ToolError
 from hands.tools.agent.background import AgentStatus, BackgroundAgent, BackgroundAgents
+from hands.tools.worktree.trees import Worktree, create_worktree, finish_worktree
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -35,7 +35,7 @@ async def launch(
         cwd=tree.path if tree is not None else None,
         model_overrides=tool.model_overrides,
         servers=tool.servers,
-        background=input.run_in_background or agent.background,
+        background=in_background(input, agent.background),
     )
     try:
         prepared = prepare(spawn, ctx, spawner=type(tool))
@@ -50,6 +50,16 @@ async def launch(
     finally:
         kept = await finish_worktree(tree) if tree is not None else False
     return _result(finished, tree if kept else None)
+
+
+def in_background(input: AgentInput, agent_default: bool) -> bool:
+    """Whether the call's agent runs in the background: unless the call says false.
+
+    Background is the default, as in Claude Code: the caller goes on with other work and
+    the agent's result comes as a notice; an agent type that runs in the background
+    always does.
+    """
+    return agent_default or input.run_in_background is not False
 
 
 def _result(finished: Finished, tree: Worktree | None) -> ToolResult[AgentOutput]:

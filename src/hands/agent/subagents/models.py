@@ -1,12 +1,8 @@
 """An agent's ``model`` (``sonnet``, ``opus``, ``haiku``, ``inherit`` or an id) → a model.
 
-| alias    | anthropic           | openai        |
-|----------|---------------------|---------------|
-| sonnet   | claude-sonnet-4-6   | gpt-4.1       |
-| opus     | claude-opus-4-6     | o3            |
-| haiku    | claude-haiku-4-5    | gpt-4.1-mini  |
-
-``inherit`` (the default) is the caller's model. An alias maps to a model of the
+The aliases are :data:`hands.models.aliases.ALIASES`.
+``inherit`` (the default) is the caller's model, and so is an alias of Claude Code's
+list that no provider here has a model for (``fable``). An alias maps to a model of the
 caller's provider; a provider without a table (a scripted model, a local server) keeps
 the caller's model. ``PROVIDER:NAME`` or a bare id is used as given, on the caller's
 provider. The settings' ``agentModels`` (alias → ``PROVIDER:NAME``) override the table.
@@ -16,16 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from hands.models.aliases import ALIASES
 from hands.models.base import Model
 
-ALIASES: Mapping[str, Mapping[str, str]] = {
-    "anthropic": {
-        "sonnet": "claude-sonnet-4-6",
-        "opus": "claude-opus-4-6",
-        "haiku": "claude-haiku-4-5",
-    },
-    "openai": {"sonnet": "gpt-4.1", "opus": "o3", "haiku": "gpt-4.1-mini"},
-}
+UNMAPPED_ALIASES = frozenset({"fable"})
+"""Aliases Claude Code offers that name no model here: the caller's model is used."""
 
 Resolver = Callable[[str], Model]
 
@@ -41,7 +32,7 @@ def model_spec(
 ) -> str | None:
     """The ``PROVIDER:NAME`` to build for ``wanted``; ``None``: the caller's model."""
     choice = (wanted or "inherit").strip()
-    if not choice or choice.lower() == "inherit":
+    if not choice or choice.lower() == "inherit" or choice.lower() in UNMAPPED_ALIASES:
         return None
     provider, _, current = parent.name.partition(":")
     alias = choice.lower()

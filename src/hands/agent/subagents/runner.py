@@ -294,7 +294,10 @@ def _with(pool: object, extra: Sequence[Tool[Any, Any]]) -> ToolPool:
 
     tools = list(pool) if isinstance(pool, ToolPool) else []
     have = {t.name for t in tools}
-    return ToolPool([*tools, *(t for t in extra if t.name not in have)])
+    return ToolPool(
+        [*tools, *(t for t in extra if t.name not in have)],
+        serves_unlisted=pool.serves_unlisted if isinstance(pool, ToolPool) else False,
+    )
 
 
 async def _start_hooks(prepared: Prepared) -> Message:

@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from hands.agent.subagents.catalog import AgentCatalog
 from hands.agent.subagents.tool import AgentTool
 from hands.core.tool import Tool
+
+if TYPE_CHECKING:
+    from hands.config.commands import CommandSet
+    from hands.tools.skill._skills import SkillSet
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -44,11 +48,16 @@ def delegation_tools(
     workspace trust decision). ``window_tokens``: the model's context window, which
     sizes the skill listing.
     """
+    from hands.config.commands import load_commands
+    from hands.config.trust import is_trusted
     from hands.tools.skill._skills import load_skills
     from hands.tools.skill.skill import SkillTool
 
     catalog = AgentCatalog.load(cwd=cwd, home=home, trusted=trusted)
-    skills = load_skills(cwd=cwd, home=home)
+    commands = load_commands(
+        cwd=cwd, home=home, trusted=is_trusted(cwd) if trusted is None else trusted
+    )
+    skills = with_commands(load_skills(cwd=cwd, home=home), commands)
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
         tools=(
@@ -56,4 +65,34 @@ def delegation_tools(
             SkillTool(skills, window_tokens=window_tokens),
         ),
         warnings=(*catalog.warnings, *skills.warnings),
+    )
+
+
+def with_commands(skills: SkillSet, commands: CommandSet) -> SkillSet:
+    """``skills`` and the custom commands the model may run (a skill wins a name).
+
+    The model runs a command through the Skill tool (or the legacy SlashCommand), as
+    Claude Code lets it; its ``!`` lines become requests to run them with the shell tool,
+    so each is checked like any call of the model's.
+    """
+    from hands.config.commands import put_outputs, shell_lines
+    from hands.tools.skill._skills import Skill, SkillSet
+
+    taken = {s.name for s in skills.skills}
+    added = [
+        Skill(
+            name=c.name,
+            description=c.description or f"the custom command /{c.name}",
+            instructions=put_outputs(
+                c.body, [f"(run `{line}` with the shell tool)" for line in shell_lines(c.body)]
+            ),
+            directory=c.path.parent,
+            allowed_tools=c.allowed_tools,
+        )
+        for c in commands.commands
+        if c.model_invocable and c.name not in taken
+    ]
+    return SkillSet(
+        skills=tuple(sorted((*skills.skills, *added), key=lambda s: s.name)),
+        warnings=(*skills.warnings, *commands.warnings),
     )

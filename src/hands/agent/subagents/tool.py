@@ -41,22 +41,26 @@ class AgentInput(ToolInput):
     description: str = Field(description="A short (3-5 word) label of the task")
     prompt: str = Field(description="The task for the agent, with everything it needs to know")
     subagent_type: str | None = Field(
-        default=None, description="The agent type to use (default: general-purpose)"
+        default=None,
+        description="The agent type to use (default: general-purpose, also called claude)",
     )
     model: str | None = Field(
         default=None,
-        description="sonnet, opus, haiku or a model id; default: the agent type's model",
+        description="sonnet, opus, haiku (or fable: your own model) or a model id; default: "
+        "the agent type's model",
     )
-    run_in_background: bool = Field(
-        default=False,
+    run_in_background: bool | None = Field(
+        default=None,
         description=(
-            "Start it and return at once with its id; read its output with TaskOutput, "
-            "you are told when it finishes"
+            "true (the default): start it and return at once with its id; you are told when "
+            "it finishes, with its result. false: wait for its result, only when your very "
+            "next step needs it"
         ),
     )
-    isolation: Literal["worktree"] | None = Field(
+    isolation: Literal["worktree", "remote"] | None = Field(
         default=None,
-        description="worktree: work in a fresh git worktree of the project on its own branch",
+        description="worktree: work in a fresh git worktree of the project on its own "
+        "branch (remote is not available here)",
     )
     effort: SkipJsonSchema[Literal["low", "medium", "high", "xhigh", "max"] | None] = None
     name: SkipJsonSchema[str | None] = None
@@ -123,6 +127,11 @@ class AgentTool(Tool[AgentInput, AgentOutput]):
         """Opens agent files' ``mcpServers``; the host sets it when it runs MCP servers."""
         self.description = _DESCRIPTION.format(listing=self.catalog.listing())
 
+    def use_catalog(self, catalog: AgentCatalog) -> None:
+        """Offer ``catalog``'s agent types from now on (agents defined by a host program)."""
+        self.catalog = catalog
+        self.description = _DESCRIPTION.format(listing=catalog.listing())
+
     def is_read_only(self, input: AgentInput) -> bool:
         # Spawning changes nothing; the sub-agent's own calls are checked one by one.
         return True
@@ -141,6 +150,12 @@ class AgentTool(Tool[AgentInput, AgentOutput]):
         return input.description
 
     async def validate_input(self, input: AgentInput, ctx: ToolContext) -> str | None:
+        if input.isolation == "remote":
+            return (
+                "isolation 'remote' is not available in this session: there is no remote "
+                "environment to run agents in. Use isolation 'worktree' for an isolated copy "
+                "of the repository, or leave isolation out."
+            )
         if not input.prompt.strip():
             return "The prompt is empty: say what the agent should do and what to return."
         if self.catalog.find(input.subagent_type) is None:

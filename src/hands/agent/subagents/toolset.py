@@ -72,4 +72,4 @@ def select_tools(
         tools = list(kept.values())
     denied = {t.name for entry in agent.disallowed_tools for t in _matches(entry, tools)}
     tools = [t for t in tools if t.name not in denied]
-    return Toolset(pool=ToolPool(tools), unresolved=tuple(unresolved))
+    return Toolset(pool=ToolPool(tools, serves_unlisted=False), unresolved=tuple(unresolved))

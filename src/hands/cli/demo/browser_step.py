@@ -18,7 +18,7 @@ from hands.cli.demo.run import play
 from hands.cli.session_view import SessionView
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
-from hands.permissions.network import NetworkDomains
+from hands.permissions.domains import NetworkDomains
 from hands.pipeline.pool import pool_for
 from hands.tools.browser._settings import missing
 

@@ -26,7 +26,7 @@ from hands.cli.session_view import SessionView
 from hands.core.decision import AskRequest, PermissionDecision, allow
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
-from hands.permissions.network import NetworkDomains
+from hands.permissions.domains import NetworkDomains
 from hands.pipeline.pool import pool_for
 
 PROMPT = "The stock total in the inventory sample looks wrong. Find the bug, fix it and prove it."

@@ -18,6 +18,14 @@ The weights and BM25's ``k1`` and ``b`` are not set by hand: ``benchmarks/fit_to
 fits them on the project's requests and the validation part of the held-out sets and
 writes ``ranking_weights.json`` beside this module.
 
+Meaning beyond shared words comes from a static embedding model
+(:mod:`hands.discovery.ranking.embedding`), when installed: a tool's score is its BM25
+score over the best tool's, plus ``embedding`` (fitted) times the cosine of the request's
+vector and the tool's (name, server, description and parameter names) when positive. It
+orders the tools that share a word with the request and adds none: a search loads only
+tools its words point to (each one found stays in the context), and on the held-out
+validation sets tools that shared no word added nothing to recall.
+
 A request that asks for several things ("find the file, then email it") is split into
 needs (:mod:`hands.discovery.ranking.needs`) when two or more parts have their own verbs;
 each need is ranked and the best tools of each are returned in turn. A request with one
@@ -31,9 +39,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from hands.discovery.ranking.cues import rewrite_cues
+from hands.discovery.ranking.embedding import StaticModel, catalogue_vectors, loaded_model
 from hands.discovery.ranking.needs import interleave, leading_verbs, split_needs
 from hands.discovery.ranking.words import name_parts, stem, terms
 
@@ -50,6 +59,7 @@ __all__ = [
     "Weights",
     "doc_fields",
     "doc_for",
+    "doc_text",
     "fitted_weights",
     "index_for",
     "name_parts",
@@ -104,6 +114,8 @@ class Weights:
     """Whether the ranking of the whole request leads the needs' rankings."""
     verbs: float = 0.0
     """Weight of the tool-name verbs a request's verbs stand for (``verb_groups.json``)."""
+    embedding: float = 0.0
+    """Weight of the embedding cosine beside the BM25 score scaled to the best tool's 1."""
 
 
 def params_of(schema: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
@@ -160,6 +172,13 @@ def doc_fields(doc: SearchDoc) -> dict[str, list[str]]:
     return {"text": [t for words in fields.values() for t in words], **fields}
 
 
+def doc_text(doc: SearchDoc) -> str:
+    """The text of a tool that is embedded: server, name words, description, parameter names."""
+    words = " ".join(name_parts(doc.name)[1])
+    params = " ".join(name for name, _ in doc.params)
+    return f"{doc.server} {words}. {doc.description} {params}"
+
+
 @cache
 def fitted_weights() -> Weights:
     """The weights fitted by ``benchmarks/fit_tool_search.py`` (read on first use)."""
@@ -170,6 +189,7 @@ def fitted_weights() -> Weights:
         fields={f: float(data["fields"].get(f, 0.0)) for f in FIELDS},
         whole_first=bool(data.get("whole_first", True)),
         verbs=float(data.get("verbs", 0.0)),
+        embedding=float(data.get("embedding", 0.0)),
     )
 
 
@@ -196,7 +216,19 @@ def query_terms(text: str) -> list[str]:
 class ToolIndex:
     """A search index over a fixed list of tools; build once, query many times."""
 
-    def __init__(self, docs: Sequence[SearchDoc], weights: Weights | None = None) -> None:
+    def __init__(
+        self,
+        docs: Sequence[SearchDoc],
+        weights: Weights | None = None,
+        *,
+        model: StaticModel | Literal["installed"] | None = "installed",
+        vectors_dir: Path | None = None,
+    ) -> None:
+        """An index of ``docs``.
+
+        ``model`` is the embedding model (the installed one by default, None for BM25
+        alone); ``vectors_dir`` the folder of catalogue vectors (the user's cache by default).
+        """
         import bm25s
 
         self.docs = tuple(sorted(docs, key=lambda d: d.name))
@@ -217,6 +249,31 @@ class ToolIndex:
             self.fields.append(field)
         named = leading_verbs([t for t in f["name"] if t not in f["server"]] for f in fields)
         self._verbs = named | frozenset(_verb_groups())
+        self._model = model
+        self._vectors_dir = vectors_dir
+        self._vectors: np.ndarray | None = None
+
+    def embedder(self) -> tuple[StaticModel, np.ndarray] | None:
+        """The embedding model and the tools' vectors (made on first use), or None."""
+        if self.weights.embedding <= 0.0 or not self.docs:
+            return None
+        if self._model == "installed":
+            self._model = loaded_model()
+        model = self._model
+        if not isinstance(model, StaticModel):
+            return None
+        if self._vectors is None:
+            texts = [doc_text(d) for d in self.docs]
+            self._vectors = catalogue_vectors(model, texts, self._vectors_dir)
+        return model, self._vectors
+
+    def cosines(self, text: str) -> np.ndarray | None:
+        """The cosine of ``text``'s vector and each tool's, or None without a model."""
+        found = self.embedder()
+        if found is None:
+            return None
+        model, vectors = found
+        return vectors @ model.embed([text])[0]
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -225,10 +282,11 @@ class ToolIndex:
         """Each indexed field's BM25 scores of every tool for ``words`` (unweighted)."""
         return [index.get_scores(list(words)) for _, index in self._fields]
 
-    def _total(self, words: Sequence[str]) -> np.ndarray | None:
-        """The weighted score of every tool for ``words``, or None when there are none."""
+    def _total(self, text: str) -> np.ndarray | None:
+        """The score of every tool for ``text``, or None when it has no words."""
         import numpy as np
 
+        words = query_terms(text)
         if not words or not self._fields:
             return None
         extra = verb_terms(words) if self.weights.verbs > 0.0 else []
@@ -237,17 +295,24 @@ class ToolIndex:
             total += weight * index.get_scores(list(words))
             if extra:
                 total += weight * self.weights.verbs * index.get_scores(extra)
-        return total
+        best = float(total.max())
+        cosines = self.cosines(text) if best > 0.0 else None
+        if cosines is None:
+            return total
+        fused = total / best + self.weights.embedding * np.maximum(cosines, 0.0)
+        return np.where(total > 0.0, fused, 0.0)  # only tools that share a word with the text
 
-    def scores(self, query: str, *, required: Sequence[str] = ()) -> list[Ranked]:
-        """Every tool with a positive score for the whole request, best first.
+    def scores(
+        self, query: str, *, required: Sequence[str] = (), limit: int | None = None
+    ) -> list[Ranked]:
+        """The tools with a positive score for the whole request, best first (``limit`` at most).
 
         ``required`` terms must each appear in the tool's name (case-insensitive); every tool
         that has them is a result, ranked by the rest of the query.
         """
         import numpy as np
 
-        total = self._total(query_terms(query))
+        total = self._total(query)
         needed = [r.lower() for r in required if r]
         if needed:
             keep = np.array([all(r in d.name.lower() for r in needed) for d in self.docs])
@@ -256,6 +321,7 @@ class ToolIndex:
         if total is None:
             return []
         count = int(np.count_nonzero(total > 0.0))
+        count = count if limit is None else min(count, max(0, limit))
         order: list[int] = np.argsort(-total, kind="stable")[:count].tolist()
         return [Ranked(name=self.docs[i].name, score=round(float(total[i]), 4)) for i in order]
 
@@ -267,10 +333,10 @@ class ToolIndex:
         """The best ``limit`` tools for ``query``: for each of its needs in turn."""
         needs = [] if required else self.needs(query)
         if len(needs) < 2:
-            return self.scores(query, required=required)[: max(0, limit)]
-        rankings = [self.scores(need)[:limit] for need in needs]
+            return self.scores(query, required=required, limit=limit)
+        rankings = [self.scores(need, limit=limit) for need in needs]
         if self.weights.whole_first:
-            rankings.insert(0, self.scores(query)[:limit])
+            rankings.insert(0, self.scores(query, limit=limit))
         return interleave(rankings, limit)
 
 

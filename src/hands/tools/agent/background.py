@@ -79,6 +79,18 @@ class BackgroundAgents:
         """The agent with that id, if any."""
         return self._agents.get(agent_id)
 
+    def all(self) -> list[BackgroundAgent]:
+        """Every agent, in the order they started."""
+        return list(self._agents.values())
+
+    def named(self, name: str) -> list[BackgroundAgent]:
+        """The agents ``name`` means: the one with that id, else those whose task it is."""
+        found = self._agents.get(name.strip())
+        if found is not None:
+            return [found]
+        wanted = name.strip().casefold()
+        return [a for a in self._agents.values() if a.description.casefold() == wanted]
+
     def running(self) -> list[BackgroundAgent]:
         """The agents still running."""
         return [a for a in self._agents.values() if a.status == "running"]

@@ -12,7 +12,7 @@ from hands.config.sandbox import merged_sandbox
 if TYPE_CHECKING:
     from hands.config.settings import Settings
     from hands.core.session import Session
-    from hands.permissions.network import NetworkDomains
+    from hands.permissions.domains import NetworkDomains
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000

@@ -66,8 +66,8 @@ class BashInput(ToolInput):
     timeout: int | None = Field(
         default=None,
         ge=0,
-        description=f"How long it may run, in milliseconds (at most {MAX_TIMEOUT_MS}); "
-        "for a background task, when it is stopped",
+        description=f"How long it may run, in milliseconds (at most {MAX_TIMEOUT_MS}; 0 or "
+        "absent: the default); for a background task, when it is stopped",
     )
     description: str | None = Field(
         default=None,
@@ -86,7 +86,8 @@ class BashInput(ToolInput):
     @field_validator("timeout")
     @classmethod
     def _clamp(cls, value: int | None) -> int | None:
-        return None if value is None else min(value, MAX_TIMEOUT_MS)
+        # 0 is "no particular limit": the default, as Claude Code takes it
+        return None if not value else min(value, MAX_TIMEOUT_MS)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

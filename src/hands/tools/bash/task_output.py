@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,10 @@ class TaskOutputInput(ToolInput):
         ge=0,
         le=MAX_WAIT_MS,
         description="How long to wait when blocking, in milliseconds",
+    )
+    filter: str | None = Field(
+        default=None,
+        description="Optional regular expression: show only the new lines that match it",
     )
 
 
@@ -86,6 +91,22 @@ def _unknown(ctx: ToolContext, task_id: str) -> ToolError:
     return ToolError(f"No background task with id {task_id!r}. No background tasks are running.")
 
 
+def _only_matching(text: str, pattern: str | None) -> str:
+    """The lines of ``text`` that ``pattern`` finds something in, and how many were left out.
+
+    Left-out lines are read all the same: the next call starts after them.
+    """
+    if pattern is None or not text:
+        return text
+    found = re.compile(pattern)
+    lines = text.splitlines()
+    kept = [line for line in lines if found.search(line)]
+    dropped = len(lines) - len(kept)
+    if dropped:
+        kept.append(f"[{dropped} of {len(lines)} new lines did not match the filter]")
+    return "\n".join(kept)
+
+
 class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     """Read what a background shell printed since the last read."""
 
@@ -104,6 +125,17 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     max_result_chars = 30_000
     subagent_use = "never"
 
+    async def validate_input(self, input: TaskOutputInput, ctx: ToolContext) -> str | None:
+        if input.filter is not None:
+            try:
+                re.compile(input.filter)
+            except re.error as exc:
+                return (
+                    f"filter {input.filter!r} is not a valid regular expression ({exc}). "
+                    "Send a valid Python regular expression, or leave filter out."
+                )
+        return None
+
     async def call(
         self, input: TaskOutputInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[TaskOutputResult]:
@@ -116,7 +148,7 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
                 output=TaskOutputResult(
                     task_id=agent.id,
                     status=agent.status,
-                    output=agent.read_new(),
+                    output=_only_matching(agent.read_new(), input.filter),
                     exit_code=None,
                     command=f"{agent.agent_type} agent: {agent.description}",
                     output_path=str(agent.output_path),
@@ -129,7 +161,7 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
             output=TaskOutputResult(
                 task_id=task.id,
                 status=task.status,
-                output=task.read_new(),
+                output=_only_matching(task.read_new(), input.filter),
                 exit_code=task.exit_code,
                 command=task.command,
                 output_path=str(task.output_path),

@@ -23,13 +23,8 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from hands.core.outcome import echo
-from hands.tools.web._guard import (
-    Address,
-    ResolveError,
-    address_problem,
-    opened_hosts,
-    resolve,
-)
+from hands.net.address import Address, address_problem
+from hands.tools.web._guard import ResolveError, opened_hosts, resolve
 from hands.tools.web._urls import parse_url
 
 if TYPE_CHECKING:

@@ -24,9 +24,10 @@ import anyio
 import anyio.abc
 
 from hands.core.outcome import echo
+from hands.net.address import Address
 from hands.tools.browser._guard import addresses_refusal, decide_url, is_opened
 from hands.tools.http_proxy import Blocked, ProxyError, ProxyHandler, Request, connect_first
-from hands.tools.web._guard import Address, ResolveError, resolve
+from hands.tools.web._guard import ResolveError, resolve
 
 if TYPE_CHECKING:
     from hands.tools.browser._session import BrowserSession

@@ -103,7 +103,13 @@ def read_file(
             note = f"pages={input.pages!r} was ignored: it selects PDF pages, and this is a " + (
                 "text file, read by lines (offset and limit)."
             )
-            output = replace(output, notes=(note,))
+            output = replace(output, notes=(*output.notes, note))
+        if isinstance(output, TextRead) and any("\x00" in line for line in output.lines):
+            note = (
+                "This text file holds NUL bytes (each shown as the character U+0000); the "
+                "rest reads as text."
+            )
+            output = replace(output, notes=(*output.notes, note))
     digest = digest_file(path, st.st_size)
     if FileStamp.of(path.stat()) != stamp:
         read_kind = "partial"  # changed while we read: what was seen may not match the hash

@@ -35,6 +35,24 @@ def sniff(head: bytes) -> Kind:
         return "pdf"
     if sniff_encoding(head).codec.startswith("utf-16"):
         return "text"
-    if b"\x00" in head:
+    if b"\x00" in head and not stray_nuls(head):
         return "binary"
     return "text"
+
+
+def stray_nuls(head: bytes) -> bool:
+    """Whether the NUL bytes in ``head`` are a few strays in what is otherwise UTF-8 text.
+
+    A text file with a NUL or two (a stray from a tool, a marker) is still read as text,
+    as Claude Code does; a binary file has them everywhere, or bytes that are not UTF-8.
+    """
+    count = head.count(b"\x00")
+    if count == 0 or count > max(1, len(head) // 1_000):
+        return False
+    body = head.replace(b"\x00", b"")
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # only a character cut where the sample ends
+        return len(head) >= SNIFF_BYTES and exc.reason == "unexpected end of data"
+    return True

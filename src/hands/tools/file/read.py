@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from hands.core.context import ToolContext
 from hands.core.outcome import echo
@@ -57,6 +57,14 @@ class ReadInput(ToolInput):
     file_path: str = Field(
         description="The absolute path of the file to read (relative: from the working directory)"
     )
+
+    @field_validator("file_path")
+    @classmethod
+    def _without_end_spaces(cls, value: str) -> str:
+        # a space or newline at either end is a slip of the model far more often than part
+        # of a file's name; taken off here, the permission check sees the path read
+        return value.strip() or value
+
     offset: int | None = Field(
         default=None,
         ge=0,

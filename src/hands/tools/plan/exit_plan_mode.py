@@ -70,6 +70,7 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
     """Ask the user to approve the plan and leave plan mode."""
 
     name = "ExitPlanMode"
+    aliases = ("exit_plan_mode",)
     description = (
         "Use in plan mode once your plan is written to the plan file: the user is shown the "
         "plan and approves it (the session leaves plan mode and you carry it out) or asks "

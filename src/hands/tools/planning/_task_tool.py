@@ -68,14 +68,13 @@ async def in_store(
 
 
 def task_line(task: Task) -> str:
-    """``#2 [pending] Write the tests (owner) [blocked by #1]``."""
-    owner = f" ({task.owner})" if task.owner else ""
-    waits = (
-        f" [blocked by {', '.join('#' + t for t in task.open_blockers)}]"
-        if task.open_blockers
-        else ""
-    )
-    return f"#{task.id} [{task.status}] {task.subject}{owner}{waits}"
+    """``#2 Write the tests — pending, owner me, waiting on #1``."""
+    facts = [task.status]
+    if task.owner:
+        facts.append(f"owner {task.owner}")
+    if task.open_blockers:
+        facts.append(f"waiting on {', '.join('#' + t for t in task.open_blockers)}")
+    return f"#{task.id} {task.subject} — {', '.join(facts)}"
 
 
 class TaskReader(TaskTool[InputT, OutputT]):

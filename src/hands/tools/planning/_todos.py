@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+LEGACY_ITEM_KEYS = frozenset({"id", "priority"})
+"""Keys of the older item shape, accepted and dropped."""
 
 TodoStatus: TypeAlias = Literal["pending", "in_progress", "completed"]
 
@@ -22,6 +25,21 @@ class TodoItem(BaseModel):
         alias="activeForm",
         description="The same in the present continuous, shown while it is in progress",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_shape(cls, data: object) -> object:
+        """Take the older item shape (``id``, ``priority``, no ``activeForm``) as today's.
+
+        Models trained on the first releases of Claude Code still send it; the id and the
+        priority carry nothing the list uses, and the content stands in for the activeForm.
+        """
+        if not isinstance(data, dict):
+            return data
+        item = {k: v for k, v in cast(dict[str, object], data).items() if k not in LEGACY_ITEM_KEYS}
+        if "activeForm" not in item and "active_form" not in item:
+            item["activeForm"] = item.get("content")
+        return item
 
 
 class TodoList:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Self, TypeAlias
+from typing import Any, Self, TypeAlias, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -35,6 +35,18 @@ class QuestionOption(BaseModel):
     description: str = Field(description="What choosing it means")
     preview: str | None = Field(default=None, description="Optional text shown beside it")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _older_shape(cls, data: object) -> object:
+        """An option's ``markdown`` (its older name) is its ``preview``."""
+        if not isinstance(data, dict):
+            return data
+        option = dict(cast(dict[str, object], data))
+        older = option.pop("markdown", None)
+        if older is not None and option.get("preview") is None:
+            option["preview"] = older
+        return option
+
 
 class Question(BaseModel):
     """One question and its choices."""
@@ -44,7 +56,7 @@ class Question(BaseModel):
     question: str = Field(min_length=1, description="The whole question, ending in '?'")
     header: str = Field(
         min_length=1,
-        max_length=MAX_HEADER_CHARS,
+        # no maximum is enforced: models send longer ones, and Claude Code takes them
         description=f"A label of at most {MAX_HEADER_CHARS} characters ('Database')",
     )
     options: list[QuestionOption] = Field(

@@ -43,18 +43,18 @@ class TaskGetTool(TaskReader[TaskGetInput, "Task"]):
         return ToolResult(output=task)
 
     def to_content(self, output: Task) -> str:
-        lines = [f"Task #{output.id}: {output.subject}", f"Status: {output.status}"]
+        lines = [f"#{output.id} {output.subject}", f"state: {output.status}"]
         if output.owner:
-            lines.append(f"Owner: {output.owner}")
-        lines.append(f"Description: {output.description}")
+            lines.append(f"owner: {output.owner}")
         if output.blocked_by:
             waits = ", ".join(
-                f"#{t}" + ("" if t in output.open_blockers else " (completed)")
+                f"#{t}" + ("" if t in output.open_blockers else " (done)")
                 for t in output.blocked_by
             )
-            lines.append(f"Waits for: {waits}")
+            lines.append(f"waiting on: {waits}")
         if output.blocks:
-            lines.append(f"Blocks: {', '.join('#' + t for t in output.blocks)}")
+            lines.append(f"holding up: {', '.join('#' + t for t in output.blocks)}")
         if output.metadata:
-            lines.append(f"Metadata: {json.dumps(dict(output.metadata), ensure_ascii=False)}")
+            lines.append(f"metadata: {json.dumps(dict(output.metadata), ensure_ascii=False)}")
+        lines += ["", output.description or "(no description)"]
         return "\n".join(lines)

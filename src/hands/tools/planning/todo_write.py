@@ -58,17 +58,6 @@ class TodoWriteTool(Tool[TodoWriteInput, TodoWriteResult]):
     ) -> PermissionDecision:
         return allow("the todo list is the session's own")
 
-    async def validate_input(self, input: TodoWriteInput, ctx: ToolContext) -> str | None:
-        busy = [item.content for item in input.todos if item.status == "in_progress"]
-        if len(busy) > 1:
-            named = ", ".join(repr(c[:80]) for c in busy)
-            return (
-                f"Only one item may be in_progress at a time, and {len(busy)} are: {named}. "
-                "Keep the one you are working on in_progress, set the others to pending "
-                "(or completed if done), and send the whole list again."
-            )
-        return None
-
     def describe_input(self, input: TodoWriteInput) -> str:
         from hands.tools.planning._checklist import progress_words
 
@@ -90,9 +79,18 @@ class TodoWriteTool(Tool[TodoWriteInput, TodoWriteResult]):
     def to_content(self, output: TodoWriteResult) -> str:
         from hands.tools.planning._checklist import progress_words
 
-        return (
+        saved = (
             f"The todo list is saved ({progress_words(output.new_todos)}). Keep it current "
             "as you work: one item in_progress, each marked completed as soon as it is done."
+        )
+        busy = [item.content for item in output.new_todos if item.status == "in_progress"]
+        if len(busy) < 2:
+            return saved
+        named = ", ".join(repr(c[:80]) for c in busy)
+        return (
+            f"{saved}\nNote: {len(busy)} items are in_progress ({named}). Work on one at a "
+            "time: in your next update keep the current one in_progress and set the others "
+            "back to pending (or completed if they are done)."
         )
 
     def render_result(self, output: TodoWriteResult) -> RenderableType:

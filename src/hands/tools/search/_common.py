@@ -54,9 +54,16 @@ def join_path(base: bytes, path: bytes) -> bytes:
     return os.path.normpath(os.path.join(base, path))  # noqa: PTH118 - bytes paths
 
 
-def absolute_display(base: bytes, path: bytes) -> str:
-    """An absolute path to show the model, decoded for display."""
-    return join_path(base, path).decode("utf-8", errors="replace")
+def display_path(base: bytes, path: bytes, cwd: bytes) -> str:
+    """A found path as the model sees it: relative to ``cwd`` inside it, else absolute.
+
+    Relative paths cost fewer tokens on every search; Read and Edit take them back
+    against the same working directory.
+    """
+    whole = join_path(base, path)
+    top = cwd.rstrip(b"/") + b"/"
+    shown = whole[len(top) :] if whole.startswith(top) and top != b"/" else whole
+    return shown.decode("utf-8", errors="replace")
 
 
 def mtimes(paths: Sequence[bytes], *, cwd: Path) -> list[int]:

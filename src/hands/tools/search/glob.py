@@ -35,7 +35,8 @@ Find files by name with a glob pattern, in any size of codebase.
 - Patterns: `*` (any name part), `?` (one character), `[abc]`, braces `{a,b}` and `**` \
 (any number of directories), e.g. `**/*.py` or `src/**/*.{ts,tsx}`. A pattern without a \
 slash matches file names at any depth; one with a slash is taken from the search directory.
-- Returns absolute paths, the most recently modified first, at most 100 per call.
+- Returns paths relative to the working directory (absolute outside it), the most \
+recently modified first, at most 100 per call.
 - Hidden files are included; `.gitignore` is not applied unless the user's settings say \
 so; version-control directories (.git and the like) are skipped.
 - Use this to find files by name. To search file contents use Grep. For open-ended \
@@ -247,6 +248,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
         try:
             is_dir = stat.S_ISDIR(base.stat().st_mode)
         except (FileNotFoundError, NotADirectoryError):
+            if split_absolute_pattern(input.pattern) is not None:
+                return None  # a pattern into a directory that is not there matches nothing
             return f"No directory at {echo(base)} (the working directory is {ctx.cwd})."
         except OSError as exc:  # a name too long, a symlink loop, no permission
             return (
@@ -262,7 +265,7 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
     ) -> ToolResult[GlobOutput]:
         from hands.tools.search._common import (  # lazy: start-up
             MtimeSink,
-            absolute_display,
+            display_path,
             join_path,
         )
         from hands.tools.search._deny import read_deny_seam  # lazy: start-up
@@ -270,6 +273,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
 
         started = time.perf_counter()
         base, pattern = self._target(input, ctx)
+        if not base.is_dir():  # an absolute pattern into a missing directory
+            return ToolResult(output=GlobOutput(filenames=(), num_files=0, truncated=False))
         respect_gitignore, hidden = _settings()
         seam = read_deny_seam(ctx)
         deny_globs = seam.rg_globs(search_root=base, default_root=ctx.root) if seam else []
@@ -295,7 +300,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
             else None,
         )
         ordered = sink.newest_first(keep)
-        shown = tuple(absolute_display(prefix, p) for p in ordered[:MAX_RESULTS])
+        cwd = os.fsencode(os.path.normpath(ctx.cwd))  # noqa: ASYNC240 - text only, no I/O
+        shown = tuple(display_path(prefix, p, cwd) for p in ordered[:MAX_RESULTS])
         return ToolResult(
             output=GlobOutput(
                 filenames=shown,

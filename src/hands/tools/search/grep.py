@@ -155,7 +155,7 @@ class GrepOutput:
 
     mode: OutputMode
     filenames: tuple[str, ...] = ()
-    """files_with_matches: the files on this page (absolute, newest first)."""
+    """files_with_matches: the files on this page (relative to the cwd inside it, newest first)."""
     content: str = ""
     """content and count modes: the text of this page."""
     num_files: int = 0
@@ -506,13 +506,13 @@ class _Shaper:
         return self.seam.is_denied(os.fsdecode(absolute), default_root=self.ctx.root)
 
     def files(self, sink: MtimeSink) -> GrepOutput:
-        from hands.tools.search._common import absolute_display  # lazy: start-up
+        from hands.tools.search._common import display_path  # lazy: start-up
 
         ordered = sink.newest_first(self._allowed if self.seam else None)
         cwd = self.ctx.cwd
         start, stop, applied = self._window(len(ordered))
         base = os.fsencode(cwd)
-        page = tuple(absolute_display(base, p) for p in ordered[start:stop])
+        page = tuple(display_path(base, p, base) for p in ordered[start:stop])
         return GrepOutput(
             mode="files_with_matches",
             filenames=page,

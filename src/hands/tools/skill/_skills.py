@@ -1,14 +1,17 @@
 """Finding skills: ``SKILL.md`` files under ``.claude/skills/*/`` and ``.hands/skills/*/``.
 
 Project skills win over the user's of the same name. The frontmatter gives ``name``
-(default: the folder's name), ``description`` and ``allowed-tools``; the body is the
-instructions the model gets when it invokes the skill.
+(default: the folder's name), ``description`` (default: the body's first paragraph) and
+``allowed-tools``; the body is the instructions the model gets when it invokes the skill.
+A SKILL.md without frontmatter is all body.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hands.config.frontmatter import (
     FrontmatterError,
@@ -50,17 +53,31 @@ class SkillSet:
 def parse_skill(path: Path, text: str) -> Skill:
     """The skill a SKILL.md defines; FrontmatterError saying why when it defines none."""
     split = split_frontmatter(text)
-    if split is None:
-        raise FrontmatterError("it has no YAML frontmatter (a '---' block with a description)")
-    data, body = split
+    data: Mapping[str, Any] = {} if split is None else split[0]
+    body = text.removeprefix("\ufeff") if split is None else split[1]
+    description = text_field(data, "description") or first_paragraph(body)
+    if not description:
+        raise FrontmatterError("it has neither a description nor any text to describe it by")
     allowed = data.get("allowed-tools")
     return Skill(
         name=text_field(data, "name") or path.parent.name,
-        description=text_field(data, "description", required=True),
+        description=description,
         instructions=body.strip(),
         directory=path.parent,
         allowed_tools=() if allowed is None else name_list(allowed, "allowed-tools"),
     )
+
+
+MAX_DESCRIPTION_CHARS = 250
+
+
+def first_paragraph(body: str) -> str:
+    """The body's first paragraph of prose (headings' marks dropped), as one line."""
+    for block in body.strip().split("\n\n"):
+        words = " ".join(line.strip().lstrip("#").strip() for line in block.splitlines()).strip()
+        if words:
+            return words if len(words) <= MAX_DESCRIPTION_CHARS else words[:249] + "…"
+    return ""
 
 
 def _read(root: Path) -> tuple[list[Skill], list[str]]:

@@ -4,7 +4,11 @@ Only the skills' names and descriptions are in the tool's description, within a
 character budget: 1% of the model's context window at four characters a token (8,000
 for a 200k-token window, and when the window is not known); ``HANDS_SKILL_CHAR_BUDGET``
 (or Claude Code's ``SLASH_COMMAND_TOOL_CHAR_BUDGET``) overrides it. Invoking one returns its
-instructions and its folder, so the model can Read the skill's other files. The call
+instructions and its folder, so the model can Read the skill's other files. The
+instructions arrive as the call's result, one ``<skill>`` block the model follows (Claude
+Code sends them as a separate user message after the result; one block keeps them with
+the call that asked for them). ``args`` fill the body's ``$ARGUMENTS``, ``$ARGUMENTS[N]``
+and ``$N``; a body without them gets the arguments after it. The call
 is checked against ``Skill(name)`` and ``Skill(name args*)`` rules (asked for
 otherwise); the skill's ``allowed-tools`` are then allowed while it is active: until the
 running query ends (the next user prompt starts without them), in the agent that invoked
@@ -18,9 +22,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from typing import Any, cast
 
-from pydantic import Field
+from pydantic import AliasChoices, Field, model_validator
 
+from hands.config.arguments import substitute
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.subject import names_value
@@ -34,10 +40,30 @@ DEFAULT_BUDGET = 8_000
 
 
 class SkillInput(ToolInput):
-    """Input of Skill."""
+    """Input of Skill (and of the legacy SlashCommand: ``{"command": "/name args"}``)."""
 
-    skill: str = Field(description="The skill's name, as listed (no leading slash)")
+    skill: str = Field(
+        # ``command``: the field's name in the older shape, which models still send
+        validation_alias=AliasChoices("skill", "command"),
+        description="The skill's name, as listed (no leading slash)",
+    )
     args: str | None = Field(default=None, description="Arguments for the skill, if it takes any")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_typed(cls, data: object) -> object:
+        # SlashCommand's shape: the whole typed line, "/name args", in one field
+        if not isinstance(data, dict):
+            return data
+        fields = cast(dict[str, Any], data)
+        if fields.get("args") is not None:
+            return fields
+        key = "skill" if "skill" in fields else "command"
+        typed = fields.get(key)
+        if isinstance(typed, str) and typed.strip().startswith("/") and " " in typed.strip():
+            name, _, args = typed.strip().partition(" ")
+            return {**fields, key: name, "args": args.strip()}
+        return fields
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -48,6 +74,7 @@ class SkillOutput:
     directory: str
     instructions: str
     args: str = ""
+    """The arguments, when the instructions did not take them in (shown after them)."""
     allowed_tools: tuple[str, ...] = ()
 
 
@@ -74,6 +101,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
     """Invoke one of the session's skills."""
 
     name = "Skill"
+    aliases = ("SlashCommand",)
     in_background_agents = True
     input_model = SkillInput
     subject = names_value("skill", strip_slash=True, args_field="args")
@@ -125,12 +153,14 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         skill = self.skills.find(input.skill)
         if skill is None:
             raise ToolError(f"There is no skill {input.skill!r}.")
+        args = input.args or ""
+        instructions, took_args = substitute(skill.instructions, args)
         return ToolResult(
             output=SkillOutput(
                 name=skill.name,
                 directory=str(skill.directory),
-                instructions=skill.instructions,
-                args=input.args or "",
+                instructions=instructions,
+                args="" if took_args else args,
                 allowed_tools=skill.allowed_tools,
             ),
             context_modifier=_allow_while_active(skill) if skill.allowed_tools else None,
@@ -139,11 +169,11 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
     def to_content(self, output: SkillOutput) -> str:
         parts = [
             f'<skill name="{output.name}">',
-            f"Base directory of this skill: {output.directory}",
+            f"The skill's folder, whose other files Read can open: {output.directory}",
             output.instructions or "(the skill has no instructions)",
         ]
         if output.args:
-            parts.append(f"ARGUMENTS: {output.args}")
+            parts.append(f"The arguments it was invoked with: {output.args}")
         if output.allowed_tools:
             allowed = ", ".join(output.allowed_tools)
             parts.append(f"Allowed without asking while it is active: {allowed}")

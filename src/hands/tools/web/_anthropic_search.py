@@ -64,7 +64,7 @@ class AnthropicSearchBackend:
 
     async def search(self, query: Query) -> Sequence[Hit]:
         request = ModelRequest(
-            messages=(user_text(f"Perform a web search for the query: {query.text}"),),
+            messages=(user_text(f"Search the web for: {query.text}"),),
             system=_SYSTEM,
             max_tokens=MAX_TOKENS,
             server_tools=(search_tool(query, max_uses=self.max_uses),),

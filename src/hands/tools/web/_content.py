@@ -1,4 +1,7 @@
-"""What a fetched body becomes for the model: Markdown, text, JSON, PDF text or an image."""
+"""What a fetched body becomes for the model: Markdown, text, JSON, PDF text or an image.
+
+Any other body (an archive, a binary) is kept as a file instead (kind ``file``).
+"""
 
 from __future__ import annotations
 
@@ -14,13 +17,14 @@ if TYPE_CHECKING:
     from hands.tools.file._images import PreparedImage
     from hands.tools.web._exchange import Response
 
-Kind: TypeAlias = Literal["markdown", "text", "json", "pdf", "image"]
+Kind: TypeAlias = Literal["markdown", "text", "json", "pdf", "image", "file"]
 KIND_LABELS: dict[Kind, str] = {
     "markdown": "Markdown",
     "text": "text",
     "json": "JSON",
     "pdf": "PDF text",
     "image": "image",
+    "file": "a saved file",
 }
 _HTML = frozenset({"text/html", "application/xhtml+xml"})
 _IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
@@ -60,11 +64,7 @@ def convert(response: Response) -> Converted:
         return Converted(kind="pdf", text=_pdf_text(body, response))
     if media in _IMAGES:
         return Converted(kind="image", image=_image(body, media, response))
-    raise ToolError(
-        f"{response.url} is {media or 'of no stated type'} ({response.received:,} bytes), which "
-        "WebFetch does not show: it reads HTML, text, JSON, PDF and images (PNG, JPEG, GIF, "
-        "WebP). Download it with Bash (curl -o) to inspect it."
-    )
+    return Converted(kind="file")
 
 
 def _sniff(body: bytes) -> str:

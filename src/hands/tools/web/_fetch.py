@@ -9,8 +9,9 @@ import anyio
 import httpx
 
 from hands.errors import ToolError
+from hands.net.address import address_problem
 from hands.tools.web._exchange import FetchLimits, Redirect, Response
-from hands.tools.web._guard import ResolveError, address_problem, resolve
+from hands.tools.web._guard import ResolveError, resolve
 from hands.tools.web._transport import PinnedBackend, PinnedTransport
 from hands.tools.web._urls import WebUrl, parse_url, same_site
 

@@ -4,57 +4,22 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from hands.net.address import Address
+from hands.permissions.domains import NetworkDomains
 from hands.permissions.engine import PermissionEngine
-from hands.permissions.network import NetworkDomains
 from hands.permissions.rules import DomainPattern
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
     from hands.core.tool import Tool
 
-Address: TypeAlias = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-_METADATA = frozenset(
-    ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "169.254.170.2", "100.100.100.200", "fd00:ec2::254")
-)
-_CGNAT = ipaddress.ip_network("100.64.0.0/10")
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
-
 
 class ResolveError(Exception):
     """The host name could not be resolved."""
-
-
-def address_problem(address: Address) -> str | None:
-    """What kind of non-public address ``address`` is (None for a public one)."""
-    if isinstance(address, ipaddress.IPv6Address):
-        embedded = address.ipv4_mapped or address.sixtofour
-        if embedded is None and address in _NAT64:
-            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if embedded is not None:
-            return address_problem(embedded)
-    if address in _METADATA:
-        return "a cloud metadata address"
-    if address.is_loopback:
-        return "a loopback address"
-    if address.is_link_local:
-        return "a link-local address"
-    if isinstance(address, ipaddress.IPv4Address) and address in _CGNAT:
-        return "a shared (CGNAT) address"
-    if address.is_unspecified:
-        return "an unspecified address"
-    if address.is_multicast:
-        return "a multicast address"
-    if address.is_private:
-        return "a private address"
-    if not address.is_global:
-        return "a reserved address"
-    return None
 
 
 async def resolve(host: str, port: int) -> tuple[Address, ...]:

@@ -26,6 +26,8 @@ class Page:
     kind: Kind
     text: str = ""
     image: PreparedImage | None = None
+    saved: str = ""
+    """Where a body that is not shown (kind ``file``) was saved."""
 
     @property
     def weight(self) -> int:

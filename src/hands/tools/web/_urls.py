@@ -7,6 +7,9 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from hands.net.address import parse_address
+from hands.net.hosts import ascii_host
+
 MAX_URL_CHARS = 2_000
 _LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
 
@@ -94,19 +97,9 @@ def same_site(a: str, b: str) -> bool:
 
 
 def _ascii_host(raw: str) -> str | None:
-    host = raw.lower().rstrip(".")
-    if not host:
-        return None
-    try:
-        return str(ipaddress.ip_address(host))
-    except ValueError:
-        pass
-    if "%" in host or "[" in host:
-        return None
-    try:
-        encoded = host.encode("idna").decode("ascii").lower()
-    except UnicodeError:
-        return None
+    encoded = ascii_host(raw)
+    if encoded is None or parse_address(encoded) is not None:
+        return encoded
     labels = encoded.split(".")
     if len(encoded) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
         return None

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
 
 import anyio
 from pydantic import Field
@@ -36,6 +40,8 @@ pretty-printed, PDFs as text, images as images.
   the page and answers the prompt; otherwise you get the page itself with the prompt
   above it. The result says which.
 - Pages are cut at {MAX_CONTENT_CHARS:,} characters; bodies over 10 MB are cut too.
+- Any other body (an archive, a binary) is saved to a file in the session's folder; the
+  result gives its path, type and size.
 - A redirect to another host is not followed: the result gives the new URL; fetch it
   with a second call.
 - Private and local network addresses are refused unless the user allowed that host.
@@ -166,7 +172,8 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
         got = await fetch(url, opened=opened_hosts(self, ctx), limits=self.limits, report=report)
         if isinstance(got, Redirect):
             return got
-        return await anyio.to_thread.run_sync(lambda: _page(got))
+        downloads = ctx.session.directory / DOWNLOADS
+        return await anyio.to_thread.run_sync(lambda: _page(got, downloads))
 
     def to_content(self, output: WebFetchOutput) -> str | Sequence[TextBlock | ImageBlock]:
         if isinstance(output, OtherHost):
@@ -181,6 +188,12 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
         if page.image is not None:
             img = page.image
             return (ImageBlock(media_type=img.media_type, data=img.base64), TextBlock(text=head))
+        if page.kind == "file":
+            return (
+                f"{head}\nIt is not shown here ({page.content_type} is not text, a PDF or an "
+                f"image); the body was saved to {page.saved} ({size_text(page.received)}). "
+                "Look into it with Bash (file, unzip -l, tar -tf, xxd) or Read."
+            )
         if output.answer is not None:
             return f"{head}\n\n{output.answer}"
         return f"{head}\n\n{_cut(page.text, output.offset)}"
@@ -217,17 +230,26 @@ def summary(output: WebFetchOutput) -> str:
     if page.kind == "image" and page.image is not None:
         dims = page.image.dimensions
         return got + (f" → image {dims[0]}x{dims[1]}" if dims else " → image")
+    if page.kind == "file":
+        return f"{got} → saved to {page.saved}"
     made = f"{output.shown_chars:,} chars of {KIND_LABELS[page.kind]}"
     if output.answer is not None:
         made += f", answered by {output.answered_by}"
     return f"{got} → {made}"
 
 
-def _page(response: Response) -> Page:
+DOWNLOADS = "downloads"
+"""The folder, in the session's, where bodies that are not shown are saved."""
+
+
+def _page(response: Response, downloads: Path) -> Page:
     from hands.tools.web._content import convert  # lazy: start-up
     from hands.tools.web._page import Page  # lazy: start-up
 
     converted = convert(response) if response.body or 200 <= response.status < 300 else None
+    saved = ""
+    if converted is not None and converted.kind == "file":
+        saved = str(save_body(response.body, response.url, downloads))
     return Page(
         url=response.url,
         status=response.status,
@@ -238,7 +260,23 @@ def _page(response: Response) -> Page:
         kind=converted.kind if converted is not None else "text",
         text=converted.text if converted is not None else "",
         image=converted.image if converted is not None else None,
+        saved=saved,
     )
+
+
+def save_body(body: bytes, url: str, folder: Path) -> Path:
+    """Write ``body`` to a new file in ``folder``, named after the URL's last part."""
+    last = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", unquote(last)).lstrip(".")[:80] or "download"
+    folder.mkdir(parents=True, exist_ok=True)
+    while True:
+        path = folder / f"{secrets.token_hex(4)}-{name}"
+        try:
+            with path.open("xb") as f:  # never over another file
+                f.write(body)
+        except FileExistsError:
+            continue
+        return path
 
 
 def _cut(text: str, offset: int = 0) -> str:
@@ -257,7 +295,7 @@ async def _with_answer(out: FetchedPage) -> FetchedPage:
     page = out.page
     shown = min(len(page.text), MAX_CONTENT_CHARS)
     out = replace(out, shown_chars=shown)
-    if page.kind == "image":
+    if page.kind in ("image", "file"):
         return out
     from hands.tools.web._small_model import (  # lazy: start-up
         SMALL_MODEL_VARIABLE,
@@ -303,7 +341,7 @@ def _head(out: FetchedPage) -> str:
             f"The body was larger than the limit; only the first {size_text(page.received)} "
             "were read."
         )
-    if page.kind == "image":
+    if page.kind in ("image", "file"):
         return " ".join(lines)
     if out.answer is not None:
         lines.append(

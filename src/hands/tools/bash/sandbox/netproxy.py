@@ -32,7 +32,6 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias
 
 import anyio
 import anyio.abc
@@ -40,6 +39,7 @@ import anyio.lowlevel
 import anyio.to_thread
 
 from hands.core.session import Session
+from hands.net.address import is_public
 from hands.tools.bash._settings import SandboxSettings
 from hands.tools.http_proxy import (
     CHUNK,
@@ -55,12 +55,8 @@ RESOLVE_TIMEOUT_S = 15.0
 MAX_CONNECTIONS = 256
 START_TIMEOUT_S = 10.0
 
-IPAddress: TypeAlias = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 """``(host, port) -> addresses``; the proxy resolves names with this."""
-
-_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
-
 
 # -- policy -------------------------------------------------------------------------------
 
@@ -130,16 +126,6 @@ class DomainPolicy:
                 f'"{host}"{wildcard} to sandbox.network.allowedDomains in the settings.'
             ),
         )
-
-
-def is_public(address: IPAddress) -> bool:
-    """Whether ``address`` is a public unicast address (not loopback, private, metadata...)."""
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
-        elif address in _NAT64:
-            address = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-    return address.is_global and not address.is_multicast
 
 
 async def resolve_host(host: str, port: int) -> list[str]:

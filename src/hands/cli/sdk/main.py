@@ -1,0 +1,248 @@
+"""``hands`` started by an Agent SDK: flags checked, session built, protocol served."""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from hands.cli.args import UsageError, check_settings_value, resolve_cwd
+from hands.cli.sdk.flags import SdkArgs, parse
+from hands.errors import HandsError
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run the SDK protocol on stdin/stdout; usage errors are one line and exit 2."""
+    try:
+        args = parse(argv)
+        return _serve(args)
+    except UsageError as exc:
+        print(f"hands: {exc}", file=sys.stderr)
+        return 2
+    except HandsError as exc:
+        print(f"hands: {exc}", file=sys.stderr)
+        return 2
+
+
+def _logging(args: SdkArgs) -> None:
+    debug_file = args.text("debug_file")
+    if not (args.on("debug") or args.on("debug_to_stderr") or debug_file):
+        return
+    import logging
+
+    handler: logging.Handler = (
+        logging.FileHandler(debug_file, encoding="utf-8")
+        if debug_file
+        else logging.StreamHandler(sys.stderr)
+    )
+    handler.setFormatter(logging.Formatter("hands: %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.DEBUG, handlers=[handler])
+
+
+def _mode(args: SdkArgs) -> str | None:
+    mode = args.text("permission_mode")
+    if not args.on("skip_permissions"):
+        return mode
+    if mode not in (None, "bypassPermissions"):
+        raise UsageError(
+            "--dangerously-skip-permissions is the bypassPermissions mode; "
+            f"it cannot go with --permission-mode {mode}"
+        )
+    return "bypassPermissions"
+
+
+def _read(path_text: str, flag: str, cwd: Path) -> str:
+    path = Path(path_text).expanduser()
+    path = path if path.is_absolute() else cwd / path
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"{flag} {path}: cannot be read ({reason})") from None
+
+
+def _prompts(args: SdkArgs, cwd: Path) -> tuple[str | None, str]:
+    """The system prompt (``None``: hands' own) and the text appended to it."""
+    system = args.text("system_prompt")
+    file = args.text("system_prompt_file")
+    if file is not None:
+        if system is not None:
+            raise UsageError("give --system-prompt or --system-prompt-file, not both")
+        system = _read(file, "--system-prompt-file", cwd)
+    parts = [args.text("append_system_prompt") or ""]
+    append_file = args.text("append_system_prompt_file")
+    if append_file is not None:
+        parts.append(_read(append_file, "--append-system-prompt-file", cwd))
+    return system, "\n\n".join(p for p in parts if p)
+
+
+def _only_tools(args: SdkArgs) -> list[str] | None:
+    value = args.text("tools")
+    if value is None or value.strip() == "default":
+        return None
+    return [name for name in value.replace(",", " ").split() if name]
+
+
+def _mcp_servers(args: SdkArgs) -> dict[str, object]:
+    import typer
+
+    from hands.cli.app import _mcp_servers as parse_servers  # pyright: ignore[reportPrivateUsage]
+
+    try:
+        return parse_servers(args.entries("mcp_config"))
+    except typer.BadParameter as exc:
+        raise UsageError(str(exc.message)) from None
+
+
+def _session_ids(args: SdkArgs) -> tuple[str | None, bool, str | None]:
+    """The session to resume, whether to continue the latest, and the new session's id."""
+    resume = args.text("resume")
+    continue_last = args.on("continue_")
+    new_id = args.text("session_id")
+    if new_id is not None:
+        try:
+            uuid.UUID(new_id)
+        except ValueError:
+            raise UsageError(f"--session-id {new_id!r} is not a UUID") from None
+        if (resume or continue_last) and not args.on("fork_session"):
+            raise UsageError("--session-id with --resume or --continue needs --fork-session")
+    if args.on("fork_session"):
+        if not (resume or continue_last):
+            raise UsageError("--fork-session needs --resume or --continue")
+        new_id = new_id or str(uuid.uuid4())
+    return resume, continue_last, new_id
+
+
+def _serve(args: SdkArgs) -> int:
+    _logging(args)
+    cwd_text = args.text("cwd")
+    cwd = resolve_cwd(Path(cwd_text) if cwd_text else None)
+    mode = _mode(args)
+    settings_value = args.text("settings")
+    check_settings_value(settings_value, cwd)
+    sources = args.text("setting_sources")
+    setting_sources = None
+    if sources is not None:
+        setting_sources = [s for s in sources.replace(",", " ").split() if s]
+        unknown = [s for s in setting_sources if s not in ("user", "project", "local")]
+        if unknown:
+            raise UsageError(
+                f"--setting-sources: unknown source(s) {', '.join(unknown)}; "
+                "use user, project and local"
+            )
+    from hands.cli.args import announce_warnings, checked_mode
+    from hands.config.project_trust import decide_trust
+    from hands.config.settings import CliPermissionArgs, load_settings
+
+    verdict = decide_trust(cwd, explicit=args.on("trust"))  # never asks: an SDK has no prompt
+    for note in verdict.notes():
+        print(f"hands: {note}", file=sys.stderr)
+    loaded = load_settings(
+        cwd,
+        cli=CliPermissionArgs(
+            allowed_tools=tuple(args.items("allowed_tools")),
+            disallowed_tools=tuple(args.items("disallowed_tools")),
+            permission_mode=checked_mode(mode),
+            settings=settings_value,
+            add_dirs=tuple(args.items("add_dir")),
+            setting_sources=setting_sources,
+        ),
+        trusted=verdict.trusted,
+    )
+    announce_warnings(loaded)
+    max_turns = args.number("max_turns", integer=True, minimum=1)
+    budget = args.number("max_budget_usd", minimum=0)
+    for dest in ("task_budget", "max_thinking_tokens"):
+        args.number(dest, integer=True, minimum=0)
+    system, append = _prompts(args, cwd)
+    structured = None
+    schema = args.text("json_schema")
+    if schema is not None:
+        from hands.cli.sdk.structured import INSTRUCTION, structured_output_tool
+
+        structured = structured_output_tool(schema)
+        append = f"{append}\n\n{INSTRUCTION}".strip()
+    resume, continue_last, new_id = _session_ids(args)
+    from hands.cli.sdk.providers import model_spec
+    from hands.cli.session_setup import prepare
+
+    setup = prepare(
+        model_spec=model_spec(args.text("model")),
+        cwd=cwd,
+        settings=loaded,
+        simple=args.on("simple"),
+        system_prompt=system,
+        append_system_prompt=append,
+        mcp_servers=_mcp_servers(args),
+        resume=resume,
+        continue_last=continue_last,
+        only_tools=_only_tools(args),
+        extra_tools=(structured,) if structured is not None else (),
+        new_session_id=new_id,
+    )
+    for warning in setup.mcp_warnings:
+        print(f"hands: warning: {warning}", file=sys.stderr)
+    if args.on("strict_mcp_config"):
+        for name, conn in list(setup.mcp.connections.items()):
+            if conn.config.scope != "dynamic":
+                del setup.mcp.connections[name]
+    return _run(args, setup, loaded.default_mode, max_turns, budget, structured)
+
+
+def _run(
+    args: SdkArgs,
+    setup: Any,
+    mode: Any,
+    max_turns: float | None,
+    budget: float | None,
+    structured: Any,
+) -> int:
+    from importlib.metadata import version
+
+    import anyio
+
+    from hands.cli.sdk.channel import ControlChannel
+    from hands.cli.sdk.session import SdkOptions, SdkSession
+
+    def resolve(name: str | None) -> Any:
+        from hands.cli.sdk.providers import model_spec
+        from hands.models.resolve import resolve_model
+
+        return resolve_model(model_spec(name))
+
+    session = SdkSession(
+        setup,
+        SdkOptions(
+            permission_mode=mode,
+            max_turns=int(max_turns) if max_turns is not None else None,
+            max_budget_usd=budget,
+            ask_sdk=args.text("permission_prompt_tool") == "stdio",
+            allow_bypass=args.on("allow_skip_permissions"),
+            partial_messages=args.on("partial"),
+            structured=structured,
+            resolve_model=resolve,
+            hands_version=version("hands"),
+            report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
+        ),
+        ControlChannel(),
+    )
+    setup.mcp.sdk_link = _link(session)
+
+    async def go() -> int:
+        return await session.run(sys.stdin.buffer)
+
+    return anyio.run(go)
+
+
+def _link(session: Any) -> Any:
+    async def send(name: str, message: dict[str, Any]) -> dict[str, Any] | None:
+        answer = await session.channel.request(
+            "mcp_message", {"server_name": name, "message": message}
+        )
+        reply: object = answer.get("mcp_response")
+        return cast(dict[str, Any], reply) if isinstance(reply, dict) else None
+
+    return send

@@ -1,0 +1,568 @@
+"""One SDK session: stdin read as it comes, control requests answered, turns run in order.
+
+User messages queue up and run one after another in one conversation; control requests
+(an interrupt, a mode change, a status question) are answered while a turn runs; the
+answers to hands' own requests (permission questions, hook callbacks, MCP messages) go
+back to the waiting call. A line that is not usable becomes an error ``result`` naming
+it, and the session goes on. Stdin closing ends the session once its turns are done.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any, cast
+
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from hands.agent.events import BlockEvent, MessageEvent, ResultEvent
+from hands.agent.hook_turns import end_session
+from hands.agent.loop import Query, query
+from hands.cli.output import stream_json_lines
+from hands.cli.sdk import control
+from hands.cli.sdk.channel import ControlChannel
+from hands.cli.sdk.messages import InitFacts, ResultFacts, cost_of, error_result, init_line, stamp
+from hands.cli.sdk.messages import result_line as build_result
+from hands.cli.sdk.structured import StructuredOutputTool
+from hands.cli.sdk.tap import ModelTally, TappedModel
+from hands.cli.session_setup import AgentSetup
+from hands.core.context import PermissionMode, ToolContext
+from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
+from hands.models.base import MessageStart, StreamEvent
+from hands.orchestration.events import ToolResultEvent
+
+
+def _key_source(model: str) -> str:
+    import os
+
+    provider = model.partition(":")[0]
+    for name in {"anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")}.get(
+        provider, ("OPENAI_API_KEY",) if provider == "openai" else ()
+    ):
+        if os.environ.get(name):
+            return name
+    return "none"
+
+
+STRUCTURED_RETRIES = 2
+"""How often the model is reminded to call StructuredOutput before the turn fails."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InputProblem:
+    """A line of input hands could not use."""
+
+    text: str
+
+
+@dataclass(kw_only=True)
+class SdkOptions:
+    """What the command line decided for the session."""
+
+    permission_mode: PermissionMode
+    max_turns: int | None = None
+    max_budget_usd: float | None = None
+    ask_sdk: bool = False
+    """``--permission-prompt-tool stdio``: questions go to the SDK's can_use_tool."""
+    allow_bypass: bool = False
+    partial_messages: bool = False
+    structured: StructuredOutputTool | None = None
+    resolve_model: Callable[[str | None], Any] | None = None
+    """Builds the model ``set_model`` names (``None``: the session's first model)."""
+    hands_version: str = ""
+    report_state: bool = False
+    """Send ``session_state_changed`` (running, idle) around each turn, as the SDK asks
+    with ``CLAUDE_CODE_SDK_READS_SESSION_STATE``."""
+
+
+@dataclass(kw_only=True)
+class _TurnState:
+    denials: list[dict[str, Any]] = field(default_factory=lambda: list[dict[str, Any]]())
+    over_budget: bool = False
+
+
+class SdkSession:
+    """The session an SDK program drives over stdin and stdout."""
+
+    def __init__(self, setup: AgentSetup, options: SdkOptions, channel: ControlChannel) -> None:
+        self.setup = setup
+        self.options = options
+        self.channel = channel
+        self.mode: PermissionMode = options.permission_mode
+        self.tally = ModelTally()
+        self._first_model = setup.model
+        self.setup.model = TappedModel(setup.model, self.tally, self._on_model_event)
+        self._current: Query | None = None
+        self._first_turn = True
+        self._interrupted = False
+        self._message_id = ""
+        self._partials: Any = None
+        self._inbox: MemoryObjectSendStream[Message | InputProblem] | None = None
+        self.failures = 0
+        self.last_error = False
+        self.context_tokens: int | None = None
+        self.notes: list[str] = []
+        if options.partial_messages:
+            from hands.cli.sdk.messages import Partials
+
+            self._partials = Partials(session_id=setup.session.id, model=setup.model.name)
+
+    # -- output ------------------------------------------------------------------------
+
+    def send(self, obj: dict[str, Any]) -> None:
+        """Write one message line."""
+        self.channel.send(obj)
+
+    def _on_model_event(self, event: StreamEvent) -> None:
+        if isinstance(event, MessageStart):
+            self._message_id = event.id or f"msg_{uuid.uuid4().hex[:24]}"
+        if self._partials is not None:
+            for line in self._partials.lines(event):
+                self.send(line)
+
+    # -- the session -------------------------------------------------------------------
+
+    async def run(self, stdin: IO[bytes]) -> int:
+        """Serve until stdin closes and the queued turns are done; the exit code."""
+        send, receive = anyio.create_memory_object_stream[Message | InputProblem](1000)
+        self._inbox = send
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._read, stdin, send, tg)
+            try:
+                await self._turns(receive)
+            finally:
+                ctx = ToolContext(cwd=self.setup.cwd, session=self.setup.session)
+                with anyio.CancelScope(shield=True):
+                    await end_session(self.setup.hooks, ctx, "other")
+                    await self.setup.session.aclose()
+                tg.cancel_scope.cancel()
+        return 1 if self.last_error else 0
+
+    async def _read(
+        self,
+        stdin: IO[bytes],
+        inbox: MemoryObjectSendStream[Message | InputProblem],
+        tg: anyio.abc.TaskGroup,
+    ) -> None:
+        number = 0
+        try:
+            while True:
+                raw = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
+                if not raw:
+                    return
+                number += 1
+                item = self._route(raw.decode("utf-8", errors="replace"), number, tg)
+                if item is not None and not inbox._closed:  # pyright: ignore[reportPrivateUsage]
+                    await inbox.send(item)
+        finally:
+            self.channel.close()
+            inbox.close()
+
+    def _route(
+        self, line: str, number: int, tg: anyio.abc.TaskGroup
+    ) -> Message | InputProblem | None:
+        """A user message or a problem for the turn queue; control lines are handled here."""
+        if not line.strip():
+            return None
+        try:
+            data: object = json.loads(line)
+        except json.JSONDecodeError as exc:
+            return InputProblem(text=f"input line {number} is not valid JSON: {exc.msg}")
+        if not isinstance(data, dict):
+            return InputProblem(text=f"input line {number} is not a JSON object")
+        entry = cast(dict[str, Any], data)
+        kind = entry.get("type")
+        if kind == "control_response":
+            self.channel.resolve(entry)
+            return None
+        if kind == "control_request":
+            tg.start_soon(control.answer, self, entry)
+            return None
+        if kind in ("control_cancel_request", "keep_alive"):
+            return None
+        if kind == "update_environment_variables":
+            variables = entry.get("variables")
+            if isinstance(variables, dict):
+                import os
+
+                items = cast(dict[object, object], variables).items()
+                os.environ.update({str(k): str(v) for k, v in items})
+            return None
+        if kind != "user":
+            return InputProblem(
+                text=f"input line {number} has type {kind!r}; expected user, control_request "
+                "or control_response"
+            )
+        try:
+            message = message_from_wire(entry["message"])
+        except (KeyError, TypeError, ValueError) as exc:
+            return InputProblem(text=f"input line {number} has no usable user message: {exc}")
+        if message.role != "user":
+            return InputProblem(text=f"input line {number}: the message's role must be user")
+        return message
+
+    async def _turns(self, receive: MemoryObjectReceiveStream[Message | InputProblem]) -> None:
+        async with receive:
+            async for item in receive:
+                if isinstance(item, InputProblem):
+                    print(f"hands: {item.text}", file=sys.stderr)
+                    self.send(error_result(item.text, session_id=self.setup.session.id))
+                    self.last_error = True
+                    continue
+                await self._turn(item)
+
+    async def _turn(self, message: Message) -> None:
+        setup = self.setup
+        if self._first_turn:
+            setup.start_background()
+            await self._wait_for_sdk_servers()
+        self._interrupted = False
+        self._state("running")
+        self.send(init_line(self.facts()))
+        await self._answer(message)
+        while not self._interrupted:
+            notices = self._waiting_notices()
+            if not notices:
+                break
+            await self._answer(user_text(notices))
+        self._state("idle")
+
+    def _waiting_notices(self) -> str:
+        """Notices of background work that ended after the model was done, as task lines.
+
+        Such work wakes the session for one more turn, as Claude Code's does.
+        """
+        from hands.cli.output import stream_json_lines
+        from hands.core.inbox import Inbox
+
+        notices = self.setup.session.service(Inbox).take(None)
+        if not notices:
+            return ""
+        text = "\n\n".join(notices)
+        note = MessageEvent(message=user_text(text))
+        for obj in stream_json_lines(note, session_id=self.setup.session.id, model=""):
+            self.send(stamp(obj))
+        return text
+
+    async def _answer(self, message: Message) -> None:
+        """One prompt to its result line (with the structured-output reminders)."""
+        structured = self.options.structured
+        if structured is not None:
+            structured.value = None
+        state = _TurnState()
+        result = await self._query(message, state)
+        reminders = 0
+        while (
+            structured is not None
+            and structured.value is None
+            and not result.is_error
+            and not state.over_budget
+            and reminders < STRUCTURED_RETRIES
+        ):
+            reminders += 1
+            from hands.cli.sdk.structured import INSTRUCTION
+
+            result = await self._query(user_text(INSTRUCTION), state)
+        subtype, error = None, ""
+        if state.over_budget:
+            subtype = "error_max_budget_usd"
+            error = f"the session reached its budget of ${self.options.max_budget_usd:g}"
+        elif structured is not None and structured.value is None and not result.is_error:
+            subtype = "error_max_structured_output_retries"
+            error = "the model did not give the structured output the schema asks for"
+        line = build_result(
+            result,
+            ResultFacts(
+                api_ms=self.tally.api_ms,
+                usage_by_model=self.tally.usage,
+                windows=self._windows(),
+                denials=state.denials,
+                structured_output=structured.value if structured is not None else None,
+                subtype=subtype,
+                error=error,
+            ),
+        )
+        self.last_error = bool(line["is_error"])
+        self.send(line)
+
+    def _state(self, state: str) -> None:
+        """``session_state_changed`` for an SDK that reads it (it says when a run is over)."""
+        if self.options.report_state:
+            self.send(
+                stamp(
+                    {
+                        "type": "system",
+                        "subtype": "session_state_changed",
+                        "state": state,
+                        "sdk_host_only": True,
+                        "session_id": self.setup.session.id,
+                    }
+                )
+            )
+
+    async def _query(self, message: Message, state: _TurnState) -> ResultEvent:
+        setup = self.setup
+        ask = None
+        if self.options.ask_sdk:
+            from hands.cli.sdk.permission import sdk_ask
+
+            ask = sdk_ask(self.channel, on_interrupt=self.interrupt, on_rules=self._add_rules)
+        opts = setup.options(
+            permission_mode=self.mode,
+            max_turns=self.options.max_turns,
+            ask=ask,
+            session_start="auto" if self._first_turn else None,
+            session_end=None,
+        )
+        self._first_turn = False
+        q = query(message, opts)
+        self._current = q
+        setup.record_prompt(message)
+        final: ResultEvent | None = None
+        try:
+            async for event in q:
+                setup.record(event)
+                if isinstance(event, ResultEvent):
+                    final = event
+                    continue
+                self._watch(q, event, state)
+                for obj in stream_json_lines(
+                    event, session_id=setup.session.id, model=setup.model.name
+                ):
+                    self.send(self._decorate(obj, event))
+        finally:
+            self._current = None
+            setup.history = list(q.messages)
+            self.mode = q.permission_mode
+            self.context_tokens = q.context_tokens
+        assert final is not None  # the loop always ends with a result
+        return final
+
+    def _watch(self, q: Query, event: object, state: _TurnState) -> None:
+        """Permission denials, and the budget checked when a turn's tools are done."""
+        if isinstance(event, ToolResultEvent):
+            from hands.cli.sdk.tasks import task_started
+
+            started = task_started(event, session_id=self.setup.session.id)
+            if started is not None:
+                self.send(stamp(started))
+        if isinstance(event, ToolResultEvent) and event.outcome.status == "rejected":
+            state.denials.append(
+                {
+                    "tool_name": event.tool_use.name,
+                    "tool_use_id": event.tool_use.id,
+                    "tool_input": dict(event.tool_use.input),
+                }
+            )
+        budget = self.options.max_budget_usd
+        if (
+            budget is not None
+            and isinstance(event, MessageEvent)
+            and event.message.role == "user"
+            and any(isinstance(b, ToolResultBlock) for b in event.message.content)
+            and cost_of(self.tally.usage) >= budget
+        ):
+            state.over_budget = True
+            q.interrupt()
+
+    def _decorate(self, obj: dict[str, Any], event: object) -> dict[str, Any]:
+        if isinstance(event, BlockEvent) and obj.get("type") == "assistant":
+            message = dict(cast(dict[str, Any], obj["message"]))
+            message.setdefault("id", self._message_id)
+            message.setdefault("stop_reason", None)
+            obj = {**obj, "message": message}
+        return stamp(obj)
+
+    async def _wait_for_sdk_servers(self) -> None:
+        names = [
+            name
+            for name, conn in self.setup.mcp.connections.items()
+            if conn.config.transport == "sdk"
+        ]
+        if names:
+            await self.setup.mcp.wait_ready(names)
+
+    # -- what control requests do ----------------------------------------------------------
+
+    def facts(self) -> InitFacts:
+        """The ``system``/``init`` facts as they are now."""
+        setup = self.setup
+        return InitFacts(
+            session_id=setup.session.id,
+            cwd=str(setup.cwd),
+            tools=setup.tool_names(),
+            model=setup.model.name,
+            permission_mode=self.mode,
+            mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
+            agents=self._agent_names(),
+            skills=self._skill_names(),
+            hands_version=self.options.hands_version,
+            api_key_source=_key_source(setup.model.name),
+        )
+
+    def _agent_names(self) -> list[str]:
+        from hands.agent.subagents.tool import AgentTool
+
+        tool = self.setup.pool.find("Agent")
+        return list(tool.catalog.names) if isinstance(tool, AgentTool) else []
+
+    def _skill_names(self) -> list[str]:
+        tool = self.setup.pool.find("Skill")
+        skills = getattr(tool, "skills", None)
+        names = getattr(skills, "names", None)
+        return (
+            [str(n) for n in cast(list[object], names)] if isinstance(names, list | tuple) else []
+        )
+
+    def _windows(self) -> dict[str, int]:
+        compaction = self.setup.compaction
+        if compaction is None:
+            return {}
+        return {name: compaction.window_for(name) for name in self.tally.usage}
+
+    def initialize_response(self) -> dict[str, Any]:
+        """The answer to ``initialize``: what this session offers."""
+        import os
+
+        return {
+            "commands": [],
+            "agents": [{"name": name} for name in self._agent_names()],
+            "output_style": "default",
+            "available_output_styles": ["default"],
+            "models": [{"value": self.setup.model.name, "displayName": self.setup.model.name}],
+            "account": {},
+            "pid": os.getpid(),
+            "hook_on_failure_supported": False,
+        }
+
+    def add_hooks(self, config: dict[str, Any]) -> None:
+        """The SDK program's hooks join the session's (``initialize``)."""
+        from hands.cli.sdk.hooks import sdk_hooks
+        from hands.hooks.config import HookConfig
+        from hands.hooks.engine import HookEngine
+
+        callbacks, notes = sdk_hooks(config, self.channel)
+        for note in notes:
+            print(f"hands: warning: {note}", file=sys.stderr)
+        engine = self.setup.hooks or HookEngine(
+            HookConfig(),
+            on_notice=lambda text: print(f"hands: {text}", file=sys.stderr),
+            allow_defer=True,
+        )
+        self.setup.hooks = engine.with_hooks(callbacks.config())
+        self.setup.hooks.transcript_path = str(self.setup.writer.path)
+
+    def add_agents(self, agents: dict[str, Any]) -> None:
+        """The SDK program's agent types join the Agent tool's catalog (``initialize``)."""
+        from hands.cli.sdk.agents import add_sdk_agents
+
+        for note in add_sdk_agents(self.setup.pool, agents):
+            print(f"hands: warning: {note}", file=sys.stderr)
+
+    def interrupt(self) -> None:
+        """Stop the running turn (model stream and tools); no-op between turns."""
+        if self._current is not None:
+            self._interrupted = True
+            self._current.interrupt()
+
+    def set_mode(self, mode: str) -> None:
+        """The permission mode of the next turn."""
+        from hands.cli.sdk.control import ControlRefused
+
+        if mode == "bypassPermissions" and not (
+            self.options.allow_bypass or self.options.permission_mode == "bypassPermissions"
+        ):
+            raise ControlRefused(
+                "bypassPermissions needs the session to start with "
+                "--allow-dangerously-skip-permissions (allowDangerouslySkipPermissions)"
+            )
+        self.mode = cast(PermissionMode, mode)
+
+    def set_model(self, name: str | None) -> None:
+        """The model of the next turn (``None``: the first one)."""
+        from hands.cli.sdk.control import ControlRefused
+        from hands.errors import HandsError
+
+        if name is None or self.options.resolve_model is None:
+            inner = self._first_model
+        else:
+            try:
+                inner = self.options.resolve_model(name)
+            except HandsError as exc:
+                raise ControlRefused(str(exc)) from None
+        self.setup.model = TappedModel(inner, self.tally, self._on_model_event)
+
+    def mcp_status(self) -> list[dict[str, Any]]:
+        """Each server's name, status, and what it offers."""
+        out: list[dict[str, Any]] = []
+        for status in self.setup.mcp.status():
+            entry: dict[str, Any] = {
+                "name": status.name,
+                "status": status.wire_status,
+                "scope": status.scope,
+                "tools": [{"name": t} for t in status.tools],
+            }
+            if status.server_info:
+                name, _, version = status.server_info.rpartition(" ")
+                entry["serverInfo"] = {"name": name or version, "version": version if name else ""}
+            if status.error:
+                entry["error"] = status.error
+            out.append(entry)
+        return out
+
+    async def mcp_switch(self, name: str, *, on: bool, reconnect: bool) -> None:
+        """Reconnect, switch off or switch on one server."""
+        from hands.cli.sdk.control import ControlRefused
+
+        conn = self.setup.mcp.connections.get(name)
+        if conn is None:
+            known = ", ".join(self.setup.mcp.connections) or "none"
+            raise ControlRefused(f"no MCP server named {name!r} (servers: {known})")
+        if reconnect or not on:
+            await conn.stop()
+        if on:
+            conn.restart()
+            await self.setup.mcp.wait_ready([name])
+        self.setup.mcp.changed()
+
+    def context_usage(self) -> dict[str, Any]:
+        """How full the context window is, as the provider last counted it."""
+        model = self.setup.model.name
+        window = self.setup.compaction.window_for(model) if self.setup.compaction else 0
+        tokens = self.context_tokens or 0
+        return {
+            "model": model,
+            "totalTokens": tokens,
+            "maxTokens": window,
+            "rawMaxTokens": window,
+            "percentage": round(100 * tokens / window, 1) if window else 0,
+            "categories": [{"name": "Messages", "tokens": tokens}],
+        }
+
+    async def stop_task(self, task_id: str) -> None:
+        """Stop a background shell or agent by its id."""
+        from hands.cli.sdk.control import ControlRefused
+        from hands.errors import ToolError
+        from hands.tools.bash.task_stop import TaskStopInput, TaskStopTool
+
+        ctx = ToolContext(cwd=self.setup.cwd, session=self.setup.session)
+        try:
+            await TaskStopTool().call(TaskStopInput(task_id=task_id), ctx, lambda _: None)
+        except ToolError as exc:
+            raise ControlRefused(str(exc)) from None
+
+    def end_input(self) -> None:
+        """Take no more user messages; the session ends after the queued ones."""
+        if self._inbox is not None:
+            self._inbox.close()
+
+    def _add_rules(self, updates: list[dict[str, Any]]) -> None:
+        from hands.cli.sdk.rules import apply_updates
+
+        mode = apply_updates(updates, engine=self.setup.engine, root=self.setup.cwd)
+        if mode is not None:
+            self.mode = mode

@@ -1,0 +1,58 @@
+"""The model as the SDK front end sees it: time in requests, usage per model, raw events.
+
+``duration_api_ms``, ``modelUsage`` and the ``stream_event`` partials of
+``--include-partial-messages`` come from here, one wrapper around the session's model.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hands.models.base import MessageStop, Model, ModelRequest, StreamEvent, Usage
+
+
+@dataclass(kw_only=True)
+class ModelTally:
+    """What the session's requests cost: time in the model, usage per model."""
+
+    api_ms: float = 0.0
+    usage: dict[str, Usage] = field(default_factory=lambda: dict[str, Usage]())
+
+
+class TappedModel:
+    """Forwards every request to ``inner``; counts time and usage; shows each event."""
+
+    def __init__(
+        self,
+        inner: Model,
+        tally: ModelTally,
+        on_event: Callable[[StreamEvent], None] | None = None,
+    ) -> None:
+        self.inner = inner
+        self.tally = tally
+        self.on_event = on_event
+
+    @property
+    def name(self) -> str:
+        """The inner model's identifier."""
+        return self.inner.name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.inner, attr)
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """The inner model's stream, timed."""
+        started = time.perf_counter()
+        try:
+            async for event in self.inner.stream(request):
+                if isinstance(event, MessageStop):
+                    name = self.inner.name
+                    self.tally.usage[name] = self.tally.usage.get(name, Usage()) + event.usage
+                if self.on_event is not None:
+                    self.on_event(event)
+                yield event
+        finally:
+            self.tally.api_ms += (time.perf_counter() - started) * 1000

@@ -1,0 +1,1 @@
+"""EnterWorktree and ExitWorktree: the session moves into a git worktree and back."""
