@@ -255,8 +255,16 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     names = [n for n in PER_CALL if args.only is None or n in args.only]
+    counted: dict[str, float] = {}
+
+    def count(name: str) -> None:
+        counted[name] = per_call(name, args.calls)
+        # each figure as it comes: a long run stopped early keeps what it counted
+        print(f"  counted {name}: {counted[name]:,.0f} per call", file=sys.stderr, flush=True)
+
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        counted = dict(zip(names, pool.map(lambda n: per_call(n, args.calls), names), strict=True))
+        list(pool.map(count, names))
+    counted = {n: counted[n] for n in names}
     if counted:
         report(counted, args.calls)
     if args.only is None or "startup" in args.only:
