@@ -21,8 +21,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import AliasChoices, Field, model_validator
 
