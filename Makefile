@@ -22,8 +22,16 @@ typecheck: install
 	$(VENV)/bin/pyright
 	$(VENV)/bin/pyright -p tests
 
+# TEST_WORKERS=N runs the tests in N processes (pytest-xdist); most tests wait on
+# subprocesses, terminals and servers, so N may exceed the cores (4 on 2 cores). Tests
+# that share a module-wide fixture stay in one worker, the browser tests run one at a
+# time (tests/conftest.py). 0, the default, runs them one by one in this process.
+# The byte code is compiled once up front, and written: with PYTHONDONTWRITEBYTECODE
+# set, each of the hundreds of `hands` processes the tests start compiled its modules.
+TEST_WORKERS ?= 0
 test: install
-	$(VENV)/bin/pytest
+	$(PY) -m compileall -q -j 0 src tests >/dev/null
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # The MCP conformance suite and the Inspector alone, scenario by scenario (also in `test`).
 conformance: install
@@ -44,6 +52,7 @@ demo: install
 
 bench: install
 	$(PY) -m pip install -q -e '.[dev,bench]'
+	@command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
 	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:

@@ -15,6 +15,33 @@ from support import render_text
 # the reliability suite runs on its own (`make reliability`), not in `make test`
 collect_ignore = [] if os.environ.get("RELIABILITY_SCALE") else ["reliability"]
 
+WIDE_SCOPES = ("module", "class", "package")
+
+# folders whose tests run one at a time under xdist, in one worker: several chromiums at
+# once made the browser tests' waits of a few seconds run out on a 2-core machine
+ONE_AT_A_TIME = {"tests/tools/browser/": "browser"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the tests that share a fixture wider than one test in one xdist worker.
+
+    Under ``-n N --dist loadgroup`` each worker builds its own module-scoped fixtures;
+    a module whose tests were spread over the workers would start its browser, Ray
+    cluster or MCP server once per worker. Grouping them by file starts it once.
+    """
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group") is not None:
+            continue
+        folder = next((g for f, g in ONE_AT_A_TIME.items() if item.nodeid.startswith(f)), None)
+        if folder is not None:
+            item.add_marker(pytest.mark.xdist_group(folder))
+            continue
+        defs = info.name2fixturedefs.values()
+        if any(d[-1].scope in WIDE_SCOPES for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
 
 @pytest.fixture(scope="session", autouse=True)
 def run_mark() -> Iterator[str]:

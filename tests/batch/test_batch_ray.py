@@ -8,10 +8,12 @@ process is killed while it runs a session: its task is sent again (the result's
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,9 +25,63 @@ pytest.importorskip("ray")
 from batch_helpers import BUG, CHECK, fixing_model, git_repo, read_results, write_tasks
 
 RAY = str(Path(sys.executable).with_name("ray"))
-# a cluster of the test's own on loopback: no usage reports, no token files in ~/.ray
-CLUSTER_ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 TASKS = 50
+
+
+def cluster_env() -> dict[str, str]:
+    """A cluster of the test's own on loopback: no usage reports, no token files in ~/.ray.
+
+    Read when the cluster starts, so its processes carry this run's mark (``run_mark``):
+    that is how they are told from another test run's cluster on the same machine.
+    """
+    return {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+
+
+def ours(pid: int, run_mark: str) -> bool:
+    """Whether process ``pid`` was started by this test run (its environment has the mark)."""
+    try:
+        return run_mark.encode() in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+
+
+def our_ray_processes(run_mark: str) -> list[int]:
+    """This run's Ray processes (``ray stop`` would stop every cluster on the machine)."""
+    found: list[int] = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"ray" in cmdline and ours(int(entry), run_mark):
+            found.append(int(entry))
+    return found
+
+
+def stop_cluster(run_mark: str) -> None:
+    """Stop this run's Ray processes: asked first, then killed."""
+    for sig, grace in ((signal.SIGTERM, 30.0), (signal.SIGKILL, 10.0)):
+        pids = our_ray_processes(run_mark)
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        deadline = time.monotonic() + grace
+        while pids and time.monotonic() < deadline:
+            pids = [p for p in pids if Path(f"/proc/{p}").exists() and not _zombie(p)]
+            time.sleep(0.1)
+        if not pids:
+            return
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except OSError:
+        return True
 
 
 def free_port() -> int:
@@ -35,25 +91,29 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def cluster(run_mark: str) -> Iterator[str]:
     """A Ray head and one worker node; the address to join."""
-    temp = tmp_path_factory.mktemp("ray")
+    # a short folder of its own: Ray's socket paths under it must fit in 107 bytes, which
+    # pytest's temporary folders (longer under xdist, popen-gwN/) do not leave room for
+    temp = Path(tempfile.mkdtemp(prefix="hands-ray-"))
     port = free_port()
-    env = CLUSTER_ENV
+    env = cluster_env()
     common = ["--disable-usage-stats", "--num-cpus", "2", "--object-store-memory", str(200 * 2**20)]
     head = [RAY, "start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
             "--include-dashboard", "false", f"--temp-dir={temp}", *common]  # fmt: skip
-    subprocess.run(head, check=True, env=env, capture_output=True, timeout=180)
     address = f"127.0.0.1:{port}"
     worker = [RAY, "start", "--address", address, "--node-ip-address", "127.0.0.1", *common]
-    subprocess.run(worker, check=True, env=env, capture_output=True, timeout=180)
-    try:
+    try:  # a head whose worker node fails to start is stopped too
+        for argv in (head, worker):
+            started = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=180)
+            assert started.returncode == 0, f"{' '.join(argv)}:\n{started.stderr[-3000:]}"
         yield address
     finally:
-        subprocess.run([RAY, "stop", "--force"], env=env, capture_output=True, timeout=120)
+        stop_cluster(run_mark)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
-def ray_task_workers() -> list[int]:
+def ray_task_workers(run_mark: str) -> list[int]:
     """Pids of our Ray worker processes that are running a session right now."""
     workers: set[int] = set()
     parents: dict[int, int] = {}
@@ -66,13 +126,15 @@ def ray_task_workers() -> list[int]:
         except OSError:
             continue
         parents[int(entry)] = int(stat.rpartition(")")[2].split()[1])
-        if b"ray::SessionWorker" in cmdline:
+        if b"ray::SessionWorker" in cmdline and ours(int(entry), run_mark):
             workers.add(int(entry))
     return sorted({parent for parent in parents.values() if parent in workers})
 
 
 @pytest.mark.timeout(900)
-def test_fifty_tasks_on_two_nodes_survive_a_killed_worker(cluster: str, tmp_path: Path) -> None:
+def test_fifty_tasks_on_two_nodes_survive_a_killed_worker(
+    cluster: str, tmp_path: Path, run_mark: str
+) -> None:
     model = fixing_model(tmp_path)
     repo, commit = git_repo(tmp_path / "repo", {"calc.py": BUG})
     tasks = write_tasks(
@@ -87,13 +149,13 @@ def test_fifty_tasks_on_two_nodes_survive_a_killed_worker(cluster: str, tmp_path
             "--engine", "ray", "--address", cluster, "--model", model,
             "--concurrency", "4", "--quiet"]  # fmt: skip
     batch = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=CLUSTER_ENV
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cluster_env()
     )
     killed = None
     deadline = time.monotonic() + 600
     while killed is None and time.monotonic() < deadline and batch.poll() is None:
         done = len(read_results(out)) if out.exists() else 0
-        workers = ray_task_workers()
+        workers = ray_task_workers(run_mark)
         if done >= 5 and workers:
             killed = workers[0]
             os.kill(killed, signal.SIGKILL)

@@ -22,8 +22,6 @@ from hands.core.decision import (
 from hands.core.schema import ToolInput
 from hands.core.subject import runs_command
 from hands.core.tool import Progress, Tool, ToolResult
-from hands.shell.characters import hidden_character
-from hands.tools.bash._ending import duration, shell_code
 from hands.tools.bash._settings import MAX_TIMEOUT_MS, BashSettings
 
 if TYPE_CHECKING:
@@ -165,6 +163,8 @@ class BashTool(Tool[BashInput, BashOutput]):
             return "The command is empty. Pass the shell command to run in `command`."
         if "\x00" in command:
             return "The command contains a NUL byte, which cannot be passed to a shell."
+        from hands.shell.characters import hidden_character  # lazy: start-up
+
         hidden = hidden_character(command)
         if hidden is not None:
             return (
@@ -377,6 +377,8 @@ class BashTool(Tool[BashInput, BashOutput]):
     # -- rendering ------------------------------------------------------------------------
 
     def to_content(self, output: BashOutput) -> str:
+        from hands.tools.bash._ending import duration, shell_code  # lazy: start-up
+
         if output.background_task_id is not None:
             return _background_content(output)
         parts: list[str] = []
@@ -476,6 +478,8 @@ def starts_with_sleep(command: str) -> bool:
 
 
 def _background_content(output: BashOutput) -> str:
+    from hands.tools.bash._ending import duration  # lazy: start-up
+
     task, path = output.background_task_id, output.output_path
     limit = output.background_limit_ms
     if output.timed_out_after_ms is None:

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from hands.core.schema import ToolInput
 from hands.tools.browser._base import Action, BrowserTool
-from hands.tools.browser._history import go
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -32,6 +31,8 @@ class BrowserBackTool(BrowserTool[BrowserBackInput]):
     async def act(
         self, input: BrowserBackInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
     ) -> Action:
+        from hands.tools.browser._history import go  # lazy: start-up
+
         return await go(tab, browser, "back")
 
 

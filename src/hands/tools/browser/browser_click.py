@@ -8,8 +8,6 @@ from pydantic import Field
 
 from hands.core.schema import ToolInput
 from hands.tools.browser._base import Action, BrowserTool
-from hands.tools.browser._refs import clean_ref, locate
-from hands.tools.browser._snapshot import describe_ref
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -45,6 +43,9 @@ class BrowserClickTool(BrowserTool[BrowserClickInput]):
     async def act(
         self, input: BrowserClickInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
     ) -> Action:
+        from hands.tools.browser._refs import clean_ref, locate  # lazy: start-up
+        from hands.tools.browser._snapshot import describe_ref  # lazy: start-up
+
         target = await locate(tab, input.ref)
         what = describe_ref(tab, clean_ref(input.ref))
         if input.double:

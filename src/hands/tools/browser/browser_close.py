@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ToolResult
 from hands.tools.browser._base import Action, BrowserReport, BrowserTool
-from hands.tools.browser._session import BrowserSession
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
-    from hands.tools.browser._session import Tab
+    from hands.tools.browser._session import BrowserSession, Tab
 
 DESCRIPTION = """Close the browser with all its tabs, cookies and logins. The next browser
 call starts a fresh one. The browser also closes by itself when the session ends."""
@@ -33,6 +32,8 @@ class BrowserCloseTool(BrowserTool[BrowserCloseInput]):
     async def call(
         self, input: BrowserCloseInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[BrowserReport]:
+        from hands.tools.browser._session import BrowserSession  # lazy: start-up
+
         browser = BrowserSession.for_session(ctx.session)
         if not browser.running:
             line = "The browser is not running; nothing was closed."

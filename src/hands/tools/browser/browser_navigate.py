@@ -10,9 +10,6 @@ from hands.core.schema import ToolInput
 from hands.core.subject import Subject, fetches_url, reads_path
 from hands.errors import ToolError
 from hands.tools.browser._base import Action, BrowserTool, first_line
-from hands.tools.browser._events import bullet
-from hands.tools.browser._guard import Target, address_refusal, parse_target
-from hands.tools.http_proxy import BLOCKED_HEADER, BLOCKED_VALUE
 from hands.tools.web.web_fetch import WebFetchTool
 
 if TYPE_CHECKING:
@@ -54,18 +51,26 @@ class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
     search_hint = "open a web page in a real browser: click, type, log in, fill forms"
 
     def permission_subject(self, input: BrowserNavigateInput, ctx: ToolContext) -> Subject | None:
+        from hands.tools.browser._guard import Target, parse_target  # lazy: start-up
+
         target = parse_target(input.url, ctx)
         if isinstance(target, Target) and target.path is not None:
             return Subject(kind="read", value=str(target.path), declared=_FILE_SUBJECT)
         return super().permission_subject(input, ctx)
 
     async def validate_input(self, input: BrowserNavigateInput, ctx: ToolContext) -> str | None:
+        from hands.tools.browser._guard import parse_target  # lazy: start-up
+
         target = parse_target(input.url, ctx)
         return target if isinstance(target, str) else None
 
     async def act(
         self, input: BrowserNavigateInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
     ) -> Action:
+        from hands.tools.browser._events import bullet  # lazy: start-up
+        from hands.tools.browser._guard import address_refusal, parse_target  # lazy: start-up
+        from hands.tools.http_proxy import BLOCKED_HEADER, BLOCKED_VALUE  # lazy: start-up
+
         target = parse_target(input.url, ctx)
         if isinstance(target, str):
             raise ToolError(target)

@@ -9,8 +9,6 @@ from pydantic import Field
 from hands.core.schema import ToolInput
 from hands.errors import ToolError
 from hands.tools.browser._base import Action, BrowserTool
-from hands.tools.browser._refs import clean_ref, locate
-from hands.tools.browser._snapshot import describe_ref
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -47,6 +45,9 @@ class BrowserTypeTool(BrowserTool[BrowserTypeInput]):
     async def act(
         self, input: BrowserTypeInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
     ) -> Action:
+        from hands.tools.browser._refs import clean_ref, locate  # lazy: start-up
+        from hands.tools.browser._snapshot import describe_ref  # lazy: start-up
+
         target = await locate(tab, input.ref)
         what = describe_ref(tab, clean_ref(input.ref))
         try:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import Field
 
 from hands.core.schema import ToolInput
 from hands.core.subject import writes_path
 from hands.tools.file._edit_tool import PlannedEditTool
-from hands.tools.file._replace import EditSpec
+
+if TYPE_CHECKING:
+    from hands.tools.file._replace import EditSpec
 
 DESCRIPTION = """Replace an exact string in a file.
 
@@ -52,6 +56,8 @@ class EditTool(PlannedEditTool[EditInput]):
         return input.file_path
 
     def edit_specs(self, input: EditInput) -> list[EditSpec]:
+        from hands.tools.file._replace import EditSpec  # lazy: start-up
+
         return [
             EditSpec(
                 old_string=input.old_string,

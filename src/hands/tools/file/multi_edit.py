@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import Field
 
 from hands.core.schema import ToolInput
 from hands.core.subject import writes_path
 from hands.tools.file._edit_tool import PlannedEditTool
-from hands.tools.file._replace import EditSpec
+
+if TYPE_CHECKING:
+    from hands.tools.file._replace import EditSpec
 
 DESCRIPTION = """Make several replacements in one file in a single call.
 
@@ -49,6 +53,8 @@ class MultiEditTool(PlannedEditTool[MultiEditInput]):
         return input.file_path
 
     def edit_specs(self, input: MultiEditInput) -> list[EditSpec]:
+        from hands.tools.file._replace import EditSpec  # lazy: start-up
+
         return [
             EditSpec(old_string=e.old_string, new_string=e.new_string, replace_all=e.replace_all)
             for e in input.edits

@@ -8,7 +8,6 @@ from hands.core.context import ToolContext
 from hands.core.plan_file import plan_file
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
-from hands.tools.plan.state import entered
 
 
 class EnterPlanModeInput(ToolInput):
@@ -51,6 +50,8 @@ class EnterPlanModeTool(Tool[EnterPlanModeInput, EnterPlanModeResult]):
         path = str(plan_file(ctx.session))
         if ctx.permission_mode == "plan":
             return ToolResult(output=EnterPlanModeResult(plan_file=path, already=True))
+        from hands.tools.plan.state import entered  # lazy: start-up
+
         entered(ctx.session, ctx.permission_mode)
 
         def to_plan(context: ToolContext) -> ToolContext:

@@ -22,7 +22,6 @@ from hands.core.decision import PermissionDecision, allow
 from hands.core.plan_file import plan_file
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
-from hands.tools.plan.state import mode_after, plan_state
 
 MAX_PLAN_CHARS = 100_000
 
@@ -108,6 +107,8 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
     async def check_permissions(
         self, input: ExitPlanModeInput, ctx: ToolContext
     ) -> PermissionDecision:
+        from hands.tools.plan.state import plan_state  # lazy: start-up
+
         if plan_state(ctx.session).before == "bypassPermissions":
             return allow("planned from bypassPermissions")
         return PermissionDecision(
@@ -127,6 +128,8 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
     async def call(
         self, input: ExitPlanModeInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[ExitPlanModeResult]:
+        from hands.tools.plan.state import mode_after  # lazy: start-up
+
         plan = read_plan(input, ctx)
         mode = mode_after(ctx.session, ctx.approved_mode)
 

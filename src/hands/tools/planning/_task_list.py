@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hands.core.context import ToolContext
-from hands.tools.planning._task_store import TaskStore, store_at
+
+if TYPE_CHECKING:
+    from hands.tools.planning._task_store import TaskStore
 
 DATABASE = "tasks.db"
 LIST_ID_VARIABLES = ("HANDS_TASK_LIST_ID", "CLAUDE_CODE_TASK_LIST_ID")
@@ -48,4 +51,6 @@ def database(home: Path) -> Path:
 
 def store_for(ctx: ToolContext) -> tuple[TaskStore, str]:
     """The store and the list id of a call."""
+    from hands.tools.planning._task_store import store_at  # lazy: start-up
+
     return store_at(database(ctx.session.home)), list_id(ctx.root)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ToolResult
-from hands.tools.planning._task_store import Task
 from hands.tools.planning._task_tool import TaskTool, in_store
+
+if TYPE_CHECKING:
+    from hands.tools.planning._task_store import Task
 
 
 class TaskCreateInput(ToolInput):
@@ -28,7 +30,7 @@ class TaskCreateInput(ToolInput):
     )
 
 
-class TaskCreateTool(TaskTool[TaskCreateInput, Task]):
+class TaskCreateTool(TaskTool[TaskCreateInput, "Task"]):
     """Create a task."""
 
     name = "TaskCreate"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -10,8 +11,10 @@ from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ToolResult
 from hands.errors import ToolError
-from hands.tools.planning._task_store import Task
 from hands.tools.planning._task_tool import TaskReader, in_store
+
+if TYPE_CHECKING:
+    from hands.tools.planning._task_store import Task
 
 
 class TaskGetInput(ToolInput):
@@ -20,7 +23,7 @@ class TaskGetInput(ToolInput):
     task_id: str = Field(alias="taskId", description="The task's number, as TaskList shows it")
 
 
-class TaskGetTool(TaskReader[TaskGetInput, Task]):
+class TaskGetTool(TaskReader[TaskGetInput, "Task"]):
     """Read one task."""
 
     name = "TaskGet"

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ToolResult
-from hands.tools.planning._task_store import Task
 from hands.tools.planning._task_tool import TaskReader, in_store, task_line
+
+if TYPE_CHECKING:
+    from hands.tools.planning._task_store import Task
 
 
 class TaskListInput(ToolInput):
     """TaskList takes no input."""
 
 
-class TaskListTool(TaskReader[TaskListInput, list[Task]]):
+class TaskListTool(TaskReader[TaskListInput, "list[Task]"]):
     """List the tasks."""
 
     name = "TaskList"

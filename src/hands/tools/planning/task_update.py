@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ToolResult
-from hands.tools.planning._task_store import TaskChange, TaskUpdated
 from hands.tools.planning._task_tool import TaskTool, in_store
+
+if TYPE_CHECKING:
+    from hands.tools.planning._task_store import TaskUpdated
 
 
 class TaskUpdateInput(ToolInput):
@@ -37,7 +39,7 @@ class TaskUpdateInput(ToolInput):
     )
 
 
-class TaskUpdateTool(TaskTool[TaskUpdateInput, TaskUpdated]):
+class TaskUpdateTool(TaskTool[TaskUpdateInput, "TaskUpdated"]):
     """Update a task."""
 
     name = "TaskUpdate"
@@ -54,6 +56,8 @@ class TaskUpdateTool(TaskTool[TaskUpdateInput, TaskUpdated]):
     async def call(
         self, input: TaskUpdateInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[TaskUpdated]:
+        from hands.tools.planning._task_store import TaskChange  # lazy: start-up
+
         change = TaskChange(
             status=input.status,
             subject=input.subject,

@@ -18,16 +18,6 @@ from hands.core.schema import ToolInput
 from hands.core.subject import reads_path
 from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
-from hands.tools.search._common import (
-    MtimeSink,
-    display_path,
-    join_path,
-    optional_path,
-    plural,
-    unusable_text_error,
-)
-from hands.tools.search._deny import read_deny_seam
-from hands.tools.search._rg import VCS_DIRS, stream_rg, timeout_from_env
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -118,6 +108,8 @@ def split_absolute_pattern(pattern: str) -> tuple[Path, str] | None:
 
 def mentions_vcs(pattern: str) -> bool:
     """Whether the pattern names a version-control directory (it is then searched)."""
+    from hands.tools.search._rg import VCS_DIRS  # lazy: start-up
+
     pieces = {piece for piece in pattern.replace("\\", "/").split("/") if piece}
     return any(vcs in pieces for vcs in VCS_DIRS)
 
@@ -178,6 +170,8 @@ def rg_files_args(
     With ``respect_gitignore`` the pattern is left out (ripgrep would let it override
     the ignore files); the caller filters with :func:`glob_matcher`.
     """
+    from hands.tools.search._rg import VCS_DIRS  # lazy: start-up
+
     args = ["--no-config", "--files", "--null"]
     if hidden:
         args.append("--hidden")
@@ -229,6 +223,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
 
     def _target(self, input: GlobInput, ctx: ToolContext) -> tuple[Path, str]:
         """(directory to search, pattern relative to it)."""
+        from hands.tools.search._common import optional_path  # lazy: start-up
+
         split = split_absolute_pattern(input.pattern)
         if split is not None:
             base, pattern = split
@@ -241,6 +237,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
         return Path(os.path.normpath(base)), pattern
 
     async def validate_input(self, input: GlobInput, ctx: ToolContext) -> str | None:
+        from hands.tools.search._common import unusable_text_error  # lazy: start-up
+
         problem = unusable_text_error(pattern=input.pattern, path=input.path)
         if problem:
             return problem
@@ -265,6 +263,14 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
     async def call(
         self, input: GlobInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[GlobOutput]:
+        from hands.tools.search._common import (  # lazy: start-up
+            MtimeSink,
+            display_path,
+            join_path,
+        )
+        from hands.tools.search._deny import read_deny_seam  # lazy: start-up
+        from hands.tools.search._rg import stream_rg, timeout_from_env  # lazy: start-up
+
         started = time.perf_counter()
         base, pattern = self._target(input, ctx)
         if not base.is_dir():  # an absolute pattern into a missing directory
@@ -308,6 +314,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
         )
 
     def to_content(self, output: GlobOutput) -> Content:
+        from hands.tools.search._common import plural  # lazy: start-up
+
         lines: list[str] = []
         if not output.filenames:
             lines.append("No file matches this pattern.")
@@ -327,6 +335,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
         return "\n".join(lines)
 
     def describe_input(self, input: GlobInput) -> str:
+        from hands.tools.search._common import optional_path  # lazy: start-up
+
         text = f'pattern: "{input.pattern}"'
         given = optional_path(input.path)
         if given is not None:
@@ -335,6 +345,8 @@ class GlobTool(ReadOnlyTool[GlobInput, GlobOutput]):
 
     def render_result(self, output: GlobOutput) -> RenderableType:
         from rich.text import Text
+
+        from hands.tools.search._common import plural  # lazy: start-up
 
         text = Text("  ⎿ ")
         text.append("Found ")

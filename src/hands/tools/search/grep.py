@@ -18,22 +18,12 @@ from hands.core.schema import ToolInput
 from hands.core.subject import reads_path
 from hands.core.tool import Content, Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
-from hands.tools.search._common import (
-    MtimeSink,
-    display_path,
-    display_root,
-    join_path,
-    mtimes,
-    optional_path,
-    plural,
-    special_kind,
-    unusable_text_error,
-)
-from hands.tools.search._deny import ReadDenySeam, read_deny_seam
-from hands.tools.search._rg import VCS_DIRS, run_rg, stream_rg, timeout_from_env
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from hands.tools.search._common import MtimeSink
+    from hands.tools.search._deny import ReadDenySeam
 
 OutputMode: TypeAlias = Literal["content", "files_with_matches", "count"]
 
@@ -214,6 +204,8 @@ class _Target:
 
 
 def _target(input: GrepInput, ctx: ToolContext) -> _Target:
+    from hands.tools.search._common import display_root, optional_path  # lazy: start-up
+
     given = optional_path(input.path)
     path = Path(os.path.normpath(ctx.resolve(given))) if given is not None else ctx.cwd
     arg = display_root(path, Path(os.path.normpath(ctx.cwd)))
@@ -222,6 +214,8 @@ def _target(input: GrepInput, ctx: ToolContext) -> _Target:
 
 def rg_args(input: GrepInput, *, target: str, seam_globs: list[str] | None = None) -> list[str]:
     """The ripgrep command line (without ``rg``) for ``input``."""
+    from hands.tools.search._rg import VCS_DIRS  # lazy: start-up
+
     # --no-mmap: a mapped file counts in full against memory (a 2 GB file costs 2 GB);
     # read in buffers, memory stays flat whatever the file
     args = ["--no-config", "--no-mmap", "--hidden", "--null", "--max-columns", str(MAX_COLUMNS)]
@@ -340,6 +334,12 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
     search_hint = "search file contents with a regular expression"
 
     async def validate_input(self, input: GrepInput, ctx: ToolContext) -> str | None:
+        from hands.tools.search._common import (  # lazy: start-up
+            optional_path,
+            special_kind,
+            unusable_text_error,
+        )
+
         problem = unusable_text_error(
             pattern=input.pattern, path=input.path, glob=input.glob, type=input.type
         )
@@ -367,6 +367,10 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
     async def call(
         self, input: GrepInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[GrepOutput]:
+        from hands.tools.search._common import MtimeSink  # lazy: start-up
+        from hands.tools.search._deny import read_deny_seam  # lazy: start-up
+        from hands.tools.search._rg import run_rg, stream_rg, timeout_from_env  # lazy: start-up
+
         started = time.perf_counter()
         target = _target(input, ctx)
         seam = read_deny_seam(ctx)
@@ -410,6 +414,8 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
         return format_output(output)
 
     def describe_input(self, input: GrepInput) -> str:
+        from hands.tools.search._common import optional_path  # lazy: start-up
+
         text = f'pattern: "{input.pattern}"'
         given = optional_path(input.path)
         if given is not None:
@@ -424,6 +430,8 @@ class GrepTool(ReadOnlyTool[GrepInput, GrepOutput]):
 
     def render_result(self, output: GrepOutput) -> RenderableType:
         from rich.text import Text
+
+        from hands.tools.search._common import plural  # lazy: start-up
 
         text = Text("  ⎿ ")
         if output.mode == "files_with_matches":
@@ -492,10 +500,14 @@ class _Shaper:
         return not self._denied(raw)
 
     def _denied(self, raw: bytes) -> bool:
+        from hands.tools.search._common import join_path  # lazy: start-up
+
         absolute = join_path(os.fsencode(self.ctx.cwd), raw)
         return self.seam.is_denied(os.fsdecode(absolute), default_root=self.ctx.root)
 
     def files(self, sink: MtimeSink) -> GrepOutput:
+        from hands.tools.search._common import display_path  # lazy: start-up
+
         ordered = sink.newest_first(self._allowed if self.seam else None)
         cwd = self.ctx.cwd
         start, stop, applied = self._window(len(ordered))
@@ -511,6 +523,8 @@ class _Shaper:
         )
 
     def count(self, data: bytes) -> GrepOutput:
+        from hands.tools.search._common import mtimes  # lazy: start-up
+
         entries: list[tuple[bytes, int]] = []
         for line in data.split(b"\n"):
             raw, sep, number = line.rpartition(b"\0")
@@ -535,6 +549,8 @@ class _Shaper:
         )
 
     def content(self, data: bytes, *, numbered: bool) -> GrepOutput:
+        from hands.tools.search._common import mtimes  # lazy: start-up
+
         blocks = parse_heading(data)
         if self.seam:
             blocks = [b for b in blocks if not b[0] or not self._denied(b[0])]
@@ -592,6 +608,8 @@ def matching_files(count: int) -> str:
 
 def format_output(output: GrepOutput) -> str:
     """The text the model reads."""
+    from hands.tools.search._common import plural  # lazy: start-up
+
     parts: list[str] = []
     total = output.total_entries
     if total == 0:

@@ -19,22 +19,14 @@ from hands.core.schema import ToolInput
 from hands.core.subject import Subject, fetches_url
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
-from hands.tools.web._cache import PageCache
-from hands.tools.web._content import KIND_LABELS, convert
-from hands.tools.web._exchange import FetchLimits, Redirect, Response
-from hands.tools.web._guard import opened_hosts
-from hands.tools.web._page import Page
 from hands.tools.web._sizes import size_text
-from hands.tools.web._small_model import (
-    SMALL_MODEL_VARIABLE,
-    answer,
-    load_small_model,
-    small_model_spec,
-)
-from hands.tools.web._urls import WebUrl, parse_url
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from hands.tools.web._exchange import FetchLimits, Redirect, Response
+    from hands.tools.web._page import Page
+    from hands.tools.web._urls import WebUrl
 
 MAX_CONTENT_CHARS = 100_000
 _PROGRESS_STEP = 64 * 1024
@@ -111,21 +103,38 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
     search_hint = "fetch a web page or URL and read its content"
 
     def __init__(self, *, limits: FetchLimits | None = None) -> None:
-        self.limits = limits or FetchLimits()
+        self._limits = limits
+
+    @property
+    def limits(self) -> FetchLimits:
+        """How long and how much one fetch may take."""
+        if self._limits is None:
+            from hands.tools.web._exchange import FetchLimits  # lazy: start-up
+
+            self._limits = FetchLimits()
+        return self._limits
 
     def permission_subject(self, input: WebFetchInput, ctx: ToolContext) -> Subject | None:
+        from hands.tools.web._urls import parse_url  # lazy: start-up
+
         parsed = parse_url(input.url)
         if isinstance(parsed, str) or self.subject is None:
             return super().permission_subject(input, ctx)
         return Subject(kind="domain", value=parsed.url, declared=self.subject)
 
     async def validate_input(self, input: WebFetchInput, ctx: ToolContext) -> str | None:
+        from hands.tools.web._urls import parse_url  # lazy: start-up
+
         parsed = parse_url(input.url)
         return parsed if isinstance(parsed, str) else None
 
     async def call(
         self, input: WebFetchInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[WebFetchOutput]:
+        from hands.tools.web._cache import PageCache  # lazy: start-up
+        from hands.tools.web._exchange import Redirect  # lazy: start-up
+        from hands.tools.web._urls import parse_url  # lazy: start-up
+
         url = parse_url(input.url)
         if isinstance(url, str):
             raise ToolError(url)
@@ -156,7 +165,9 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
                 marks[0] = received
                 progress(f"Received {size_text(received)}")
 
+        from hands.tools.web._exchange import Redirect  # lazy: start-up
         from hands.tools.web._fetch import fetch  # httpx: imported when a fetch runs
+        from hands.tools.web._guard import opened_hosts  # lazy: start-up
 
         got = await fetch(url, opened=opened_hosts(self, ctx), limits=self.limits, report=report)
         if isinstance(got, Redirect):
@@ -188,6 +199,8 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
         return f"{head}\n\n{_cut(page.text, output.offset)}"
 
     def describe_input(self, input: WebFetchInput) -> str:
+        from hands.tools.web._urls import parse_url  # lazy: start-up
+
         parsed = parse_url(input.url)
         return input.url if isinstance(parsed, str) else parsed.shown
 
@@ -204,6 +217,8 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
 
 def summary(output: WebFetchOutput) -> str:
     """One line for people: what was received and what it became."""
+    from hands.tools.web._content import KIND_LABELS  # lazy: start-up
+
     if isinstance(output, OtherHost):
         return f"Redirected to another host: {output.redirect.target} (not followed)"
     page = output.page
@@ -228,6 +243,9 @@ DOWNLOADS = "downloads"
 
 
 def _page(response: Response, downloads: Path) -> Page:
+    from hands.tools.web._content import convert  # lazy: start-up
+    from hands.tools.web._page import Page  # lazy: start-up
+
     converted = convert(response) if response.body or 200 <= response.status < 300 else None
     saved = ""
     if converted is not None and converted.kind == "file":
@@ -279,6 +297,13 @@ async def _with_answer(out: FetchedPage) -> FetchedPage:
     out = replace(out, shown_chars=shown)
     if page.kind in ("image", "file"):
         return out
+    from hands.tools.web._small_model import (  # lazy: start-up
+        SMALL_MODEL_VARIABLE,
+        answer,
+        load_small_model,
+        small_model_spec,
+    )
+
     spec = small_model_spec()
     if spec is None:
         return replace(
@@ -301,6 +326,8 @@ async def _with_answer(out: FetchedPage) -> FetchedPage:
 
 
 def _head(out: FetchedPage) -> str:
+    from hands.tools.web._content import KIND_LABELS  # lazy: start-up
+
     page = out.page
     where = (
         page.url if page.url == out.requested else f"{page.url} (redirected from {out.requested})"
@@ -333,6 +360,8 @@ def _head(out: FetchedPage) -> str:
 
 
 def _status_text(page: Page) -> str:
+    from hands.tools.web._content import KIND_LABELS  # lazy: start-up
+
     hint = {
         404: "The page does not exist; check the URL or search for the right one.",
         401: "The page needs a login, which WebFetch cannot give.",

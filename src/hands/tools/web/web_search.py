@@ -13,19 +13,11 @@ from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.core.words import plural
-from hands.models.base import SessionModel
-from hands.tools.web._backends import (
-    MAX_SEARCHES_PER_CALL,
-    PAGE_SIZE,
-    Hit,
-    Query,
-    SearchBackend,
-)
-from hands.tools.web._choice import backend_from_env
-from hands.tools.web._domains import clean_domain, passes
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from hands.tools.web._backends import Hit, SearchBackend
 
 DEFAULT_SESSION_CAP = 200
 CAP_VARIABLES = ("HANDS_MAX_WEB_SEARCHES_PER_SESSION", "CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION")
@@ -119,6 +111,15 @@ class WebSearchTool(ReadOnlyTool[WebSearchInput, SearchResults]):
     async def call(
         self, input: WebSearchInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[SearchResults]:
+        from hands.models.base import SessionModel  # lazy: start-up
+        from hands.tools.web._backends import (  # lazy: start-up
+            MAX_SEARCHES_PER_CALL,
+            PAGE_SIZE,
+            Query,
+        )
+        from hands.tools.web._choice import backend_from_env  # lazy: start-up
+        from hands.tools.web._domains import clean_domain, passes  # lazy: start-up
+
         backend = self._backend or backend_from_env(model=ctx.session.service(SessionModel).model)
         budget = ctx.session.service(SearchBudget)
         if not budget.take():
