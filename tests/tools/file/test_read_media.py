@@ -150,7 +150,7 @@ def test_a_pdf_over_the_document_limit_goes_as_text_only(
 ) -> None:
     f = h.root / "doc.pdf"
     make_pdf(f, 2)
-    monkeypatch.setattr("hands.tools.file._read_file.PDF_DOCUMENT_MAX_BYTES", 100)
+    monkeypatch.setattr("hands.tools.file.read.PDF_DOCUMENT_MAX_BYTES", 100)
     content = h.ok("Read", file_path=str(f)).block.content
     assert isinstance(content, str) and "Text of page 1" in content
 
