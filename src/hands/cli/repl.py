@@ -19,6 +19,7 @@ from hands.agent import hook_turns
 from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
 from hands.cli.repl_commands import ALIASES, COMMANDS, describe_mode, help_text, next_mode
+from hands.cli.repl_slash import find as find_slash
 from hands.cli.session_setup import AgentSetup
 from hands.cli.session_view import SessionView
 from hands.core.context import PermissionMode, ToolContext
@@ -289,6 +290,8 @@ class Repl:
             await self._mcp_prompt(name[1:], arg)
             return
         name = ALIASES.get(name.lower(), name.lower())
+        if (slash := find_slash(name)) is not None and await slash(self, arg):
+            return
         if name == "/exit":
             raise Exit
         if name == "/model":

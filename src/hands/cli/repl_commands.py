@@ -9,6 +9,7 @@ COMMANDS: dict[str, str] = {
     "/clear": "start a fresh conversation (the transcript so far is kept)",
     "/compact": "summarise the conversation to free context; /compact TEXT: what to keep",
     "/config": "the settings in force and the file each one comes from",
+    "/context": "what fills the context window, per category, in tokens",
     "/cost": "the tokens used so far and what they cost",
     "/init": "write a starter CLAUDE.md (AGENTS.md if the project uses one) from the project",
     "/mcp": "MCP servers and their state (/mcp login NAME, /mcp logout NAME)",

@@ -43,6 +43,16 @@ def estimate(messages: Sequence[Message]) -> int:
     return sum(estimate_message(m) for m in messages)
 
 
+def estimate_text(text: str) -> int:
+    """A rough token count of plain text (a system prompt, or part of one)."""
+    return len(text) // CHARS_PER_TOKEN
+
+
+def estimate_tools(tools: Sequence[ToolSpec]) -> int:
+    """A rough token count of tool definitions as they are sent."""
+    return sum(len(json.dumps(t.to_wire())) for t in tools) // CHARS_PER_TOKEN
+
+
 def estimate_request(messages: Sequence[Message], system: str, tools: Sequence[ToolSpec]) -> int:
     """A rough token count of a whole request, for when no usage is known yet."""
     fixed = len(system) + sum(len(json.dumps(t.to_wire())) for t in tools)

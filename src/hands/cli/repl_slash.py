@@ -1,0 +1,35 @@
+"""The REPL's slash commands that live in a module of their own, by name.
+
+Each entry is ``(module, function)``; the function is ``async def run(repl, arg) -> bool``
+and returns False when it leaves the command to the REPL's own handling (``/permissions``
+with no argument shows the rules). Modules are imported when their command runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Protocol, cast
+
+if TYPE_CHECKING:
+    from hands.cli.repl import Repl
+
+
+class SlashCommand(Protocol):
+    """A command's ``run``: True when it handled the command."""
+
+    async def __call__(self, repl: Repl, arg: str, /) -> bool:
+        """Run the command with what followed its name."""
+        ...
+
+
+MODULES: dict[str, str] = {
+    "/context": "hands.cli.repl_context",
+}
+
+
+def find(name: str) -> SlashCommand | None:
+    """The command called ``name`` (``/context``), or None when none of these has it."""
+    module = MODULES.get(name)
+    if module is None:
+        return None
+    return cast(SlashCommand, importlib.import_module(module).run)
