@@ -24,6 +24,7 @@ class SlashCommand(Protocol):
 
 MODULES: dict[str, str] = {
     "/context": "hands.cli.repl_context",
+    "/export": "hands.cli.repl_export",
 }
 
 
