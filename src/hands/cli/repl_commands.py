@@ -20,6 +20,9 @@ COMMANDS: dict[str, str] = {
     "/rewind": "go back to before a prompt: its file changes, the conversation, or both",
     "/permissions": "the permission rules in force and where they come from",
     "/status": "model, permission mode, settings files and MCP servers",
+    "/tasks": "background shells and agents: /tasks ID shows output, /tasks stop ID",
+    "/bashes": "the same as /tasks",
+    "/todos": "the todo list and the project's task list",
     "/tools": "the tools the model can use",
     "/exit": "leave (Ctrl-D works too)",
 }

@@ -25,6 +25,9 @@ class SlashCommand(Protocol):
 MODULES: dict[str, str] = {
     "/context": "hands.cli.repl_context",
     "/export": "hands.cli.repl_export",
+    "/tasks": "hands.cli.repl_tasks",
+    "/bashes": "hands.cli.repl_tasks",
+    "/todos": "hands.cli.repl_todos",
 }
 
 

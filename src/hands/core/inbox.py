@@ -58,12 +58,17 @@ class Inbox:
         box.arrived.set()
 
     def take(self, agent_id: str | None) -> list[str]:
-        """The waiting notices, forgotten once taken."""
+        """The waiting notices, forgotten once taken.
+
+        A wake-up with nothing to say (work stopped on purpose) is spent here too, so the
+        next :meth:`wait` waits again.
+        """
         box = self._boxes.get(agent_id)
-        if box is None or not box.notices:
+        if box is None:
             return []
         out, box.notices = box.notices, []
-        box.arrived = anyio.Event()
+        if box.arrived.is_set():  # an unset one may have waiters: it stays
+            box.arrived = anyio.Event()
         return out
 
     def outstanding(self, agent_id: str | None) -> bool:
