@@ -12,6 +12,7 @@ COMMANDS: dict[str, str] = {
     "/context": "what fills the context window, per category, in tokens",
     "/cost": "the tokens used so far and what they cost",
     "/export": "the conversation as Markdown: /export FILE, or to the clipboard",
+    "/hooks": "the hooks by event, the file each comes from and whether it runs",
     "/init": "write a starter CLAUDE.md (AGENTS.md if the project uses one) from the project",
     "/mcp": "MCP servers and their state (/mcp login NAME, /mcp logout NAME)",
     "/memory": "the instruction files (CLAUDE.md, AGENTS.md...); opens one in your editor",

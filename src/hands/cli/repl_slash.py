@@ -28,6 +28,7 @@ MODULES: dict[str, str] = {
     "/tasks": "hands.cli.repl_tasks",
     "/bashes": "hands.cli.repl_tasks",
     "/todos": "hands.cli.repl_todos",
+    "/hooks": "hands.cli.repl_hooks",
 }
 
 
