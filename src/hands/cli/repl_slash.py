@@ -29,6 +29,7 @@ MODULES: dict[str, str] = {
     "/bashes": "hands.cli.repl_tasks",
     "/todos": "hands.cli.repl_todos",
     "/hooks": "hands.cli.repl_hooks",
+    "/add-dir": "hands.cli.repl_add_dir",
 }
 
 
