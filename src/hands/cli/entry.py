@@ -72,7 +72,7 @@ def _run_app() -> int:
     from hands.cli.app import app
 
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="hands")
     except UsageError as exc:
         if not exc.format_message():  # a group given no command: its help is shown
             return 2
