@@ -74,7 +74,7 @@ def floor_once(env: dict[str, str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hands-serve-start-") as tmp:
@@ -83,7 +83,9 @@ def main() -> None:
         home.mkdir()
         env = {**os.environ, "HANDS_HOME": str(home), "HOME": str(home)}
         serve_once(work, env)  # warm the page cache and byte code
-        inits, lists, floors = [], [], []
+        inits: list[float] = []
+        lists: list[float] = []
+        floors: list[float] = []
         tools = 0
         for _ in range(args.runs):
             init, listed, tools = serve_once(work, env)
