@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "/mcp": "MCP servers and their state (/mcp login NAME, /mcp logout NAME)",
     "/memory": "the instruction files (CLAUDE.md, AGENTS.md...); opens one in your editor",
     "/model": "the model in use; /model NAME switches to another",
+    "/plan": "enter plan mode (read-only); /plan TEXT sends TEXT in it",
     "/resume": "pick an earlier session of this project and continue it",
     "/rewind": "go back to before a prompt: its file changes, the conversation, or both",
     "/permissions": "the permission rules in force and where they come from",

@@ -30,6 +30,7 @@ MODULES: dict[str, str] = {
     "/todos": "hands.cli.repl_todos",
     "/hooks": "hands.cli.repl_hooks",
     "/add-dir": "hands.cli.repl_add_dir",
+    "/plan": "hands.cli.repl_plan",
 }
 
 

@@ -1,0 +1,27 @@
+"""``/plan [TEXT]``: enter plan mode, as Shift-Tab to ``plan`` does; TEXT is then sent."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from hands.cli.repl_commands import describe_mode
+
+if TYPE_CHECKING:
+    from hands.cli.repl import Repl
+
+
+async def run(repl: Repl, arg: str) -> bool:
+    """Switch to plan mode (if not in it), then run ``arg`` as a prompt when given."""
+    if repl.mode == "plan":
+        repl.console.print(Text("Already in plan mode.", style="dim"))
+    else:
+        from hands.tools.plan.state import entered
+
+        before, repl.mode = repl.mode, "plan"
+        entered(repl.setup.session, before)
+        repl.console.print(Text(describe_mode("plan"), style="cyan"))
+    if arg:
+        await repl.turn(arg)
+    return True
