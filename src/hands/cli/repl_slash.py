@@ -31,6 +31,7 @@ MODULES: dict[str, str] = {
     "/hooks": "hands.cli.repl_hooks",
     "/add-dir": "hands.cli.repl_add_dir",
     "/plan": "hands.cli.repl_plan",
+    "/permissions": "hands.cli.repl_permissions",
 }
 
 

@@ -86,6 +86,13 @@ class PermissionEngine:
         """Add rules (an "allow always" answer, a session rule)."""
         self.index.add(rules)
 
+    def remove_rules(self, rules: Iterable[PermissionRule]) -> None:
+        """Take rules out of force (the user removed them from their file)."""
+        gone = {id(r) for r in rules}
+        kept = [r for r in self.index.rules if id(r) not in gone]
+        self.index = RuleIndex(kept, home=self.home)
+        self._turn_indexes.clear()
+
     def index_for(self, ctx: ToolContext) -> RuleIndex:
         """The rules in force for a call: the engine's, plus the query's ``turn_allow``."""
         extra = ctx.turn_allow
