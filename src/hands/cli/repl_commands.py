@@ -12,6 +12,7 @@ COMMANDS: dict[str, str] = {
     "/config": "the settings in force and the file each one comes from",
     "/context": "what fills the context window, per category, in tokens",
     "/cost": "the tokens used so far and what they cost",
+    "/doctor": "check the installation: settings files, MCP servers, trust, sandbox, tools",
     "/export": "the conversation as Markdown: /export FILE, or to the clipboard",
     "/hooks": "the hooks by event, the file each comes from and whether it runs",
     "/init": "write a starter CLAUDE.md (AGENTS.md if the project uses one) from the project",

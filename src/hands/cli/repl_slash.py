@@ -32,6 +32,7 @@ MODULES: dict[str, str] = {
     "/add-dir": "hands.cli.repl_add_dir",
     "/plan": "hands.cli.repl_plan",
     "/permissions": "hands.cli.repl_permissions",
+    "/doctor": "hands.cli.repl_doctor",
 }
 
 
