@@ -7,6 +7,7 @@ from hands.core.context import PermissionMode
 COMMANDS: dict[str, str] = {
     "/help": "this help",
     "/add-dir": "/add-dir PATH: another directory the session may work in",
+    "/agents": "the sub-agents; /agents new NAME [--user] from a template, /agents edit NAME",
     "/clear": "start a fresh conversation (the transcript so far is kept)",
     "/compact": "summarise the conversation to free context; /compact TEXT: what to keep",
     "/config": "the settings in force and the file each one comes from",

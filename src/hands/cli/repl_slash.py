@@ -33,6 +33,7 @@ MODULES: dict[str, str] = {
     "/plan": "hands.cli.repl_plan",
     "/permissions": "hands.cli.repl_permissions",
     "/doctor": "hands.cli.repl_doctor",
+    "/agents": "hands.cli.repl_agents",
 }
 
 
