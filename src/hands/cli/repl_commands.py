@@ -23,13 +23,13 @@ COMMANDS: dict[str, str] = {
     "/plan": "enter plan mode (read-only); /plan TEXT sends TEXT in it",
     "/resume": "pick an earlier session of this project and continue it",
     "/rewind": "go back to before a prompt: its file changes, the conversation, or both",
-    "/permissions": "the rules in force; /permissions add|remove allow|ask|deny RULE "
-    "[--to user|project|local], /permissions add-dir PATH",
+    "/permissions": "the rules; add|remove allow|ask|deny RULE [--to FILE], add-dir PATH",
     "/status": "model, permission mode, settings files and MCP servers",
     "/tasks": "background shells and agents: /tasks ID shows output, /tasks stop ID",
     "/bashes": "the same as /tasks",
     "/todos": "the todo list and the project's task list",
     "/tools": "the tools the model can use",
+    "/vim": "vi keys in the input line (again: the usual keys)",
     "/exit": "leave (Ctrl-D works too)",
 }
 

@@ -34,6 +34,7 @@ MODULES: dict[str, str] = {
     "/permissions": "hands.cli.repl_permissions",
     "/doctor": "hands.cli.repl_doctor",
     "/agents": "hands.cli.repl_agents",
+    "/vim": "hands.cli.repl_vim",
 }
 
 
