@@ -20,6 +20,7 @@ from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
 from hands.cli.repl_commands import ALIASES, COMMANDS, describe_mode, help_text, next_mode
 from hands.cli.repl_slash import find as find_slash
+from hands.cli.repl_status_line import install as install_status_line
 from hands.cli.session_setup import AgentSetup
 from hands.cli.session_view import SessionView
 from hands.core.context import PermissionMode, ToolContext
@@ -138,6 +139,7 @@ class Repl:
         code = 1
         for warning in self.custom.warnings:
             self.console.print(Text(f"hands: warning: {warning}", style="yellow"))
+        install_status_line(self)
         if self.setup.resumed:
             from hands.cli.sessions_list import replay
 
