@@ -303,8 +303,9 @@ def tasks_command(
     """List this project's tasks (or HANDS_TASK_LIST_ID's): number, status, subject."""
     from hands.cli import tasks_list
     from hands.core.limits import hands_home
+    from hands.tools.planning import project_tasks
 
-    name, tasks = tasks_list.tasks_of(hands_home(), _cwd(cwd))
+    name, tasks = project_tasks(hands_home(), _cwd(cwd))
     if as_json:
         typer.echo(tasks_list.as_json(name, tasks))
     else:
@@ -332,7 +333,7 @@ def tools_command(
 
     pool = pool_for(simple=simple or Limits.from_env().simple)
     infos = [describe_tool(t) for t in pool]
-    from hands.tools.browser._settings import pool_note
+    from hands.tools.browser import pool_note
 
     note = pool_note(pool.names)
     if note:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from hands.core.context import ToolContext
 
 if TYPE_CHECKING:
-    from hands.tools.planning._task_store import TaskStore
+    from hands.tools.planning._task_store import Task, TaskStore
 
 DATABASE = "tasks.db"
 LIST_ID_VARIABLES = ("HANDS_TASK_LIST_ID", "CLAUDE_CODE_TASK_LIST_ID")
@@ -54,3 +54,14 @@ def store_for(ctx: ToolContext) -> tuple[TaskStore, str]:
     from hands.tools.planning._task_store import store_at  # lazy: start-up
 
     return store_at(database(ctx.session.home)), list_id(ctx.root)
+
+
+def project_tasks(home: Path, project: Path) -> tuple[str, list[Task]]:
+    """The list id of ``project`` and its tasks (none when no database exists yet)."""
+    from hands.tools.planning._task_store import store_at  # lazy: start-up
+
+    name = list_id(project)
+    path = database(home)
+    if not path.exists():
+        return name, []
+    return name, store_at(path).list(name)
