@@ -31,6 +31,7 @@ from hands.core.schema import ToolInput
 from hands.core.subject import names_value
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
+from hands.tools.skill._loaded import LoadedSkills
 from hands.tools.skill._skills import Skill, SkillSet, listing, load_skills
 
 DEFAULT_BUDGET = 8_000
@@ -99,6 +100,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
 
     name = "Skill"
     aliases = ("SlashCommand",)
+    session_states = (LoadedSkills,)
     in_background_agents = True
     input_model = SkillInput
     subject = names_value("skill", strip_slash=True, args_field="args")
@@ -146,6 +148,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         skill = self.skills.find(input.skill)
         if skill is None:
             raise ToolError(f"There is no skill {input.skill!r}.")
+        ctx.session.service(LoadedSkills).add(skill.name, str(skill.directory))
         args = input.args or ""
         instructions, took_args = substitute(skill.instructions, args)
         return ToolResult(
