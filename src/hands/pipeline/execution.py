@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -258,10 +257,9 @@ def _checkpoint(tool: Tool[Any, Any], parsed: Any, ctx: ToolContext) -> None:
 
     session = ctx.session
     store = session.service(CheckpointStore, lambda: store_for(session.directory))
-    path = Path(subject.value).expanduser()
     # the write goes ahead: a checkpoint that cannot be kept does not stop it
     with contextlib.suppress(OSError):
-        store.record(path if path.is_absolute() else ctx.cwd / path)
+        store.record(ctx.resolve(subject.value))
 
 
 async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> None:
