@@ -136,10 +136,9 @@ def main_command(
         output_format, input_format, permission_mode, skip_permissions=skip_permissions
     )
     _logging(verbose=verbose, debug=debug)
-    from hands.cli.env_check import env_warnings
+    from hands.cli.env_check import check_environment
 
-    for warning in env_warnings():
-        print(f"hands: warning: {warning}", file=sys.stderr)
+    check_environment()
     streamed = input_format == "stream-json"
     interactive = prompt is None and sys.stdin.isatty() and not streamed
     if streamed:
