@@ -17,13 +17,14 @@ from typing import Literal, TypeAlias, TypeVar
 
 from hands.errors import ConfigError
 
-Kind: TypeAlias = Literal["switch", "count", "whole", "number", "text"]
+Kind: TypeAlias = Literal["switch", "count", "whole", "number", "amount", "text"]
 
 _WANTED: Mapping[Kind, str] = {
     "switch": "1 or 0 (true/false, yes/no, on/off)",
     "count": "a whole number above 0",
     "whole": "a whole number, 0 or more",
     "number": "a number above 0",
+    "amount": "a number, 0 or more",
     "text": "text",
 }
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -185,9 +186,9 @@ VARIABLES: tuple[Variable, ...] = (
     ),
     _v(
         "HANDS_MAX_WEB_SEARCHES_PER_SESSION",
-        "count",
+        "whole",
         "200",
-        "WebSearch calls allowed in one session.",
+        "WebSearch calls allowed in one session; 0: none.",
         "CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION",
     ),
     _v(
@@ -246,7 +247,7 @@ VARIABLES: tuple[Variable, ...] = (
     ),
     _v(
         "HANDS_WAKEUP_MIN_SECONDS",
-        "number",
+        "amount",
         "60",
         "The shortest delay ScheduleWakeup accepts, in seconds.",
     ),
@@ -339,12 +340,24 @@ def number(name: str, env: Mapping[str, str] | None = None) -> float | None:
     return _parsed(name, env, float, lambda n: 0 < n < float("inf"))
 
 
+def amount(name: str, env: Mapping[str, str] | None = None) -> float | None:
+    """A number, 0 or more (and finite); None when unset with no default."""
+    return _parsed(name, env, float, lambda n: 0 <= n < float("inf"))
+
+
 def text(name: str, env: Mapping[str, str] | None = None) -> str | None:
     """The value as set (stripped), else the default; None when both are empty."""
     return _raw(variable(name), env)[1] or None
 
 
-_READERS = {"switch": switch, "count": count, "whole": whole, "number": number, "text": text}
+_READERS = {
+    "switch": switch,
+    "count": count,
+    "whole": whole,
+    "number": number,
+    "amount": amount,
+    "text": text,
+}
 
 
 def problems(env: Mapping[str, str] | None = None) -> list[EnvError]:
@@ -372,6 +385,7 @@ __all__ = [
     "VARIABLES",
     "EnvError",
     "Variable",
+    "amount",
     "count",
     "number",
     "problems",

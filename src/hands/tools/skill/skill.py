@@ -17,7 +17,6 @@ it only.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,11 +84,11 @@ def budget(env: Mapping[str, str] | None = None, *, window_tokens: int | None = 
 
     ``window_tokens`` is the model's context window; unknown: 8,000 characters.
     """
-    env = os.environ if env is None else env
-    for key in ("HANDS_SKILL_CHAR_BUDGET", "SLASH_COMMAND_TOOL_CHAR_BUDGET"):
-        raw = env.get(key, "").strip()
-        if raw.isdigit() and int(raw) > 0:
-            return int(raw)
+    from hands.core.env import count
+
+    chars = count("HANDS_SKILL_CHAR_BUDGET", env)
+    if chars is not None:
+        return chars
     if window_tokens is None or window_tokens <= 0:
         return DEFAULT_BUDGET
     return max(1, int(window_tokens * BUDGET_SHARE * CHARS_PER_TOKEN))
