@@ -85,3 +85,11 @@ def test_the_cli_stops_on_a_bad_value_with_one_line_and_exit_2(tmp_path: Path) -
         "hands: HANDS_MAX_TOOL_CONCURRENCY='lots' is not a whole number above 0. "
         "Unset it or set a whole number above 0."
     ]
+
+
+def test_a_text_variable_with_a_shape_is_checked_against_it() -> None:
+    from hands.discovery.deferral import DeferralMode
+
+    assert DeferralMode.from_env({"ENABLE_TOOL_SEARCH": "auto:5%"}).percent == 5.0
+    with pytest.raises(env.EnvError, match="HANDS_TOOL_SEARCH='sometimes' is not auto"):
+        DeferralMode.from_env({"HANDS_TOOL_SEARCH": "sometimes"})

@@ -11,6 +11,7 @@ Nothing is read at import.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, TypeVar
@@ -47,15 +48,23 @@ class Variable:
     doc: str
     also: tuple[str, ...] = ()
     """Claude Code's names for the same setting, read when this one is unset."""
+    pattern: str = ""
+    """For text: a regular expression the whole value must match (any case); empty: any."""
+    takes: str = ""
+    """For text with a pattern: what it takes, in words."""
 
     @property
     def wanted(self) -> str:
         """What a value must be, in words."""
-        return _WANTED[self.kind]
+        return self.takes or _WANTED[self.kind]
 
 
-def _v(name: str, kind: Kind, default: str, doc: str, *also: str) -> Variable:
-    return Variable(name=name, kind=kind, default=default, doc=doc, also=also)
+def _v(
+    name: str, kind: Kind, default: str, doc: str, *also: str, pattern: str = "", takes: str = ""
+) -> Variable:
+    return Variable(
+        name=name, kind=kind, default=default, doc=doc, also=also, pattern=pattern, takes=takes
+    )
 
 
 VARIABLES: tuple[Variable, ...] = (
@@ -84,6 +93,8 @@ VARIABLES: tuple[Variable, ...] = (
         "text",
         "dismiss",
         "How alert, confirm and prompt dialogs are answered: accept or dismiss.",
+        pattern=r"accept|dismiss",
+        takes="accept or dismiss",
     ),
     _v(
         "HANDS_BROWSER_EXECUTABLE",
@@ -238,6 +249,8 @@ VARIABLES: tuple[Variable, ...] = (
         "auto",
         "Defer tool schemas behind ToolSearch: auto, auto:N (percent), true or false.",
         "ENABLE_TOOL_SEARCH",
+        pattern=r"auto(:\s*[0-9]+(\.[0-9]*)?%?)?|true|false|1|0|on|off|yes|no|always|never",
+        takes="auto, auto:N (a percent), true or false",
     ),
     _v(
         "HANDS_TOOL_TIMEOUT_MS",
@@ -347,7 +360,11 @@ def amount(name: str, env: Mapping[str, str] | None = None) -> float | None:
 
 def text(name: str, env: Mapping[str, str] | None = None) -> str | None:
     """The value as set (stripped), else the default; None when both are empty."""
-    return _raw(variable(name), env)[1] or None
+    var = variable(name)
+    read, value = _raw(var, env)
+    if value and var.pattern and re.fullmatch(var.pattern, value, re.IGNORECASE) is None:
+        raise _bad(var, read, value)
+    return value or None
 
 
 _READERS = {

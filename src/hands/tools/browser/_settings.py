@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from hands.core.env import count, switch
+from hands.core.env import count, switch, text
 
 EXECUTABLE_VARIABLE = "HANDS_BROWSER_EXECUTABLE"
 ENABLE_VARIABLE = "HANDS_BROWSER"
@@ -61,7 +61,7 @@ class BrowserSettings:
         env = os.environ if env is None else env
         headed = switch(HEADLESS_VARIABLE, env) is False or switch("HANDS_BROWSER_HEADED", env)
         display = bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
-        answer = env.get("HANDS_BROWSER_DIALOGS", "").strip().lower()
+        answer = (text("HANDS_BROWSER_DIALOGS", env) or "").lower()
         return cls(
             executable=find_executable(env),
             headless=not (headed and display),
