@@ -69,6 +69,8 @@ class CheckpointStore:
     directory: Path
     max_file_bytes: int = MAX_FILE_BYTES
     max_store_bytes: int = MAX_STORE_BYTES
+    enabled: bool = True
+    """False: no turn and no file is recorded (an SDK session without file checkpointing)."""
     _turns: list[Turn] = field(default_factory=lambda: list[Turn]())
     _loaded: bool = False
 
@@ -81,6 +83,8 @@ class CheckpointStore:
 
     def begin_turn(self, prompt: str, *, message_index: int) -> Turn:
         """A user turn starts: later writes are recorded under it."""
+        if not self.enabled:
+            return Turn(number=0, prompt="", message_index=message_index, started=time.time())
         self._load()
         number = self._turns[-1].number + 1 if self._turns else 1
         turn = Turn(
@@ -94,7 +98,7 @@ class CheckpointStore:
     def record(self, path: Path) -> None:
         """``path`` is about to be written: keep what it is now, if this turn has not yet."""
         self._load()
-        if not self._turns:
+        if not self.enabled or not self._turns:
             return
         turn = self._turns[-1]
         target = str(path.absolute())

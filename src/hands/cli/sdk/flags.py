@@ -146,6 +146,12 @@ FLAGS: tuple[Flag, ...] = (
         takes_value=False,
         note="a hook_started and a hook_response line per hook run",
     ),
+    Flag(
+        names=("--replay-user-messages",),
+        dest="replay",
+        takes_value=False,
+        note="each user message read is sent back with the uuid rewind_files takes",
+    ),
     Flag(names=("--json-schema",), dest="json_schema", note="structured output"),
     Flag(
         names=("--plugin-dir",),

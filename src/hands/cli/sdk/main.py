@@ -216,6 +216,7 @@ def _run(
     import anyio
 
     from hands.cli.sdk.channel import ControlChannel
+    from hands.cli.sdk.rewind import checkpointing_asked
     from hands.cli.sdk.session import SdkOptions, SdkSession
 
     def resolve(name: str | None) -> Any:
@@ -238,6 +239,8 @@ def _run(
             hands_version=version("hands"),
             hook_events=args.on("hook_events"),
             report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
+            replay_user_messages=args.on("replay"),
+            file_checkpointing=checkpointing_asked(),
         ),
         ControlChannel(),
     )

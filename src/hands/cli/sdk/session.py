@@ -27,6 +27,7 @@ from hands.cli.sdk import control
 from hands.cli.sdk.channel import ControlChannel
 from hands.cli.sdk.messages import InitFacts, ResultFacts, error_result, init_line, stamp
 from hands.cli.sdk.messages import result_line as build_result
+from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
 from hands.cli.session_setup import AgentSetup
@@ -34,6 +35,10 @@ from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
 from hands.models.base import MessageStart, StreamEvent
 from hands.orchestration.events import ToolResultEvent
+
+
+def _new_id() -> str:
+    return str(uuid.uuid4())
 
 
 def _key_source(model: str) -> str:
@@ -78,6 +83,10 @@ class SdkOptions:
     report_state: bool = False
     """Send ``session_state_changed`` (running, idle) around each turn, as the SDK asks
     with ``CLAUDE_CODE_SDK_READS_SESSION_STATE``."""
+    replay_user_messages: bool = False
+    """``--replay-user-messages``: each prompt is sent back with its ``uuid``."""
+    file_checkpointing: bool = False
+    """The program's ``enable_file_checkpointing``: files are recorded for ``rewind_files``."""
 
 
 @dataclass(kw_only=True)
@@ -103,7 +112,10 @@ class SdkSession:
         self._switched_off: set[str] = set()
         self._message_id = ""
         self._partials: Any = None
-        self._inbox: MemoryObjectSendStream[Message | InputProblem] | None = None
+        self._inbox: MemoryObjectSendStream[Prompt | InputProblem] | None = None
+        self.checkpoints = PromptCheckpoints(
+            session=setup.session, enabled=options.file_checkpointing
+        )
         self.failures = 0
         self.last_error = False
         self.context_tokens: int | None = None
@@ -133,7 +145,7 @@ class SdkSession:
 
         ``first_line``: a line already read from ``stdin`` (the SDK's ``initialize``).
         """
-        send, receive = anyio.create_memory_object_stream[Message | InputProblem](1000)
+        send, receive = anyio.create_memory_object_stream[Prompt | InputProblem](1000)
         self._inbox = send
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._read, stdin, send, tg, first_line)
@@ -151,7 +163,7 @@ class SdkSession:
     async def _read(
         self,
         stdin: IO[bytes],
-        inbox: MemoryObjectSendStream[Message | InputProblem],
+        inbox: MemoryObjectSendStream[Prompt | InputProblem],
         tg: anyio.abc.TaskGroup,
         first_line: bytes,
     ) -> None:
@@ -174,7 +186,7 @@ class SdkSession:
             self.channel.close()
             inbox.close()
 
-    async def _scheduled(self, inbox: MemoryObjectSendStream[Message | InputProblem]) -> None:
+    async def _scheduled(self, inbox: MemoryObjectSendStream[Prompt | InputProblem]) -> None:
         """Queue each scheduled prompt (CronCreate, ScheduleWakeup) when its time comes.
 
         It runs as the next user turn, announced by a ``scheduled_prompt`` system line;
@@ -199,13 +211,13 @@ class SdkSession:
                     }
                 )
                 try:
-                    await inbox.send(user_text(job.prompt))
+                    await inbox.send(Prompt(message=user_text(job.prompt), uuid=_new_id()))
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                     return
 
     def _route(
         self, line: str, number: int, tg: anyio.abc.TaskGroup
-    ) -> Message | InputProblem | None:
+    ) -> Prompt | InputProblem | None:
         """A user message or a problem for the turn queue; control lines are handled here."""
         if not line.strip():
             return None
@@ -244,9 +256,14 @@ class SdkSession:
             return InputProblem(text=f"input line {number} has no usable user message: {exc}")
         if message.role != "user":
             return InputProblem(text=f"input line {number}: the message's role must be user")
-        return message
+        given = entry.get("uuid")  # a prompt keeps the uuid the program gave it
+        return Prompt(
+            message=message,
+            uuid=given if isinstance(given, str) and given else _new_id(),
+            wire=cast(dict[str, Any], entry["message"]),
+        )
 
-    async def _turns(self, receive: MemoryObjectReceiveStream[Message | InputProblem]) -> None:
+    async def _turns(self, receive: MemoryObjectReceiveStream[Prompt | InputProblem]) -> None:
         async with receive:
             async for item in receive:
                 if isinstance(item, InputProblem):
@@ -256,7 +273,7 @@ class SdkSession:
                     continue
                 await self._turn(item)
 
-    async def _turn(self, message: Message) -> None:
+    async def _turn(self, prompt: Prompt) -> None:
         setup = self.setup
         if self._first_turn:
             setup.start_background()
@@ -264,7 +281,10 @@ class SdkSession:
         self._interrupted = False
         self._state("running")
         self.send(init_line(self.facts()))
-        await self._answer(message)
+        if self.options.replay_user_messages:
+            self.send(replay_line(prompt, session_id=setup.session.id))
+        self.checkpoints.remember(prompt, message_index=len(setup.history))
+        await self._answer(prompt.message)
         while not self._interrupted:
             notices = self._waiting_notices()
             if not notices:
