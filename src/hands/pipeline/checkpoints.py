@@ -169,6 +169,17 @@ class CheckpointStore:
         self._save()
         return Rewound(restored=tuple(restored), removed=tuple(removed), lost=tuple(lost))
 
+    def forget(self, number: int) -> None:
+        """Drop the turns from ``number`` on, files left as they are now.
+
+        A conversation rewound without its files: those turns are no longer in the
+        conversation, so their checkpoints go (and the contents only they kept).
+        """
+        self._load()
+        self._turns = [t for t in self._turns if t.number < number]
+        self._drop_unused(_blob_sizes(self._blobs))
+        self._save()
+
     def turn_at_message(self, message_index: int) -> Turn | None:
         """The turn whose prompt is message ``message_index`` (or the first one after it).
 
@@ -246,11 +257,15 @@ class CheckpointStore:
         sizes = _blob_sizes(self._blobs)
         while len(self._turns) > 1 and sum(sizes.values()) > self.max_store_bytes:
             self._turns.pop(0)
-            used = {f.blob for t in self._turns for f in t.files if f.blob}
-            for blob in [b for b in sizes if b not in used]:
-                (self._blobs / blob).unlink(missing_ok=True)
-                del sizes[blob]
+            self._drop_unused(sizes)
         self._save()
+
+    def _drop_unused(self, sizes: dict[str, int]) -> None:
+        """Delete the kept contents no turn refers to any more (``sizes`` follows)."""
+        used = {f.blob for t in self._turns for f in t.files if f.blob}
+        for blob in [b for b in sizes if b not in used]:
+            (self._blobs / blob).unlink(missing_ok=True)
+            del sizes[blob]
 
     def remove(self) -> None:
         """Delete every checkpoint of the session."""
