@@ -26,12 +26,15 @@ typecheck: install
 # subprocesses, terminals and servers, so N may exceed the cores (4 on 2 cores). Tests
 # that share a module-wide fixture stay in one worker, the browser tests run one at a
 # time (tests/conftest.py). 0, the default, runs them one by one in this process.
+# With workers, the temporary folders live under a short fresh folder: the workers' own
+# subfolders would otherwise lengthen every path a terminal test shows.
 # The byte code is compiled once up front, and written: with PYTHONDONTWRITEBYTECODE
 # set, each of the hundreds of `hands` processes the tests start compiled its modules.
 TEST_WORKERS ?= 0
 test: install
 	$(PY) -m compileall -q -j 0 src tests >/dev/null
-	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup \
+		$(if $(filter-out 0,$(TEST_WORKERS)),--basetemp=$$(mktemp -d))
 
 # The MCP conformance suite and the Inspector alone, scenario by scenario (also in `test`).
 conformance: install

@@ -445,3 +445,20 @@ def test_a_resumed_print_session_reads_its_own_saved_results_and_only_those(
     assert "30000" not in own and "\\t1" in own and '"is_error": true' not in own
     assert "not yours" not in others and "nobody is available" in others
     assert "hands home" not in home and "nobody is available" in home
+
+
+def test_a_usage_error_is_one_line_naming_the_command(tmp_path: Path) -> None:
+    broken = tmp_path / ("a-long-folder-name-" * 4) / "broken.json"
+    broken.parent.mkdir()
+    broken.write_text('{"permissions": ')
+    for args, command, says in (
+        (("--bogus",), "hands", "--bogus"),
+        (("-p", "hi", "--settings", str(broken)), "hands", str(broken)),
+        (("permissions", "check", "Bash", "{}", "--settings", str(broken)),
+         "hands permissions check", str(broken)),
+    ):  # fmt: skip
+        proc = hands(*args, cwd=tmp_path)
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{command}: "), proc.stderr
+        assert says in lines[0] and f"({command} -h for help)" in lines[0]

@@ -185,6 +185,11 @@ def main_command(
     if prompt is None:
         import anyio
 
+        from hands.cli.bypass_question import confirm_bypass
+
+        if not confirm_bypass(setup.harness.mode, setup.settings):
+            raise typer.Exit(1)
+
         from hands.cli.console import ShownConsole
         from hands.cli.repl import Repl, terminal_input
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -262,10 +261,9 @@ def _checkpoint(tool: Tool[Any, Any], parsed: Any, ctx: ToolContext) -> None:
 
     session = ctx.session
     store = session.service(CheckpointStore, lambda: store_for(session.directory))
-    path = Path(subject.value).expanduser()
     # the write goes ahead: a checkpoint that cannot be kept does not stop it
     with contextlib.suppress(OSError):
-        store.record(path if path.is_absolute() else ctx.cwd / path)
+        store.record(ctx.resolve(subject.value))
 
 
 _ShellBefore = tuple["CheckpointStore", "Before", bool]
