@@ -115,14 +115,12 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         names=("--resume-session-at",),
         dest="resume_session_at",
-        status="refused",
-        note="hands' transcripts keep no message ids to cut at",
+        note="the uuid of a message hands sent the program; the conversation resumes up to it",
     ),
     Flag(
         names=("--resume-drops-turn",),
         dest="resume_drops_turn",
-        status="refused",
-        note="hands' transcripts keep no message ids to cut at",
+        note="refuses the resume unless what is cut is that prompt's turn alone",
     ),
     Flag(names=("--fork-session",), dest="fork_session", takes_value=False),
     Flag(names=("--session-id",), dest="session_id"),

@@ -187,6 +187,7 @@ def _serve(args: SdkArgs) -> int:
         extra_tools=(structured,) if structured is not None else (),
         new_session_id=new_id,
     )
+    _resume_at(args, setup, resume=resume, continue_last=continue_last)
     announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
@@ -200,6 +201,31 @@ def _serve(args: SdkArgs) -> int:
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
     return _run(args, setup, setup.harness.mode, max_turns, budget, structured, first_line)
+
+
+def _resume_at(
+    args: SdkArgs, setup: AgentSetup, *, resume: str | None, continue_last: bool
+) -> None:
+    """``--resume-session-at`` (and ``--resume-drops-turn``): the conversation cut there.
+
+    The transcript goes on from the cut conversation, its messages with their uuids.
+    """
+    at, drops = args.text("resume_session_at"), args.text("resume_drops_turn")
+    if at is None:
+        if drops is not None:
+            raise UsageError("--resume-drops-turn needs --resume-session-at")
+        return
+    if not (resume or continue_last):
+        raise UsageError("--resume-session-at needs --resume or --continue")
+    from hands.agent.transcript import find, load
+    from hands.cli.sdk.resume_at import cut
+
+    earlier = load(find(setup.session.home, setup.cwd, session_id=resume))
+    kept = cut(earlier, at, drops_turn=drops)
+    setup.history = kept
+    setup.writer.boundary([], trigger="resume_at", tokens_before=0)
+    for message, shown in zip(kept, earlier.message_ids, strict=False):
+        setup.writer.message(message, uuids=shown)
 
 
 def _run(

@@ -27,6 +27,7 @@ from hands.cli.sdk import control
 from hands.cli.sdk.channel import ControlChannel
 from hands.cli.sdk.messages import InitFacts, ResultFacts, error_result, init_line, stamp
 from hands.cli.sdk.messages import result_line as build_result
+from hands.cli.sdk.resume_at import ShownIds
 from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
@@ -284,7 +285,7 @@ class SdkSession:
         if self.options.replay_user_messages:
             self.send(replay_line(prompt, session_id=setup.session.id))
         self.checkpoints.remember(prompt, message_index=len(setup.history))
-        await self._answer(prompt.message)
+        await self._answer(prompt.message, prompt_id=prompt.uuid)
         while not self._interrupted:
             notices = self._waiting_notices()
             if not notices:
@@ -309,13 +310,13 @@ class SdkSession:
             self.send(stamp(obj))
         return text
 
-    async def _answer(self, message: Message) -> None:
+    async def _answer(self, message: Message, *, prompt_id: str = "") -> None:
         """One prompt to its result line (with the structured-output reminders)."""
         structured = self.options.structured
         if structured is not None:
             structured.value = None
         state = _TurnState()
-        result = await self._query(message, state)
+        result = await self._query(message, state, prompt_id=prompt_id)
         reminders = 0
         while (
             structured is not None
@@ -365,7 +366,9 @@ class SdkSession:
                 )
             )
 
-    async def _query(self, message: Message, state: _TurnState) -> ResultEvent:
+    async def _query(
+        self, message: Message, state: _TurnState, *, prompt_id: str = ""
+    ) -> ResultEvent:
         setup = self.setup
         ask = None
         if self.options.ask_sdk:
@@ -387,19 +390,26 @@ class SdkSession:
         self._first_turn = False
         q = query(message, opts)
         self._current = q
-        setup.record_prompt(message)
+        setup.record_prompt(message, uuids=(prompt_id or _new_id(),))
         final: ResultEvent | None = None
+        shown = ShownIds()
         try:
             async for event in q:
-                setup.record(event)
                 if isinstance(event, ResultEvent):
                     final = event
                     continue
                 self._watch(q, event, state)
-                for obj in stream_json_lines(
-                    event, session_id=setup.session.id, model=setup.model.name
-                ):
-                    self.send(self._decorate(obj, event))
+                sent = [
+                    self._decorate(obj, event)
+                    for obj in stream_json_lines(
+                        event, session_id=setup.session.id, model=setup.model.name
+                    )
+                ]
+                for obj in sent:
+                    self.send(obj)
+                ids = shown.of(event, sent)
+                if ids is not None:
+                    setup.record(event, uuids=ids)
         finally:
             self._current = None
             setup.history = list(q.messages)
