@@ -25,15 +25,24 @@ from hands.agent.loop import Query, query
 from hands.cli.output import stream_json_lines
 from hands.cli.sdk import control
 from hands.cli.sdk.channel import ControlChannel
-from hands.cli.sdk.messages import InitFacts, ResultFacts, error_result, init_line, stamp
+from hands.cli.sdk.messages import (
+    InitFacts,
+    Partials,
+    ResultFacts,
+    error_result,
+    init_line,
+    stamp,
+)
 from hands.cli.sdk.messages import result_line as build_result
 from hands.cli.sdk.resume_at import ShownIds
 from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
 from hands.cli.session_setup import AgentSetup
+from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
+from hands.core.outcome import ToolCallOutcome
 from hands.models.base import MessageStart, StreamEvent
 from hands.orchestration.events import ToolResultEvent
 
@@ -112,7 +121,7 @@ class SdkSession:
         self._interrupted = False
         self._switched_off: set[str] = set()
         self._message_id = ""
-        self._partials: Any = None
+        self._partials: dict[str | None, Partials] = {}
         self._inbox: MemoryObjectSendStream[Prompt | InputProblem] | None = None
         self.checkpoints = PromptCheckpoints(
             session=setup.session, enabled=options.file_checkpointing
@@ -121,10 +130,6 @@ class SdkSession:
         self.last_error = False
         self.context_tokens: int | None = None
         self.notes: list[str] = []
-        if options.partial_messages:
-            from hands.cli.sdk.messages import Partials
-
-            self._partials = Partials(session_id=setup.session.id, model=setup.model.name)
 
     # -- output ------------------------------------------------------------------------
 
@@ -133,10 +138,18 @@ class SdkSession:
         self.channel.send(obj)
 
     def _on_model_event(self, event: StreamEvent) -> None:
-        if isinstance(event, MessageStart):
+        parent = PARENT_TOOL_USE.get()  # a sub-agent's stream, under its Agent call
+        if parent is None and isinstance(event, MessageStart):
             self._message_id = event.id or f"msg_{uuid.uuid4().hex[:24]}"
-        if self._partials is not None:
-            for line in self._partials.lines(event):
+        if self.options.partial_messages:
+            partials = self._partials.get(parent)
+            if partials is None:
+                partials = self._partials[parent] = Partials(
+                    session_id=self.setup.session.id,
+                    model=self.setup.model.name,
+                    parent_tool_use_id=parent,
+                )
+            for line in partials.lines(event):
                 self.send(line)
 
     # -- the session -------------------------------------------------------------------
@@ -393,17 +406,21 @@ class SdkSession:
         setup.record_prompt(message, uuids=(prompt_id or _new_id(),))
         final: ResultEvent | None = None
         shown = ShownIds()
+        outcomes: dict[str, ToolCallOutcome] = {}
         try:
             async for event in q:
                 if isinstance(event, ResultEvent):
                     final = event
                     continue
+                if isinstance(event, ToolResultEvent):
+                    outcomes[event.tool_use.id] = event.outcome
                 self._watch(q, event, state)
                 sent = [
-                    self._decorate(obj, event)
+                    self._decorate(one, event)
                     for obj in stream_json_lines(
                         event, session_id=setup.session.id, model=setup.model.name
                     )
+                    for one in self._per_result(obj, event, outcomes)
                 ]
                 for obj in sent:
                     self.send(obj)
@@ -444,6 +461,17 @@ class SdkSession:
         ):
             state.over_budget = True
             q.interrupt()
+
+    @staticmethod
+    def _per_result(
+        obj: dict[str, Any], event: object, outcomes: dict[str, ToolCallOutcome]
+    ) -> list[dict[str, Any]]:
+        """A user line of the turn's tool results: one line per result, with its output."""
+        if isinstance(event, MessageEvent) and obj.get("type") == "user":
+            from hands.cli.sdk.tool_results import split
+
+            return split(obj, outcomes)
+        return [obj]
 
     def _decorate(self, obj: dict[str, Any], event: object) -> dict[str, Any]:
         if isinstance(event, BlockEvent) and obj.get("type") == "assistant":
