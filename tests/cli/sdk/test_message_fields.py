@@ -1,5 +1,5 @@
-"""Fields of the SDK's messages: ``tool_use_result`` on each tool result's own user line,
-and ``parent_tool_use_id`` on a sub-agent's ``stream_event`` partials."""
+"""Fields of the SDK's messages: ``tool_use_result`` on each tool result's own user line;
+``stream_event`` partials of the main conversation only."""
 
 from __future__ import annotations
 
@@ -7,7 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from claude_agent_sdk import AgentDefinition, ResultMessage, StreamEvent, UserMessage
+from claude_agent_sdk import (
+    AgentDefinition,
+    AssistantMessage,
+    ResultMessage,
+    StreamEvent,
+    UserMessage,
+)
 from claude_agent_sdk.types import ToolResultBlock
 
 from cli.sdk.kit import options, run, scripted, text, tool_use
@@ -44,7 +50,9 @@ async def test_each_tool_result_is_a_line_with_the_tools_output(tmp_path: Path) 
     assert isinstance(final, ResultMessage) and final.result == "read them"
 
 
-async def test_a_sub_agents_partials_carry_its_agent_call(tmp_path: Path) -> None:
+async def test_a_sub_agents_stream_sends_no_partials(tmp_path: Path) -> None:
+    # as Claude Code: partials are the main conversation's; a sub-agent's messages come
+    # whole, under its Agent call (parent_tool_use_id)
     call = tool_use(
         "Agent", subagent_type="poet", description="a poem", prompt="write one",
         run_in_background=False,
@@ -55,15 +63,12 @@ async def test_a_sub_agents_partials_carry_its_agent_call(tmp_path: Path) -> Non
     opts = options(tmp_path, model, agents=agents, include_partial_messages=True)
     messages = await run("poem please", opts)
     partials = [m for m in messages if isinstance(m, StreamEvent)]
-
-    def said(parent: str | None) -> str:
-        return "".join(
-            p.event["delta"].get("text", "")
-            for p in partials
-            if p.parent_tool_use_id == parent and p.event["type"] == "content_block_delta"
-        )
-
-    assert said("toolu_poet_call") == "roses are red"
-    assert said(None) == "the poet is done"
-    starts = [p.parent_tool_use_id for p in partials if p.event["type"] == "message_start"]
-    assert starts == [None, "toolu_poet_call", None]
+    assert {p.parent_tool_use_id for p in partials} == {None}
+    deltas = [p.event["delta"] for p in partials if p.event["type"] == "content_block_delta"]
+    assert "".join(d.get("text", "") for d in deltas) == "the poet is done"
+    starts = [p.event["message"]["id"] for p in partials if p.event["type"] == "message_start"]
+    assert len(starts) == 2
+    main = [m for m in messages if isinstance(m, AssistantMessage) and m.parent_tool_use_id is None]
+    assert [m.message_id for m in main] == starts  # the sub-agent's stream changes no id
+    inner = [m for m in messages if getattr(m, "parent_tool_use_id", None) == "toolu_poet_call"]
+    assert any("roses are red" in str(getattr(m, "content", "")) for m in inner)

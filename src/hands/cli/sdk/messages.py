@@ -161,13 +161,9 @@ def error_result(message: str, *, session_id: str) -> dict[str, Any]:
 class Partials:
     """``--include-partial-messages``: the model's stream as Anthropic stream events."""
 
-    def __init__(
-        self, *, session_id: str, model: str, parent_tool_use_id: str | None = None
-    ) -> None:
+    def __init__(self, *, session_id: str, model: str) -> None:
         self.session_id = session_id
         self.model = model
-        self.parent_tool_use_id = parent_tool_use_id
-        """The Agent call whose sub-agent this stream is (None: the main conversation)."""
         self.message_id = ""
         self._open: set[int] = set()
 
@@ -179,7 +175,7 @@ class Partials:
                     "type": "stream_event",
                     "event": raw,
                     "session_id": self.session_id,
-                    "parent_tool_use_id": self.parent_tool_use_id,
+                    "parent_tool_use_id": None,
                 }
             )
             for raw in self._raw(event)

@@ -121,7 +121,9 @@ class SdkSession:
         self._interrupted = False
         self._switched_off: set[str] = set()
         self._message_id = ""
-        self._partials: dict[str | None, Partials] = {}
+        self._partials: Partials | None = None
+        if options.partial_messages:
+            self._partials = Partials(session_id=setup.session.id, model=setup.model.name)
         self._inbox: MemoryObjectSendStream[Prompt | InputProblem] | None = None
         self.checkpoints = PromptCheckpoints(
             session=setup.session, enabled=options.file_checkpointing
@@ -138,18 +140,12 @@ class SdkSession:
         self.channel.send(obj)
 
     def _on_model_event(self, event: StreamEvent) -> None:
-        parent = PARENT_TOOL_USE.get()  # a sub-agent's stream, under its Agent call
-        if parent is None and isinstance(event, MessageStart):
+        if PARENT_TOOL_USE.get() is not None:
+            return  # a sub-agent's stream: Claude Code sends no partials of it either
+        if isinstance(event, MessageStart):
             self._message_id = event.id or f"msg_{uuid.uuid4().hex[:24]}"
-        if self.options.partial_messages:
-            partials = self._partials.get(parent)
-            if partials is None:
-                partials = self._partials[parent] = Partials(
-                    session_id=self.setup.session.id,
-                    model=self.setup.model.name,
-                    parent_tool_use_id=parent,
-                )
-            for line in partials.lines(event):
+        if self._partials is not None:
+            for line in self._partials.lines(event):
                 self.send(line)
 
     # -- the session -------------------------------------------------------------------
