@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +85,36 @@ async def test_rewind_files_is_refused_without_checkpointing(tmp_path: Path) -> 
     assert (root / "created.txt").read_text() == "new\n"
     sessions = tmp_path / "home" / ".hands" / "sessions"
     assert not list(sessions.glob("*/checkpoints/turns.json"))
+
+
+async def test_a_prompt_keeps_the_uuid_the_program_gave_it(tmp_path: Path) -> None:
+    model = _writes(tmp_path)
+    opts = options(
+        tmp_path,
+        model,
+        permission_mode="acceptEdits",
+        enable_file_checkpointing=True,
+        extra_args=REPLAY,
+    )
+    root = tmp_path / "project"
+    mine = "6f0b8a52-3c1d-4e7f-9a2b-1c2d3e4f5a6b"
+
+    async def prompt() -> AsyncIterator[dict[str, Any]]:
+        yield {
+            "type": "user",
+            "message": {"role": "user", "content": "change the notes"},
+            "parent_tool_use_id": None,
+            "uuid": mine,
+        }
+
+    async with ClaudeSDKClient(opts) as client:
+        await client.query(prompt())
+        replayed = [
+            m.uuid
+            async for m in client.receive_response()
+            if isinstance(m, UserMessage) and isinstance(m.content, str)
+        ]
+        assert replayed == [mine]
+        await client.rewind_files(mine)
+    assert (root / "notes.txt").read_text() == "before\n"
+    assert not (root / "created.txt").exists()
