@@ -85,7 +85,9 @@ async def test_resume_drops_turn_refuses_a_cut_that_loses_more(
         resume_drops_turn="00000000-0000-4000-8000-000000000000",
         stderr=errors.append,
     )
-    with pytest.raises(Exception, match="exit code 2"):
+    # as Claude Code: an error result, which the SDK raises with its text; exit 1
+    with pytest.raises(Exception, match="Resume rejected by --resume-drops-turn:") as refused:
         await run("again", opts)
+    assert "exit code: 1" in str(refused.value)
     assert [e for e in errors if e.startswith("hands: Resume rejected by --resume-drops-turn:")]
     assert len(server.requests) == asked

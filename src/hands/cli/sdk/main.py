@@ -23,9 +23,21 @@ if TYPE_CHECKING:
 
 def main(argv: Sequence[str]) -> int:
     """Run the SDK protocol on stdin/stdout; usage errors are one line and exit 2."""
+    from hands.cli.sdk.resume_at import ResumeRefused
+
     try:
         args = parse(argv)
         return _serve(args)
+    except ResumeRefused as exc:  # as Claude Code: an error result the SDK raises with
+        import json
+
+        from hands.cli.sdk.messages import error_result
+
+        print(f"hands: {exc}", file=sys.stderr)
+        line = error_result(str(exc), session_id=exc.session_id)
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+        return 1
     except UsageError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         return 2

@@ -23,6 +23,14 @@ REJECTED = "Resume rejected by --resume-drops-turn:"
 """How a refused ``--resume-drops-turn`` starts; the SDK tells programs to match on it."""
 
 
+class ResumeRefused(UsageError):
+    """The resume cannot be cut as asked; the session is not started."""
+
+    def __init__(self, message: str, *, session_id: str) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+
+
 @dataclass(kw_only=True)
 class ShownIds:
     """Gathers the uuids of the lines sent for each message, until it is recorded."""
@@ -44,15 +52,16 @@ class ShownIds:
 def cut(transcript: Transcript, at: str, *, drops_turn: str | None) -> list[Message]:
     """The conversation of ``transcript`` up to the message shown as ``at``.
 
-    Raises :class:`UsageError` when no message has that uuid, or when ``drops_turn`` is
-    given and what would be left out is not exactly that prompt's turn.
+    Raises :class:`ResumeRefused` when no message has that uuid, or when ``drops_turn``
+    is given and what would be left out is not exactly that prompt's turn.
     """
     ids = transcript.message_ids
     where = next((n for n, shown in enumerate(ids) if at in shown), None)
     if where is None:
-        raise UsageError(
+        raise ResumeRefused(
             f"--resume-session-at: no message of session {transcript.session_id} was shown "
-            f"as {at!r} (hands knows the uuids of the messages it sent an SDK program)"
+            f"as {at!r} (hands knows the uuids of the messages it sent an SDK program)",
+            session_id=transcript.session_id,
         )
     if drops_turn is not None:
         _check_dropped(transcript, where, drops_turn)
@@ -74,11 +83,13 @@ def _check_dropped(transcript: Transcript, where: int, drops_turn: str) -> None:
     if not later:
         return  # nothing is left out
     if not (_is_prompt(later[0][0]) and drops_turn in later[0][1]):
-        raise UsageError(
-            f"{REJECTED} what follows the resume point is not the turn of prompt {drops_turn!r}"
+        raise ResumeRefused(
+            f"{REJECTED} what follows the resume point is not the turn of prompt {drops_turn!r}",
+            session_id=transcript.session_id,
         )
     if len(prompts) > 1:
-        raise UsageError(
+        raise ResumeRefused(
             f"{REJECTED} {len(prompts) - 1} more prompt(s) or notice(s) after prompt "
-            f"{drops_turn!r} would be left out too"
+            f"{drops_turn!r} would be left out too",
+            session_id=transcript.session_id,
         )
