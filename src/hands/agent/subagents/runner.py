@@ -91,6 +91,8 @@ class Prepared:
     parent: ToolContext
     transcript: TranscriptWriter
     engine: HookEngine | None
+    history: tuple[Message, ...] = ()
+    """The conversation so far, when a finished agent is resumed with a new message."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -107,6 +109,8 @@ class Finished:
     usage: Usage = field(default_factory=Usage)
     model: str = ""
     transcript_path: Path | None = None
+    messages: tuple[Message, ...] = ()
+    """The whole conversation, which a resume continues."""
 
 
 def effective_mode(wanted: PermissionMode | None, caller: PermissionMode) -> PermissionMode:
@@ -245,6 +249,8 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
     try:
         opened = await _open_servers(prepared)
         options = prepared.options
+        if prepared.history:
+            options = dataclasses.replace(options, history=list(prepared.history))
         if opened is not None and opened.tools:
             options = dataclasses.replace(options, tools=_with(options.tools, opened.tools))
         prompt = await _start_hooks(prepared)
@@ -274,7 +280,9 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
         running.leave(agent_id)
         if opened is not None:
             await opened.aclose()
-    return _finished(prepared, result, tool_uses, started, q.usage)
+    return dataclasses.replace(
+        _finished(prepared, result, tool_uses, started, q.usage), messages=tuple(q.messages)
+    )
 
 
 async def _open_servers(prepared: Prepared) -> OpenServers | None:
