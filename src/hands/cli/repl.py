@@ -278,10 +278,10 @@ class Repl:
 
     def _cycle_mode(self) -> str:
         before, self.mode = self.mode, next_mode(self.mode, bypass=self._bypass)
-        if self.mode == "plan":
-            from hands.tools.plan.state import entered
+        from hands.permissions import plan_mode
 
-            entered(self.setup.session, before)
+        if plan_mode.planning(self.mode):
+            plan_mode.enter(self.setup.session, before)
         return describe_mode(self.mode) + " (Shift-Tab for the next)"
 
     async def command(self, text: str) -> None:
@@ -725,6 +725,7 @@ class Repl:
             # terminal's width (a prompt line is cut at the edge); only its last line
             # prompts. One taller than the screen is shown in a scrollable view first.
             from hands.cli.repl_pager import VIEW_AGAIN, show_question
+
             body, _, last = text.rpartition("\n")
             try:
                 folded = bool(body) and await show_question(self.console, body)

@@ -31,6 +31,7 @@ from hands.agent.subagents.progress import SubagentUpdate
 from hands.agent.subagents.readonly import ReadOnlyPolicy
 from hands.agent.subagents.toolset import select_tools
 from hands.agent.transcript import TranscriptWriter
+from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, TextBlock, user_text
 from hands.errors import ConfigError
@@ -244,6 +245,7 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
         model=model,
     )
     opened: OpenServers | None = None
+    scope = PARENT_TOOL_USE.set(ctx.tool_use_id or None)
     try:
         opened = await _open_servers(prepared)
         options = prepared.options
@@ -274,6 +276,7 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
                 elif isinstance(event, ResultEvent):
                     result = event
     finally:
+        PARENT_TOOL_USE.reset(scope)
         running.leave(agent_id)
         if opened is not None:
             await opened.aclose()
