@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from hands.cli.repl_doctor import Check, render, ripgrep, settings_files
-from hands.tools.search._rg import locate_rg
 from terminal import Terminal, script, start
 
 
@@ -33,7 +32,18 @@ def test_settings_files_are_read_again_and_a_broken_one_fails(tmp_path: Path) ->
     assert "not valid JSON" in found[1].detail and str(bad) in found[1].detail
 
 
-@pytest.mark.skipif(locate_rg() is None, reason="ripgrep is not installed")
+def _has_rg() -> bool:
+    from hands.errors import ToolError
+    from hands.tools.search import rg_path
+
+    try:
+        rg_path()
+    except ToolError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_rg(), reason="ripgrep is not installed")
 def test_ripgrep_reports_its_version() -> None:
     check = ripgrep()
     assert check.level == "ok" and check.detail.startswith("ripgrep ")

@@ -80,17 +80,16 @@ def settings_files(paths: list[tuple[str, Path]], warnings: tuple[str, ...]) -> 
 
 def ripgrep() -> Check:
     """The ``rg`` the search tools run, and its version."""
-    from hands.tools.search._rg import locate_rg
+    from hands.errors import ToolError
+    from hands.tools.search import rg_path
 
-    found = locate_rg()
-    if found is None:
+    try:
+        found = rg_path()
+    except ToolError:
         return Check(name="ripgrep", level="fail", detail="not found: Grep and Glob cannot run")
     first = _first_line([str(found), "--version"])
-    return Check(
-        name="ripgrep",
-        level="ok" if first else "fail",
-        detail=f"{first or 'does not run'} ({found})",
-    )
+    detail = f"{first or 'does not run'} ({found})"
+    return Check(name="ripgrep", level="ok" if first else "fail", detail=detail)
 
 
 def sandbox() -> Check:
@@ -110,12 +109,12 @@ def sandbox() -> Check:
 
 def chromium() -> Check:
     """The browser tools' Chromium and Playwright."""
-    from hands.tools.browser._settings import find_executable, missing
+    from hands.tools.browser import missing
 
     lacking = missing()
     if lacking is not None:
         return Check(name="chromium", level="warn", detail=lacking)
-    return Check(name="chromium", level="ok", detail=str(find_executable()))
+    return Check(name="chromium", level="ok", detail="Chromium and Playwright are installed")
 
 
 def trust(setup: AgentSetup) -> Check:

@@ -14,13 +14,13 @@ if TYPE_CHECKING:
 
 async def run(repl: Repl, arg: str) -> bool:
     """Switch to plan mode (if not in it), then run ``arg`` as a prompt when given."""
-    if repl.mode == "plan":
+    from hands.permissions import plan_mode
+
+    if plan_mode.planning(repl.mode):
         repl.console.print(Text("Already in plan mode.", style="dim"))
     else:
-        from hands.tools.plan.state import entered
-
         before, repl.mode = repl.mode, "plan"
-        entered(repl.setup.session, before)
+        plan_mode.enter(repl.setup.session, before)
         repl.console.print(Text(describe_mode("plan"), style="cyan"))
     if arg:
         await repl.turn(arg)

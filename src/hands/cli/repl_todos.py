@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from hands.cli.tasks_list import show, tasks_of
-from hands.tools.planning._checklist import checklist, progress_words
-from hands.tools.planning._todos import TodoList
+from hands.cli.tasks_list import show
+from hands.tools.planning import TodoList, checklist, progress_words, project_tasks
 
 if TYPE_CHECKING:
     from hands.cli.repl import Repl
@@ -19,7 +18,7 @@ async def run(repl: Repl, arg: str) -> bool:
     setup = repl.setup
     console = repl.console
     todos = setup.session.service(TodoList).items
-    name, tasks = tasks_of(setup.session.home, setup.cwd)
+    name, tasks = project_tasks(setup.session.home, setup.cwd)
     if todos:
         console.print(Text(f"Todo list · {progress_words(todos)}", style="bold"))
         console.print(checklist(todos))
