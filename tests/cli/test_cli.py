@@ -445,3 +445,16 @@ def test_a_resumed_print_session_reads_its_own_saved_results_and_only_those(
     assert "30000" not in own and "\\t1" in own and '"is_error": true' not in own
     assert "not yours" not in others and "nobody is available" in others
     assert "hands home" not in home and "nobody is available" in home
+
+
+def test_permissions_check_of_an_unknown_tool_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for name, says in (("Nope", "no tool named 'Nope'"), ("Bsh", "did you mean Bash?")):
+        for extra in ((), ("--json",)):
+            proc = hands("permissions", "check", name, "{}", *extra, cwd=tmp_path)
+            assert proc.returncode == 2, proc.stderr
+            assert proc.stdout == "" and len(proc.stderr.splitlines()) == 1, proc.stderr
+            assert says in proc.stderr
+    # an MCP tool, or one of Claude Code's own, is decided by the rules that name it
+    for name in ("mcp__files__read", "ToolSearch"):
+        proc = hands("permissions", "check", name, "{}", "--deny", name, cwd=tmp_path)
+        assert proc.returncode == 0 and proc.stdout.startswith("deny"), proc.stderr

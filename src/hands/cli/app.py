@@ -448,7 +448,8 @@ def permissions_check_command(
     try:
         decision, warnings = anyio.run(go)
     except CheckError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+        print(f"hands: {exc}", file=sys.stderr)
+        raise typer.Exit(2) from None
     for warning in warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     print(format_decision(decision, as_json=as_json))
