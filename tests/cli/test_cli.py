@@ -49,6 +49,17 @@ def test_tools_json_is_sorted_and_complete() -> None:
         assert t["input_schema"]["type"] == "object"
 
 
+def test_tools_off_a_terminal_prints_whole_names_one_tool_a_line() -> None:
+    listed = hands("tools")
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split("\t") for line in listed.stdout.splitlines()]
+    assert rows[0] == ["name", "read-only", "concurrency-safe", "aliases", "parameters"]
+    names = [t["name"] for t in json.loads(hands("tools", "--json").stdout)]
+    assert [row[0] for row in rows[1:]] == names
+    assert "AskUserQuestion" in names and "…" not in listed.stdout
+    assert all(len(row) == 5 for row in rows)
+
+
 def test_tool_unknown_name_is_an_error_result(tmp_path: Path) -> None:
     proc = hands("tool", "NoSuchTool", "{}", "--cwd", str(tmp_path), "--json")
     assert proc.returncode == 1
