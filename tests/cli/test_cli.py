@@ -399,7 +399,9 @@ def test_a_hands_home_that_cannot_hold_sessions_is_one_line_and_exit_2(tmp_path:
         ("tool", "Read", json.dumps({"file_path": str(script)})),
         ("sessions",),
     )
-    for home in (a_file, a_file / "below", Path("/proc/1/hands-home")):
+    # /proc and /sys pass a permission-bits check as root, yet nothing can be made there
+    unwritable = (Path("/proc/1/hands-home"), Path("/proc/hands-home"), Path("/sys/hands-home"))
+    for home in (a_file, a_file / "below", *unwritable):
         for args in commands:
             proc = subprocess.run(
                 [sys.executable, "-m", "hands", *args],
@@ -469,3 +471,15 @@ def test_permissions_check_of_an_unknown_tool_is_one_line_and_exit_2(tmp_path: P
     for name in ("mcp__files__read", "ToolSearch"):
         proc = hands("permissions", "check", name, "{}", "--deny", name, cwd=tmp_path)
         assert proc.returncode == 0 and proc.stdout.startswith("deny"), proc.stderr
+
+
+def test_the_hands_home_check_writes_to_know_and_leaves_nothing(tmp_path: Path) -> None:
+    from hands.cli.home_check import home_problem
+
+    home = tmp_path / "home"
+    home.mkdir()
+    assert home_problem({"HANDS_HOME": str(home)}) is None
+    assert home_problem({"HANDS_HOME": str(home / "a" / "b")}) is None
+    assert list(home.iterdir()) == []
+    problem = home_problem({"HANDS_HOME": "/proc/hands-home"})
+    assert problem is not None and "cannot be created in /proc" in problem
