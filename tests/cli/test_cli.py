@@ -483,3 +483,41 @@ def test_the_hands_home_check_writes_to_know_and_leaves_nothing(tmp_path: Path) 
     assert list(home.iterdir()) == []
     problem = home_problem({"HANDS_HOME": "/proc/hands-home"})
     assert problem is not None and "cannot be created in /proc" in problem
+
+
+def test_mcp_list_names_a_broken_file_and_a_bad_url_and_a_server_that_died(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    env = {**os.environ, "HOME": str(tmp_path), "HANDS_HOME": str(tmp_path / "hands-home")}
+
+    def listed(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hands", "mcp", "list", "--trust", "--probe", *extra],
+            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
+        )  # fmt: skip
+
+    config = tmp_path / ".mcp.json"
+    config.write_text('{"mcpServers": {"a": {"command": "x"}\n')
+    proc = listed()
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.startswith(f"{config}: broken: not valid JSON (line 2, column 1")
+    assert "No MCP servers" not in proc.stdout and "Traceback" not in proc.stderr
+    shown = json.loads(listed("--json").stdout)
+    assert shown["broken_files"][0]["file"] == str(config)
+    dies = "echo boom >&2; echo 'last words' >&2; exit 3"
+    servers = {
+        "web": {"type": "http", "url": "localhost:8080/mcp"},
+        "dies": {"command": "sh", "args": ["-c", dies]},
+    }
+    config.write_text(json.dumps({"mcpServers": servers}))
+    proc = listed("--json")
+    assert proc.returncode == 0, proc.stderr
+    by_name = {s["name"]: s for s in json.loads(proc.stdout)["servers"]}
+    web = by_name["web"]
+    assert web["state"] == "failed" and web["transport"] == "http"
+    assert web["error"].startswith(f"configuration error in {config}: ")
+    assert "not a valid URL" in web["error"] and "reconnecting" not in web["error"]
+    assert by_name["dies"]["state"] == "failed"
+    assert "boom" in by_name["dies"]["error"] and "last words" in by_name["dies"]["error"]
