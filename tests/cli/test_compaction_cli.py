@@ -105,6 +105,14 @@ def test_repl_compact_summarises_with_the_users_instructions(
     restored = load(path).messages
     assert "NOTES: two questions were answered." in restored[0].text
     assert restored[-1].text == "Third answer."
+    # the list of sessions shows what the user first typed, not the summary
+    listed = subprocess.run(
+        [sys.executable, "-m", "hands", "sessions"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "HANDS_HOME": str(hands_home)},
+    )  # fmt: skip
+    (row,) = listed.stdout.splitlines()
+    assert row.endswith("  one") and "3 turns" in row, listed.stdout
 
 
 def test_repl_compact_does_nothing_when_a_summary_would_not_save(
