@@ -159,6 +159,33 @@ def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
     assert not (world.project / "never").exists()
 
 
+def test_the_approval_menu_numbers_without_gaps_and_shows_the_description(world: World) -> None:
+    engine = world.engine()
+    shown: list[str] = []
+    answers: list[str] = []
+
+    async def prompt(text: str) -> str:
+        shown.append(text)
+        return answers.pop(0)
+
+    handler = PromptAskHandler(prompt=prompt, project_dir=world.project, engine=engine)
+    # a command the analysis cannot read gets no rule to save: two choices, 1 and 2
+    answers[:] = ["2", ""]
+    call = {"command": 'eval "$MAKE_DIR"', "description": "Make the build\n directory"}
+    out = run(world, engine, "Bash", call, ask=handler)
+    assert out.status == "rejected"
+    menu = shown[0].splitlines()
+    numbered = [line.strip() for line in menu if line.strip()[:2] in ("1.", "2.", "3.")]
+    assert numbered == ["1. Yes", "2. No, and tell the model what to do instead"]
+    assert "    (Make the build directory)" in menu
+    # with a rule to offer, three
+    shown.clear()
+    answers[:] = ["3", ""]
+    out = run(world, engine, "Bash", {"command": "mkdir never"}, ask=handler)
+    assert out.status == "rejected" and "3. No, and tell" in shown[0]
+    assert not (world.project / "never").exists()
+
+
 def test_file_approvals_are_session_only(world: World) -> None:
     engine = world.engine()
     target = world.project / "src" / "a[1].py"
