@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
@@ -22,6 +22,9 @@ from hands.core.decision import PermissionDecision, allow
 from hands.core.plan_file import plan_file
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 MAX_PLAN_CHARS = 100_000
 
@@ -87,6 +90,11 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
 
     def describe_input(self, input: ExitPlanModeInput) -> str:
         return "the plan"
+
+    def render_use(self, input: ExitPlanModeInput) -> RenderableType:
+        from hands.core.render import use_line
+
+        return use_line("Plan ready for your review", "")
 
     def observable_input(self, input: ExitPlanModeInput, ctx: ToolContext) -> Mapping[str, Any]:
         return {"plan": read_plan(input, ctx), "planFilePath": str(plan_file(ctx.session))}
