@@ -25,13 +25,17 @@ typecheck: install
 # TEST_WORKERS=N runs the tests in N processes (pytest-xdist); most tests wait on
 # subprocesses, terminals and servers, so N may exceed the cores (4 on 2 cores). Tests
 # that share a module-wide fixture stay in one worker, the browser tests run one at a
-# time (tests/conftest.py). 0, the default, runs them one by one in this process.
+# time (tests/conftest.py). 4 is the default; 0 runs them one by one in this process,
+# as CI does (.ci/run): there one flaky wait would keep a change from landing.
+# With workers, the temporary folders live under a short fresh folder: the workers' own
+# subfolders would otherwise lengthen every path a terminal test shows.
 # The byte code is compiled once up front, and written: with PYTHONDONTWRITEBYTECODE
 # set, each of the hundreds of `hands` processes the tests start compiled its modules.
-TEST_WORKERS ?= 0
+TEST_WORKERS ?= 4
 test: install
 	$(PY) -m compileall -q -j 0 src tests >/dev/null
-	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup \
+		$(if $(filter-out 0,$(TEST_WORKERS)),--basetemp=$$(mktemp -d))
 
 # The MCP conformance suite and the Inspector alone, scenario by scenario (also in `test`).
 conformance: install

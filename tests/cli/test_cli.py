@@ -521,3 +521,20 @@ def test_mcp_list_names_a_broken_file_and_a_bad_url_and_a_server_that_died(
     assert "not a valid URL" in web["error"] and "reconnecting" not in web["error"]
     assert by_name["dies"]["state"] == "failed"
     assert "boom" in by_name["dies"]["error"] and "last words" in by_name["dies"]["error"]
+
+
+def test_a_usage_error_is_one_line_naming_the_command(tmp_path: Path) -> None:
+    broken = tmp_path / ("a-long-folder-name-" * 4) / "broken.json"
+    broken.parent.mkdir()
+    broken.write_text('{"permissions": ')
+    for args, command, says in (
+        (("--bogus",), "hands", "--bogus"),
+        (("-p", "hi", "--settings", str(broken)), "hands", str(broken)),
+        (("permissions", "check", "Bash", "{}", "--settings", str(broken)),
+         "hands permissions check", str(broken)),
+    ):  # fmt: skip
+        proc = hands(*args, cwd=tmp_path)
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{command}: "), proc.stderr
+        assert says in lines[0] and f"({command} -h for help)" in lines[0]

@@ -27,9 +27,8 @@ def _turns(target: Path) -> list[dict]:
     ]
 
 
-def test_rewind_restores_code_and_conversation_and_resume_keeps_it(
-    terminal: Terminal, tmp_path: Path, hands_home: Path
-) -> None:
+def _two_prompts(terminal: Terminal, tmp_path: Path, hands_home: Path) -> Path:
+    """A REPL where one prompt wrote ``a.txt`` and the next changed it; its path."""
     project = tmp_path / "project"
     project.mkdir()
     target = project / "a.txt"
@@ -39,6 +38,13 @@ def test_rewind_restores_code_and_conversation_and_resume_keeps_it(
     terminal.wait_for_prompt()
     terminal.submit("change the file", "Edited it.")
     terminal.wait_for_prompt()
+    return target
+
+
+def test_rewind_restores_code_and_conversation_and_resume_keeps_it(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = _two_prompts(terminal, tmp_path, hands_home)
     assert target.read_text() == "two\n"
     terminal.send("Escape", "Escape")  # Esc Esc on the empty prompt opens the menu
     screen = terminal.wait_for("Rewind to before which prompt")
@@ -64,6 +70,32 @@ def test_rewind_restores_code_and_conversation_and_resume_keeps_it(
     texts = [m.text for m in load(transcript).messages]
     assert "make the file" in texts and "and now something else" in texts
     assert "change the file" not in texts
+
+
+def test_conversation_only_rewind_keeps_files_and_drops_later_checkpoints(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    target = _two_prompts(terminal, tmp_path, hands_home)
+    terminal.submit("/rewind", "Rewind to before which prompt")
+    terminal.send("2", "Enter")
+    terminal.wait_for("1. code and conversation")
+    terminal.send("2", "Enter")
+    terminal.wait_for("The conversation is back to before prompt 2.")
+    assert target.read_text() == "two\n"  # the files stay as they are
+    terminal.wait_for("> change the file")
+    terminal.send("C-u", "and now something else", "Enter")
+    terminal.wait_for("Fresh answer.")
+    terminal.wait_for_prompt()
+    terminal.send("/exit", "Enter")
+    terminal.wait_for("HANDS-EXITED-0")
+
+    from hands.pipeline.checkpoints import store_for
+
+    [index] = (hands_home / "sessions").glob("*/checkpoints/turns.json")
+    store = store_for(index.parent.parent)
+    assert [t.prompt for t in store.turns()] == ["make the file", "and now something else"]
+    store.rewind(1)  # the first prompt's checkpoint still undoes the file it created
+    assert not target.exists()
 
 
 def test_rewind_with_nothing_to_rewind_says_so(

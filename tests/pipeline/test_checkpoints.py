@@ -120,3 +120,23 @@ def test_old_sessions_checkpoints_are_pruned_recent_ones_kept(tmp_path: Path) ->
     assert prune_checkpoints(home, days=30) == 1
     assert not old_index.parent.exists()
     assert (home / "sessions" / "new" / "checkpoints" / "turns.json").exists()
+
+
+def test_forget_drops_later_turns_and_their_contents_files_untouched(tmp_path: Path) -> None:
+    store = store_for(tmp_path / "session")
+    target = tmp_path / "a.txt"
+    target.write_text("v1")
+    store.begin_turn("first", message_index=0)
+    store.record(target)
+    target.write_text("v2")
+    store.begin_turn("second", message_index=2)
+    store.record(target)
+    target.write_text("v3")
+    blobs = tmp_path / "session" / "checkpoints" / "blobs"
+    assert len(list(blobs.iterdir())) == 2
+    store.forget(2)
+    assert target.read_text() == "v3"
+    assert [t.prompt for t in store_for(tmp_path / "session").turns()] == ["first"]
+    assert len(list(blobs.iterdir())) == 1
+    store.rewind(1)
+    assert target.read_text() == "v1"

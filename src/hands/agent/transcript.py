@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -36,9 +36,16 @@ class TranscriptWriter:
         self._tail_checked = False
         path.parent.mkdir(parents=True, exist_ok=True)
 
-    def message(self, message: Message) -> None:
-        """Record one conversation message."""
-        self._append({"type": message.role, "message": message.to_wire()})
+    def message(self, message: Message, *, uuids: Sequence[str] = ()) -> None:
+        """Record one conversation message.
+
+        ``uuids``: the ids a program was shown for it (an Agent SDK's message ``uuid``;
+        an assistant message goes out as one line per block), to resume at later.
+        """
+        entry: dict[str, Any] = {"type": message.role, "message": message.to_wire()}
+        if uuids:
+            entry["uuids"] = list(uuids)
+        self._append(entry)
 
     def boundary(
         self,
@@ -119,6 +126,8 @@ class Transcript:
     states: Mapping[str, Any]
     skipped: int = 0
     """Lines that could not be read (torn, not UTF-8, not an entry) and were left out."""
+    message_ids: tuple[tuple[str, ...], ...] = ()
+    """The ids each of :attr:`messages` was shown by (empty for messages without)."""
     first_prompt: str = ""
     """The user's first prompt in the file, before any compaction summarised it away."""
     prompt_count: int = 0
@@ -136,6 +145,7 @@ def load(path: Path) -> Transcript:
     except OSError as exc:
         raise ConfigError(f"cannot read transcript {path}: {exc.strerror}") from exc
     messages: list[Message] = []
+    ids: list[tuple[str, ...]] = []
     states: dict[str, Any] = {}
     skipped = 0
     said: list[Message] = []  # every prompt as written, for people (a summary replaces them)
@@ -150,31 +160,39 @@ def load(path: Path) -> Transcript:
             if fields.get("type") in ("user", "assistant"):
                 message = message_from_wire(fields["message"])
                 messages.append(message)
+                ids.append(tuple(str(u) for u in cast(list[object], fields.get("uuids", []))))
                 said.extend(prompts([message]))
             elif fields.get("type") == "state":
                 states[str(fields["kind"])] = fields["data"]
             elif fields.get("type") == COMPACT_BOUNDARY:
                 kept = [message_from_wire(m) for m in fields["messages"]]
                 messages = kept  # the conversation goes on from the compacted one
+                ids = [() for _ in kept]
         except (ValueError, KeyError, TypeError, AttributeError):
             skipped += 1
+    settled = settled_length(messages)
     return Transcript(
         session_id=path.stem,
         path=path,
-        messages=_settled(messages),
+        messages=tuple(messages[:settled]),
         states=states,
         skipped=skipped,
+        message_ids=tuple(ids[:settled]),
         first_prompt=" ".join(said[0].text.split()) if said else "",
         prompt_count=len(said),
     )
 
 
-def _settled(messages: list[Message]) -> tuple[Message, ...]:
-    # A transcript cut mid-turn may end with an assistant message whose tool_use blocks
-    # never got results; the API refuses that, so such a tail is dropped.
-    while messages and messages[-1].role == "assistant" and messages[-1].tool_uses:
-        messages.pop()
-    return tuple(messages)
+def settled_length(messages: Sequence[Message]) -> int:
+    """How many of ``messages`` make a conversation the API takes.
+
+    A transcript cut mid-turn may end with an assistant message whose tool_use blocks
+    never got results; the API refuses that, so such a tail is left out.
+    """
+    end = len(messages)
+    while end and messages[end - 1].role == "assistant" and messages[end - 1].tool_uses:
+        end -= 1
+    return end
 
 
 def sessions(home: Path, cwd: Path) -> list[Path]:

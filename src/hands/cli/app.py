@@ -185,6 +185,11 @@ def main_command(
     if prompt is None:
         import anyio
 
+        from hands.cli.bypass_question import confirm_bypass
+
+        if not confirm_bypass(setup.harness.mode, setup.settings):
+            raise typer.Exit(1)
+
         from hands.cli.console import ShownConsole
         from hands.cli.repl import Repl, terminal_input
 
@@ -457,8 +462,7 @@ def permissions_check_command(
     try:
         decision, warnings = anyio.run(go)
     except CheckError as exc:
-        print(f"hands: {exc}", file=sys.stderr)
-        raise typer.Exit(2) from None
+        raise typer.BadParameter(str(exc)) from exc
     for warning in warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
     print(format_decision(decision, as_json=as_json))

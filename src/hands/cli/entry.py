@@ -55,15 +55,37 @@ def main() -> None:
             from hands.cli.sdk.main import main as sdk_main
 
             raise SystemExit(sdk_main(sys.argv[1:]))
-        from hands.cli.app import app
-
-        app()
+        raise SystemExit(_run_app())
     except HandsError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     except BrokenPipeError:
         _drop_stdout()
         raise SystemExit(BROKEN_PIPE_EXIT) from None
+
+
+def _run_app() -> int:
+    """The typer application; a usage error is one line naming the command, exit 2."""
+    import typer
+    from typer._click.exceptions import ClickException, UsageError  # typer vendors click
+
+    from hands.cli.app import app
+
+    try:
+        code = app(standalone_mode=False, prog_name="hands")
+    except UsageError as exc:
+        if not exc.format_message():  # a group given no command: its help is shown
+            return 2
+        command = exc.ctx.command_path if exc.ctx is not None else "hands"
+        print(f"{command}: {exc.format_message()} ({command} -h for help)", file=sys.stderr)
+        return 2
+    except ClickException as exc:
+        print(f"hands: {exc.format_message()}", file=sys.stderr)
+        return exc.exit_code
+    except typer.Abort:
+        print("hands: stopped", file=sys.stderr)
+        return 1
+    return code if isinstance(code, int) else 0
 
 
 def _starts_a_session(args: list[str]) -> bool:

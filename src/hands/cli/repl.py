@@ -720,6 +720,7 @@ class Repl:
             # terminal's width (a prompt line is cut at the edge); only its last line
             # prompts. One taller than the screen is shown in a scrollable view first.
             from hands.cli.repl_pager import VIEW_AGAIN, show_question
+
             body, _, last = text.rpartition("\n")
             try:
                 folded = bool(body) and await show_question(self.console, body)

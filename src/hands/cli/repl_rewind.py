@@ -4,7 +4,8 @@ The turns are listed with the files each changed; the user picks one, then what 
 restore: the files (every change from that prompt on is undone), the conversation (it
 goes back to before that prompt, which is shown again to edit and send), or both. A
 conversation rewind is written to the transcript as a boundary, so ``--resume`` comes
-back to the rewound conversation.
+back to the rewound conversation. A conversation rewound without its files drops the
+checkpoints of the prompts it took away (their files stay as they are).
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ async def rewind(setup: AgentSetup, console: Console, ask: Ask) -> str | None:
             console.print(Text(f"  ⎿ could not put back {path}", style="yellow"))
         if not (done.restored or done.removed or done.lost):
             console.print(Text("  ⎿ no file had changed", style="dim"))
+    else:  # the files stay: the rewound prompts' checkpoints go with the conversation
+        store.forget(turn.number)
     if "conversation" in chosen:
         setup.history = setup.history[: turn.message_index]
         setup.writer.boundary(setup.history, trigger="rewind", tokens_before=0)

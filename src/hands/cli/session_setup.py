@@ -157,17 +157,18 @@ class AgentSetup:
             wait_for_background=wait_for_background,
         )
 
-    def record(self, event: QueryEvent) -> None:
+    def record(self, event: QueryEvent, *, uuids: Sequence[str] = ()) -> None:
         """Write messages to the transcript as they are appended, with state after results.
 
         A compaction is a boundary: the transcript then goes on from its messages.
+        ``uuids``: the ids a program was shown for the message.
         """
         if isinstance(event, CompactionEvent):
             self.record_compaction(event.outcome)
             return
         if not isinstance(event, MessageEvent):
             return
-        self.writer.message(event.message)
+        self.writer.message(event.message, uuids=uuids)
         if event.message.role == "user":
             self._save_read_state()
 
@@ -183,9 +184,9 @@ class AgentSetup:
             )
             self._save_read_state()
 
-    def record_prompt(self, message: Message) -> None:
+    def record_prompt(self, message: Message, *, uuids: Sequence[str] = ()) -> None:
         """The user's prompt opens each turn in the transcript."""
-        self.writer.message(message)
+        self.writer.message(message, uuids=uuids)
 
     def _save_read_state(self) -> None:
         """Write each state of the session that changed since it was last written."""

@@ -35,6 +35,9 @@ class BackgroundAgent:
     done: anyio.Event = field(default_factory=anyio.Event)
     stop: Callable[[], object] = field(default=lambda: None)
     """Cancels it (set by whoever runs it)."""
+    resume: Callable[[str], object] | None = None
+    """Once it ended: runs it again from its conversation with this text as its next user
+    turn (set by whoever ran it; ``None``: it cannot be resumed)."""
     _read: int = 0
 
     def log(self, line: str) -> None:
@@ -47,6 +50,11 @@ class BackgroundAgent:
         self.status, self.result = status, result
         self.log(f"--- {status} ---\n{result}")
         self.done.set()
+
+    def restart(self) -> None:
+        """Mark it running again (a resume); its end will be recorded anew."""
+        self.status, self.result, self.done = "running", "", anyio.Event()
+        self.log("--- resumed ---")
 
     def read_new(self) -> str:
         """The output file's text since the previous read."""

@@ -416,8 +416,11 @@ def _domain(specifier: str) -> DomainPattern | None:
 
 def _ascii_pattern(text: str) -> str:
     """A host pattern in the spelling hosts are compared in (see :func:`ascii_host`)."""
-    labels = text.strip().lower().rstrip(".").split(".")
-    return ".".join(x if "*" in x or not x else ascii_host(x) or x for x in labels)
+    text = text.strip().lower().rstrip(".")
+    if "*" not in text:
+        return ascii_host(text) or text
+    labels = text.split(".")
+    return ".".join(x if "*" in x or not x else ascii_host(x, whole=False) or x for x in labels)
 
 
 def _name_pattern(specifier: str, *, strip_slash: bool) -> NamePattern:

@@ -6,10 +6,10 @@ turn, under the session's folder (``checkpoints/``): so ``--resume`` keeps them,
 go when the session is pruned. :meth:`CheckpointStore.rewind` puts every file changed
 since the start of a turn back as it was then (a file the turns created is removed).
 
-Files a shell command changes are not recorded (knowing them would need a snapshot of
-the tree around every command). Disk use is bounded: a file larger than
-:data:`MAX_FILE_BYTES` is not kept (the turn says so), and past :data:`MAX_STORE_BYTES`
-the oldest turns are dropped.
+Files a shell command changes in a git work tree are recorded after it ran, with the
+content :mod:`hands.pipeline.shell_changes` kept or found in git's index. Disk use is
+bounded: a file larger than :data:`MAX_FILE_BYTES` is not kept (the turn says so), and
+past :data:`MAX_STORE_BYTES` the oldest turns are dropped.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import hashlib
 import json
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -69,6 +69,8 @@ class CheckpointStore:
     directory: Path
     max_file_bytes: int = MAX_FILE_BYTES
     max_store_bytes: int = MAX_STORE_BYTES
+    enabled: bool = True
+    """False: no turn and no file is recorded (an SDK session without file checkpointing)."""
     _turns: list[Turn] = field(default_factory=lambda: list[Turn]())
     _loaded: bool = False
 
@@ -81,6 +83,8 @@ class CheckpointStore:
 
     def begin_turn(self, prompt: str, *, message_index: int) -> Turn:
         """A user turn starts: later writes are recorded under it."""
+        if not self.enabled:
+            return Turn(number=0, prompt="", message_index=message_index, started=time.time())
         self._load()
         number = self._turns[-1].number + 1 if self._turns else 1
         turn = Turn(
@@ -91,16 +95,38 @@ class CheckpointStore:
             self._save()
         return turn
 
+    @property
+    def recording(self) -> bool:
+        """Whether writes are being recorded (checkpoints on, a turn begun)."""
+        self._load()
+        return self.enabled and bool(self._turns)
+
+    def kept_paths(self) -> set[str]:
+        """The files whose content before the current turn is kept already."""
+        self._load()
+        return {f.path for f in self._turns[-1].files} if self._turns else set()
+
     def record(self, path: Path) -> None:
         """``path`` is about to be written: keep what it is now, if this turn has not yet."""
+        target = str(path.absolute())
+        self._add(target, lambda: self._keep(path, target))
+
+    def record_content(self, path: Path, *, existed: bool, content: bytes | None) -> None:
+        """``path`` was changed and was ``content`` before (a shell command's change).
+
+        ``existed`` False: the file did not exist; ``content`` None: it could not be kept.
+        """
+        target = str(path.absolute())
+        self._add(target, lambda: self._keep_bytes(target, existed=existed, content=content))
+
+    def _add(self, target: str, keep: Callable[[], FileBefore]) -> None:
         self._load()
-        if not self._turns:
+        if not self.enabled or not self._turns:
             return
         turn = self._turns[-1]
-        target = str(path.absolute())
         if any(f.path == target for f in turn.files):
             return
-        before = self._keep(path, target)
+        before = keep()
         self._turns[-1] = Turn(
             number=turn.number,
             prompt=turn.prompt,
@@ -142,6 +168,17 @@ class CheckpointStore:
         self._turns = [t for t in self._turns if t.number < number]
         self._save()
         return Rewound(restored=tuple(restored), removed=tuple(removed), lost=tuple(lost))
+
+    def forget(self, number: int) -> None:
+        """Drop the turns from ``number`` on, files left as they are now.
+
+        A conversation rewound without its files: those turns are no longer in the
+        conversation, so their checkpoints go (and the contents only they kept).
+        """
+        self._load()
+        self._turns = [t for t in self._turns if t.number < number]
+        self._drop_unused(_blob_sizes(self._blobs))
+        self._save()
 
     def turn_at_message(self, message_index: int) -> Turn | None:
         """The turn whose prompt is message ``message_index`` (or the first one after it).
@@ -185,6 +222,14 @@ class CheckpointStore:
             data = path.read_bytes()
         except OSError:
             return FileBefore(path=target, existed=True, kept=False)
+        return self._keep_bytes(target, existed=True, content=data)
+
+    def _keep_bytes(self, target: str, *, existed: bool, content: bytes | None) -> FileBefore:
+        if not existed:
+            return FileBefore(path=target, existed=False)
+        if content is None or len(content) > self.max_file_bytes:
+            return FileBefore(path=target, existed=True, kept=False)
+        data = content
         blob = hashlib.sha256(data).hexdigest()
         stored = self._blobs / blob
         if not stored.exists():
@@ -212,11 +257,15 @@ class CheckpointStore:
         sizes = _blob_sizes(self._blobs)
         while len(self._turns) > 1 and sum(sizes.values()) > self.max_store_bytes:
             self._turns.pop(0)
-            used = {f.blob for t in self._turns for f in t.files if f.blob}
-            for blob in [b for b in sizes if b not in used]:
-                (self._blobs / blob).unlink(missing_ok=True)
-                del sizes[blob]
+            self._drop_unused(sizes)
         self._save()
+
+    def _drop_unused(self, sizes: dict[str, int]) -> None:
+        """Delete the kept contents no turn refers to any more (``sizes`` follows)."""
+        used = {f.blob for t in self._turns for f in t.files if f.blob}
+        for blob in [b for b in sizes if b not in used]:
+            (self._blobs / blob).unlink(missing_ok=True)
+            del sizes[blob]
 
     def remove(self) -> None:
         """Delete every checkpoint of the session."""

@@ -16,8 +16,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from pydantic import BaseModel, ValidationError
@@ -41,6 +40,10 @@ from hands.errors import ToolError
 from hands.pipeline.deadline import CallTimer, DeadlineExceeded, with_timer, within
 from hands.pipeline.pool import resolve
 from hands.pipeline.runtime import ToolRuntime
+
+if TYPE_CHECKING:
+    from hands.pipeline.checkpoints import CheckpointStore
+    from hands.pipeline.shell_changes import Before
 
 
 def describe_validation_error(tool_name: str, exc: ValidationError) -> str:
@@ -258,10 +261,53 @@ def _checkpoint(tool: Tool[Any, Any], parsed: Any, ctx: ToolContext) -> None:
 
     session = ctx.session
     store = session.service(CheckpointStore, lambda: store_for(session.directory))
-    path = Path(subject.value).expanduser()
     # the write goes ahead: a checkpoint that cannot be kept does not stop it
     with contextlib.suppress(OSError):
-        store.record(path if path.is_absolute() else ctx.cwd / path)
+        store.record(ctx.resolve(subject.value))
+
+
+_ShellBefore = tuple["CheckpointStore", "Before", bool]
+"""The store to record into, the work tree before the command, whether it is trusted."""
+
+
+async def _shell_before(tool: Tool[Any, Any], parsed: Any, ctx: ToolContext) -> _ShellBefore | None:
+    """A shell command that may write: the git work tree's state before it (else None)."""
+    declared = tool.subject
+    if declared is None or declared.kind != "command" or not declared.shell:
+        return None
+    if tool.is_read_only(parsed):
+        return None
+    from hands.pipeline.checkpoints import CheckpointStore, store_for
+
+    session = ctx.session
+    store = session.service(CheckpointStore, lambda: store_for(session.directory))
+    if not store.recording:
+        return None
+    from hands.config.trust import is_trusted
+    from hands.pipeline import shell_changes
+
+    def snapshot() -> _ShellBefore | None:
+        trusted = is_trusted(ctx.cwd)
+        root = shell_changes.work_tree(ctx.cwd, trusted=trusted)
+        if root is None:
+            return None
+        state = shell_changes.before(
+            root, trusted=trusted, known=store.kept_paths(), max_file_bytes=store.max_file_bytes
+        )
+        return None if state is None else (store, state, trusted)
+
+    return await anyio.to_thread.run_sync(snapshot)
+
+
+async def _shell_after(taken: _ShellBefore) -> None:
+    """Record, in the turn's checkpoint, the files the command changed since ``taken``."""
+    from hands.pipeline import shell_changes
+
+    store, state, trusted = taken
+    changed = await anyio.to_thread.run_sync(lambda: shell_changes.after(state, trusted=trusted))
+    for item in changed:
+        with contextlib.suppress(OSError):
+            store.record_content(item.path, existed=item.existed, content=item.content)
 
 
 async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> None:
@@ -274,6 +320,7 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> N
     )
     ran = call
     _checkpoint(tool, parsed, ctx)
+    shell = await _shell_before(tool, parsed, ctx)
     started = time.perf_counter()
     try:
         if tool.handles_own_timeout:
@@ -298,6 +345,8 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> N
     except Exception as exc:
         ran.failure = truncate_middle(f"Error: {type(exc).__name__}: {exc}")
     ran.duration_ms = (time.perf_counter() - started) * 1000
+    if shell is not None:
+        await _shell_after(shell)
 
 
 async def _post_hooks(call: _Call) -> None:

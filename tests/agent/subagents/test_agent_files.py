@@ -77,7 +77,7 @@ async def test_a_fixture_agent_runs_with_the_tools_its_file_names(tmp_path: Path
     route = model.routes["review the backend"]
     assert isinstance(route, ScriptedModel)
     request = route.requests[0]
-    assert sorted(t.name for t in request.tools) == ["Glob", "Grep", "Read"]
+    assert sorted(t.name for t in request.tools) == ["Glob", "Grep", "Read", "SendMessage"]
     assert request.system.startswith("# Backend Code Reviewer")
 
 

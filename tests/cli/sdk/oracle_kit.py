@@ -47,9 +47,16 @@ def hands_bin() -> str:
 
 
 def run_program(
-    target: str, turns: list[dict[str, Any]], *, record: bool = False, timeout: float = 240
+    target: str,
+    turns: list[dict[str, Any]],
+    *,
+    record: bool = False,
+    timeout: float = 240,
+    program: Path = PROGRAM,
 ) -> dict[str, Any]:
     """Run the SDK program with ``target`` (``"claude"`` or ``"hands"``) as its CLI.
+
+    ``program``: the SDK program (default :mod:`sdk_program`).
 
     Returns the oracle's result: ``events`` (the program's lines: ``sdk_message``,
     ``sdk_timing``, ``result``), ``request_log`` of the fake API, ``timing``.
@@ -58,7 +65,7 @@ def run_program(
     cli = f"{cc_run.SB_PKG}/bin/claude.exe" if target == "claude" else hands_bin()
     with tempfile.TemporaryDirectory(prefix="hands-sdk-oracle-") as folder:
         launcher = Path(folder) / "sdk-program"
-        source = PROGRAM.read_text().split("\n", 1)[1]
+        source = program.read_text().split("\n", 1)[1]
         launcher.write_text(f"#!{sys.executable}\n{source}")
         launcher.chmod(0o755)
         for turn in turns:

@@ -249,7 +249,7 @@ async def test_control_requests_answer_or_refuse(tmp_path: Path) -> None:
         first = [m async for m in client.receive_response()]
         status = await client.get_mcp_status()
         usage = await client.get_context_usage()
-        with pytest.raises(Exception, match="file checkpoints"):
+        with pytest.raises(Exception, match="file checkpointing is off"):
             await client.rewind_files("some-message")
         with pytest.raises(Exception, match="bypassPermissions"):
             await client.set_permission_mode("bypassPermissions")

@@ -130,7 +130,39 @@ def test_through_print_mode_unknown_ended_and_empty_messages_say_what_to_do(
     assert "q has no effect here" in noted["text"]
 
 
-async def test_an_agent_that_ended_takes_no_message(tmp_path: Path) -> None:
+async def test_a_message_to_an_agent_that_ended_resumes_it_from_its_conversation(
+    tmp_path: Path,
+) -> None:
+    model = ScriptedAgents(
+        ScriptedModel.from_turns(
+            turn(tool_use("Agent", description="count", prompt="count the files")),
+            turn({"type": "text", "text": "waiting"}),
+            turn(tool_use("SendMessage", to="count", message="Now count the lines.")),
+            turn({"type": "text", "text": "waiting again"}),
+            turn({"type": "text", "text": "all done"}),
+        ),
+        {"count the files": ScriptedModel.from_turns(
+            turn({"type": "text", "text": "3 files."}),
+            turn({"type": "text", "text": "40 lines."}),
+        )},
+    )  # fmt: skip
+    options = QueryOptions(model=model, tools=pool_for(extra=[AgentTool()]), cwd=tmp_path)
+    events = [e async for e in query("go", options)]
+    started, sent = [e.outcome for e in events if isinstance(e, ToolResultEvent)]
+    agent_id = started.output.agent_id
+    assert not sent.is_error and f"Agent {agent_id} (count) had ended" in sent.block.text
+    sub = model.routes["count the files"]
+    assert isinstance(sub, ScriptedModel) and len(sub.requests) == 2
+    # the resumed run goes on from its own conversation, the message as its next turn
+    resumed = [m.text for m in sub.requests[1].messages]
+    assert resumed[0].endswith("count the files") and resumed[1] == "3 files."
+    assert resumed[-1] == "Message from the main agent:\nNow count the lines."
+    assert isinstance(model.main, ScriptedModel)
+    heard = [said(r) for r in model.main.requests]
+    assert "3 files." in heard[2] and "40 lines." in heard[-1]
+
+
+async def test_an_agent_that_cannot_be_resumed_takes_no_message(tmp_path: Path) -> None:
     from hands.core.background import BackgroundAgent, BackgroundAgents
     from hands.core.messages import ToolUseBlock
     from hands.core.session import Session
@@ -143,10 +175,10 @@ async def test_an_agent_that_ended_takes_no_message(tmp_path: Path) -> None:
     done = BackgroundAgent(
         id="a1", agent_type="Explore", description="find it", output_path=tmp_path / "a1.out"
     )
-    done.finish("completed", "found")
+    done.finish("stopped", "stopped before its first reply")
     BackgroundAgents.for_session(session).add(done)
     block = ToolUseBlock(id="t1", name="SendMessage", input={"to": "find it", "message": "more"})
     ctx = ToolContext(cwd=tmp_path, session=session)
     out = await run_tool_use(block, ctx, ToolRuntime(tools=ToolPool([SendMessageTool()])), print)
-    assert out.is_error and "a1 (find it) has completed" in out.block.text
+    assert out.is_error and "a1 (find it) has stopped and cannot be resumed" in out.block.text
     assert session.service(Inbox).peek("a1") == ()

@@ -100,6 +100,27 @@ def test_loopback_is_refused_without_an_exact_allow_rule(web: Web, host: str) ->
     assert web.server.hits == []
 
 
+LOOPBACK_SPELLINGS = (
+    "127.0.0.1", "127.1", "127.0.1", "0177.0.0.1", "0x7f.0.0.1", "0x7f000001", "2130706433",
+    "017700000001", "127.0.0.1.", "localhost", "LOCALHOST.", "[::1]", "[0:0:0:0:0:0:0:1]",
+    "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::127.0.0.1]", "[64:ff9b::7f00:1]",
+    "[2002:7f00:1::]", "[::ffff:0:7f00:1]", "127.0.0.2", "0.0.0.0",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "dontAsk", "bypassPermissions"])
+def test_no_spelling_of_loopback_reaches_the_server_in_any_mode(web: Web, mode: str) -> None:
+    # the canary is a real server on 127.0.0.1: any request that got through is a hit
+    port = web.server.port
+    for host in LOOPBACK_SPELLINGS:
+        out = web.fetch(
+            f"http://{host}:{port}/page.html", mode=mode, engine=web.engine(allow=ANY_HOST)
+        )
+        # refused by hands before any connection, not failed by the network
+        assert out.is_error and out.block.text.startswith("Refused"), (host, out.block.text)
+    assert web.server.hits == []
+
+
 @pytest.mark.parametrize(
     ("host", "kind"),
     [

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hands.agent.subagents.progress import SubagentUpdate
@@ -10,6 +12,7 @@ from hands.agent.subagents.runner import Finished, Prepared, Spawn, SpawnRefused
 from hands.agent.subagents.tool import AgentInput, AgentOutput, AgentTool
 from hands.core.background import AgentStatus, BackgroundAgent, BackgroundAgents
 from hands.core.inbox import Inbox, task_notice
+from hands.core.messages import user_text
 from hands.core.tool import ToolResult
 from hands.errors import ToolError
 from hands.tools.worktree.trees import Worktree, create_worktree, finish_worktree
@@ -137,6 +140,7 @@ async def _run_background(
 
     status: AgentStatus = "failed"
     text = ""
+    finished: Finished | None = None
     try:
         finished = await run(prepared, log)
         result = _result(finished, tree)
@@ -153,6 +157,7 @@ async def _run_background(
         status, text = "failed", f"The agent failed: {type(exc).__name__}: {exc}"
     finally:
         record.finish(status, text)
+        record.resume = _resumer(prepared, record, finished, tree)
         notice = task_notice(
             task_id=record.id,
             status=status,
@@ -161,3 +166,32 @@ async def _run_background(
             output_file=str(record.output_path),
         )
         prepared.parent.session.service(Inbox).finished(record.parent_id, notice)
+
+
+def _resumer(
+    prepared: Prepared, record: BackgroundAgent, finished: Finished | None, tree: Worktree | None
+) -> Callable[[str], object] | None:
+    """How the ended agent goes on from its conversation with a new message, if it can.
+
+    An agent whose worktree was removed, or whose conversation was lost (it was stopped
+    before its first reply), cannot.
+    """
+    if finished is None or not finished.messages or (tree is not None and not tree.path.is_dir()):
+        return None
+    history = finished.messages
+
+    def resume(text: str) -> object:
+        again = dataclasses.replace(prepared, prompt=user_text(text), history=history)
+        record.restart()
+        session = prepared.parent.session
+        session.service(Inbox).started(record.parent_id)
+        task = asyncio.get_running_loop().create_task(
+            _run_background(
+                again, record, tree if tree is not None and tree.path.is_dir() else None
+            ),
+            name=f"agent:{record.id}",
+        )
+        record.stop = task.cancel
+        return task
+
+    return resume

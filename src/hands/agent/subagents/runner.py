@@ -31,6 +31,7 @@ from hands.agent.subagents.progress import SubagentUpdate
 from hands.agent.subagents.readonly import ReadOnlyPolicy
 from hands.agent.subagents.toolset import select_tools
 from hands.agent.transcript import TranscriptWriter
+from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, TextBlock, user_text
 from hands.errors import ConfigError
@@ -90,6 +91,8 @@ class Prepared:
     parent: ToolContext
     transcript: TranscriptWriter
     engine: HookEngine | None
+    history: tuple[Message, ...] = ()
+    """The conversation so far, when a finished agent is resumed with a new message."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -106,6 +109,8 @@ class Finished:
     usage: Usage = field(default_factory=Usage)
     model: str = ""
     transcript_path: Path | None = None
+    messages: tuple[Message, ...] = ()
+    """The whole conversation, which a resume continues."""
 
 
 def effective_mode(wanted: PermissionMode | None, caller: PermissionMode) -> PermissionMode:
@@ -240,9 +245,12 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
         model=model,
     )
     opened: OpenServers | None = None
+    scope = PARENT_TOOL_USE.set(ctx.tool_use_id or None)
     try:
         opened = await _open_servers(prepared)
         options = prepared.options
+        if prepared.history:
+            options = dataclasses.replace(options, history=list(prepared.history))
         if opened is not None and opened.tools:
             options = dataclasses.replace(options, tools=_with(options.tools, opened.tools))
         prompt = await _start_hooks(prepared)
@@ -268,10 +276,13 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
                 elif isinstance(event, ResultEvent):
                     result = event
     finally:
+        PARENT_TOOL_USE.reset(scope)
         running.leave(agent_id)
         if opened is not None:
             await opened.aclose()
-    return _finished(prepared, result, tool_uses, started, q.usage)
+    return dataclasses.replace(
+        _finished(prepared, result, tool_uses, started, q.usage), messages=tuple(q.messages)
+    )
 
 
 async def _open_servers(prepared: Prepared) -> OpenServers | None:

@@ -34,6 +34,7 @@ def with_explore_step(script: dict[str, Any], project: Path) -> dict[str, Any]:
                     "description": "Locate the total",
                     "prompt": f"{TASK}, in {project}. Be quick: give file:line.",
                     "subagent_type": "Explore",
+                    "run_in_background": False,
                 },
             },
         ]

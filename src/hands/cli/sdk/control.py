@@ -94,10 +94,7 @@ async def _stop_task(session: SdkSession, request: dict[str, Any]) -> dict[str, 
 
 
 async def _rewind_files(session: SdkSession, request: dict[str, Any]) -> dict[str, Any]:
-    raise ControlRefused(
-        "rewind_files: hands keeps no file checkpoints in this session, so nothing can be "
-        "rewound; files are unchanged"
-    )
+    return session.checkpoints.rewind(request)
 
 
 async def _set_max_thinking_tokens(session: SdkSession, request: dict[str, Any]) -> dict[str, Any]:

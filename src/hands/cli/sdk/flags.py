@@ -115,14 +115,12 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         names=("--resume-session-at",),
         dest="resume_session_at",
-        status="refused",
-        note="hands' transcripts keep no message ids to cut at",
+        note="the uuid of a message hands sent the program; the conversation resumes up to it",
     ),
     Flag(
         names=("--resume-drops-turn",),
         dest="resume_drops_turn",
-        status="refused",
-        note="hands' transcripts keep no message ids to cut at",
+        note="refuses the resume unless what is cut is that prompt's turn alone",
     ),
     Flag(names=("--fork-session",), dest="fork_session", takes_value=False),
     Flag(names=("--session-id",), dest="session_id"),
@@ -145,6 +143,12 @@ FLAGS: tuple[Flag, ...] = (
         dest="hook_events",
         takes_value=False,
         note="a hook_started and a hook_response line per hook run",
+    ),
+    Flag(
+        names=("--replay-user-messages",),
+        dest="replay",
+        takes_value=False,
+        note="each user message read is sent back with the uuid rewind_files takes",
     ),
     Flag(names=("--json-schema",), dest="json_schema", note="structured output"),
     Flag(

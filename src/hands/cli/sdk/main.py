@@ -23,9 +23,21 @@ if TYPE_CHECKING:
 
 def main(argv: Sequence[str]) -> int:
     """Run the SDK protocol on stdin/stdout; usage errors are one line and exit 2."""
+    from hands.cli.sdk.resume_at import ResumeRefused
+
     try:
         args = parse(argv)
         return _serve(args)
+    except ResumeRefused as exc:  # as Claude Code: an error result the SDK raises with
+        import json
+
+        from hands.cli.sdk.messages import error_result
+
+        print(f"hands: {exc}", file=sys.stderr)
+        line = error_result(str(exc), session_id=exc.session_id)
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+        return 1
     except UsageError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         return 2
@@ -187,6 +199,7 @@ def _serve(args: SdkArgs) -> int:
         extra_tools=(structured,) if structured is not None else (),
         new_session_id=new_id,
     )
+    _resume_at(args, setup, resume=resume, continue_last=continue_last)
     announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
@@ -200,6 +213,31 @@ def _serve(args: SdkArgs) -> int:
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
     return _run(args, setup, setup.harness.mode, max_turns, budget, structured, first_line)
+
+
+def _resume_at(
+    args: SdkArgs, setup: AgentSetup, *, resume: str | None, continue_last: bool
+) -> None:
+    """``--resume-session-at`` (and ``--resume-drops-turn``): the conversation cut there.
+
+    The transcript goes on from the cut conversation, its messages with their uuids.
+    """
+    at, drops = args.text("resume_session_at"), args.text("resume_drops_turn")
+    if at is None:
+        if drops is not None:
+            raise UsageError("--resume-drops-turn needs --resume-session-at")
+        return
+    if not (resume or continue_last):
+        raise UsageError("--resume-session-at needs --resume or --continue")
+    from hands.agent.transcript import find, load
+    from hands.cli.sdk.resume_at import cut
+
+    earlier = load(find(setup.session.home, setup.cwd, session_id=resume))
+    kept = cut(earlier, at, drops_turn=drops)
+    setup.history = kept
+    setup.writer.boundary([], trigger="resume_at", tokens_before=0)
+    for message, shown in zip(kept, earlier.message_ids, strict=False):
+        setup.writer.message(message, uuids=shown)
 
 
 def _run(
@@ -216,6 +254,7 @@ def _run(
     import anyio
 
     from hands.cli.sdk.channel import ControlChannel
+    from hands.cli.sdk.rewind import checkpointing_asked
     from hands.cli.sdk.session import SdkOptions, SdkSession
 
     def resolve(name: str | None) -> Any:
@@ -238,6 +277,8 @@ def _run(
             hands_version=version("hands"),
             hook_events=args.on("hook_events"),
             report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
+            replay_user_messages=args.on("replay"),
+            file_checkpointing=checkpointing_asked(),
         ),
         ControlChannel(),
     )

@@ -25,15 +25,30 @@ from hands.agent.loop import Query, query
 from hands.cli.output import stream_json_lines
 from hands.cli.sdk import control
 from hands.cli.sdk.channel import ControlChannel
-from hands.cli.sdk.messages import InitFacts, ResultFacts, error_result, init_line, stamp
+from hands.cli.sdk.messages import (
+    InitFacts,
+    Partials,
+    ResultFacts,
+    error_result,
+    init_line,
+    stamp,
+)
 from hands.cli.sdk.messages import result_line as build_result
+from hands.cli.sdk.resume_at import ShownIds
+from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
 from hands.cli.session_setup import AgentSetup
+from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
+from hands.core.outcome import ToolCallOutcome
 from hands.models.base import MessageStart, StreamEvent
 from hands.orchestration.events import ToolResultEvent
+
+
+def _new_id() -> str:
+    return str(uuid.uuid4())
 
 
 def _key_source(model: str) -> str:
@@ -78,6 +93,10 @@ class SdkOptions:
     report_state: bool = False
     """Send ``session_state_changed`` (running, idle) around each turn, as the SDK asks
     with ``CLAUDE_CODE_SDK_READS_SESSION_STATE``."""
+    replay_user_messages: bool = False
+    """``--replay-user-messages``: each prompt is sent back with its ``uuid``."""
+    file_checkpointing: bool = False
+    """The program's ``enable_file_checkpointing``: files are recorded for ``rewind_files``."""
 
 
 @dataclass(kw_only=True)
@@ -102,16 +121,17 @@ class SdkSession:
         self._interrupted = False
         self._switched_off: set[str] = set()
         self._message_id = ""
-        self._partials: Any = None
-        self._inbox: MemoryObjectSendStream[Message | InputProblem] | None = None
+        self._partials: Partials | None = None
+        if options.partial_messages:
+            self._partials = Partials(session_id=setup.session.id, model=setup.model.name)
+        self._inbox: MemoryObjectSendStream[Prompt | InputProblem] | None = None
+        self.checkpoints = PromptCheckpoints(
+            session=setup.session, enabled=options.file_checkpointing
+        )
         self.failures = 0
         self.last_error = False
         self.context_tokens: int | None = None
         self.notes: list[str] = []
-        if options.partial_messages:
-            from hands.cli.sdk.messages import Partials
-
-            self._partials = Partials(session_id=setup.session.id, model=setup.model.name)
 
     # -- output ------------------------------------------------------------------------
 
@@ -120,6 +140,8 @@ class SdkSession:
         self.channel.send(obj)
 
     def _on_model_event(self, event: StreamEvent) -> None:
+        if PARENT_TOOL_USE.get() is not None:
+            return  # a sub-agent's stream: Claude Code sends no partials of it either
         if isinstance(event, MessageStart):
             self._message_id = event.id or f"msg_{uuid.uuid4().hex[:24]}"
         if self._partials is not None:
@@ -133,7 +155,7 @@ class SdkSession:
 
         ``first_line``: a line already read from ``stdin`` (the SDK's ``initialize``).
         """
-        send, receive = anyio.create_memory_object_stream[Message | InputProblem](1000)
+        send, receive = anyio.create_memory_object_stream[Prompt | InputProblem](1000)
         self._inbox = send
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._read, stdin, send, tg, first_line)
@@ -151,7 +173,7 @@ class SdkSession:
     async def _read(
         self,
         stdin: IO[bytes],
-        inbox: MemoryObjectSendStream[Message | InputProblem],
+        inbox: MemoryObjectSendStream[Prompt | InputProblem],
         tg: anyio.abc.TaskGroup,
         first_line: bytes,
     ) -> None:
@@ -174,7 +196,7 @@ class SdkSession:
             self.channel.close()
             inbox.close()
 
-    async def _scheduled(self, inbox: MemoryObjectSendStream[Message | InputProblem]) -> None:
+    async def _scheduled(self, inbox: MemoryObjectSendStream[Prompt | InputProblem]) -> None:
         """Queue each scheduled prompt (CronCreate, ScheduleWakeup) when its time comes.
 
         It runs as the next user turn, announced by a ``scheduled_prompt`` system line;
@@ -199,13 +221,13 @@ class SdkSession:
                     }
                 )
                 try:
-                    await inbox.send(user_text(job.prompt))
+                    await inbox.send(Prompt(message=user_text(job.prompt), uuid=_new_id()))
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                     return
 
     def _route(
         self, line: str, number: int, tg: anyio.abc.TaskGroup
-    ) -> Message | InputProblem | None:
+    ) -> Prompt | InputProblem | None:
         """A user message or a problem for the turn queue; control lines are handled here."""
         if not line.strip():
             return None
@@ -244,9 +266,14 @@ class SdkSession:
             return InputProblem(text=f"input line {number} has no usable user message: {exc}")
         if message.role != "user":
             return InputProblem(text=f"input line {number}: the message's role must be user")
-        return message
+        given = entry.get("uuid")  # a prompt keeps the uuid the program gave it
+        return Prompt(
+            message=message,
+            uuid=given if isinstance(given, str) and given else _new_id(),
+            wire=cast(dict[str, Any], entry["message"]),
+        )
 
-    async def _turns(self, receive: MemoryObjectReceiveStream[Message | InputProblem]) -> None:
+    async def _turns(self, receive: MemoryObjectReceiveStream[Prompt | InputProblem]) -> None:
         async with receive:
             async for item in receive:
                 if isinstance(item, InputProblem):
@@ -256,7 +283,7 @@ class SdkSession:
                     continue
                 await self._turn(item)
 
-    async def _turn(self, message: Message) -> None:
+    async def _turn(self, prompt: Prompt) -> None:
         setup = self.setup
         if self._first_turn:
             setup.start_background()
@@ -264,7 +291,10 @@ class SdkSession:
         self._interrupted = False
         self._state("running")
         self.send(init_line(self.facts()))
-        await self._answer(message)
+        if self.options.replay_user_messages:
+            self.send(replay_line(prompt, session_id=setup.session.id))
+        self.checkpoints.remember(prompt, message_index=len(setup.history))
+        await self._answer(prompt.message, prompt_id=prompt.uuid)
         while not self._interrupted:
             notices = self._waiting_notices()
             if not notices:
@@ -289,13 +319,13 @@ class SdkSession:
             self.send(stamp(obj))
         return text
 
-    async def _answer(self, message: Message) -> None:
+    async def _answer(self, message: Message, *, prompt_id: str = "") -> None:
         """One prompt to its result line (with the structured-output reminders)."""
         structured = self.options.structured
         if structured is not None:
             structured.value = None
         state = _TurnState()
-        result = await self._query(message, state)
+        result = await self._query(message, state, prompt_id=prompt_id)
         reminders = 0
         while (
             structured is not None
@@ -345,7 +375,9 @@ class SdkSession:
                 )
             )
 
-    async def _query(self, message: Message, state: _TurnState) -> ResultEvent:
+    async def _query(
+        self, message: Message, state: _TurnState, *, prompt_id: str = ""
+    ) -> ResultEvent:
         setup = self.setup
         ask = None
         if self.options.ask_sdk:
@@ -367,19 +399,30 @@ class SdkSession:
         self._first_turn = False
         q = query(message, opts)
         self._current = q
-        setup.record_prompt(message)
+        setup.record_prompt(message, uuids=(prompt_id or _new_id(),))
         final: ResultEvent | None = None
+        shown = ShownIds()
+        outcomes: dict[str, ToolCallOutcome] = {}
         try:
             async for event in q:
-                setup.record(event)
                 if isinstance(event, ResultEvent):
                     final = event
                     continue
+                if isinstance(event, ToolResultEvent):
+                    outcomes[event.tool_use.id] = event.outcome
                 self._watch(q, event, state)
-                for obj in stream_json_lines(
-                    event, session_id=setup.session.id, model=setup.model.name
-                ):
-                    self.send(self._decorate(obj, event))
+                sent = [
+                    self._decorate(one, event)
+                    for obj in stream_json_lines(
+                        event, session_id=setup.session.id, model=setup.model.name
+                    )
+                    for one in self._per_result(obj, event, outcomes)
+                ]
+                for obj in sent:
+                    self.send(obj)
+                ids = shown.of(event, sent)
+                if ids is not None:
+                    setup.record(event, uuids=ids)
         finally:
             self._current = None
             setup.history = list(q.messages)
@@ -414,6 +457,17 @@ class SdkSession:
         ):
             state.over_budget = True
             q.interrupt()
+
+    @staticmethod
+    def _per_result(
+        obj: dict[str, Any], event: object, outcomes: dict[str, ToolCallOutcome]
+    ) -> list[dict[str, Any]]:
+        """A user line of the turn's tool results: one line per result, with its output."""
+        if isinstance(event, MessageEvent) and obj.get("type") == "user":
+            from hands.cli.sdk.tool_results import split
+
+            return split(obj, outcomes)
+        return [obj]
 
     def _decorate(self, obj: dict[str, Any], event: object) -> dict[str, Any]:
         if isinstance(event, BlockEvent) and obj.get("type") == "assistant":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hands.agent.transcript import TranscriptWriter
@@ -12,7 +12,7 @@ from hands.core.messages import Message
 class UnsavedTranscript(TranscriptWriter):
     """A transcript that records nothing (such a session cannot be resumed)."""
 
-    def message(self, message: Message) -> None:
+    def message(self, message: Message, *, uuids: Sequence[str] = ()) -> None:
         """Nothing is written."""
 
     def boundary(

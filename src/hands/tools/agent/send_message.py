@@ -2,8 +2,9 @@
 
 The message waits in the recipient's inbox and comes as a user turn before its next
 model request: a running agent reads it after the step it is on. An agent that has ended
-takes no messages (its result came as a notice; start a new Agent to go on). From a
-sub-agent, ``to: "main"`` writes to the main agent.
+(completed, failed or stopped) is resumed: it goes on from its own conversation with the
+message as its next user turn, in the background, and its new result comes as a notice.
+From a sub-agent, ``to: "main"`` writes to the main agent.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class SendMessageResult:
 
     to: str
     description: str
+    resumed: bool = False
 
 
 class SendMessageTool(Tool[SendMessageInput, SendMessageResult]):
@@ -71,8 +73,9 @@ class SendMessageTool(Tool[SendMessageInput, SendMessageResult]):
     description = (
         "Send a message to a background agent that is still running (by its id, or its "
         "task as ListAgents shows it): it reads the message before its next step, as a "
-        'new instruction. From a sub-agent, to "main" writes to the main agent. An agent '
-        "that has finished takes no messages; start a new Agent with what it needs."
+        "new instruction. An agent that has finished or was stopped is resumed: it goes on "
+        "from its own conversation with your message, and its new result comes as a notice. "
+        'From a sub-agent, to "main" writes to the main agent.'
     )
     input_model = SendMessageInput
     should_defer = True
@@ -101,12 +104,23 @@ class SendMessageTool(Tool[SendMessageInput, SendMessageResult]):
             inbox.deliver(None, text)
             return ToolResult(output=SendMessageResult(to=MAIN, description="the main agent"))
         agent = _recipient(BackgroundAgents.for_session(ctx.session), input.to)
+        if agent.status != "running" and agent.resume is not None:
+            agent.resume(text)
+            return ToolResult(
+                output=SendMessageResult(to=agent.id, description=agent.description, resumed=True)
+            )
         inbox.deliver(agent.id, text)
         return ToolResult(output=SendMessageResult(to=agent.id, description=agent.description))
 
     def to_content(self, output: SendMessageResult) -> str:
         if output.to == MAIN:
             return "Sent to the main agent; it reads the message before its next step."
+        if output.resumed:
+            return (
+                f"Agent {output.to} ({output.description}) had ended; it is resumed in the "
+                "background with your message as its next turn. Its new result comes as a "
+                "notice when it ends; do other work meanwhile."
+            )
         return (
             f"Sent to agent {output.to} ({output.description}); it reads the message before "
             "its next step. Its result comes as a notice when it ends."
@@ -128,10 +142,10 @@ def _recipient(agents: BackgroundAgents, to: str) -> BackgroundAgent:
         ids = ", ".join(a.id for a in found)
         raise ToolError(f"Several agents have the task {to!r} ({ids}); send to one id.")
     agent = found[0]
-    if agent.status != "running":
+    if agent.status != "running" and agent.resume is None:
         raise ToolError(
-            f"Agent {agent.id} ({agent.description}) has {agent.status} and takes no more "
-            "messages; its result came as a notice (TaskOutput shows it). Start a new Agent "
-            "with what it needs to go on."
+            f"Agent {agent.id} ({agent.description}) has {agent.status} and cannot be "
+            "resumed (it was stopped before its first reply, or its worktree is gone); its "
+            "output is in TaskOutput. Start a new Agent with what it needs to go on."
         )
     return agent
