@@ -67,14 +67,16 @@ def test_max_turns_zero_is_refused(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
-def test_invalid_hands_variables_are_reported(tmp_path: Path) -> None:
+def test_invalid_hands_variables_stop_with_one_line_naming_them(tmp_path: Path) -> None:
     env = {"HANDS_MAX_TOOL_CONCURRENCY": "lots", "HANDS_TOOL_SEARCH": "maybe"}
     proc = hands("-p", "x", "--model", scripted(tmp_path / "s.json", "hi"), env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert "HANDS_MAX_TOOL_CONCURRENCY='lots'" in proc.stderr
-    assert "HANDS_TOOL_SEARCH='maybe'" in proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert "HANDS_MAX_TOOL_CONCURRENCY='lots'" in line
+    assert "HANDS_TOOL_SEARCH='maybe'" in line
     one = hands("tool", "Glob", '{"pattern": "*"}', "--cwd", str(tmp_path), env=env)
-    assert "HANDS_MAX_TOOL_CONCURRENCY='lots'" in one.stderr
+    assert one.returncode == 2
+    assert "HANDS_MAX_TOOL_CONCURRENCY='lots'" in one.stderr and "Traceback" not in one.stderr
 
 
 def test_dangerously_skip_permissions_is_bypass_mode(tmp_path: Path) -> None:

@@ -31,7 +31,6 @@ from hands.agent.events import (
     TextDeltaEvent,
 )
 from hands.agent.options import QueryOptions, ReadySource, ToolSource
-from hands.agent.plan_reminder import plan_mode_reminder
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
 from hands.core.inbox import Inbox
@@ -64,6 +63,7 @@ from hands.models.plan_mode import model_in_mode
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.orchestration.outbox import Outbox
 from hands.orchestration.streaming import StreamingToolExecutor
+from hands.permissions import plan_mode
 from hands.permissions.simple import SimplePolicy
 from hands.pipeline.pool import ToolPool, pool_for
 from hands.pipeline.runtime import ToolRuntime
@@ -328,7 +328,7 @@ class Query:
         if notices:
             notes.append(user_text("\n\n".join(notices)))
             self.messages.append(notes[-1])
-        planning = plan_mode_reminder(run.ctx) if run.turns == 1 else None
+        planning = plan_mode.reminder(run.ctx) if run.turns == 1 else None
         note = None
         if run.source is not None:
             if run.turns > 1:

@@ -358,7 +358,7 @@ def _sandboxed(
         return done.returncode, (done.stdout + done.stderr).decode("utf-8", "replace")
     from hands.core.context import ToolContext
     from hands.core.session import Session
-    from hands.tools.bash._settings import SandboxSettings
+    from hands.tools.bash import SandboxSettings
     from hands.tools.bash.sandbox.sandbox import prepare
 
     ctx = ToolContext(cwd=work, project_dir=work, session=Session(home=home))

@@ -136,10 +136,9 @@ def main_command(
         output_format, input_format, permission_mode, skip_permissions=skip_permissions
     )
     _logging(verbose=verbose, debug=debug)
-    from hands.cli.env_check import env_warnings
+    from hands.cli.env_check import check_environment
 
-    for warning in env_warnings():
-        print(f"hands: warning: {warning}", file=sys.stderr)
+    check_environment()
     streamed = input_format == "stream-json"
     interactive = prompt is None and sys.stdin.isatty() and not streamed
     if streamed:
@@ -308,8 +307,9 @@ def tasks_command(
     """List this project's tasks (or HANDS_TASK_LIST_ID's): number, status, subject."""
     from hands.cli import tasks_list
     from hands.core.limits import hands_home
+    from hands.tools.planning import project_tasks
 
-    name, tasks = tasks_list.tasks_of(hands_home(), _cwd(cwd))
+    name, tasks = project_tasks(hands_home(), _cwd(cwd))
     if as_json:
         typer.echo(tasks_list.as_json(name, tasks))
     else:
@@ -337,7 +337,7 @@ def tools_command(
 
     pool = pool_for(simple=simple or Limits.from_env().simple)
     infos = [describe_tool(t) for t in pool]
-    from hands.tools.browser._settings import pool_note
+    from hands.tools.browser import pool_note
 
     note = pool_note(pool.names)
     if note:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from hands.cli.session_setup import AgentSetup
     from hands.core.context import ToolContext
     from hands.core.decision import AskHandler
-    from hands.tools.skill._skills import Skill
+    from hands.tools.skill import Skill
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -102,7 +102,7 @@ class FileResources:
         return await anyio.to_thread.run_sync(self._files_now)
 
     def _files_now(self) -> list[Path]:
-        from hands.tools.search._rg import rg_path
+        from hands.tools.search import rg_path
 
         out: list[Path] = []
         for root in self.roots():

@@ -275,10 +275,10 @@ class Repl:
 
     def _cycle_mode(self) -> str:
         before, self.mode = self.mode, next_mode(self.mode, bypass=self._bypass)
-        if self.mode == "plan":
-            from hands.tools.plan.state import entered
+        from hands.permissions import plan_mode
 
-            entered(self.setup.session, before)
+        if plan_mode.planning(self.mode):
+            plan_mode.enter(self.setup.session, before)
         return describe_mode(self.mode) + " (Shift-Tab for the next)"
 
     async def command(self, text: str) -> None:

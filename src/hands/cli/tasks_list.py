@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from hands.tools.planning._task_list import database, list_id
-from hands.tools.planning._task_store import Task, store_at
-
-
-def tasks_of(home: Path, cwd: Path) -> tuple[str, list[Task]]:
-    """The list id of ``cwd`` and its tasks (none when no database exists yet)."""
-    name = list_id(cwd)
-    path = database(home)
-    if not path.exists():
-        return name, []
-    return name, store_at(path).list(name)
+from hands.tools.planning import Task
 
 
 def as_json(name: str, tasks: list[Task]) -> str:

@@ -15,9 +15,7 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from hands.core.session import Session
-from hands.tools.planning._checklist import checklist, progress_words
-from hands.tools.planning._task_board import TaskBoard
-from hands.tools.planning._todos import TodoList
+from hands.tools.planning import TaskBoard, TodoList, checklist, progress_words
 
 
 class TodoPanel:
@@ -32,12 +30,7 @@ class TodoPanel:
     @classmethod
     def for_project(cls, session: Session, project: Path) -> TodoPanel:
         """A panel that starts with the project's task list (when the Task tools are on)."""
-        from hands.tools.planning._task_list import database, list_id, tasks_enabled
-        from hands.tools.planning._task_store import store_at
-
-        path = database(session.home)
-        if tasks_enabled() and path.exists():
-            session.service(TaskBoard).load(store_at(path), list_id(project))
+        session.service(TaskBoard).load_project(session.home, project)
         return cls(session)
 
     def __call__(self) -> RenderableType | None:

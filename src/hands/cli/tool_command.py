@@ -65,10 +65,9 @@ def main(argv: Sequence[str]) -> int:
         p.error(f"the input is not valid JSON: {exc}")
     if not isinstance(data, dict):
         p.error('the input must be a JSON object, e.g. \'{"file_path": "a.py"}\'')
-    from hands.cli.env_check import env_warnings
+    from hands.cli.env_check import check_environment
 
-    for warning in env_warnings():
-        print(f"hands: warning: {warning}", file=sys.stderr)
+    check_environment()
     try:
         where = resolve_cwd(args.cwd)
         sources = cli_sources(

@@ -21,21 +21,6 @@ def hands_home(env: Mapping[str, str] | None = None) -> Path:
     return Path(home).expanduser() if home else Path.home() / ".hands"
 
 
-def _positive_int(env: Mapping[str, str], key: str, default: int) -> int:
-    raw = env.get(key, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
-def _truthy(env: Mapping[str, str], key: str) -> bool:
-    return env.get(key, "").strip().lower() in {"1", "true", "yes", "on"}
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Limits:
     """Caps on parallelism, time and result size for one session."""
@@ -59,15 +44,16 @@ class Limits:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
-        """Read ``HANDS_MAX_TOOL_CONCURRENCY``, ``HANDS_TOOL_TIMEOUT_MS`` and friends."""
-        env = os.environ if env is None else env
-        timeout_ms = _positive_int(env, "HANDS_TOOL_TIMEOUT_MS", int(DEFAULT_TOOL_TIMEOUT_S * 1000))
+        """Read ``HANDS_MAX_TOOL_CONCURRENCY``, ``HANDS_TOOL_TIMEOUT_MS`` and friends.
+
+        A value that cannot be used is a :class:`hands.core.env.EnvError` naming it.
+        """
+        from hands.core.env import count, switch
+
+        timeout_ms = count("HANDS_TOOL_TIMEOUT_MS", env) or DEFAULT_TOOL_TIMEOUT_S * 1000
         return cls(
-            max_concurrency=_positive_int(
-                env, "HANDS_MAX_TOOL_CONCURRENCY", DEFAULT_MAX_CONCURRENCY
-            ),
+            max_concurrency=count("HANDS_MAX_TOOL_CONCURRENCY", env) or DEFAULT_MAX_CONCURRENCY,
             tool_timeout_s=timeout_ms / 1000,
-            cascade_bash_errors=env.get("HANDS_CASCADE_BASH_ERRORS", "1").strip().lower()
-            not in {"0", "false", "no", "off"},
-            simple=_truthy(env, "HANDS_SIMPLE"),
+            cascade_bash_errors=switch("HANDS_CASCADE_BASH_ERRORS", env) is not False,
+            simple=switch("HANDS_SIMPLE", env) is True,
         )

@@ -63,12 +63,23 @@ class Session:
         self._cleanups.append(cleanup)
 
     async def aclose(self) -> None:
-        """Run every cleanup, newest first; one failing does not stop the others."""
+        """Run every cleanup, then close every state made (registered or not).
+
+        Both newest first; one failing does not stop the others.
+        """
+        from hands.core.state import SessionState
+
         errors: list[BaseException] = []
         while self._cleanups:
             cleanup = self._cleanups.pop()
             try:
                 await cleanup()
+            except Exception as exc:
+                errors.append(exc)
+        made = [s for s in self._services.values() if isinstance(s, SessionState)]
+        for state in reversed(made):
+            try:
+                await state.aclose()
             except Exception as exc:
                 errors.append(exc)
         if errors:

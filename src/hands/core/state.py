@@ -3,7 +3,9 @@
 A tool names the kinds of state it keeps (:attr:`hands.core.tool.Tool.session_states`);
 whoever runs the tools registers them with the :class:`~hands.core.session.Session`.
 Then the transcript saves and restores them, ``hands tool --session`` keeps them between
-calls, and compaction restates them, without knowing any tool's modules.
+calls, compaction restates them and the session's end closes them, without knowing any
+tool's modules. A state that holds something live (a process, a browser) says in its
+snapshot that it cannot be restored, and a resumed session shows what was there.
 """
 
 from __future__ import annotations
@@ -45,6 +47,13 @@ class SessionState(Protocol):
 
     def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
         """What compaction restates; ``reattach``: how many recent files to attach."""
+        ...
+
+    async def aclose(self) -> None:
+        """End what it holds open (processes, a browser); the session's end calls it.
+
+        It may be called again, and must then do nothing.
+        """
         ...
 
 

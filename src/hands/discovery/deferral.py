@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -77,8 +76,9 @@ class DeferralMode:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> DeferralMode:
         """The mode ``HANDS_TOOL_SEARCH`` (or Claude Code's ``ENABLE_TOOL_SEARCH``) asks for."""
-        env = os.environ if env is None else env
-        return cls.parse(env.get("HANDS_TOOL_SEARCH", env.get("ENABLE_TOOL_SEARCH")))
+        from hands.core.env import text
+
+        return cls.parse(text("HANDS_TOOL_SEARCH", env))
 
 
 def is_deferrable(tool: Tool[Any, Any]) -> bool:

@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import SANDBOX_AUTO_ALLOW, PermissionDecision
-from hands.permissions import paths, verdicts
+from hands.permissions import paths, plan_mode, verdicts
 from hands.permissions.domains import NetworkDomains
 from hands.permissions.matching import Hit, RuleIndex, Target
-from hands.permissions.planning import plan_mode_decision
 from hands.permissions.rules import (
     PermissionRule,
     RuleBehavior,
@@ -240,7 +239,7 @@ class PermissionEngine:
                     return _ask(mode, unclear, reason="deny rules cannot be verified", hook=False)
             return PermissionDecision(behavior="allow", reason="mode bypassPermissions")
         read_only = tool.is_read_only(input)
-        planning = plan_mode_decision(tool, input, ctx, read_only=read_only, label=label)
+        planning = plan_mode.decision(tool, input, ctx, read_only=read_only, label=label)
         if planning is not None:
             return planning
         if own.behavior == "allow":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import PermissionDecision, allow, ask, deny
-from hands.permissions.planning import plan_mode_decision
+from hands.permissions import plan_mode
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -53,7 +53,7 @@ class SimplePolicy:
         if own.behavior == "allow":
             return own
         read_only = tool.is_read_only(input)
-        planning = plan_mode_decision(
+        planning = plan_mode.decision(
             tool, input, ctx, read_only=read_only, label=tool.user_facing_name(input)
         )
         if planning is not None:

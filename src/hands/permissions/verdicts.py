@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hands.core.decision import PermissionDecision
-from hands.core.plan_file import plan_file
 from hands.core.subject import EDIT_RULES
 from hands.permissions.outside import outside_read
 from hands.permissions.paths import inside, protected_reason
+from hands.permissions.plan_mode import plan_file
 from hands.permissions.rules import DomainPattern, NamePattern, PermissionRule
 
 if TYPE_CHECKING:

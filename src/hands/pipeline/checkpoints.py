@@ -282,7 +282,7 @@ def _blob_sizes(blobs: Path) -> dict[str, int]:
 
 def _write_whole(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all, as the file tools write."""
-    from hands.tools.file._atomic import write_atomic
+    from hands.tools.file import write_atomic
 
     write_atomic(path, data)
 

@@ -40,13 +40,13 @@ class Builtin:
 
 
 def _browser_offered() -> bool:
-    from hands.tools.browser._settings import offered
+    from hands.tools.browser import offered
 
     return offered()
 
 
 def _tasks_on() -> bool:
-    from hands.tools.planning._task_list import tasks_enabled
+    from hands.tools.planning import tasks_enabled
 
     return tasks_enabled()
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from hands.permissions.domains import NetworkDomains
 from hands.permissions.network import network_domains
 from hands.pipeline.pool import FETCHER, BuiltinGrammar
-from hands.tools.bash._settings import BashSettings, install
+from hands.tools.bash import BashSettings, install
 
 if TYPE_CHECKING:
     from hands.config.settings import Settings

@@ -12,10 +12,10 @@ from hands.agent.events import ResultEvent
 from hands.core.context import PermissionMode
 from hands.core.decision import AskRequest, PermissionDecision
 from hands.core.messages import ToolResultBlock
-from hands.core.plan_file import plan_file
 from hands.core.session import Session
 from hands.orchestration.events import ToolResultEvent
 from hands.permissions.engine import PermissionEngine
+from hands.permissions.plan_mode import plan_file
 from hands.testing import ScriptedModel
 from hands.tools.plan.enter_plan_mode import EnterPlanModeTool
 from hands.tools.plan.exit_plan_mode import ExitPlanModeTool
@@ -228,7 +228,7 @@ async def test_the_plan_file_can_be_read_and_revised_while_planning(tmp_path: Pa
 
 
 async def test_the_approval_chooses_the_mode_after_through_its_decision(tmp_path: Path) -> None:
-    from hands.tools.plan.state import PlanState
+    from hands.permissions.plan_mode import PlanState
 
     session = Session(session_id="plan-mode-after", home=tmp_path / "hands")
     plan = plan_file(session)

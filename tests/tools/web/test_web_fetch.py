@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from hands.config.settings import load_settings
+from hands.core.env import EnvError
 from hands.core.messages import ImageBlock
 from hands.permissions.asking import PromptAskHandler
 from hands.permissions.domains import NetworkDomains
@@ -378,7 +379,8 @@ def test_the_ttl_variables() -> None:
     assert ttl_from_env({"CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS": "1000"}) == 1
     both = {"HANDS_WEBFETCH_CACHE_TTL_MS": "2000", "CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS": "1000"}
     assert ttl_from_env(both) == 2
-    assert ttl_from_env({"HANDS_WEBFETCH_CACHE_TTL_MS": "soon"}) == 900
+    with pytest.raises(EnvError, match="HANDS_WEBFETCH_CACHE_TTL_MS='soon'"):
+        ttl_from_env({"HANDS_WEBFETCH_CACHE_TTL_MS": "soon"})  # named, not ignored
 
 
 def _page(url: str, chars: int) -> Page:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from hands.core.context import ToolContext
 from hands.core.messages import Message, TextBlock
-from hands.core.plan_file import plan_file
 from hands.core.state import SessionState
+from hands.permissions import plan_mode
 
 SUMMARY_OPENING = (
     "This session goes on from an earlier conversation that was compacted to save context. "
@@ -32,14 +32,9 @@ def summary_message(
     opening = f"<system-reminder>\n{said}\n\n{summary}\n</system-reminder>"
     blocks = [TextBlock(text=opening)]
     state = [f"Working directory: {ctx.cwd}", f"Permission mode: {ctx.permission_mode}"]
-    plan = plan_file(ctx.session)
-    if ctx.permission_mode == "plan":
-        state.append(
-            "You are still in plan mode: only read-only tools run; write the plan to "
-            f"{plan} and ask for approval with ExitPlanMode when it is ready."
-        )
-    elif plan.is_file():
-        state.append(f"The plan file is {plan}; it holds the current plan.")
+    planned = plan_mode.carried(ctx)
+    if planned is not None:
+        state.append(planned)
     carried = [s.carry(ctx, reattach=reattach) for s in _in_order(ctx.session.states())]
     state += [line for c in carried for line in c.lines]
     blocks.append(TextBlock(text="<system-reminder>\n" + "\n".join(state) + "\n</system-reminder>"))

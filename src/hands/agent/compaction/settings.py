@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from hands.core.env import switch
 from hands.errors import ConfigError
 from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window
 
@@ -70,7 +71,7 @@ class CompactionSettings:
                 window = _tokens(env[name], name)
                 break
         auto = value("autoCompactEnabled") is not False
-        if any(_truthy(env.get(n)) for n in ("HANDS_DISABLE_AUTO_COMPACT", "DISABLE_AUTO_COMPACT")):
+        if switch("HANDS_DISABLE_AUTO_COMPACT", env):
             auto = False
         windows = value("contextWindows")
         table: dict[str, int] = {}
@@ -83,10 +84,6 @@ class CompactionSettings:
             auto=auto,
             windows=table,
         )
-
-
-def _truthy(text: str | None) -> bool:
-    return (text or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _percent(raw: object, where: str) -> float | None:

@@ -15,6 +15,7 @@ from hands.core.inbox import Inbox, task_notice
 from hands.core.messages import user_text
 from hands.core.tool import ToolResult
 from hands.errors import ToolError
+from hands.permissions import plan_mode
 from hands.tools.worktree.trees import Worktree, create_worktree, finish_worktree
 
 if TYPE_CHECKING:
@@ -29,11 +30,9 @@ async def launch(
     agent = tool.definition(input)
     tree: Worktree | None = None
     if (input.isolation or agent.isolation) == "worktree":
-        if ctx.permission_mode == "plan":
-            raise ToolError(
-                "A worktree cannot be made in plan mode: it creates a branch and a checkout. "
-                "Start the agent without isolation to research, or leave plan mode first."
-            )
+        refused = plan_mode.worktree_refusal(ctx.permission_mode)
+        if refused is not None:
+            raise ToolError(refused)
         tree = await create_worktree(
             ctx.root, home=ctx.session.home, label=agent.name, trusted=tool.trusted
         )

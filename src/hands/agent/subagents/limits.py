@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from hands.core.env import count
 
 DEFAULT_MAX_DEPTH = 3
 DEFAULT_MAX_CONCURRENT = 20
@@ -12,26 +13,14 @@ MAX_OUTPUT_CHARS = 32_000
 """A sub-agent's result above this is saved to a file; the caller gets a preview."""
 
 
-def _positive(env: Mapping[str, str], key: str, default: int) -> int:
-    raw = env.get(key, "").strip()
-    try:
-        value = int(raw) if raw else default
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
 def max_depth(env: Mapping[str, str] | None = None) -> int:
     """``HANDS_MAX_SUBAGENT_DEPTH`` (default 3): sub-agents of sub-agents, this deep."""
-    env = os.environ if env is None else env
-    return _positive(env, "HANDS_MAX_SUBAGENT_DEPTH", DEFAULT_MAX_DEPTH)
+    return count("HANDS_MAX_SUBAGENT_DEPTH", env) or DEFAULT_MAX_DEPTH
 
 
 def max_concurrent(env: Mapping[str, str] | None = None) -> int:
     """``HANDS_MAX_CONCURRENT_SUBAGENTS`` (default 20): running at once in a session."""
-    return _positive(
-        os.environ if env is None else env, "HANDS_MAX_CONCURRENT_SUBAGENTS", DEFAULT_MAX_CONCURRENT
-    )
+    return count("HANDS_MAX_CONCURRENT_SUBAGENTS", env) or DEFAULT_MAX_CONCURRENT
 
 
 @dataclass(kw_only=True, slots=True)

@@ -13,7 +13,7 @@ from hands.core.tool import Tool
 
 if TYPE_CHECKING:
     from hands.config.commands import CommandSet
-    from hands.tools.skill._skills import SkillSet
+    from hands.tools.skill import SkillSet
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,7 +50,7 @@ def delegation_tools(
     """
     from hands.config.commands import load_commands
     from hands.config.trust import is_trusted
-    from hands.tools.skill._skills import load_skills
+    from hands.tools.skill import load_skills
     from hands.tools.skill.skill import SkillTool
 
     catalog = AgentCatalog.load(cwd=cwd, home=home, trusted=trusted)
@@ -75,7 +75,7 @@ def with_commands(skills: SkillSet, commands: CommandSet) -> SkillSet:
     so each is checked like any call of the model's.
     """
     from hands.config.commands import put_outputs, shell_lines
-    from hands.tools.skill._skills import Skill, SkillSet
+    from hands.tools.skill import Skill, SkillSet
 
     taken = {s.name for s in skills.skills}
     added = [

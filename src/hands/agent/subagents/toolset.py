@@ -9,6 +9,7 @@ from typing import Any
 from hands.agent.subagents.definition import AgentDefinition
 from hands.core.context import PermissionMode
 from hands.core.tool import Tool
+from hands.permissions.plan_mode import planning
 from hands.pipeline.pool import ToolPool
 
 
@@ -23,7 +24,7 @@ class Toolset:
 def usable(tool: Tool[Any, Any], mode: PermissionMode) -> bool:
     """Whether a sub-agent running in ``mode`` may be given ``tool`` at all."""
     use = tool.subagent_use
-    return use == "always" or (use == "in_plan_mode" and mode == "plan")
+    return use == "always" or (use == "in_plan_mode" and planning(mode))
 
 
 def _entry_name(entry: str) -> str:

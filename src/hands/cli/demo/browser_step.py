@@ -20,7 +20,7 @@ from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
 from hands.permissions.domains import NetworkDomains
 from hands.pipeline.pool import pool_for
-from hands.tools.browser._settings import missing
+from hands.tools.browser import missing
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -1,5 +1,9 @@
 """Background shell tasks: one registry per session, all killed when the session ends.
 
+The registry is session state (:mod:`hands.core.state`): its snapshot lists the shells
+and says they cannot be restored (a process does not outlive its session); a resumed
+session knows them as the earlier session's, and TaskOutput says so for their ids.
+
 Each task is watched until it ends: at its time limit it is stopped, and when it ends a
 last line saying how goes to its output file and a notice to the agent that started it
 (:class:`hands.core.inbox.Inbox`), so the model hears of it without polling.
@@ -17,13 +21,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias, cast
 
 import anyio
 
 from hands.core.context import ToolContext
 from hands.core.inbox import Inbox
 from hands.core.session import Session
+from hands.core.state import Carried
 from hands.tools.bash._ending import ending_line, ending_notice
 from hands.tools.bash._process import ShellProcess, kill_tree, kill_tree_now, spawn
 from hands.tools.bash._settings import SandboxSettings
@@ -97,21 +102,76 @@ class BackgroundTask:
         return data[:cut].decode("utf-8", "replace")
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EarlierShell:
+    """A background shell of the session this one resumes: gone, its output file kept."""
+
+    id: str
+    command: str
+    status: str
+    output_path: str
+
+
 class BackgroundShells:
-    """The session's background tasks. Get it with :meth:`for_session`."""
+    """The session's background tasks. Get it with :meth:`for_session`.
+
+    Session state: the session's end kills every task (:meth:`aclose`).
+    """
+
+    key: ClassVar[str] = "background_shells"
 
     def __init__(self) -> None:
         self._tasks: dict[str, BackgroundTask] = {}
         self._directory: Path | None = None
+        self.earlier: dict[str, EarlierShell] = {}
+        """The shells of the session this one resumes, by id (none are running)."""
 
     @classmethod
     def for_session(cls, session: Session) -> BackgroundShells:
-        """The session's registry; the first use arranges for cleanup at session end."""
+        """The session's registry (the session closes it at its end)."""
         shells = session.service(cls)
         if shells._directory is None:
             shells._directory = session.directory / "tasks"
-            session.add_cleanup(shells.aclose)
         return shells
+
+    def snapshot(self) -> dict[str, Any]:
+        """The shells as they are, marked not restorable: a process ends with its session."""
+        shells = [
+            {"id": t.id, "command": t.command, "status": t.status, "output": str(t.output_path)}
+            for t in self._tasks.values()
+        ]
+        shells += [
+            {"id": e.id, "command": e.command, "status": e.status, "output": e.output_path}
+            for e in self.earlier.values()
+            if e.id not in self._tasks
+        ]
+        return {"restorable": False, "shells": shells}
+
+    def restore(self, data: Any) -> None:
+        """Remember an earlier session's shells (as gone); nothing is started again."""
+        rows: object = (
+            cast(dict[str, object], data).get("shells") if isinstance(data, dict) else None
+        )
+        if not isinstance(rows, list):
+            return
+        for row in cast(list[object], rows):
+            if not isinstance(row, dict):
+                continue
+            got = cast(dict[str, object], row)
+            values = [got.get(k) for k in ("id", "command", "status", "output")]
+            if all(isinstance(v, str) for v in values):
+                shell_id, command, status, output = (str(v) for v in values)
+                self.earlier[shell_id] = EarlierShell(
+                    id=shell_id, command=command, status=status, output_path=output
+                )
+
+    def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
+        """The shells still running, for the model to read or stop after compaction."""
+        running = self.running()
+        if not running:
+            return Carried()
+        head = "Background shells still running (TaskOutput reads them, TaskStop stops them):"
+        return Carried(lines=(head, *(f"{t.id}: {t.command[:100]}" for t in running)))
 
     @property
     def directory(self) -> Path:

@@ -59,7 +59,9 @@ class ShellSnapshot:
 
 def rc_file() -> Path | None:
     """``~/.bashrc`` when it exists and the snapshot is on."""
-    if os.environ.get(ENV_SWITCH, "1") in ("0", "false", "no", "off"):
+    from hands.core.env import switch
+
+    if switch(ENV_SWITCH) is False:
         return None
     rc = Path.home() / ".bashrc"
     return rc if rc.is_file() else None

@@ -23,6 +23,7 @@ from hands.core.schema import ToolInput
 from hands.core.subject import runs_command
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.tools.bash._settings import MAX_TIMEOUT_MS, BashSettings
+from hands.tools.bash._shells import BackgroundShells
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -113,6 +114,7 @@ class BashTool(Tool[BashInput, BashOutput]):
     """Run shell commands; read-only ones (by syntax-tree analysis) run in parallel."""
 
     name = "Bash"
+    session_states = (BackgroundShells,)
     in_background_agents = True
     subject = runs_command(shell=True)
     always_load = True
@@ -242,8 +244,6 @@ class BashTool(Tool[BashInput, BashOutput]):
         prelude = setup + exports
 
         if input.run_in_background:
-            from hands.tools.bash._shells import BackgroundShells
-
             shells = BackgroundShells.for_session(ctx.session)
             task = shells.start(
                 input.command,
@@ -285,8 +285,6 @@ class BashTool(Tool[BashInput, BashOutput]):
                 return False
             if starts_with_sleep(input.command):
                 return False  # a wait that ran out: nothing is gained by waiting longer
-            from hands.tools.bash._shells import BackgroundShells
-
             shells = BackgroundShells.for_session(ctx.session)
             task = shells.adopt(
                 p,

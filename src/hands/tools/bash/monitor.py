@@ -27,6 +27,7 @@ from hands.core.schema import ToolInput
 from hands.core.subject import runs_command
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
+from hands.tools.bash._shells import BackgroundShells
 from hands.tools.bash.bash import BashInput, BashTool
 
 DEFAULT_TIMEOUT_MS = 300_000
@@ -81,6 +82,7 @@ class MonitorTool(Tool[MonitorInput, MonitorStarted]):
     """Watch a command's output line by line."""
 
     name = "Monitor"
+    session_states = (BackgroundShells,)
     description = (
         "Start a command in the background and get each line it prints as an event, "
         "delivered to you as it comes, until the command exits or timeout_ms runs out. Use "
@@ -117,8 +119,6 @@ class MonitorTool(Tool[MonitorInput, MonitorStarted]):
     async def call(
         self, input: MonitorInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[MonitorStarted]:
-        from hands.tools.bash._shells import BackgroundShells
-
         bash, data = _as_bash(input)
         started = await bash.call(data, ctx, progress)
         task_id = started.output.background_task_id

@@ -12,10 +12,11 @@ from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
+from hands.tools.bash._shells import BackgroundShells
 
 if TYPE_CHECKING:
     from hands.core.background import BackgroundAgent, BackgroundAgents
-    from hands.tools.bash._shells import BackgroundShells, BackgroundTask
+    from hands.tools.bash._shells import BackgroundTask
 
 DEFAULT_WAIT_MS = 30_000
 MAX_WAIT_MS = 600_000
@@ -58,8 +59,6 @@ def find_task(ctx: ToolContext, task_id: str) -> tuple[BackgroundShells, Backgro
 
     Raises ToolError, listing the running tasks, when the id names none.
     """
-    from hands.tools.bash._shells import BackgroundShells
-
     shells = BackgroundShells.for_session(ctx.session)
     task = shells.get(task_id)
     if task is not None:
@@ -79,9 +78,17 @@ def find_agent(ctx: ToolContext, task_id: str) -> tuple[BackgroundAgents, Backgr
 def _unknown(ctx: ToolContext, task_id: str) -> ToolError:
     """The error for an id that names no task: it lists the running ones."""
     from hands.core.background import BackgroundAgents
-    from hands.tools.bash._shells import BackgroundShells
 
-    shells = BackgroundShells.for_session(ctx.session).running()
+    registry = BackgroundShells.for_session(ctx.session)
+    earlier = registry.earlier.get(task_id)
+    if earlier is not None:
+        return ToolError(
+            f"Background task {task_id!r} ({earlier.command[:100]}) belonged to the session "
+            "this one resumes; background shells end with their session, so it is not "
+            f"running now (it was {earlier.status}). Its output is in {earlier.output_path} "
+            "(Read it); start the command again if it is still needed."
+        )
+    shells = registry.running()
     agents = BackgroundAgents.for_session(ctx.session).running()
     lines = [f"- {t.id}: {t.command[:100]}" for t in shells]
     lines += [f"- {a.id}: {a.agent_type} agent, {a.description[:100]}" for a in agents]
@@ -111,6 +118,7 @@ class TaskOutputTool(ReadOnlyTool[TaskOutputInput, TaskOutputResult]):
     """Read what a background shell printed since the last read."""
 
     name = "TaskOutput"
+    session_states = (BackgroundShells,)
     aliases = ("BashOutput", "AgentOutputTool")
     description = (
         "Get the new output and the status of a background task started with "

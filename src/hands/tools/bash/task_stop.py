@@ -9,6 +9,7 @@ from pydantic import AliasChoices, Field
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
+from hands.tools.bash._shells import BackgroundShells
 
 
 class TaskStopInput(ToolInput):
@@ -34,6 +35,7 @@ class TaskStopTool(Tool[TaskStopInput, TaskStopResult]):
     """Stop a background shell and everything it started."""
 
     name = "TaskStop"
+    session_states = (BackgroundShells,)
     in_background_agents = True
     aliases = ("KillShell", "KillBash")
     description = (

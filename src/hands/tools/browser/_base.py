@@ -64,6 +64,7 @@ class BrowserTool(Tool[InputT, BrowserReport]):
     """Base of the browser tools: one shared page, so none runs beside another."""
 
     should_defer = True
+    session_states = (BrowserSession,)
     show_unchanged: ClassVar[bool] = False
     """Print the whole snapshot even when it did not change (the snapshot tool)."""
     settles: ClassVar[bool] = True

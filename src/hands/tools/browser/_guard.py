@@ -24,8 +24,7 @@ from urllib.request import url2pathname
 
 from hands.core.outcome import echo
 from hands.net.address import Address, address_problem
-from hands.tools.web._guard import ResolveError, opened_hosts, resolve
-from hands.tools.web._urls import parse_url
+from hands.tools.web import ResolveError, opened_hosts, parse_url, resolve
 
 if TYPE_CHECKING:
     from playwright.async_api import Request, Route

@@ -27,7 +27,7 @@ from hands.core.outcome import echo
 from hands.net.address import Address
 from hands.tools.browser._guard import addresses_refusal, decide_url, is_opened
 from hands.tools.http_proxy import Blocked, ProxyError, ProxyHandler, Request, connect_first
-from hands.tools.web._guard import ResolveError, resolve
+from hands.tools.web import ResolveError, resolve
 
 if TYPE_CHECKING:
     from hands.tools.browser._session import BrowserSession

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, cast
 
 import anyio
 
+from hands.core.state import Carried
 from hands.errors import ToolError
 from hands.tools.browser._events import EventLog
 from hands.tools.browser._settings import INSTALL_HINT, BrowserSettings, missing
@@ -84,7 +85,14 @@ class Tab:
 
 
 class BrowserSession:
-    """The session's browser and tabs. Get it with :meth:`for_session`."""
+    """The session's browser and tabs. Get it with :meth:`for_session`.
+
+    Session state: its snapshot lists the open tabs' addresses and says the browser is
+    not restored (opening a page again is a new request, which needs its own call); the
+    session's end closes the browser (:meth:`aclose`).
+    """
+
+    key: ClassVar[str] = "browser"
 
     def __init__(
         self,
@@ -117,16 +125,43 @@ class BrowserSession:
         self._downloads: Path | None = None
         self._dead = ""
         self._registered = False
+        self.earlier_tabs: tuple[str, ...] = ()
+        """The tabs the session this one resumes had open (none are open now)."""
 
     @classmethod
     def for_session(cls, session: Session) -> BrowserSession:
-        """The session's browser state; the first use arranges for cleanup at session end."""
+        """The session's browser state (the session closes it at its end)."""
         found = session.service(cls)
         if not found._registered:
             found._registered = True
             found._downloads = session.directory / "downloads"
-            session.add_cleanup(found.aclose)
         return found
+
+    def addresses(self) -> tuple[str, ...]:
+        """The address of each open tab, in order."""
+        return tuple(t.page.url for t in self.tabs) if self.running else ()
+
+    def snapshot(self) -> dict[str, Any]:
+        """The open tabs' addresses; a browser is not restorable (pages are not reopened)."""
+        return {"restorable": False, "tabs": list(self.addresses() or self.earlier_tabs)}
+
+    def restore(self, data: Any) -> None:
+        """Remember the tabs an earlier session had open; nothing is opened again."""
+        tabs: object = cast(dict[str, object], data).get("tabs") if isinstance(data, dict) else None
+        if isinstance(tabs, list):
+            self.earlier_tabs = tuple(t for t in cast(list[object], tabs) if isinstance(t, str))
+
+    def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
+        """The open tabs (or the resumed session's, closed), for the model to go on."""
+        open_now = self.addresses()
+        if open_now:
+            head = "Browser tabs open (the current one is marked *):"
+            marked = (("*" if i == self.current else "-") + f" {u}" for i, u in enumerate(open_now))
+            return Carried(lines=(head, *marked))
+        if self.earlier_tabs:
+            head = "The resumed session's browser was closed; its tabs were (navigate again):"
+            return Carried(lines=(head, *(f"- {u}" for u in self.earlier_tabs)))
+        return Carried()
 
     @property
     def settings(self) -> BrowserSettings:

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from hands.core.env import count, switch, text
+
 EXECUTABLE_VARIABLE = "HANDS_BROWSER_EXECUTABLE"
 ENABLE_VARIABLE = "HANDS_BROWSER"
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
@@ -18,13 +20,12 @@ INSTALL_HINT = (
 )
 
 HEADLESS_VARIABLE = "HANDS_BROWSER_HEADLESS"
+NAVIGATION_VARIABLE = "HANDS_BROWSER_NAVIGATION_TIMEOUT_MS"
 NO_DISPLAY = (
     f"A visible browser window was asked for ({HEADLESS_VARIABLE}=0), but there is no display "
     "(DISPLAY and WAYLAND_DISPLAY are unset), so the browser runs headless. Start hands "
     "inside a desktop session or under xvfb-run to see the window."
 )
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
 
 DialogAnswer = Literal["accept", "dismiss"]
 
@@ -58,19 +59,18 @@ class BrowserSettings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> BrowserSettings:
         """The settings from ``HANDS_BROWSER_*`` variables; defaults for missing ones."""
         env = os.environ if env is None else env
-        headed = (
-            _flag(env, HEADLESS_VARIABLE) is False or _flag(env, "HANDS_BROWSER_HEADED") is True
-        )
+        headed = switch(HEADLESS_VARIABLE, env) is False or switch("HANDS_BROWSER_HEADED", env)
         display = bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
-        answer = env.get("HANDS_BROWSER_DIALOGS", "").strip().lower()
+        answer = (text("HANDS_BROWSER_DIALOGS", env) or "").lower()
         return cls(
             executable=find_executable(env),
             headless=not (headed and display),
             note=NO_DISPLAY if headed and not display else "",
-            snapshot_chars=_number(env, "HANDS_BROWSER_SNAPSHOT_CHARS", 40_000),
-            snapshot_elements=_number(env, "HANDS_BROWSER_SNAPSHOT_ELEMENTS", 10_000),
-            navigation_timeout_s=_number(env, "HANDS_BROWSER_NAVIGATION_TIMEOUT_MS", 20_000) / 1000,
-            action_timeout_s=_number(env, "HANDS_BROWSER_ACTION_TIMEOUT_MS", 5_000) / 1000,
+            snapshot_chars=(count("HANDS_BROWSER_SNAPSHOT_CHARS", env) or 40_000),
+            snapshot_elements=(count("HANDS_BROWSER_SNAPSHOT_ELEMENTS", env) or 10_000),
+            navigation_timeout_s=(count("HANDS_BROWSER_NAVIGATION_TIMEOUT_MS", env) or 20_000)
+            / 1000,
+            action_timeout_s=(count("HANDS_BROWSER_ACTION_TIMEOUT_MS", env) or 5_000) / 1000,
             dialogs="accept" if answer == "accept" else "dismiss",
         )
 
@@ -115,23 +115,8 @@ def offered(env: Mapping[str, str] | None = None) -> bool:
     ``HANDS_BROWSER=0`` keeps them out; unset: offered when Playwright and Chromium exist.
     """
     env = os.environ if env is None else env
-    asked = _flag(env, ENABLE_VARIABLE)
+    asked = switch(ENABLE_VARIABLE, env)
     return missing(env) is None if asked is None else asked
-
-
-def _flag(env: Mapping[str, str], key: str) -> bool | None:
-    """A yes/no variable: True, False, or None when unset or neither."""
-    raw = env.get(key, "").strip().lower()
-    return True if raw in _TRUE else False if raw in _FALSE else None
-
-
-def _number(env: Mapping[str, str], key: str, default: int) -> int:
-    raw = env.get(key, "").strip()
-    try:
-        value = int(raw) if raw else default
-    except ValueError:
-        return default
-    return value if value > 0 else default
 
 
 def pool_note(names: tuple[str, ...], env: Mapping[str, str] | None = None) -> str | None:
@@ -139,7 +124,7 @@ def pool_note(names: tuple[str, ...], env: Mapping[str, str] | None = None) -> s
     if any(n.startswith("Browser_") for n in names):
         return None
     env = os.environ if env is None else env
-    if _flag(env, ENABLE_VARIABLE) is False:
+    if switch(ENABLE_VARIABLE, env) is False:
         return None
     problem = missing(env)
     if problem is None:

@@ -118,6 +118,10 @@ class ReadStateCache:
             for r in self._records.values()
         ]
 
+    async def aclose(self) -> None:
+        """Nothing open: the cache is only memory."""
+        return None
+
     def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
         """The files read most recently, as they are now; then a Read shows a file again."""
         texts = tuple(t for r in self.recent(reattach) if (t := attached(r.path)) is not None)

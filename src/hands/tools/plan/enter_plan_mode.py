@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hands.core.context import ToolContext
-from hands.core.plan_file import plan_file
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
+from hands.permissions.plan_mode import enter, plan_file, planning
 
 
 class EnterPlanModeInput(ToolInput):
@@ -48,11 +48,9 @@ class EnterPlanModeTool(Tool[EnterPlanModeInput, EnterPlanModeResult]):
         self, input: EnterPlanModeInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[EnterPlanModeResult]:
         path = str(plan_file(ctx.session))
-        if ctx.permission_mode == "plan":
+        if planning(ctx.permission_mode):
             return ToolResult(output=EnterPlanModeResult(plan_file=path, already=True))
-        from hands.tools.plan.state import entered  # lazy: start-up
-
-        entered(ctx.session, ctx.permission_mode)
+        enter(ctx.session, ctx.permission_mode)
 
         def to_plan(context: ToolContext) -> ToolContext:
             return context.with_changes(permission_mode="plan")

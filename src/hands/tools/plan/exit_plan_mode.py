@@ -19,9 +19,10 @@ from pydantic.json_schema import SkipJsonSchema
 
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.decision import PermissionDecision, allow
-from hands.core.plan_file import plan_file
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
+from hands.permissions.plan_mode import leave as leave_plan_mode
+from hands.permissions.plan_mode import plan_file, plan_state, planning
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -100,7 +101,7 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
         return {"plan": read_plan(input, ctx), "planFilePath": str(plan_file(ctx.session))}
 
     async def validate_input(self, input: ExitPlanModeInput, ctx: ToolContext) -> str | None:
-        if ctx.permission_mode != "plan":
+        if not planning(ctx.permission_mode):
             return (
                 "You are not in plan mode, so there is no plan to approve. Go on with the "
                 "task; call EnterPlanMode first if it needs a plan."
@@ -115,8 +116,6 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
     async def check_permissions(
         self, input: ExitPlanModeInput, ctx: ToolContext
     ) -> PermissionDecision:
-        from hands.tools.plan.state import plan_state  # lazy: start-up
-
         if plan_state(ctx.session).before == "bypassPermissions":
             return allow("planned from bypassPermissions")
         return PermissionDecision(
@@ -136,10 +135,8 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
     async def call(
         self, input: ExitPlanModeInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[ExitPlanModeResult]:
-        from hands.tools.plan.state import mode_after  # lazy: start-up
-
         plan = read_plan(input, ctx)
-        mode = mode_after(ctx.session, ctx.approved_mode)
+        mode = leave_plan_mode(ctx.session, ctx.approved_mode)
 
         def leave(context: ToolContext) -> ToolContext:
             return context.with_changes(permission_mode=mode)

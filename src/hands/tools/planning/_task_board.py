@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from hands.tools.planning._task_store import Task, TaskStore
 from hands.tools.planning._todos import TodoItem
@@ -29,6 +30,18 @@ class TaskBoard:
     def load(self, store: TaskStore, list_id: str) -> None:
         """Read the list (in a worker thread when an event loop runs)."""
         self.show(store.list(list_id))
+
+    def load_project(self, home: Path, project: Path) -> None:
+        """Read ``project``'s list from the database under ``home``.
+
+        Only when the Task tools are on and the database exists; else the board stays.
+        """
+        from hands.tools.planning._task_list import database, list_id, tasks_enabled
+        from hands.tools.planning._task_store import store_at
+
+        path = database(home)
+        if tasks_enabled() and path.exists():
+            self.load(store_at(path), list_id(project))
 
     @property
     def open(self) -> tuple[Task, ...]:

@@ -8,40 +8,27 @@ several sessions and sub-agents can share one. The Task tools are offered by def
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hands.core.context import ToolContext
+from hands.core.env import switch, text
 
 if TYPE_CHECKING:
-    from hands.tools.planning._task_store import TaskStore
+    from hands.tools.planning._task_store import Task, TaskStore
 
 DATABASE = "tasks.db"
-LIST_ID_VARIABLES = ("HANDS_TASK_LIST_ID", "CLAUDE_CODE_TASK_LIST_ID")
-ENABLE_VARIABLES = ("HANDS_ENABLE_TASKS", "CLAUDE_CODE_ENABLE_TASKS")
-_OFF = frozenset({"0", "false", "no", "off"})
 
 
 def tasks_enabled(env: Mapping[str, str] | None = None) -> bool:
     """Whether the Task tools are offered (else TodoWrite): on unless a variable says 0."""
-    env = os.environ if env is None else env
-    for name in ENABLE_VARIABLES:
-        value = env.get(name, "").strip().lower()
-        if value:
-            return value not in _OFF
-    return True
+    return switch("HANDS_ENABLE_TASKS", env) is not False
 
 
 def list_id(project: Path, env: Mapping[str, str] | None = None) -> str:
     """The list a session in ``project`` uses: the one a variable names, or the project's."""
-    env = os.environ if env is None else env
-    for name in LIST_ID_VARIABLES:
-        value = env.get(name, "").strip()
-        if value:
-            return value
-    return f"project:{project.resolve()}"
+    return text("HANDS_TASK_LIST_ID", env) or f"project:{project.resolve()}"
 
 
 def database(home: Path) -> Path:
@@ -54,3 +41,14 @@ def store_for(ctx: ToolContext) -> tuple[TaskStore, str]:
     from hands.tools.planning._task_store import store_at  # lazy: start-up
 
     return store_at(database(ctx.session.home)), list_id(ctx.root)
+
+
+def project_tasks(home: Path, project: Path) -> tuple[str, list[Task]]:
+    """The list id of ``project`` and its tasks (none when no database exists yet)."""
+    from hands.tools.planning._task_store import store_at  # lazy: start-up
+
+    name = list_id(project)
+    path = database(home)
+    if not path.exists():
+        return name, []
+    return name, store_at(path).list(name)

@@ -28,6 +28,10 @@ class OpenTasks:
         """Nothing to restore: the database keeps the tasks."""
         return None
 
+    async def aclose(self) -> None:
+        """Nothing open: the database is opened per call."""
+        return None
+
     def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
         """One line per open task."""
         from hands.tools.planning._task_list import database, store_for, tasks_enabled

@@ -72,6 +72,10 @@ class TodoList:
         """The list as JSON, for the transcript."""
         return [item.model_dump(by_alias=True) for item in self.items]
 
+    async def aclose(self) -> None:
+        """Nothing open: the list is only memory."""
+        return None
+
     def carry(self, ctx: ToolContext, *, reattach: int) -> Carried:
         """The list, one line per item, for the model to pick up its plan."""
         if not self.items:

@@ -10,7 +10,6 @@ saved in the session's folder at each change, so a resumed session has them agai
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import time
 from dataclasses import asdict, dataclass, replace
@@ -53,11 +52,10 @@ def next_fire(cron: str, after: float) -> float:
 
 def min_delay_s() -> float:
     """The shortest wakeup delay the environment allows."""
-    raw = os.environ.get(MIN_DELAY_VARIABLE, "").strip()
-    try:
-        return max(0.0, float(raw)) if raw else 60.0
-    except ValueError:
-        return 60.0
+    from hands.core.env import amount
+
+    value = amount(MIN_DELAY_VARIABLE)
+    return 60.0 if value is None else value
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

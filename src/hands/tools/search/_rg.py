@@ -85,19 +85,11 @@ def rg_path() -> Path:
     return _cached_rg
 
 
-def timeout_from_env(keys: Sequence[str], default: float = DEFAULT_TIMEOUT_S) -> float:
-    """The first positive number of seconds among the environment variables ``keys``."""
-    for key in keys:
-        raw = os.environ.get(key, "").strip()
-        if not raw:
-            continue
-        try:
-            value = float(raw)
-        except ValueError:
-            continue
-        if value > 0:
-            return value
-    return default
+def timeout_from_env(name: str, default: float = DEFAULT_TIMEOUT_S) -> float:
+    """The seconds the listed variable ``name`` (:mod:`hands.core.env`) sets, else ``default``."""
+    from hands.core.env import number
+
+    return number(name) or default
 
 
 _FILE_ERROR = re.compile(r"\(os error \d+\)$")

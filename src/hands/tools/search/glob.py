@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 MAX_RESULTS = 100
 """Paths returned by one call; the rest are counted, not listed."""
 
-TIMEOUT_ENV = ("HANDS_GLOB_TIMEOUT_SECONDS", "CLAUDE_CODE_GLOB_TIMEOUT_SECONDS")
+TIMEOUT_ENV = "HANDS_GLOB_TIMEOUT_SECONDS"  # or CLAUDE_CODE_GLOB_TIMEOUT_SECONDS
+_OFF = frozenset({"0", "false", "no", "off"})
 
 _GLOB_CHARS = frozenset("*?[]{}")
 
@@ -73,13 +74,11 @@ class GlobOutput:
 
 def _settings() -> tuple[bool, bool]:
     """(respect .gitignore, include hidden files) from the environment."""
+    from hands.core.env import switch
+
     env = os.environ
-    respect = env.get("HANDS_GLOB_RESPECT_GITIGNORE", "").strip().lower() in {
-        "1",
-        "true",
-        "yes",
-        "on",
-    } or env.get("CLAUDE_CODE_GLOB_NO_IGNORE", "").strip().lower() in {"0", "false", "no", "off"}
+    no_ignore = env.get("CLAUDE_CODE_GLOB_NO_IGNORE", "").strip().lower()
+    respect = switch("HANDS_GLOB_RESPECT_GITIGNORE", env) is True or no_ignore in _OFF
     hidden = env.get("CLAUDE_CODE_GLOB_HIDDEN", "").strip().lower() not in {
         "0",
         "false",

@@ -32,7 +32,7 @@ MAX_COLUMNS = 500
 MULTILINE_MAX_BYTES = 64 << 20
 """Multiline search holds a whole file in memory, so larger files are skipped."""
 MAX_UNREADABLE_SHOWN = 5
-TIMEOUT_ENV = ("HANDS_GREP_TIMEOUT_SECONDS",)
+TIMEOUT_ENV = "HANDS_GREP_TIMEOUT_SECONDS"
 
 DESCRIPTION = """\
 Search file contents with ripgrep. Use this tool for every content search; do not run \

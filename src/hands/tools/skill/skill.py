@@ -17,7 +17,6 @@ it only.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from hands.core.schema import ToolInput
 from hands.core.subject import names_value
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
+from hands.tools.skill._loaded import LoadedSkills
 from hands.tools.skill._skills import Skill, SkillSet, listing, load_skills
 
 DEFAULT_BUDGET = 8_000
@@ -84,11 +84,11 @@ def budget(env: Mapping[str, str] | None = None, *, window_tokens: int | None = 
 
     ``window_tokens`` is the model's context window; unknown: 8,000 characters.
     """
-    env = os.environ if env is None else env
-    for key in ("HANDS_SKILL_CHAR_BUDGET", "SLASH_COMMAND_TOOL_CHAR_BUDGET"):
-        raw = env.get(key, "").strip()
-        if raw.isdigit() and int(raw) > 0:
-            return int(raw)
+    from hands.core.env import count
+
+    chars = count("HANDS_SKILL_CHAR_BUDGET", env)
+    if chars is not None:
+        return chars
     if window_tokens is None or window_tokens <= 0:
         return DEFAULT_BUDGET
     return max(1, int(window_tokens * BUDGET_SHARE * CHARS_PER_TOKEN))
@@ -99,6 +99,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
 
     name = "Skill"
     aliases = ("SlashCommand",)
+    session_states = (LoadedSkills,)
     in_background_agents = True
     input_model = SkillInput
     subject = names_value("skill", strip_slash=True, args_field="args")
@@ -146,6 +147,7 @@ class SkillTool(Tool[SkillInput, SkillOutput]):
         skill = self.skills.find(input.skill)
         if skill is None:
             raise ToolError(f"There is no skill {input.skill!r}.")
+        ctx.session.service(LoadedSkills).add(skill.name, str(skill.directory))
         args = input.args or ""
         instructions, took_args = substitute(skill.instructions, args)
         return ToolResult(

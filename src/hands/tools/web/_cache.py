@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -17,17 +16,10 @@ TTL_VARIABLES = ("HANDS_WEBFETCH_CACHE_TTL_MS", "CLAUDE_CODE_WEBFETCH_CACHE_TTL_
 
 def ttl_from_env(env: Mapping[str, str] | None = None) -> float:
     """The cache lifetime in seconds: the first TTL variable set to a number ≥ 0."""
-    env = os.environ if env is None else env
-    for name in TTL_VARIABLES:
-        raw = env.get(name, "").strip()
-        if raw:
-            try:
-                value = int(raw)
-            except ValueError:
-                continue
-            if value >= 0:
-                return value / 1000
-    return DEFAULT_TTL_MS / 1000
+    from hands.core.env import whole
+
+    value = whole("HANDS_WEBFETCH_CACHE_TTL_MS", env)
+    return (DEFAULT_TTL_MS if value is None else value) / 1000
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -77,12 +76,10 @@ class SearchBudget:
 
 def cap_from_env(env: Mapping[str, str] | None = None) -> int:
     """The per-session search limit: the first cap variable set to a number ≥ 0."""
-    env = os.environ if env is None else env
-    for name in CAP_VARIABLES:
-        raw = env.get(name, "").strip()
-        if raw.isdigit():
-            return int(raw)
-    return DEFAULT_SESSION_CAP
+    from hands.core.env import whole
+
+    value = whole("HANDS_MAX_WEB_SEARCHES_PER_SESSION", env)
+    return DEFAULT_SESSION_CAP if value is None else value
 
 
 class WebSearchTool(ReadOnlyTool[WebSearchInput, SearchResults]):
