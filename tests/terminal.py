@@ -84,9 +84,26 @@ def launch(
     term.tmux("new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows), command)
 
 
+BYPASS_QUESTION = "Run every call without asking?"
+
+
 def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str, **options: Any) -> None:
-    """:func:`launch` (``options`` are its keywords), then wait for the input prompt."""
+    """:func:`launch` (``options`` are its keywords), then wait for the input prompt.
+
+    Started in bypassPermissions, the REPL first asks once whether to run every call
+    unasked; the answer is yes (``tests/cli/test_bypass_question.py`` tests the question).
+    """
     launch(term, cwd, home, script, *extra, **options)
+    if "bypassPermissions" in extra or "--dangerously-skip-permissions" in extra:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            screen = term.screen()
+            if "(/help" in screen:
+                break
+            if BYPASS_QUESTION in screen:
+                term.send("y", "Enter")
+                break
+            time.sleep(0.1)
     term.wait_for("(/help")
     term.wait_for_prompt()
 

@@ -49,6 +49,17 @@ def test_tools_json_is_sorted_and_complete() -> None:
         assert t["input_schema"]["type"] == "object"
 
 
+def test_tools_off_a_terminal_prints_whole_names_one_tool_a_line() -> None:
+    listed = hands("tools")
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split("\t") for line in listed.stdout.splitlines()]
+    assert rows[0] == ["name", "read-only", "concurrency-safe", "aliases", "parameters"]
+    names = [t["name"] for t in json.loads(hands("tools", "--json").stdout)]
+    assert [row[0] for row in rows[1:]] == names
+    assert "AskUserQuestion" in names and "…" not in listed.stdout
+    assert all(len(row) == 5 for row in rows)
+
+
 def test_tool_unknown_name_is_an_error_result(tmp_path: Path) -> None:
     proc = hands("tool", "NoSuchTool", "{}", "--cwd", str(tmp_path), "--json")
     assert proc.returncode == 1
@@ -388,7 +399,9 @@ def test_a_hands_home_that_cannot_hold_sessions_is_one_line_and_exit_2(tmp_path:
         ("tool", "Read", json.dumps({"file_path": str(script)})),
         ("sessions",),
     )
-    for home in (a_file, a_file / "below", Path("/proc/1/hands-home")):
+    # /proc and /sys pass a permission-bits check as root, yet nothing can be made there
+    unwritable = (Path("/proc/1/hands-home"), Path("/proc/hands-home"), Path("/sys/hands-home"))
+    for home in (a_file, a_file / "below", *unwritable):
         for args in commands:
             proc = subprocess.run(
                 [sys.executable, "-m", "hands", *args],
@@ -445,6 +458,69 @@ def test_a_resumed_print_session_reads_its_own_saved_results_and_only_those(
     assert "30000" not in own and "\\t1" in own and '"is_error": true' not in own
     assert "not yours" not in others and "nobody is available" in others
     assert "hands home" not in home and "nobody is available" in home
+
+
+def test_permissions_check_of_an_unknown_tool_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for name, says in (("Nope", "no tool named 'Nope'"), ("Bsh", "did you mean Bash?")):
+        for extra in ((), ("--json",)):
+            proc = hands("permissions", "check", name, "{}", *extra, cwd=tmp_path)
+            assert proc.returncode == 2, proc.stderr
+            assert proc.stdout == "" and len(proc.stderr.splitlines()) == 1, proc.stderr
+            assert says in proc.stderr
+    # an MCP tool, or one of Claude Code's own, is decided by the rules that name it
+    for name in ("mcp__files__read", "ToolSearch"):
+        proc = hands("permissions", "check", name, "{}", "--deny", name, cwd=tmp_path)
+        assert proc.returncode == 0 and proc.stdout.startswith("deny"), proc.stderr
+
+
+def test_the_hands_home_check_writes_to_know_and_leaves_nothing(tmp_path: Path) -> None:
+    from hands.cli.home_check import home_problem
+
+    home = tmp_path / "home"
+    home.mkdir()
+    assert home_problem({"HANDS_HOME": str(home)}) is None
+    assert home_problem({"HANDS_HOME": str(home / "a" / "b")}) is None
+    assert list(home.iterdir()) == []
+    problem = home_problem({"HANDS_HOME": "/proc/hands-home"})
+    assert problem is not None and "cannot be created in /proc" in problem
+
+
+def test_mcp_list_names_a_broken_file_and_a_bad_url_and_a_server_that_died(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    env = {**os.environ, "HOME": str(tmp_path), "HANDS_HOME": str(tmp_path / "hands-home")}
+
+    def listed(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hands", "mcp", "list", "--trust", "--probe", *extra],
+            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
+        )  # fmt: skip
+
+    config = tmp_path / ".mcp.json"
+    config.write_text('{"mcpServers": {"a": {"command": "x"}\n')
+    proc = listed()
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.startswith(f"{config}: broken: not valid JSON (line 2, column 1")
+    assert "No MCP servers" not in proc.stdout and "Traceback" not in proc.stderr
+    shown = json.loads(listed("--json").stdout)
+    assert shown["broken_files"][0]["file"] == str(config)
+    dies = "echo boom >&2; echo 'last words' >&2; exit 3"
+    servers = {
+        "web": {"type": "http", "url": "localhost:8080/mcp"},
+        "dies": {"command": "sh", "args": ["-c", dies]},
+    }
+    config.write_text(json.dumps({"mcpServers": servers}))
+    proc = listed("--json")
+    assert proc.returncode == 0, proc.stderr
+    by_name = {s["name"]: s for s in json.loads(proc.stdout)["servers"]}
+    web = by_name["web"]
+    assert web["state"] == "failed" and web["transport"] == "http"
+    assert web["error"].startswith(f"configuration error in {config}: ")
+    assert "not a valid URL" in web["error"] and "reconnecting" not in web["error"]
+    assert by_name["dies"]["state"] == "failed"
+    assert "boom" in by_name["dies"]["error"] and "last words" in by_name["dies"]["error"]
 
 
 def test_a_usage_error_is_one_line_naming_the_command(tmp_path: Path) -> None:

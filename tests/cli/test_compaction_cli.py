@@ -81,18 +81,20 @@ def test_repl_compact_summarises_with_the_users_instructions(
     terminal: Terminal, tmp_path: Path, hands_home: Path
 ) -> None:
     turns = [
-        say("First answer."),
-        say("Second answer."),
+        say("First answer.\n" + LINE * 60),
+        say("Second answer.\n" + LINE * 60),
         say("NOTES: two questions were answered."),
         say("Third answer."),
     ]
-    start(terminal, tmp_path, hands_home, script(tmp_path / "s.json", turns))
+    # a small window keeps only the last answer verbatim: the first is summarised away
+    env = {"HANDS_CONTEXT_WINDOW": "14500", "HANDS_AUTOCOMPACT_PCT": "60", "HANDS_SIMPLE": "1"}
+    start(terminal, tmp_path, hands_home, script(tmp_path / "s.json", turns), env=env)
     terminal.submit("one", "First answer.")
     terminal.wait_for_prompt()
     terminal.submit("two", "Second answer.")
     terminal.wait_for_prompt()
     screen = terminal.submit("/compact keep the numbers", "Conversation compacted")
-    assert "messages summarised" in screen
+    assert "messages summarised" in screen and " saved)." in screen
     terminal.wait_for_prompt()
     terminal.submit("three", "Third answer.")
     terminal.wait_for_prompt()
@@ -103,3 +105,29 @@ def test_repl_compact_summarises_with_the_users_instructions(
     restored = load(path).messages
     assert "NOTES: two questions were answered." in restored[0].text
     assert restored[-1].text == "Third answer."
+    # the list of sessions shows what the user first typed, not the summary
+    listed = subprocess.run(
+        [sys.executable, "-m", "hands", "sessions"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "HANDS_HOME": str(hands_home)},
+    )  # fmt: skip
+    (row,) = listed.stdout.splitlines()
+    assert row.endswith("  one") and "3 turns" in row, listed.stdout
+
+
+def test_repl_compact_does_nothing_when_a_summary_would_not_save(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    turns = [say("Yes."), say("NOTES: " + LINE * 20), say("Still here.")]
+    start(terminal, tmp_path, hands_home, script(tmp_path / "s.json", turns))
+    terminal.submit("one", "Yes.")
+    terminal.wait_for_prompt()
+    screen = terminal.submit("/compact", "Compaction skipped")
+    assert "nothing to save" in " ".join(screen.split())
+    terminal.wait_for_prompt()
+    terminal.submit("two", "Still here.")
+    terminal.wait_for_prompt()
+    (path,) = hands_home.glob("projects/*/*.jsonl")
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    assert not [e for e in entries if e["type"] == "compact_boundary"]
+    assert [m.text for m in load(path).messages] == ["one", "Yes.", "two", "Still here."]

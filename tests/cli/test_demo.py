@@ -1,20 +1,29 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from hands.cli.demo.run import run_demo
 from hands.tools.browser._settings import missing
 
 
-def test_demo_runs_the_whole_session_offline() -> None:
+def test_demo_runs_the_whole_session_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "users-hands-home"
+    monkeypatch.setenv("HANDS_HOME", str(home))
     out = io.StringIO()
     code = run_demo(console=Console(file=out, width=120, color_system=None))
     text = out.getvalue()
     assert code == 0, text
+    # the demo's sessions and results went to its own temp home, removed with it
+    assert not home.exists() and os.environ["HANDS_HOME"] == str(home)
     # parallel exploration, an edit with its diff, the sample's tests failing then passing
     for expected in ("● Glob(", "● Grep(", "● Read(", "● Edit(", "● Bash(", "● WebFetch("):
         assert expected in text

@@ -134,6 +134,7 @@ def test_repl_plan_approval_with_auto_accept_edits_then_edits_go_ahead(
     terminal.send("change x", "Enter")
     screen = terminal.wait_for("Go ahead with this plan?")
     assert "1. set x to 2" in screen and "auto-accept file edits" in screen
+    assert "● Plan ready for your review\n" in screen and "(the plan)" not in screen
     assert "x = 3" not in target.read_text()  # the edit while planning was refused
     terminal.send("2", "Enter")
     screen = terminal.wait_for("Done as planned.")

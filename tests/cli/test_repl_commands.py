@@ -101,10 +101,9 @@ def test_bang_runs_a_command_whose_output_goes_with_the_next_prompt(
     screen = terminal.submit("!echo from-the-shell", "⎿ from-the-shell")
     assert "● Bash(echo from-the-shell)" in screen
     terminal.wait_for_prompt()
-    terminal.submit(f"!touch {made}", "3. No")  # it asks, as the model's call would
-    assert not made.exists()
-    terminal.submit("1", "(No output)")
-    assert made.exists()
+    # the user's own command runs without a question (a model's call would be asked about)
+    screen = terminal.submit(f"!touch {made}", "(No output)")
+    assert made.exists() and "1. Yes" not in screen and "needs permission" not in screen
     terminal.submit("what did it say", "success · 1 turn")
     sent = transcript(hands_home)
     assert "The user ran `echo from-the-shell` in the shell; it printed:\\nfrom-the-shell" in sent

@@ -156,6 +156,8 @@ def _start(
     s = script(tmp_path / "s.json", turns)
     project = _project(tmp_path)
     trust(project, {"HANDS_HOME": str(hands_home)})  # the servers come from the project
+    # bypassPermissions accepted before (the one-time question has its own tests)
+    (hands_home / "settings.json").write_text('{"skipDangerousModePermissionPrompt": true}')
     launch(
         terminal, project, hands_home, s, "--permission-mode", "bypassPermissions",
         user_home=tmp_path,

@@ -112,5 +112,5 @@ def test_the_todo_checklist_is_shown_as_it_changes(
     terminal.wait_for_prompt()
     terminal.send("go", "Enter")
     screen = terminal.wait_for("fixed")
-    assert "Update Todos(0 of 3 done)" in screen and "Update Todos(1 of 3 done)" in screen
+    assert "Todo list updated: 0 of 3 done" in screen and "Todo list updated: 1 of 3 done" in screen
     assert "⎿ ☒ Read the code" in screen and "◼ Fix the bug" in screen and "☐ Add a test" in screen

@@ -44,3 +44,12 @@ def test_a_middle_cut_counts_what_it_leaves_out() -> None:
         assert len(head) + len(tail) + int(count.replace(",", "")) == len(text)
         assert text.startswith(head) and text.endswith(tail)
     assert truncate_middle("short", 100) == "short"
+
+
+def test_the_stub_of_a_text_whose_middle_was_dropped_says_so(tmp_path: Path) -> None:
+    whole = "".join(f"line {i}\n" for i in range(5_000))
+    stub = persisted_stub(whole, tmp_path / "r.txt")
+    assert f"all of it is in {tmp_path / 'r.txt'}" in stub and "middle" not in stub
+    cut = persisted_stub(truncate_middle(whole, 20_000), tmp_path / "r.txt")
+    dropped = f"{len(whole) - 20_000:,} characters from the middle were dropped"
+    assert dropped in cut and "all of it is in" not in cut

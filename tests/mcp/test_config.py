@@ -272,3 +272,30 @@ def test_the_fixtures_allowed_servers_are_read() -> None:
     assert policy.blocked(parse_server("memory", {"command": "x"}, env={})) is None
     assert policy.blocked(parse_server("grep-app", {"command": "x"}, env={})) is None
     assert policy.blocked(parse_server("github", {"command": "x"}, env={})) is not None
+
+
+@pytest.mark.parametrize(
+    "url", ["not a url", "localhost:8080/mcp", "ftp://host/mcp", "http://host:port/", "https:///x"]
+)
+def test_a_server_url_that_is_not_http_is_a_configuration_error(tmp_path: Path, url: str) -> None:
+    (tmp_path / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"w": {"type": "http", "url": url}}})
+    )
+    found = load_mcp_config(
+        tmp_path, env={"HOME": str(tmp_path), "HANDS_HOME": str(tmp_path / "h")}
+    )
+    (server,) = found.servers
+    assert "is not a valid URL" in server.error and server.url == url
+    assert server.transport == "http"
+
+
+def test_a_config_file_that_is_not_json_is_named_as_broken(tmp_path: Path) -> None:
+    path = tmp_path / ".mcp.json"
+    path.write_text('{"mcpServers": {"a": {"command": "x"}\n')
+    found = load_mcp_config(
+        tmp_path, env={"HOME": str(tmp_path), "HANDS_HOME": str(tmp_path / "h")}
+    )
+    assert found.servers == ()
+    ((where, problem),) = found.broken
+    assert where == path and problem.startswith("not valid JSON (line 2, column 1")
+    assert any(w.startswith(f"{path}: not valid JSON") for w in found.warnings)

@@ -126,8 +126,10 @@ def test_hook_allow_skips_plain_asks_but_not_ask_or_deny_rules(world: World) -> 
     assert denied.status == "rejected" and (world.project / "via-hook").exists()
 
 
-def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
-    engine = world.engine()
+def scripted_handler(
+    world: World, engine: PermissionEngine
+) -> tuple[PromptAskHandler, list[str], list[str]]:
+    """A prompt handler answering from a list; (handler, answers, questions shown)."""
     answers: list[str] = []
     shown: list[str] = []
 
@@ -136,6 +138,12 @@ def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
         return answers.pop(0)
 
     handler = PromptAskHandler(prompt=prompt, project_dir=world.project, engine=engine)
+    return handler, answers, shown
+
+
+def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
+    engine = world.engine()
+    handler, answers, shown = scripted_handler(world, engine)
     answers[:] = ["1"]
     out = run(world, engine, "Bash", {"command": "mkdir once"}, ask=handler)
     assert out.status == "ok" and "Yes, and don't ask again" in shown[-1]
@@ -156,6 +164,26 @@ def test_prompt_handler_allow_once_always_and_deny(world: World) -> None:
     answers[:] = ["3", "use a temp dir instead"]
     out = run(world, engine, "Bash", {"command": "mkdir never"}, ask=handler)
     assert out.status == "rejected" and "use a temp dir instead" in str(out.block.content)
+    assert not (world.project / "never").exists()
+
+
+def test_the_approval_menu_numbers_without_gaps_and_shows_the_description(world: World) -> None:
+    engine = world.engine()
+    handler, answers, shown = scripted_handler(world, engine)
+    # a command the analysis cannot read gets no rule to save: two choices, 1 and 2
+    answers[:] = ["2", ""]
+    call = {"command": 'eval "$MAKE_DIR"', "description": "Make the build\n directory"}
+    out = run(world, engine, "Bash", call, ask=handler)
+    assert out.status == "rejected"
+    menu = shown[0].splitlines()
+    numbered = [line.strip() for line in menu if line.strip()[:2] in ("1.", "2.", "3.")]
+    assert numbered == ["1. Yes", "2. No, and tell the model what to do instead"]
+    assert "    (Make the build directory)" in menu
+    # with a rule to offer, three
+    shown.clear()
+    answers[:] = ["3", ""]
+    out = run(world, engine, "Bash", {"command": "mkdir never"}, ask=handler)
+    assert out.status == "rejected" and "3. No, and tell" in shown[0]
     assert not (world.project / "never").exists()
 
 

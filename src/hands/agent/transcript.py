@@ -128,6 +128,10 @@ class Transcript:
     """Lines that could not be read (torn, not UTF-8, not an entry) and were left out."""
     message_ids: tuple[tuple[str, ...], ...] = ()
     """The ids each of :attr:`messages` was shown by (empty for messages without)."""
+    first_prompt: str = ""
+    """The user's first prompt in the file, before any compaction summarised it away."""
+    prompt_count: int = 0
+    """The user's prompts in the whole file, compactions or not."""
 
 
 def load(path: Path) -> Transcript:
@@ -144,6 +148,7 @@ def load(path: Path) -> Transcript:
     ids: list[tuple[str, ...]] = []
     states: dict[str, Any] = {}
     skipped = 0
+    said: list[Message] = []  # every prompt as written, for people (a summary replaces them)
     for raw in data.splitlines():
         if not raw.strip():
             continue
@@ -153,8 +158,10 @@ def load(path: Path) -> Transcript:
                 raise TypeError("not an object")
             fields = cast(dict[str, Any], entry)
             if fields.get("type") in ("user", "assistant"):
-                messages.append(message_from_wire(fields["message"]))
+                message = message_from_wire(fields["message"])
+                messages.append(message)
                 ids.append(tuple(str(u) for u in cast(list[object], fields.get("uuids", []))))
+                said.extend(prompts([message]))
             elif fields.get("type") == "state":
                 states[str(fields["kind"])] = fields["data"]
             elif fields.get("type") == COMPACT_BOUNDARY:
@@ -171,6 +178,8 @@ def load(path: Path) -> Transcript:
         states=states,
         skipped=skipped,
         message_ids=tuple(ids[:settled]),
+        first_prompt=" ".join(said[0].text.split()) if said else "",
+        prompt_count=len(said),
     )
 
 
@@ -221,15 +230,14 @@ class SessionSummary:
 
 def summarize(path: Path) -> SessionSummary:
     """The summary of one transcript."""
-    said = prompts(load(path).messages)
-    first = " ".join(said[0].text.split()) if said else ""
+    read = load(path)
     stat = path.stat()
     return SessionSummary(
         session_id=path.stem,
         path=path,
         modified=stat.st_mtime,
-        first_prompt=first,
-        turns=len(said),
+        first_prompt=read.first_prompt,
+        turns=read.prompt_count,
         size=stat.st_size,
     )
 

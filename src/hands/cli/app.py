@@ -345,19 +345,28 @@ def tools_command(
     if as_json:
         typer.echo(json.dumps(infos, indent=2))
         return
-    from rich.table import Table
-
-    from hands.cli.console import console_for
-
-    table = Table("name", "read-only", "concurrency-safe", "aliases", "parameters")
-    for info in infos:
-        table.add_row(
+    header = ("name", "read-only", "concurrency-safe", "aliases", "parameters")
+    rows = [
+        (
             info["name"],
             str(info["flags"]["read_only"]),
             str(info["flags"]["concurrency_safe"]),
             ", ".join(info["aliases"]),
             ", ".join(info["input_schema"].get("properties", {})),
         )
+        for info in infos
+    ]
+    if not sys.stdout.isatty():  # a pipe or file gets whole names, one tool a line
+        for row in (header, *rows):
+            typer.echo("\t".join(row))
+        return
+    from rich.table import Table
+
+    from hands.cli.console import console_for
+
+    table = Table(*header)
+    for row in rows:
+        table.add_row(*row)
     console_for().print(table)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -13,7 +15,7 @@ QUIET_ARGS = frozenset({"-V", "--version", "-h", "--help", "help"})
 
 
 def home_problem(env: Mapping[str, str] | None = None) -> str | None:
-    """Why the hands home cannot be used, or ``None``; creates nothing."""
+    """Why the hands home cannot be used, or ``None``; leaves nothing behind."""
     env = os.environ if env is None else env
     home = hands_home(env)
     name = f"HANDS_HOME ({home})" if env.get("HANDS_HOME") else f"the hands home {home}"
@@ -23,7 +25,7 @@ def home_problem(env: Mapping[str, str] | None = None) -> str | None:
     existing = _nearest_existing(home)
     if not existing.is_dir():
         return f"{name} cannot be created: {existing} is not a directory; {fix}"
-    if not os.access(existing, os.W_OK | os.X_OK):
+    if not _can_write_in(existing):
         what = "is not writable" if existing == home else f"cannot be created in {existing}"
         return f"{name} {what}; {fix}"
     return None
@@ -39,3 +41,18 @@ def _nearest_existing(path: Path) -> Path:
         if candidate.exists():
             return candidate
     return Path(path.anchor or "/")
+
+
+def _can_write_in(folder: Path) -> bool:
+    """Whether a file can be made in ``folder``, found by making (and removing) one.
+
+    Permission bits say nothing for root, nor for a read-only or pseudo file system.
+    """
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".hands-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(handle)
+    with contextlib.suppress(OSError):
+        Path(probe).unlink()
+    return True

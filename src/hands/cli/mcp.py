@@ -27,7 +27,8 @@ from hands.core.words import plural
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from hands.mcp.config import McpServerConfig
+    from hands.mcp.config import McpConfigSet, McpServerConfig
+    from hands.mcp.status import ServerStatus
 
 mcp_app = typer.Typer(
     add_completion=False,
@@ -68,7 +69,6 @@ def list_command(
     from hands.mcp.config import approval_from_settings, approval_without_asking
     from hands.mcp.server_policy import ServerPolicy
     from hands.mcp.setup import build_manager
-    from hands.mcp.status import ServerStatus
 
     project = _cwd(cwd)
     settings = load_settings(project, trusted=_trusted(project, trust))
@@ -79,23 +79,41 @@ def list_command(
     )
     startup.done()  # the servers start in the user's own environment
 
-    async def go() -> tuple[list[ServerStatus], tuple[str, ...]]:
+    async def go() -> tuple[list[ServerStatus], McpConfigSet]:
         manager, config = build_manager(project, approve_project=approve, blocked=blocked)
         async with manager:
             limit = manager.settings.startup_timeout_s + 1 if timeout is None else timeout
             await manager.wait_ready(limit=limit)
-            return manager.status(), config.warnings
+            return manager.status(), config
 
-    statuses, warnings = anyio.run(go)
+    statuses, config = anyio.run(go)
+    warnings = [
+        w for w in config.warnings if not any(w.startswith(f"{p}:") for p, _ in config.broken)
+    ]
     if as_json:
+        broken = [{"file": str(path), "error": problem} for path, problem in config.broken]
         typer.echo(
             json.dumps(
-                {"servers": [s.to_json() for s in statuses], "warnings": list(warnings)},
+                {
+                    "servers": [s.to_json() for s in statuses],
+                    "broken_files": broken,
+                    "warnings": warnings,
+                },
                 indent=2,
             )
         )
-        return
-    if not statuses:
+    else:
+        _show(statuses, config.broken, warnings)
+    if config.broken:
+        raise typer.Exit(1)
+
+
+def _show(
+    statuses: list[ServerStatus], broken: tuple[tuple[Path, str], ...], warnings: list[str]
+) -> None:
+    for path, problem in broken:
+        typer.echo(f"{path}: broken: {problem}; none of its servers start")
+    if not statuses and not broken:
         typer.echo("No MCP servers configured (.mcp.json, ~/.hands/mcp.json, ~/.claude.json).")
     for s in statuses:
         if s.state == "connected":

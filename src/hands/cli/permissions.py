@@ -52,17 +52,26 @@ def _find_tool(name: str) -> Tool[Any, Any]:
     from hands.core.tool import Tool
     from hands.pipeline.pool import pool_for
 
-    tool = pool_for().find(name)
+    pool = pool_for()
+    tool = pool.find(name)
     if tool is not None:
         return tool
+    from hands.permissions.names import CLAUDE_CODE_LEGACY, CLAUDE_CODE_SUBJECTS
+
+    # an MCP tool or one of Claude Code's own is checked by the rules that name it; any
+    # other name is a typo, and a decision for it would only mislead
+    if not name.startswith("mcp__") and name not in CLAUDE_CODE_SUBJECTS | CLAUDE_CODE_LEGACY:
+        import difflib
+
+        close = difflib.get_close_matches(name, pool.names, n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise CheckError(f"there is no tool named {name!r}; {hint}`hands tools` lists them")
 
     class _StandIn(Tool[_AnyInput, None]):
         input_model = _AnyInput
 
         def is_read_only(self, input: _AnyInput) -> bool:
             return False
-
-    from hands.permissions.names import CLAUDE_CODE_SUBJECTS
 
     stand_in = _StandIn()
     stand_in.name = name

@@ -11,12 +11,15 @@ from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pydantic import BaseModel
+
     from hands.agent.events import QueryEvent
     from hands.cli.session_setup import AgentSetup
     from hands.cli.session_view import SessionView
     from hands.core.context import ToolContext
-    from hands.core.decision import AskHandler
+    from hands.core.decision import AskHandler, PermissionDecision
     from hands.core.outcome import ToolCallOutcome
+    from hands.core.tool import Tool
 
 MAX_KEPT_CHARS = 30_000
 """Of a command's output, at most this much goes with the next prompt."""
@@ -30,10 +33,12 @@ async def shell_call(
     ask: AskHandler | None,
     call_id: str,
     show: Callable[[QueryEvent], None] | None = None,
+    typed: bool = False,
 ) -> ToolCallOutcome | None:
     """Run ``command`` through the session's shell tool, permission checked; None: no shell.
 
     ``show`` gets the call, its progress and its result, as the model's calls are shown.
+    ``typed``: the user typed the command themselves (``!command``), so nobody is asked.
     """
     from hands.pipeline.execution import run_tool_use
     from hands.pipeline.runtime import ToolRuntime
@@ -45,7 +50,7 @@ async def shell_call(
     block = ToolUseBlock(id=call_id, name=shell.name, input={shell.subject.field: command})
     runtime = ToolRuntime(
         tools=pool,
-        policy=setup.engine,
+        policy=_TypedByTheUser() if typed else setup.engine,
         ask=ask,
         hooks=setup.hooks,
         limits=setup.limits,
@@ -73,9 +78,18 @@ async def run_shell(
     ask: AskHandler,
     number: int,
 ) -> TextBlock:
-    """Run ``command`` (permission checked, shown as the model's calls are); what to send."""
+    """Run the ``command`` the user typed, without a question (it is their own); what to send.
+
+    It is shown as the model's calls are.
+    """
     outcome = await shell_call(
-        command, setup=setup, ctx=ctx, ask=ask, call_id=f"user_shell_{number}", show=view.show
+        command,
+        setup=setup,
+        ctx=ctx,
+        ask=ask,
+        call_id=f"user_shell_{number}",
+        show=view.show,
+        typed=True,
     )
     if outcome is None:
         return TextBlock(text=f"The user tried to run `{command}`, but no shell tool is in use.")
@@ -84,3 +98,17 @@ async def run_shell(
         output = output[:MAX_KEPT_CHARS] + "\n(output cut)"
     what = "failed" if outcome.is_error else "printed"
     return TextBlock(text=f"The user ran `{command}` in the shell; it {what}:\n{output}")
+
+
+class _TypedByTheUser:
+    """The policy of a command the user typed at the prompt: it runs, as they asked."""
+
+    async def decide(
+        self, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext
+    ) -> PermissionDecision:
+        from hands.core.decision import allow
+
+        return allow("typed by the user at the prompt")
+
+    def denies_tool(self, tool: Tool[Any, Any] | str) -> bool:
+        return False

@@ -6,6 +6,7 @@ importing the pipeline that makes it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
@@ -95,10 +96,19 @@ def echo(value: object, limit: int = ECHO_CHARS) -> str:
     return f"{text[:limit]}… ({len(text):,} characters)"
 
 
+def left_out_marker(count: int, unit: str = "characters") -> str:
+    """The line put where ``count`` ``unit`` of a text were dropped from its middle."""
+    return f"[… {count:,} {unit} left out here …]"
+
+
+LEFT_OUT = re.compile(r"\[… ([\d,]+) (characters|bytes of output) left out here …\]")
+"""Finds a :func:`left_out_marker` in a text (the count, the unit)."""
+
+
 def truncate_middle(text: str, limit: int = MAX_ERROR_CHARS) -> str:
     """Keep the head and tail of an over-long error message."""
     if len(text) <= limit:
         return text
     half = limit // 2
     dropped = len(text) - 2 * half
-    return f"{text[:half]}\n\n[… {dropped:,} characters left out here …]\n\n{text[-half:]}"
+    return f"{text[:half]}\n\n{left_out_marker(dropped)}\n\n{text[-half:]}"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hands.core.limits import PREVIEW_BYTES
 from hands.core.messages import ResultPart, TextBlock, ToolResultBlock
+from hands.core.outcome import LEFT_OUT
 from hands.core.session import Session
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -45,10 +46,18 @@ def persisted_stub(text: str, path: Path) -> str:
     )
     rest = len(text) - len(preview)
     more = f"\n[{rest:,} characters more in the file]" if rest else ""
+    cut = LEFT_OUT.search(text)
+    where = (
+        f"all that was kept of it is in {path}: {cut[1]} {cut[2]} from the middle were "
+        "dropped before it was saved (at the marked line) and cannot be read "
+        "back; rerun the command with its output filtered or sent to a file if you need them"
+        if cut
+        else f"all of it is in {path}"
+    )
     return (
         "<persisted-output>\n"
         f"This result has {len(text):,} characters, more than fits in the conversation; "
-        f"all of it is in {path}. Page through that file with Read (offset and limit) "
+        f"{where}. Page through that file with Read (offset and limit) "
         "or search it with Grep.\n\n"
         f"{head}:\n{preview.rstrip(chr(10))}{more}\n"
         "</persisted-output>"

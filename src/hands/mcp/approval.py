@@ -47,16 +47,11 @@ async def ask_about(
     """Ask about each pending server; returns name → approved (and saves each answer)."""
     answers: dict[str, bool] = {}
     approve_rest: bool | None = None
-    for server in servers:
+    for index, server in enumerate(servers):
         if approve_rest is not None:
             approved = approve_rest
         else:
-            reply = await ask(
-                f"This project's .mcp.json wants to start the MCP server {server.name!r}:\n"
-                f"  {describe(server)}\n"
-                "  1. Use this server\n  2. Use all of this project's servers\n"
-                "  3. Don't use it\n> "
-            )
+            reply = await ask(_question(server, servers[index:]))
             choice = reply.strip().lower()
             approved = choice in ("1", "2", "y", "yes")
             if choice == "2":
@@ -64,3 +59,16 @@ async def ask_about(
         record(project_dir, server.name, approved=approved)
         answers[server.name] = approved
     return answers
+
+
+def _question(server: McpServerConfig, rest: Sequence[McpServerConfig]) -> str:
+    """The question about ``server``; "use all" comes after every server it would start."""
+    head = f"This project's .mcp.json wants to start the MCP server {server.name!r}:\n"
+    head += f"  {describe(server)}\n"
+    others = rest[1:]
+    if others:
+        head += f"and {len(others)} more:\n" + "".join(
+            f"  {other.name}: {describe(other)}\n" for other in others
+        )
+    every = f"all {len(rest)} servers listed above" if others else "this project's servers"
+    return f"{head}  1. Use this server\n  2. Use {every}\n  3. Don't use it\n> "

@@ -160,6 +160,9 @@ class McpConfigSet:
     """Project servers not (yet) approved: listed, never started."""
     disabled: tuple[McpServerConfig, ...] = ()
     """Project servers switched off by ``disabledMcpjsonServers``."""
+    broken: tuple[tuple[Path, str], ...] = ()
+    """Config files that could not be read or decoded, with what is wrong: none of
+    their servers start."""
 
     def get(self, name: str) -> McpServerConfig | None:
         """The server called ``name``, if it is to be started."""
@@ -316,7 +319,7 @@ def parse_server(
                 raise _EntryError(f'a {transport} server needs a "url"')
             config = replace(
                 config,
-                url=text(url, "url"),
+                url=_checked_url(text(url, "url"), transport),
                 headers=mapping(entry.get("headers"), "headers"),
                 headers_helper=(
                     text(entry["headersHelper"], "headersHelper")
@@ -326,7 +329,7 @@ def parse_server(
                 oauth=_oauth(entry.get("oauth"), text),
             )
     except _EntryError as exc:
-        return replace(base, error=str(exc))
+        return _unusable(base, entry, str(exc))
     notes: list[str] = []
     for var in dict.fromkeys(missing):
         notes.append(f"${{{var}}} is not set; it was left as literal text")
@@ -342,6 +345,34 @@ def parse_server(
 
 class _EntryError(Exception):
     pass
+
+
+def _unusable(base: McpServerConfig, entry: dict[str, Any], error: str) -> McpServerConfig:
+    """An entry that cannot be used, keeping what a listing shows of it."""
+    url, command, kind = entry.get("url"), entry.get("command"), entry.get("type")
+    guess: Transport = "http" if url and not command else "stdio"
+    return replace(
+        base,
+        transport=_TRANSPORT_ALIASES.get(kind, guess) if isinstance(kind, str) else guess,
+        url=url if isinstance(url, str) else "",
+        command=command if isinstance(command, str) else "",
+        error=error,
+    )
+
+
+def _checked_url(url: str, transport: Transport) -> str:
+    """``url`` if it names an HTTP(S) server; a config error otherwise (never retried)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError as exc:
+        raise _EntryError(f'"url" {url!r} is not a valid URL ({exc})') from None
+    schemes = ("ws", "wss") if transport == "ws" else ("http", "https")
+    if parts.scheme not in schemes or not parts.hostname:
+        raise _EntryError(f'"url" {url!r} is not a valid URL; give http://HOST/... or https://...')
+    return url
 
 
 def _oauth(raw: object, text: Callable[[object, str], str]) -> McpOAuthConfig | None:
@@ -391,20 +422,26 @@ def load_config_file(
     cwd: Path | None = None,
 ) -> tuple[list[McpServerConfig], list[str]]:
     """Read and parse one ``.mcp.json``-shaped file; a bad file becomes a warning."""
+    data, problem = read_config_file(path)
+    if problem is not None:
+        return [], [f"{path}: {problem}; it is ignored"]
+    return parse_config(data, env=env, scope=scope, source=str(path), cwd=cwd)
+
+
+def read_config_file(path: Path) -> tuple[object, str | None]:
+    """A config file's decoded JSON (``{}`` when missing or empty), or what is wrong with it."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return [], []
+        return {}, None
     except OSError as exc:
-        return [], [f"{path}: cannot be read ({exc.strerror or exc}); it is ignored"]
+        return None, f"cannot be read ({exc.strerror or exc})"
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
     try:
-        data: object = json.loads(text) if text.strip() else {}
+        return (json.loads(text) if text.strip() else {}), None
     except json.JSONDecodeError as exc:
-        return [], [
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-            "it is ignored"
-        ]
-    return parse_config(data, env=env, scope=scope, source=str(path), cwd=cwd)
+        return None, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
 
 
 # -- discovery ------------------------------------------------------------------------
@@ -504,6 +541,7 @@ def load_mcp_config(
     env.setdefault("CLAUDE_PROJECT_DIR", str(start))
     home = Path(env.get("HOME") or Path.home())
     warnings: list[str] = []
+    broken: list[tuple[Path, str]] = []
     files: list[Path] = []
     by_scope: dict[Scope, list[McpServerConfig]] = {s: [] for s in SCOPE_ORDER}
 
@@ -543,14 +581,14 @@ def load_mcp_config(
             path = directory / ".mcp.json"
             if path.is_file():
                 files.append(path)
-                servers, notes = load_config_file(path, env=env, scope="project", cwd=start)
+                servers, notes = _load_checked(path, env, "project", start, broken)
                 by_scope["project"].extend(servers)
                 warnings.extend(notes)
     if user:
         hands_file = hands_home(env) / "mcp.json"
         if hands_file.is_file():
             files.append(hands_file)
-            servers, notes = load_config_file(hands_file, env=env, scope="user", cwd=start)
+            servers, notes = _load_checked(hands_file, env, "user", start, broken)
             by_scope["user"].extend(servers)
             warnings.extend(notes)
         if isinstance(claude_data, dict) and "mcpServers" in claude_data:
@@ -596,7 +634,19 @@ def load_mcp_config(
         needs_approval=tuple(pending),
         disabled=tuple(disabled),
         blocked=tuple(refused),
+        broken=tuple(broken),
     )
+
+
+def _load_checked(
+    path: Path, env: Mapping[str, str], scope: Scope, cwd: Path, broken: list[tuple[Path, str]]
+) -> tuple[list[McpServerConfig], list[str]]:
+    """:func:`load_config_file`, with a file that cannot be decoded added to ``broken``."""
+    data, problem = read_config_file(path)
+    if problem is not None:
+        broken.append((path, problem))
+        return [], [f"{path}: {problem}; none of its servers start"]
+    return parse_config(data, env=env, scope=scope, source=str(path), cwd=cwd)
 
 
 def configs_from(

@@ -123,7 +123,9 @@ class McpConnection:
         self.manager = manager
         self.key = normalize(config.name)
         self.state: State = "failed" if config.error else "pending"
-        self.error = config.error
+        self.error = (
+            f"configuration error in {config.source}: {config.error}" if config.error else ""
+        )
         self.definitions: tuple[McpToolDef, ...] = ()
         self.tools: tuple[McpTool, ...] = ()
         self.has_resources = False

@@ -128,11 +128,13 @@ class PromptAskHandler:
         if request.context.agent_type is not None:  # a sub-agent's call, shown as such
             lines[0] = f"[{request.context.agent_type} agent] {lines[0]}"
         lines += await _what_it_does(request)
-        lines.append("  1. Yes")
+        choices = ["Yes"]
         if suggestions:
             where = "in .claude/settings.local.json" if persistent else "for this session"
-            lines.append(f"  2. Yes, and don't ask again ({', '.join(suggestions)} {where})")
-        lines.append("  3. No, and tell the model what to do instead")
+            choices.append(f"Yes, and don't ask again ({', '.join(suggestions)} {where})")
+        choices.append("No, and tell the model what to do instead")
+        lines += [f"  {number}. {choice}" for number, choice in enumerate(choices, start=1)]
+        refuse = str(len(choices))
         answer = (await self._prompt(visible("\n".join(lines)) + "\n> ")).strip().lower()
         if answer in ("1", "y", "yes"):
             return PermissionDecision(behavior="allow", reason="approved by the user")
@@ -145,7 +147,7 @@ class PromptAskHandler:
                 source=".claude/settings.local.json" if persistent else "session",
             )
         comment = ""
-        if answer not in ("", "3", "n", "no"):
+        if answer not in ("", refuse, "n", "no"):
             comment = answer
         else:
             comment = (await self._prompt("Tell the model what to do instead (optional): ")).strip()
@@ -185,6 +187,9 @@ async def _what_it_does(request: AskRequest) -> list[str]:
         preview = f"(the tool could not show what it will do: {exc})"
     if preview:
         out += [f"    {line}" for line in preview.splitlines() or [""]]
+    description = getattr(request.input, "description", None)  # what the model says it does
+    if isinstance(description, str) and description.strip():
+        out.append(f"    ({' '.join(description.split())})")
     ctx = request.context
     if ctx.project_dir is not None and PurePath(ctx.cwd) != PurePath(ctx.project_dir):
         out.append(f"  in {ctx.cwd}")

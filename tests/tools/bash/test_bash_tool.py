@@ -355,6 +355,18 @@ async def test_one_gigabyte_of_output_is_stopped(harness):
     assert len(content) <= 12_000
 
 
+async def test_a_spilled_output_whose_middle_was_dropped_says_so(harness):
+    # more than the kept head and tail together: the middle never reaches the file
+    out = await harness().bash("seq 1 900000; echo the-end", timeout=120000)
+    content = text(out)
+    assert content.startswith("<persisted-output>") and "all of it is in" not in content
+    assert "bytes of output from the middle were dropped" in content
+    path = Path(content.split("all that was kept of it is in ")[1].split(":")[0])
+    saved = path.read_text()
+    assert saved.startswith("1\n2\n") and saved.rstrip().endswith("the-end")
+    assert "bytes of output left out here" in saved and "\n700000\n" not in saved
+
+
 async def test_long_failure_output_is_cut_in_the_middle(harness):
     out = await harness().bash("seq 1 20000; exit 1")
     content = text(out)

@@ -165,6 +165,16 @@ async def compact_conversation(
     except SummaryFailedError as exc:
         return kept("failed", str(exc))
     text = made.text
+    if trigger == "manual":
+        # a summary no smaller than what it replaces saves nothing: keep the conversation
+        trial = summary_message(text, ctx, reattach=settings.reattach_files, how=_how(made))
+        size, replaced = estimate([trial]), estimate(older)
+        if size >= replaced:
+            return kept(
+                "unchanged",
+                f"nothing to save: the summary (~{size:,} tokens) would not be smaller "
+                f"than the {len(older)} messages it replaces (~{replaced:,} tokens)",
+            )
     extra = ""
     if isinstance(hooks, PostCompactHooks):
         await hooks.post_compact(ctx, trigger=trigger, compact_summary=text)
@@ -287,8 +297,11 @@ def describe(outcome: CompactOutcome) -> str:
             done += f", in {outcome.summary_parts} parts"
             if outcome.left_out:
                 done += f" ({outcome.left_out} too large to summarise were dropped)"
-        return f"Conversation compacted: {done} ({sizes})."
+        saved = outcome.tokens_before - outcome.tokens_after
+        return f"Conversation compacted: {done} ({sizes}, ~{saved:,} saved)."
     if outcome.status == "cleared":
         return f"Context trimmed{cleared} ({sizes})."
     what = "kept as it was" if not outcome.changed else "kept with old results cleared"
+    if outcome.status == "unchanged" and outcome.error:
+        return f"Compaction skipped: {outcome.error}; the conversation is {what}."
     return f"Compaction did not summarise ({outcome.error}); the conversation is {what} ({sizes})."

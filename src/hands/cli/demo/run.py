@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import threading
@@ -90,8 +91,22 @@ def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="hands-demo-"))
     project = workdir / "inventory"
     _copy_sample(project)
-    with _docs_server(project / "docs") as docs:
+    with _docs_server(project / "docs") as docs, _home_in(workdir / "hands-home"):
         return _run(project, workdir, docs, keep=keep, console=console)
+
+
+@contextmanager
+def _home_in(home: Path) -> Generator[None]:
+    """The demo's sessions, results and caches go to ``home``, not the user's hands home."""
+    before = os.environ.get("HANDS_HOME")
+    os.environ["HANDS_HOME"] = str(home)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("HANDS_HOME", None)
+        else:
+            os.environ["HANDS_HOME"] = before
 
 
 def _run(project: Path, workdir: Path, docs: str, *, keep: bool, console: Console) -> int:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import anyio
 
+from hands.core.outcome import left_out_marker
 from hands.tools.bash._process import ShellProcess, cleanup_after_exit, kill_tree
 
 HEAD_BYTES = 4 * 1024 * 1024
@@ -60,7 +61,7 @@ class Capture:
             return head
         tail = self.tail.decode("utf-8", "replace")
         if self.omitted:
-            return f"{head}\n\n[… {self.omitted:,} bytes of output left out here …]\n\n{tail}"
+            return f"{head}\n\n{left_out_marker(self.omitted, 'bytes of output')}\n\n{tail}"
         return head + tail
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
@@ -23,6 +23,9 @@ from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.permissions.plan_mode import leave as leave_plan_mode
 from hands.permissions.plan_mode import plan_file, plan_state, planning
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 MAX_PLAN_CHARS = 100_000
 
@@ -88,6 +91,11 @@ class ExitPlanModeTool(Tool[ExitPlanModeInput, ExitPlanModeResult]):
 
     def describe_input(self, input: ExitPlanModeInput) -> str:
         return "the plan"
+
+    def render_use(self, input: ExitPlanModeInput) -> RenderableType:
+        from hands.core.render import use_line
+
+        return use_line("Plan ready for your review", "")
 
     def observable_input(self, input: ExitPlanModeInput, ctx: ToolContext) -> Mapping[str, Any]:
         return {"plan": read_plan(input, ctx), "planFilePath": str(plan_file(ctx.session))}

@@ -67,6 +67,11 @@ class TodoWriteTool(Tool[TodoWriteInput, TodoWriteResult]):
     def user_facing_name(self, input: TodoWriteInput | None = None) -> str:
         return "Update Todos"
 
+    def render_use(self, input: TodoWriteInput) -> RenderableType:
+        from hands.core.render import use_line
+
+        return use_line(f"Todo list updated: {self.describe_input(input)}", "")
+
     async def call(
         self, input: TodoWriteInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[TodoWriteResult]:
