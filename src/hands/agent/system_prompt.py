@@ -9,9 +9,16 @@ from pathlib import Path
 
 from hands.agent.git_status import git_summary_for_prompt
 from hands.agent.options import DEFAULT_SYSTEM_PROMPT
+from hands.config.output_styles import OutputStyle, style_section
 
 INSTRUCTION_FILES = ("CLAUDE.md", "AGENTS.md", "HANDS.md")
 MAX_INSTRUCTION_CHARS = 40_000
+STYLED_SYSTEM_PROMPT = (
+    "You are an agent working in the user's folder through tools. Use the tools to inspect "
+    "and change files and run commands; call independent read-only tools together in one "
+    "message so they run in parallel."
+)
+"""The base under an output style that does not keep the coding instructions."""
 
 
 def instruction_files(cwd: Path, home: Path | None = None) -> list[tuple[Path, str]]:
@@ -45,8 +52,15 @@ def build_system_prompt(
     base: str = DEFAULT_SYSTEM_PROMPT,
     home: Path | None = None,
     today: date | None = None,
+    style: OutputStyle | None = None,
 ) -> str:
-    """The whole system prompt for a session started in ``cwd``."""
+    """The whole system prompt for a session started in ``cwd``.
+
+    ``style``: the output style; one that does not keep the coding instructions replaces
+    the default ``base`` with a neutral one, and its instructions come last.
+    """
+    if style is not None and not style.keep_coding_instructions and base == DEFAULT_SYSTEM_PROMPT:
+        base = STYLED_SYSTEM_PROMPT
     env = [
         f"Working directory: {cwd}",
         *(f"Additional working directory: {d}" for d in additional_dirs),
@@ -64,4 +78,7 @@ def build_system_prompt(
         )
     if append.strip():
         parts.append(append.strip())
+    section = style_section(style) if style is not None else ""
+    if section:
+        parts.append(section)
     return "\n\n".join(parts)

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "/todos": "the todo list and the project's task list",
     "/tools": "the tools the model can use",
     "/vim": "vi keys in the input line (again: the usual keys)",
+    "/output-style": "the output styles; /output-style NAME answers in one from the next session",
     "/exit": "leave (Ctrl-D works too)",
 }
 

@@ -35,6 +35,7 @@ MODULES: dict[str, str] = {
     "/doctor": "hands.cli.repl_doctor",
     "/agents": "hands.cli.repl_agents",
     "/vim": "hands.cli.repl_vim",
+    "/output-style": "hands.cli.repl_output_style",
 }
 
 

@@ -28,6 +28,7 @@ from hands.pipeline.pool import ToolPool
 if TYPE_CHECKING:
     from hands.agent.compaction import CompactOutcome
     from hands.agent.compaction.settings import CompactionSettings
+    from hands.config.output_styles import OutputStyle
     from hands.config.project_trust import Ask
     from hands.core.decision import AskHandler
     from hands.core.hooks import SessionEndReason, SessionStartSource
@@ -264,11 +265,13 @@ def prepare(
     writer = TranscriptWriter(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )
+    style, style_notes = _output_style(harness.settings, cwd)
     prompt = build_system_prompt(
         cwd=cwd,
         additional_dirs=harness.settings.additional_directories,
         append=append_system_prompt,
         base=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
+        style=style,
     )
     hooks: HookEngine | None = None
     if harness.hooks is not None:  # the hook engine is loaded only when there are hooks
@@ -285,6 +288,7 @@ def prepare(
     assert mcp_config is not None
     startup.done()  # every model is built: tools run in the user's own environment
     warnings = list(mcp_config.warnings)
+    warnings.extend(style_notes)
     warnings.extend(started_without_asking(harness))
     return AgentSetup(
         harness=harness,
@@ -297,3 +301,15 @@ def prepare(
         history=history,
         resumed=resume is not None or continue_last,
     )
+
+
+def _output_style(settings: Settings, cwd: Path) -> tuple[OutputStyle, list[str]]:
+    """The output style the settings choose, and notes about unusable style files."""
+    from hands.config.output_styles import chosen_style, load_styles
+    from hands.core.limits import hands_home
+
+    catalog = load_styles(
+        project=cwd, home=settings.home, hands_home=hands_home(), trusted=settings.trusted
+    )
+    style, problem = chosen_style(catalog, settings.value("outputStyle"))
+    return style, [*catalog.warnings, *([problem] if problem else [])]

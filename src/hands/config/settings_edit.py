@@ -56,6 +56,20 @@ def add_entry(path: Path, key: str, entry: str) -> bool:
     return added
 
 
+def set_value(path: Path, key: str, value: object) -> None:
+    """Set the top-level ``key`` of ``path`` (a new local file is git-ignored)."""
+    created = not path.exists()
+
+    def change(data: dict[str, Any]) -> None:
+        data[key] = value
+
+    update_json_object(path, change)
+    if created and path.name == "settings.local.json":
+        from hands.config.gitignore import ignore_in_git
+
+        ignore_in_git(path)
+
+
 def remove_entry(path: Path, key: str, entry: str) -> bool:
     """Remove ``entry`` from ``permissions.<key>`` of ``path``; False when it was not there."""
     if entry not in _entries(path, key):
