@@ -43,3 +43,30 @@ def test_the_sessions_own_rule_still_reaches_outside(world: World, tmp_path: Pat
     data = tool.parse_input({"file_path": str(outside), "old_string": "x", "new_string": "y"})
     ctx = dataclasses.replace(world.ctx(), turn_allow=("Edit",))
     assert anyio.run(engine.decide, tool, data, ctx).behavior == "allow"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "touch {outside}", "touch ../outside.txt", "cd {parent} && touch x",
+        "echo hi > {outside}", "touch --reference={outside} x", "touch ~/x", "touch $HOME/x",
+    ],
+)  # fmt: skip
+def test_a_skill_bash_rule_grants_nothing_outside_the_working_directories(
+    world: World, tmp_path: Path, command: str
+) -> None:
+    outside = tmp_path / "outside.txt"
+    engine = world.engine()
+    tool = assemble_pool().find("Bash")
+    assert tool is not None
+    ctx = dataclasses.replace(world.ctx(), turn_allow=("Bash(touch *)", "Bash(echo *)",
+                                                      "Bash(cd *)"))  # fmt: skip
+
+    def decide(text: str) -> str:
+        data = tool.parse_input({"command": text})
+        return anyio.run(engine.decide, tool, data, ctx).behavior
+
+    assert decide(command.format(outside=outside, parent=tmp_path)) == "ask"
+    # inside, the skill's rule counts as before
+    assert decide("touch src/new.txt") == "allow"
+    assert decide(f"touch {world.project / 'src' / 'b.txt'}") == "allow"

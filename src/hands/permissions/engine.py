@@ -295,6 +295,8 @@ class PermissionEngine:
         if ctx.turn_allow and kind in ("read", "edit"):
             if not all(paths.inside(p, dirs) for p in call.paths):
                 index = self.index
+        if ctx.turn_allow and kind == "bash" and not _stays_inside(call, ctx, dirs):
+            index = self.index
         if kind == "bash":
             return verdicts.shell_verdict(index, tool, call, ctx, mode, self.working_dirs(ctx))
         if kind == "read":
@@ -302,6 +304,37 @@ class PermissionEngine:
         if kind == "edit":
             return verdicts.edit_verdict(index, tool, call, ctx, mode, dirs)
         return verdicts.other_verdict(index, tool, call, read_only, mode)
+
+
+def _stays_inside(call: Any, ctx: ToolContext, dirs: tuple[str, ...]) -> bool:
+    """Whether every path a shell command names lies inside the working directories.
+
+    What cannot be known (an unparsed command, a word or redirection target that depends
+    on the runtime and could be a path) counts as outside: a skill's rules then do not
+    apply, and the session's own rules decide.
+    """
+    analysis = call.analysis
+    if analysis is None or not analysis.understood:
+        return False
+    for cmd in analysis.commands:
+        words = [a.value if a.value is not None else None for a in cmd.args[1:]]
+        if any(a.value is None and any(c in a.text for c in "/~$`") for a in cmd.args):
+            return False
+        targets = [r.target for r in cmd.redirects if r.kind == "write" or r.kind == "read"]
+        if any(t is None for t in targets):
+            return False
+        for word in [*(w for w in words if w is not None), *(t for t in targets if t)]:
+            for part in (word, word.partition("=")[2]):
+                if not _path_like(part):
+                    continue
+                resolved = os.path.normpath(ctx.cwd / os.path.expanduser(part))  # noqa: PTH111
+                if not paths.inside(resolved, dirs):
+                    return False
+    return True
+
+
+def _path_like(word: str) -> bool:
+    return word.startswith(("/", "~")) or "/" in word or word in ("..", ".")
 
 
 def _denied(label: str, hit: Hit) -> PermissionDecision:
