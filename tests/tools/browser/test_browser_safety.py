@@ -134,3 +134,24 @@ def test_a_crashed_page_is_replaced_by_a_blank_tab_with_a_note(browsing: Browsin
     after = browsing.ok("browser_snapshot")
     assert "Tab [0] had crashed or closed; it is now a blank page." in after
     assert 'heading "Page B"' in browsing.open("/nav-b")
+
+
+def test_no_spelling_of_loopback_reaches_the_page_server_in_any_mode(browsing: Browsing) -> None:
+    # the canary is the live page server on 127.0.0.1; no rule names any loopback host
+    from tools.web.test_web_fetch import LOOPBACK_SPELLINGS
+
+    engine = browsing.engine(allow=("Browser_navigate(domain:*)", "WebFetch(domain:*)"))
+    port = browsing.pages.url("/nav-a").split(":")[2].split("/")[0]
+    before = list(browsing.pages.hits)
+    for mode in ("default", "bypassPermissions"):
+        for host in LOOPBACK_SPELLINGS:
+            out = browsing.run(
+                "browser_navigate", url=f"http://{host}:{port}/nav-a", engine=engine, mode=mode
+            )
+            assert out.is_error or out.status == "rejected", (host, mode, out.block.text)
+            assert "Page A" not in out.block.text
+    assert browsing.pages.hits == before
+    # the control: the one exact rule that opens 127.0.0.1 reaches the canary
+    opened = browsing.run("browser_navigate", url=browsing.pages.url("/nav-a"),
+                          engine=browsing.engine())  # fmt: skip
+    assert opened.status == "ok" and browsing.pages.hits != before, opened.block.text
