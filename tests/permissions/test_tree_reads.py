@@ -34,6 +34,16 @@ TREE_READS = [
     "git archive HEAD",
     "git show HEAD:sub/.env",
     "git cat-file -p HEAD:sub/.env",
+    "git diff",
+    "git diff HEAD~1 -- .",
+    "git --no-pager diff --cached",
+    "git log -p",
+    "git log -U3 --all",
+    "git show HEAD",
+    "git show",
+    "git stash show -p",
+    "git blame sub/.env",
+    "git format-patch -1 --stdout",
 ]
 
 MODES: list[PermissionMode] = ["default", "acceptEdits", "dontAsk", "bypassPermissions"]
@@ -60,8 +70,10 @@ def test_a_tree_holding_a_denied_file_asks(repo: World, command: str, mode: Perm
 
 
 @pytest.mark.parametrize(
-    "command", ["grep -r TOKEN other", "rg TOKEN other", "diff -r other other"]
-)
+    "command",
+    ["grep -r TOKEN other", "rg TOKEN other", "diff -r other other", "git status", "git log",
+     "git log --oneline", "git stash show", "git show HEAD:sub/a.txt"],
+)  # fmt: skip
 def test_a_tree_without_denied_files_is_left_to_the_rules(repo: World, command: str) -> None:
     engine = repo.engine(allow=["Bash"], deny=["Read(./sub/.env)"])
     assert repo.decide(engine, "Bash", {"command": command}).behavior == "allow"

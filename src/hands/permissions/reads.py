@@ -196,8 +196,16 @@ TREE_READERS: dict[str, tuple[str, frozenset[str]] | None] = {
 }
 """Programs that read every file below a directory operand: always (None), or with a flag."""
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-_GIT_TREE_READERS = frozenset({"grep", "archive"})
+_GIT_TREE_READERS = frozenset(
+    {"grep", "archive", "diff", "difftool", "blame", "annotate", "format-patch", "range-diff"}
+)
+"""git subcommands that can print any tracked file's content (a diff shows the lines)."""
 _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
+_GIT_PATCH_READERS = frozenset({"log", "whatchanged", "stash", "reflog"})
+"""git subcommands that print file contents only with a patch option."""
+_PATCH_OPTIONS = frozenset(
+    {"-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-c", "--full-diff"}
+)
 
 
 def _tree_reads(
@@ -250,15 +258,23 @@ def _git_trees(
     argv = read_git(["git", *(v for v in values if v is not None)]).argv
     if len(argv) < 2:
         return
-    sub = argv[1]
-    if sub in _GIT_TREE_READERS:
+    sub, rest = argv[1], argv[2:]
+    if sub in _GIT_TREE_READERS or (sub in _GIT_PATCH_READERS and _patch_option(rest)):
         out.trees.append(("git", _repo_root(cwd)))
     elif sub in _GIT_BLOB_READERS:
-        for word in argv[2:]:
+        blobs = [w for w in rest if not w.startswith("-") and ":" in w[1:]]
+        if sub == "show" and not blobs:  # a commit: its diff shows the files' lines
+            out.trees.append(("git", _repo_root(cwd)))
+        for word in blobs:
             rev, colon, path = word.partition(":")
-            if colon and rev and not word.startswith("-"):
+            if colon and rev:
                 base = cwd if path.startswith(("./", "../")) else _repo_root(cwd)
                 out.trees.append(("git", expand(f"{base}/{path}" if path else base)))
+
+
+def _patch_option(words: Sequence[str]) -> bool:
+    """Whether ``git log``-like words ask for patches (``-p``, ``-U3``, ``--unified=5``)."""
+    return any(w in _PATCH_OPTIONS or w.startswith(("-U", "--unified")) for w in words)
 
 
 def _repo_root(cwd: str) -> str:
