@@ -6,7 +6,6 @@ the session is set up; the first prompt for that directory takes its answer.
 
 from __future__ import annotations
 
-import subprocess
 import threading
 from pathlib import Path
 
@@ -20,27 +19,17 @@ def git_summary(cwd: Path, *, trusted: bool | None = None) -> str:
     file); untrusted, git runs none of the programs the repository names
     (:mod:`hands.config.safe_git`: ``core.fsmonitor``, hooks, filters...).
     """
-    from hands.config.safe_git import git_argv, git_env
+    from hands.config.safe_git import git_argv, run_git
 
     if trusted is None:
         from hands.config.trust import is_trusted
 
         trusted = is_trusted(cwd)
-    try:
-        proc = subprocess.run(
-            git_argv(cwd, "status", "--short", "--branch", trusted=trusted),
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            env=git_env(trusted=trusted),
-        )
-    except (OSError, subprocess.TimeoutExpired):
+    argv = git_argv(cwd, "status", "--short", "--branch", trusted=trusted)
+    out = run_git(argv, cwd=cwd, trusted=trusted, timeout=GIT_TIMEOUT_S)
+    if out is None:
         return ""
-    if proc.returncode != 0:
-        return ""
-    lines = proc.stdout.splitlines()
+    lines = out.decode("utf-8", errors="replace").splitlines()
     more = f"\n… {len(lines) - 30} more" if len(lines) > 30 else ""
     return "\n".join(lines[:30]) + more
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 FIXED_OVERRIDES: tuple[tuple[str, str], ...] = (
@@ -57,6 +57,33 @@ def git_argv(cwd: Path, *args: str, trusted: bool) -> list[str]:
     return ["git", *(flag for pair in safe_overrides(cwd) for flag in _c(pair)), *args]
 
 
+def run_git(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    trusted: bool,
+    stdin: bytes | None = None,
+    timeout: float = GIT_TIMEOUT_S,
+) -> bytes | None:
+    """Run hands' own ``argv`` (from :func:`git_argv`) in ``cwd``: its output, or None.
+
+    None when git cannot be run, runs out of ``timeout`` seconds, or fails.
+    """
+    try:
+        proc = subprocess.run(
+            list(argv),
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+            env=git_env(trusted=trusted),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
 def git_env(base: Mapping[str, str] | None = None, *, trusted: bool) -> dict[str, str]:
     """The environment for hands' own git: never a prompt, never a pager."""
     env = dict(os.environ if base is None else base)
@@ -84,18 +111,8 @@ def safe_overrides(cwd: Path) -> tuple[tuple[str, str], ...]:
 
 def _configured_keys(cwd: Path) -> list[str]:
     """Every key git's configuration sets for ``cwd`` (``git config`` runs no program)."""
-    try:
-        proc = subprocess.run(
-            ["git", "config", "--list", "--name-only", "-z"],
-            cwd=cwd,
-            capture_output=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            env=git_env(trusted=False),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    text = proc.stdout.decode("utf-8", errors="replace")
+    out = run_git(["git", "config", "--list", "--name-only", "-z"], cwd=cwd, trusted=False)
+    text = (out or b"").decode("utf-8", errors="replace")
     return [k for k in text.split("\0") if k]
 
 

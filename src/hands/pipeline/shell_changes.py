@@ -17,14 +17,12 @@ repository names (``core.fsmonitor``, hooks, filters) runs.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hands.config.safe_git import git_argv, git_env
+from hands.config.safe_git import git_argv, run_git
 
-GIT_TIMEOUT_S = 5.0
 MAX_KEPT_BYTES = 50_000_000
 """At most this much of changed files' content is kept in memory around one command."""
 
@@ -57,19 +55,7 @@ class Changed:
 def _git(
     root: Path, git: Sequence[str], *args: str, trusted: bool, stdin: bytes | None = None
 ) -> bytes | None:
-    try:
-        proc = subprocess.run(
-            [*git, *args],
-            cwd=root,
-            input=stdin,
-            capture_output=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            env=git_env(trusted=trusted),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return proc.stdout if proc.returncode == 0 else None
+    return run_git([*git, *args], cwd=root, trusted=trusted, stdin=stdin)
 
 
 def work_tree(cwd: Path, *, trusted: bool) -> Path | None:
