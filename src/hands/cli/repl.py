@@ -509,7 +509,7 @@ class Repl:
 
     async def _memory(self) -> None:
         """List the instruction files; open the one picked in the user's editor."""
-        from hands.cli.repl_memory import edit, find_editor, memory_choices
+        from hands.cli.repl_memory import memory_choices, open_in_editor
 
         files = memory_choices(self.setup.cwd)
         if not any(f.size is not None for f in files):
@@ -522,15 +522,7 @@ class Repl:
         answer = (await self._ask(f"Edit which file (1-{len(files)}, Enter for none)? ")).strip()
         if not answer.isdigit() or not 1 <= int(answer) <= len(files):
             return
-        chosen = files[int(answer) - 1].path
-        editor = find_editor()
-        if editor is None:
-            self.console.print(
-                Text(f"No editor found: set $VISUAL or $EDITOR, then edit {chosen}.", style="red")
-            )
-            return
-        self.console.print(Text(f"Opening {chosen} in {editor.shown}…", style="dim"))
-        self.console.print(Text(await edit(chosen, editor), style="dim"))
+        await open_in_editor(self.console, files[int(answer) - 1].path)
 
     def _model(self, arg: str) -> None:
         if not arg:

@@ -132,14 +132,6 @@ def _render(lines: list[AgentLine]) -> Text:
 
 
 async def _open(repl: Repl, path: Path) -> None:
-    from hands.cli.repl_memory import edit, find_editor
+    from hands.cli.repl_memory import open_in_editor
 
-    editor = find_editor()
-    if editor is None:
-        repl.console.print(
-            Text(f"No editor found: set $VISUAL or $EDITOR, then edit {path}.", style="red")
-        )
-        return
-    repl.console.print(Text(f"Opening {path} in {editor.shown}…", style="dim"))
-    said = await edit(path, editor)
-    repl.console.print(Text(said, style="dim"))
+    await open_in_editor(repl.console, path)

@@ -14,8 +14,12 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 FALLBACK_EDITORS = ("nano", "vi")
 """Tried in order when neither ``$VISUAL`` nor ``$EDITOR`` is set."""
@@ -104,6 +108,20 @@ async def edit(path: Path, editor: Editor) -> str:
         f"Saved {path} ({len(after):,} characters). New sessions read it; this one keeps "
         "what it read at its start."
     )
+
+
+async def open_in_editor(console: Console, path: Path) -> None:
+    """Open ``path`` in the user's editor, saying which one and how it went."""
+    from rich.text import Text
+
+    editor = find_editor()
+    if editor is None:
+        console.print(
+            Text(f"No editor found: set $VISUAL or $EDITOR, then edit {path}.", style="red")
+        )
+        return
+    console.print(Text(f"Opening {path} in {editor.shown}…", style="dim"))
+    console.print(Text(await edit(path, editor), style="dim"))
 
 
 def _text(path: Path) -> str | None:
