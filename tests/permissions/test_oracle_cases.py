@@ -52,7 +52,12 @@ _GLOB_OUT = "the glob matches a symlink in the project that leads outside"
 _PLAN = "plan mode refuses a change outright instead of asking"
 _STRICT_DENY = "the denied program is what bash runs, so the deny rule applies"
 _GIT_DENY = "the denied subcommand is what git runs after its options or alias"
+_GIT_READS = "the output shows lines of the file a Read deny rule covers"
 DELIBERATE: dict[str, str] = {
+    **{
+        k: _GIT_READS
+        for k in ("read-git-diff", "read-git-log-p", "read-git-show", "read-git-blame-env")
+    },
     **{
         k: _INVISIBLE
         for k in (
