@@ -59,7 +59,11 @@ def _git(
 
 
 def work_tree(cwd: Path, *, trusted: bool) -> Path | None:
-    """The top of the git work tree ``cwd`` is in, or None."""
+    """The top of the git work tree ``cwd`` is in, or None.
+
+    ``rev-parse --show-toplevel`` reads no index and runs none of the programs a
+    repository's configuration names, so it needs no switched-off settings.
+    """
     out = _git(cwd, ["git"], "rev-parse", "--show-toplevel", trusted=trusted)
     if not out:
         return None
