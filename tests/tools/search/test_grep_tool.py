@@ -401,7 +401,9 @@ def test_deny_patterns_become_negative_globs(search) -> None:
 
 
 def test_time_limit_gives_a_defined_result(search, monkeypatch: pytest.MonkeyPatch) -> None:
-    search.write({"a.txt": "x\n"})
+    # enough files that rg cannot finish before the limit is first checked, even when
+    # the machine is busy (a search that finished in time is complete, not stopped)
+    search.write({f"d{i // 100}/f{i}.txt": "x\n" for i in range(3000)})
     monkeypatch.setenv("HANDS_GREP_TIMEOUT_SECONDS", "0.000001")
     for mode in ("files_with_matches", "content", "count"):
         text = search.ok("Grep", pattern="x", output_mode=mode)
