@@ -34,6 +34,7 @@ from hands.agent.options import QueryOptions, ReadySource, ToolSource
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
 from hands.core.inbox import Inbox
+from hands.core.lifecycle import WorktreeHooks
 from hands.core.limits import Limits
 from hands.core.messages import (
     ContentBlock,
@@ -264,6 +265,12 @@ class Query:
     def runtime(self) -> ToolRuntime | None:
         """The pool, policy, ask handler, hooks and limits of the running turn."""
         return self._current.runtime if self._current is not None else None
+
+    @property
+    def worktree_hooks(self) -> WorktreeHooks | None:
+        """The hooks that make and remove worktrees in git's place (a :class:`LifecycleHost`)."""
+        hooks = self.options.hooks
+        return hooks if isinstance(hooks, WorktreeHooks) else None
 
     async def _await_background(self, run: _Run) -> bool:
         """The model is done: wait for background work it started, if any; True to go on."""

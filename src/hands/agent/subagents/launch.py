@@ -34,7 +34,7 @@ async def launch(
         if refused is not None:
             raise ToolError(refused)
         tree = await create_worktree(
-            ctx.root, home=ctx.session.home, label=agent.name, trusted=tool.trusted
+            ctx.root, home=ctx.session.home, label=agent.name, trusted=tool.trusted, ctx=ctx
         )
     spawn = Spawn(
         agent=agent,
@@ -50,14 +50,14 @@ async def launch(
         prepared = prepare(spawn, ctx, spawner=type(tool))
     except SpawnRefused as exc:
         if tree is not None:
-            await finish_worktree(tree)
+            await finish_worktree(tree, ctx=ctx)
         raise ToolError(str(exc)) from None
     if spawn.background:
         return _start_background(prepared, tree)
     try:
         finished = await run(prepared, progress)
     finally:
-        kept = await finish_worktree(tree) if tree is not None else False
+        kept = await finish_worktree(tree, ctx=ctx) if tree is not None else False
     return _result(finished, tree if kept else None)
 
 
@@ -146,9 +146,10 @@ async def _run_background(
         status = "completed" if finished.status == "completed" else "failed"
         text = result.output.content
         if tree is not None:
-            kept = await finish_worktree(tree)
+            kept = await finish_worktree(tree, ctx=prepared.parent)
             if kept:
-                text += f"\n\nworktree: {tree.path} (branch {tree.branch})"
+                branch = f" (branch {tree.branch})" if tree.branch else ""
+                text += f"\n\nworktree: {tree.path}{branch}"
     except asyncio.CancelledError:
         status, text = "stopped", "The agent was stopped before it finished."
         raise

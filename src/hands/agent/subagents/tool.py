@@ -197,7 +197,8 @@ class AgentTool(Tool[AgentInput, AgentOutput]):
             f"{output.total_duration_ms / 1000:.1f} s · {output.total_tokens} tokens"
         )
         if output.worktree_path:
-            facts += f"\nworktree: {output.worktree_path} (branch {output.worktree_branch})"
+            branch = f" (branch {output.worktree_branch})" if output.worktree_branch else ""
+            facts += f"\nworktree: {output.worktree_path}{branch}"
         return f"{output.content}\n\n[{facts}]"
 
     def render_progress(self, data: Any) -> Any:
