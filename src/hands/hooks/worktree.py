@@ -4,7 +4,8 @@ WorktreeCreate replaces ``git worktree add``: the path comes from the first hook
 succeeded with one, the last non-empty line of a command's stdout or an HTTP or Python
 hook's ``hookSpecificOutput.worktreePath``; a relative path is taken from the cwd the
 hook ran in. When none gave a path, the creation fails, naming the hooks that failed
-and what they said. WorktreeRemove fails when one of its hooks did.
+and what they said (a ``decision: "block"`` answer counts as a failure). WorktreeRemove
+fails when one of its hooks did.
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ def _printed_path(result: HookResult) -> str:
     return lines[-1] if lines else ""
 
 
+def _failed(result: HookResult) -> bool:
+    return result.failed or result.blocking  # a ``decision: block`` answer refuses too
+
+
 def _failures(results: Sequence[HookResult]) -> list[str]:
     out: list[str] = []
     for result in results:
-        if not result.failed:
+        if not _failed(result):
             continue
-        if result.reason:  # exit 2: its stderr
+        if result.reason:  # exit 2 (its stderr) or a block's reason
             out.append(f"{result.handler.label}: {first_line(result.reason)}")
         else:  # the notice names the handler, its exit code and first line of stderr
             out.append(first_line(result.notice) or f"{result.handler.label}: no output")
@@ -38,7 +43,7 @@ def _failures(results: Sequence[HookResult]) -> list[str]:
 def created_path(results: Sequence[HookResult], *, cwd: Path) -> Path:
     """The worktree the WorktreeCreate hooks made (absolute), or WorktreeHookError."""
     for result in results:
-        if result.failed:
+        if _failed(result):
             continue
         printed = _printed_path(result)
         if printed:
