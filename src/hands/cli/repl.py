@@ -261,6 +261,10 @@ class Repl:
         from hands.tools.schedule.jobs import Schedule
 
         schedule = Schedule.of(self.setup.session)
+        trusted = self.setup.harness.settings.trusted
+        problem = schedule.open_project(self.setup.cwd, trusted=trusted)
+        if problem:
+            self.console.print(Text(problem, style="yellow"))
         inbox = self.setup.session.service(Inbox)
         while True:
             for job in await schedule.wait_due():

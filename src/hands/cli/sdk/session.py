@@ -206,6 +206,10 @@ class SdkSession:
         from hands.tools.schedule.jobs import Schedule
 
         schedule = Schedule.of(self.setup.session)
+        trusted = self.setup.harness.settings.trusted
+        problem = schedule.open_project(self.setup.cwd, trusted=trusted)
+        if problem:
+            print(f"hands: {problem}", file=sys.stderr)
         while True:
             for job in await schedule.wait_due():
                 if inbox._closed:  # pyright: ignore[reportPrivateUsage]
