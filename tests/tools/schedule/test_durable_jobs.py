@@ -46,6 +46,7 @@ def test_durable_jobs_live_in_the_project_file_and_session_jobs_in_the_session(
         "id": kept.id, "cron": "0 2 * * *", "prompt": "nightly",
         "createdAt": round(now * 1000), "recurring": True,
     }  # fmt: skip
+    assert [p.name for p in (project / ".claude").iterdir()] == ["scheduled_tasks.json"]
     saved = json.loads((session.directory / "schedule.json").read_text())
     assert [j["id"] for j in saved] == [here.id]  # the session keeps only its own
     later = Schedule.of(Session(session_id="two", home=tmp_path / "home"))

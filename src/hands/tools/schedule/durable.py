@@ -3,7 +3,7 @@
 Shape: ``{"tasks": [{"id", "cron", "prompt", "createdAt", "lastFiredAt"?, "recurring"?}]}``
 (times in epoch milliseconds). Every change reads the file, changes only its own entry
 and writes the whole file to a temporary name then renames it over the old one, under
-an exclusive lock on ``scheduled_tasks.lock``, so two sessions in the project lose
+an exclusive lock on the ``.claude`` folder, so two sessions in the project lose
 nothing of each other's and a crash leaves the old file. Entries hands cannot read are
 kept as they are. A file that is not a list of tasks is never rewritten.
 
@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any, cast
 
 FILE = Path(".claude") / "scheduled_tasks.json"
-LOCK = Path(".claude") / "scheduled_tasks.lock"
 
 
 class DurableFileError(Exception):
@@ -58,14 +57,15 @@ def read_tasks(project: Path) -> list[dict[str, Any]]:
 
 @contextlib.contextmanager
 def _locked(project: Path) -> Generator[None]:
-    lock = project / LOCK
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("a") as handle:
+    """An exclusive lock on the ``.claude`` folder itself (no lock file left behind)."""
+    folder = tasks_file(project).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    handle = os.open(folder, os.O_RDONLY)
+    try:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
 
 
 def change(project: Path, edit: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
