@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +204,42 @@ def test_an_untrusted_projects_worktree_create_hook_does_not_run(
     (entered,) = tool_results(lines)
     assert canary.exists()  # trusted, the same hook runs (so the check above can fail)
     assert f"Made the worktree {tmp_path.resolve()};" in entered["text"], entered["text"]
+
+
+def test_stream_json_reports_the_worktree_hooks_with_include_hook_events(
+    repo: Path, tmp_path: Path
+) -> None:
+    places = tmp_path / "places"
+    settings = hooks_for(
+        WorktreeCreate=git_creator(tmp_path, places), WorktreeRemove=remover(tmp_path)
+    )
+    calls = [
+        tool_use("EnterWorktree", name="seen"),
+        tool_use("ExitWorktree", action="remove", discard_changes=True),
+    ]
+    turns = [{"blocks": [call]} for call in calls] + [{"blocks": [{"type": "text", "text": "ok"}]}]
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": turns}))
+    first = {"type": "user", "message": {"role": "user", "content": "go"}}
+    proc = subprocess.run(
+        [sys.executable, "-m", "hands", "-p", "--model", f"scripted:{script}",
+         "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+         "--include-hook-events", "--settings", settings, "--allowedTools", "ExitWorktree"],
+        cwd=repo, input=json.dumps(first) + "\n", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    reported = [
+        (line["subtype"], line["hook_event"], line.get("exit_code"))
+        for line in lines
+        if line.get("subtype") in ("hook_started", "hook_response")
+    ]
+    assert reported == [
+        ("hook_started", "WorktreeCreate", None),
+        ("hook_response", "WorktreeCreate", 0),
+        ("hook_started", "WorktreeRemove", None),
+        ("hook_response", "WorktreeRemove", 0),
+    ]
+    response = next(x for x in lines if x.get("subtype") == "hook_response")
+    assert response["stdout"].splitlines() == ["made seen", str(places / "seen")]
+    assert not (places / "seen").exists()
