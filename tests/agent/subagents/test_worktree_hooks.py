@@ -133,3 +133,38 @@ async def test_a_python_hook_answers_the_path_and_a_failing_hook_fails_the_agent
     assert (project / "a.txt").read_text() == "one\n"
     assert refused.is_error and "the copy store is full" in refused.text
     assert len(names) == 2 and not (copies / names[1]).exists()
+
+
+async def test_a_sub_agents_own_isolated_agent_reaches_the_sessions_hook(tmp_path: Path) -> None:
+    """The sub-agent's loop sees the session's hooks through its view of them."""
+    checkout = repo(tmp_path / "project")
+    made: list[dict[str, Any]] = []
+    callbacks = HookCallbacks()
+
+    def make(data: dict[str, Any]) -> dict[str, Any]:
+        made.append(data)
+        target = tmp_path / "trees" / data["name"]
+        shutil.copytree(data["cwd"], target, ignore=shutil.ignore_patterns(".git"))
+        return {"hookSpecificOutput": {"hookEventName": "WorktreeCreate",
+                                       "worktreePath": str(target)}}  # fmt: skip
+
+    callbacks.add("WorktreeCreate", make)
+    model = routed(
+        [[agent_call("delegate")], [text("ok")]],
+        {
+            "delegate": [[agent_call("nested work", isolation="worktree")], [text("delegated")]],
+            "nested work": [[text("nested done")]],
+        },
+    )
+    options = QueryOptions(
+        model=model,
+        tools=pool_for(extra=[AgentTool()]),
+        cwd=checkout,
+        permission_mode="bypassPermissions",
+        hooks=HookEngine(parse_hooks([]), callbacks=callbacks),
+    )
+    (top,) = results(await run_all(query("go", options)))
+    assert not top.is_error and "delegated" in top.text, top.text
+    (call,) = made
+    assert call["agent_id"] and call["cwd"] == str(checkout)  # fired from inside the sub-agent
+    assert (tmp_path / "trees" / call["name"] / "a.txt").read_text() == "one\n"
