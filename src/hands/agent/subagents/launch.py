@@ -45,6 +45,7 @@ async def launch(
         model_overrides=tool.model_overrides,
         servers=tool.servers,
         background=in_background(input, agent.background),
+        effort=input.effort,
     )
     try:
         prepared = prepare(spawn, ctx, spawner=type(tool))

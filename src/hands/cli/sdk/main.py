@@ -11,14 +11,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hands.cli.args import UsageError, check_settings_value, resolve_cwd
 from hands.cli.sdk.flags import SdkArgs, parse
+from hands.cli.sdk.model_choice import configured
 from hands.errors import HandsError
 
 if TYPE_CHECKING:
+    from hands.cli.sdk.model_choice import ModelChoices
     from hands.cli.sdk.session import SdkSession
     from hands.cli.sdk.structured import StructuredOutputTool
     from hands.cli.session_setup import AgentSetup
-    from hands.core.context import PermissionMode
     from hands.mcp.sdk_transport import SdkLink
+    from hands.models.base import Model
 
 
 def main(argv: Sequence[str]) -> int:
@@ -160,8 +162,10 @@ def _serve(args: SdkArgs) -> int:
     )
     max_turns = args.number("max_turns", integer=True, minimum=1)
     budget = args.number("max_budget_usd", minimum=0)
-    for dest in ("task_budget", "max_thinking_tokens"):
-        args.number(dest, integer=True, minimum=0)
+    from hands.cli.sdk.model_choice import add_betas, choices
+
+    model_choices = choices(args)
+    add_betas(os.environ, model_choices.all_betas)  # read by every Anthropic model built
     system, append = _prompts(args, cwd)
     from hands.cli.sdk.first_line import read_early
 
@@ -200,6 +204,7 @@ def _serve(args: SdkArgs) -> int:
         new_session_id=new_id,
     )
     _resume_at(args, setup, resume=resume, continue_last=continue_last)
+    setup.model = configured(setup.model, model_choices, resolve=_resolve)
     announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
@@ -212,7 +217,7 @@ def _serve(args: SdkArgs) -> int:
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
-    return _run(args, setup, setup.harness.mode, max_turns, budget, structured, first_line)
+    return _run(args, setup, model_choices, max_turns, budget, structured, first_line)
 
 
 def _resume_at(
@@ -240,10 +245,17 @@ def _resume_at(
         setup.writer.message(message, uuids=shown)
 
 
+def _resolve(name: str | None) -> Model:
+    from hands.cli.sdk.providers import model_spec
+    from hands.models.resolve import resolve_model
+
+    return resolve_model(model_spec(name))
+
+
 def _run(
     args: SdkArgs,
     setup: AgentSetup,
-    mode: PermissionMode,
+    model_choices: ModelChoices,
     max_turns: float | None,
     budget: float | None,
     structured: StructuredOutputTool | None,
@@ -257,16 +269,13 @@ def _run(
     from hands.cli.sdk.rewind import checkpointing_asked
     from hands.cli.sdk.session import SdkOptions, SdkSession
 
-    def resolve(name: str | None) -> Any:
-        from hands.cli.sdk.providers import model_spec
-        from hands.models.resolve import resolve_model
-
-        return resolve_model(model_spec(name))
+    def resolve(name: str | None) -> Model:
+        return configured(_resolve(name), model_choices, resolve=_resolve)
 
     session = SdkSession(
         setup,
         SdkOptions(
-            permission_mode=mode,
+            permission_mode=setup.harness.mode,
             max_turns=int(max_turns) if max_turns is not None else None,
             max_budget_usd=budget,
             ask_sdk=args.text("permission_prompt_tool") == "stdio",
@@ -279,6 +288,7 @@ def _run(
             report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
             replay_user_messages=args.on("replay"),
             file_checkpointing=checkpointing_asked(),
+            effort=model_choices.effort,
         ),
         ControlChannel(),
     )

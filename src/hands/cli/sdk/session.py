@@ -9,6 +9,7 @@ it, and the session goes on. Stdin closing ends the session once its turns are d
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import uuid
@@ -43,7 +44,7 @@ from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
 from hands.core.outcome import ToolCallOutcome
-from hands.models.base import MessageStart, StreamEvent
+from hands.models.base import Effort, MessageStart, StreamEvent
 from hands.orchestration.events import ToolResultEvent
 
 
@@ -97,6 +98,8 @@ class SdkOptions:
     """``--replay-user-messages``: each prompt is sent back with its ``uuid``."""
     file_checkpointing: bool = False
     """The program's ``enable_file_checkpointing``: files are recorded for ``rewind_files``."""
+    effort: Effort | None = None
+    """``--effort``: asked for on every request (sub-agents inherit it)."""
 
 
 @dataclass(kw_only=True)
@@ -396,6 +399,8 @@ class SdkSession:
             session_start="auto" if self._first_turn else None,
             session_end=None,
         )
+        if self.options.effort is not None:
+            opts = dataclasses.replace(opts, effort=self.options.effort)
         self._first_turn = False
         q = query(message, opts)
         self._current = q
