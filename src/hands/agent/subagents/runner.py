@@ -271,7 +271,9 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
                     progress(update)
                 elif isinstance(event, MessageEvent):
                     prepared.transcript.message(event.message)
-                    progress(_replace(update, message=event.message, current=update.current))
+                    tokens = q.usage.input_tokens + q.usage.output_tokens
+                    update = _replace(update, tokens=tokens)
+                    progress(_replace(update, message=event.message))
                 elif isinstance(event, ToolProgressEvent) and isinstance(
                     event.data, SubagentUpdate
                 ):

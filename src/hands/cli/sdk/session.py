@@ -39,11 +39,13 @@ from hands.cli.sdk.resume_at import ShownIds
 from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
+from hands.cli.sdk.tasks import TaskLines
 from hands.cli.session_setup import AgentSetup
 from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
 from hands.core.outcome import ToolCallOutcome
+from hands.core.task_feed import TaskFeed
 from hands.models.base import Effort, MessageStart, StreamEvent
 from hands.orchestration.events import ToolResultEvent
 
@@ -135,6 +137,8 @@ class SdkSession:
         self.last_error = False
         self.context_tokens: int | None = None
         self.notes: list[str] = []
+        self.tasks = TaskLines(session_id=setup.session.id, send=lambda obj: self.send(stamp(obj)))
+        setup.session.service(TaskFeed).listen(self.tasks.change)
 
     # -- output ------------------------------------------------------------------------
 
@@ -439,11 +443,7 @@ class SdkSession:
     def _watch(self, q: Query, event: object, state: _TurnState) -> None:
         """Permission denials, and the budget checked when a turn's tools are done."""
         if isinstance(event, ToolResultEvent):
-            from hands.cli.sdk.tasks import task_started
-
-            started = task_started(event, session_id=self.setup.session.id)
-            if started is not None:
-                self.send(stamp(started))
+            self.tasks.result(event)
         if isinstance(event, ToolResultEvent) and event.outcome.status == "rejected":
             state.denials.append(
                 {
