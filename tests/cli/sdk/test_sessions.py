@@ -193,7 +193,8 @@ async def test_no_session_persistence_writes_no_transcript(
     [
         (["--mcp-config", '{"servers": {}}'], '--mcp-config {"servers": {}} has no "mcpServers"'),
         (["--max-turns", "many"], "--max-turns 'many' is not a whole number"),
-        (["--plugin-dir", "p"], "--plugin-dir is not supported by hands: hands has no plugins"),
+        (["--sdk-url", "wss://example.invalid/s"], "--sdk-url is not supported by hands: a remote"),
+        (["--managed-settings", "{not json"], "--managed-settings: not valid JSON (line 1"),
         (["--permission-prompt-tool", "mcp__x__ask"], "hands asks the SDK over stdio only"),
         (["--json-schema", '{"type": "string"}'], "--json-schema must describe an object"),
     ],

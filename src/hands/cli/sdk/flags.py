@@ -159,15 +159,14 @@ FLAGS: tuple[Flag, ...] = (
         names=("--plugin-dir",),
         dest="plugin_dir",
         repeat=True,
-        status="refused",
-        note="hands has no plugins",
+        note="a plugin (or a folder of plugins): its commands, agents, skills, hooks and "
+        ".mcp.json servers, in a trusted workspace only",
     ),
     Flag(
         names=("--plugin-dir-no-mcp",),
         dest="plugin_dir_no_mcp",
         repeat=True,
-        status="refused",
-        note="hands has no plugins",
+        note="as --plugin-dir, without the plugin's MCP servers",
     ),
     Flag(
         names=("--agent",),
@@ -197,8 +196,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         names=("--managed-settings",),
         dest="managed_settings",
-        status="refused",
-        note="managed settings come from the system's managed-settings file",
+        note="policy settings (JSON or a file) above every other source but the machine's "
+        "managed-settings file",
     ),
     Flag(
         names=("--managed-settings-in-initialize",),
@@ -217,7 +216,7 @@ FLAGS: tuple[Flag, ...] = (
         names=("--sdk-url",),
         dest="sdk_url",
         status="refused",
-        note="hands speaks the protocol on stdin and stdout only",
+        note="a remote WebSocket transport; hands speaks the protocol on stdin and stdout only",
     ),
     Flag(names=("--simple",), dest="simple", takes_value=False),
     Flag(

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from hands.cli.sdk.session import SdkSession
     from hands.cli.sdk.structured import StructuredOutputTool
     from hands.cli.session_setup import AgentSetup
+    from hands.config.plugins import Plugin
     from hands.mcp.sdk_transport import SdkLink
     from hands.models.base import Model
 
@@ -113,6 +114,15 @@ def _mcp_servers(args: SdkArgs) -> dict[str, object]:
     return mcp_config_servers(args.entries("mcp_config"))
 
 
+def _plugins(args: SdkArgs, cwd: Path) -> tuple[Plugin, ...]:
+    from hands.config.plugins import load_plugins
+
+    return (
+        *load_plugins(args.entries("plugin_dir"), cwd=cwd),
+        *load_plugins(args.entries("plugin_dir_no_mcp"), cwd=cwd, servers=False),
+    )
+
+
 def _session_ids(args: SdkArgs) -> tuple[str | None, bool, str | None]:
     """The session to resume, whether to continue the latest, and the new session's id."""
     resume = args.text("resume")
@@ -139,6 +149,8 @@ def _serve(args: SdkArgs) -> int:
     mode = _mode(args)
     settings_value = args.text("settings")
     check_settings_value(settings_value, cwd)
+    managed = args.text("managed_settings")
+    check_settings_value(managed, cwd, flag="--managed-settings")
     sources = args.text("setting_sources")
     setting_sources = None
     if sources is not None:
@@ -159,6 +171,8 @@ def _serve(args: SdkArgs) -> int:
         settings=settings_value,
         add_dirs=tuple(args.items("add_dir")),
         setting_sources=setting_sources,
+        managed_settings=managed,
+        plugins=_plugins(args, cwd),
     )
     max_turns = args.number("max_turns", integer=True, minimum=1)
     budget = args.number("max_budget_usd", minimum=0)

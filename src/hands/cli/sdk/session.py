@@ -505,6 +505,14 @@ class SdkSession:
             mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
             agents=self._agent_names(),
             skills=self._skill_names(),
+            plugins=[
+                {
+                    "name": p.name,
+                    "path": str(p.root),
+                    **({"version": p.version} if p.version else {}),
+                }
+                for p in self.setup.settings.plugins
+            ],
             hands_version=self.options.hands_version,
             api_key_source=_key_source(setup.model.name),
         )
@@ -516,12 +524,10 @@ class SdkSession:
         return list(tool.catalog.names) if isinstance(tool, AgentTool) else []
 
     def _skill_names(self) -> list[str]:
-        tool = self.setup.pool.find("Skill")
-        skills = getattr(tool, "skills", None)
-        names = getattr(skills, "names", None)
-        return (
-            [str(n) for n in cast(list[object], names)] if isinstance(names, list | tuple) else []
-        )
+        from hands.tools.skill import SkillSet
+
+        skills = getattr(self.setup.pool.find("Skill"), "skills", None)
+        return [s.name for s in skills.skills] if isinstance(skills, SkillSet) else []
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
