@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from claude_agent_sdk import ResultMessage
+from claude_agent_sdk import ClaudeSDKClient, ResultMessage
 
-from cli.sdk.kit import anthropic_env, calls, options, refused_line, run, said
+from cli.sdk.kit import anthropic_env, calls, options, refused_line, run, said, scripted, text
 from models.loopback import LoopbackServer, json_reply
 
 pytestmark = pytest.mark.anyio
@@ -182,3 +182,54 @@ def test_bad_model_flags_are_one_line_and_exit_2(
     tmp_path: Path, flags: list[str], said_: str
 ) -> None:
     assert said_ in refused_line(tmp_path, flags)
+
+
+async def test_set_max_thinking_tokens_changes_the_next_requests(
+    tmp_path: Path, server: LoopbackServer
+) -> None:
+    server.queue(*[said(f"answer {i}") for i in range(5)])
+    opts = options(
+        tmp_path,
+        "claude-opus-4-5",
+        env=anthropic_env(server),
+        thinking={"type": "enabled", "budget_tokens": 5000},
+    )
+    changes: list[dict[str, Any]] = [
+        {"max_thinking_tokens": 2000},
+        {"max_thinking_tokens": 0},
+        {"max_thinking_tokens": None, "thinking_display": "omitted"},
+        {"thinking_display": None},
+    ]
+    async with ClaudeSDKClient(opts) as client:
+        for change in [{}, *changes]:
+            if change:
+                await client._query._send_control_request(  # type: ignore[union-attr]
+                    {"subtype": "set_max_thinking_tokens", **change}
+                )
+            await client.query("next")
+            async for message in client.receive_response():
+                if isinstance(message, ResultMessage):
+                    assert not message.is_error, message.result
+        with pytest.raises(Exception, match="is not a number of tokens"):
+            await client._query._send_control_request(  # type: ignore[union-attr]
+                {"subtype": "set_max_thinking_tokens", "max_thinking_tokens": "lots"}
+            )
+    sent = [r.body.get("thinking") for r in server.requests]
+    assert sent == [
+        {"type": "enabled", "budget_tokens": 5000},
+        {"type": "enabled", "budget_tokens": 2000},
+        None,
+        {"type": "enabled", "budget_tokens": 5000, "display": "omitted"},
+        {"type": "enabled", "budget_tokens": 5000},
+    ]
+
+
+async def test_set_max_thinking_tokens_is_refused_for_a_model_without_a_budget(
+    tmp_path: Path,
+) -> None:
+    model = scripted(tmp_path, [text("a")])
+    async with ClaudeSDKClient(options(tmp_path, model)) as client:
+        with pytest.raises(Exception, match="takes no thinking budget"):
+            await client._query._send_control_request(  # type: ignore[union-attr]
+                {"subtype": "set_max_thinking_tokens", "max_thinking_tokens": 1000}
+            )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import AsyncIterator, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal, TypeAlias, cast, get_args
 
 from hands.cli.args import UsageError
 from hands.cli.sdk.flags import SdkArgs
@@ -21,7 +21,7 @@ from hands.models.base import Effort, Model, ModelRequest, StreamEvent
 
 TASK_BUDGET_BETA = "task-budgets-2026-03-13"
 """The ``anthropic-beta`` value the API wants with ``output_config.task_budget``."""
-Thinking = int | Literal["adaptive"] | None
+Thinking: TypeAlias = int | Literal["adaptive"] | None
 _THINKING_MODES = ("adaptive", "enabled", "disabled")
 _DISPLAYS = ("summarized", "omitted")
 
@@ -154,3 +154,50 @@ def _think(model: Model, choices: ModelChoices) -> None:
 
     if isinstance(model, AnthropicModel) and choices.thinking != "unset":
         model.thinking = choices.thinking
+
+
+def _layers(model: object) -> list[object]:
+    """``model`` and every model it wraps (a tap, a shaping, fallbacks), outermost first."""
+    out: list[object] = [model]
+    for attr in ("inner", "primary"):
+        inner = getattr(model, attr, None)
+        if inner is not None:
+            out += _layers(inner)
+    for fallback in getattr(model, "fallbacks", ()):
+        out += _layers(fallback)
+    return out
+
+
+def set_thinking(
+    model: Model, thinking: Thinking | Literal["unset"], display: str | Literal["keep"] | None
+) -> int:
+    """Change the thinking of the session's model mid-session; how many models took it.
+
+    ``thinking``: a budget, ``"adaptive"``, ``None`` (off) or ``"unset"`` (kept);
+    ``display``: ``summarized`` / ``omitted``, ``None`` (the provider's), ``"keep"``.
+    """
+    from hands.models.anthropic import AnthropicModel
+
+    layers = _layers(model)
+    thinkers = [m for m in layers if isinstance(m, AnthropicModel)]
+    if thinking != "unset":
+        for m in thinkers:
+            m.thinking = thinking
+    if display != "keep":
+        if display is not None and display not in _DISPLAYS:
+            raise ValueError(f"thinking_display {display!r}: use one of {', '.join(_DISPLAYS)}")
+        shaped = [m for m in layers if isinstance(m, ShapedModel)]
+        for m in shaped:
+            m.choices = dataclasses.replace(m.choices, display=display)
+        inner = getattr(model, "inner", None)
+        if not shaped and display is not None and inner is not None:
+            model.inner = ShapedModel(inner, ModelChoices(display=display))  # type: ignore[attr-defined]
+    return len(thinkers)
+
+
+def spawn_thinking(model: Model) -> Thinking:
+    """The thinking the session's (first Anthropic) model started with."""
+    from hands.models.anthropic import AnthropicModel
+
+    found = [m for m in _layers(model) if isinstance(m, AnthropicModel)]
+    return found[0].thinking if found else None

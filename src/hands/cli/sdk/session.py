@@ -15,7 +15,7 @@ import sys
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, Any, cast
+from typing import IO, Any, Literal, cast
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -35,6 +35,7 @@ from hands.cli.sdk.messages import (
     stamp,
 )
 from hands.cli.sdk.messages import result_line as build_result
+from hands.cli.sdk.model_choice import Thinking, spawn_thinking
 from hands.cli.sdk.resume_at import ShownIds
 from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
@@ -120,6 +121,7 @@ class SdkSession:
         self.mode: PermissionMode = options.permission_mode
         self.tally = ModelTally()
         self._first_model = setup.model
+        self._spawn_thinking: Thinking = spawn_thinking(setup.model)
         self.setup.model = TappedModel(setup.model, self.tally, self._on_model_event)
         self._current: Query | None = None
         self._first_turn = True
@@ -600,6 +602,33 @@ class SdkSession:
         self.mode = cast(PermissionMode, mode)
         if self._current is not None:
             self._current.set_permission_mode(self.mode)
+
+    def set_thinking(self, request: dict[str, Any]) -> None:
+        """``set_max_thinking_tokens``: a budget (0: off; null: the start's) and display."""
+        from hands.cli.sdk.control import ControlRefused
+        from hands.cli.sdk.model_choice import set_thinking
+
+        thinking: Thinking | Literal["unset"] = "unset"
+        if "max_thinking_tokens" in request:
+            value = request["max_thinking_tokens"]
+            if value is None:
+                thinking = self._spawn_thinking
+            elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                thinking = value or None
+            else:
+                raise ControlRefused(
+                    f"set_max_thinking_tokens: {value!r} is not a number of tokens (or null)"
+                )
+        display = request["thinking_display"] if "thinking_display" in request else "keep"
+        try:
+            took = set_thinking(self.setup.model, thinking, display)
+        except ValueError as exc:
+            raise ControlRefused(f"set_max_thinking_tokens: {exc}") from None
+        if not took and thinking != "unset":
+            raise ControlRefused(
+                f"set_max_thinking_tokens: the model {self.setup.model.name} takes no thinking "
+                "budget (Anthropic models do)"
+            )
 
     def set_model(self, name: str | None) -> None:
         """The model of the next turn (``None``: the first one)."""
