@@ -5,7 +5,8 @@ A plugin is a folder with any of ``commands/*.md``, ``agents/*.md``,
 of ``.claude-plugin/plugin.json``, else the folder's name. A folder that is no plugin
 itself but holds plugins loads each of them. A plugin's commands, agents and skills are
 offered as ``PLUGIN:NAME``; ``${CLAUDE_PLUGIN_ROOT}`` in its hooks and servers is the
-plugin's folder; its MCP servers are named ``plugin_PLUGIN_SERVER``.
+plugin's folder; its MCP servers are named ``plugin:PLUGIN:SERVER`` (their tools
+``mcp__plugin_PLUGIN_SERVER__TOOL``), as Claude Code names them.
 
 A plugin is project input: like a folder's own ``.claude`` files, it counts only in a
 trusted workspace (:mod:`hands.config.trust`); otherwise nothing of it loads, runs or
@@ -47,9 +48,17 @@ class Plugin:
         return f"{self.name}:"
 
     def facts(self) -> dict[str, str]:
-        """``name``, ``path`` and (when its manifest says) ``version``."""
+        """``name``, ``path``, ``source`` and the manifest's ``version``.
+
+        ``source`` is ``NAME@inline``: loaded from a folder, as Claude Code says it.
+        """
         version = {"version": self.version} if self.version else {}
-        return {"name": self.name, "path": str(self.root), **version}
+        return {
+            "name": self.name,
+            "path": str(self.root),
+            "source": f"{self.name}@inline",
+            **version,
+        }
 
     def hooks(self) -> dict[str, Any]:
         """Its hooks (``hooks/hooks.json``'s ``hooks``, or the manifest's), root filled in."""
@@ -64,7 +73,7 @@ class Plugin:
         return cast(dict[str, Any], self._filled(cast(Mapping[str, Any], raw)))
 
     def mcp_servers(self) -> dict[str, object]:
-        """Its MCP servers (``.mcp.json``, or the manifest's ``mcpServers``), by hands' name."""
+        """Its MCP servers (``.mcp.json``, or the manifest's ``mcpServers``), by session name."""
         if not self.servers:
             return {}
         raw: object = self.manifest.get("mcpServers") if self.manifest else None
@@ -77,7 +86,7 @@ class Plugin:
         if not isinstance(raw, Mapping):
             return {}
         servers = cast(Mapping[str, object], self._filled(cast(Mapping[str, Any], raw)))
-        return {f"plugin_{self.name}_{name}": entry for name, entry in servers.items()}
+        return {f"plugin:{self.name}:{name}": entry for name, entry in servers.items()}
 
     def _filled(self, value: object) -> object:
         """``value`` with ``${CLAUDE_PLUGIN_ROOT}`` replaced by the plugin's folder."""

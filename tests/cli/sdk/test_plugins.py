@@ -74,10 +74,12 @@ async def test_a_plugins_parts_load_in_a_trusted_workspace(tmp_path: Path) -> No
     messages = await run("go", opts)
     init = messages[0]
     assert isinstance(init, SystemMessage) and init.subtype == "init"
-    assert init.data["plugins"] == [{"name": "notes", "path": str(plugin), "version": "1.2.0"}]
+    assert init.data["plugins"] == [
+        {"name": "notes", "path": str(plugin), "source": "notes@inline", "version": "1.2.0"}
+    ]
     assert "notes:tidy" in init.data["skills"] and "notes:hello" in init.data["skills"]
     assert "notes:scribe" in init.data["agents"]
-    assert "plugin_notes_demo" in [s["name"] for s in init.data["mcp_servers"]]
+    assert "plugin:notes:demo" in [s["name"] for s in init.data["mcp_servers"]]
     results = [
         block.content
         for m in messages
@@ -106,7 +108,7 @@ async def test_an_untrusted_workspace_loads_nothing_of_a_plugin(tmp_path: Path) 
     init = messages[0]
     assert isinstance(init, SystemMessage)
     assert init.data["plugins"] == [] and "notes:tidy" not in init.data["skills"]
-    assert "plugin_notes_demo" not in [s["name"] for s in init.data["mcp_servers"]]
+    assert "plugin:notes:demo" not in [s["name"] for s in init.data["mcp_servers"]]
     assert not (plugin / "hook-ran").exists()
     assert [e for e in errors if "plugin notes" in e and "not trusted" in e]
     assert isinstance(messages[-1], ResultMessage) and not messages[-1].is_error

@@ -507,14 +507,7 @@ class SdkSession:
             mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
             agents=self._agent_names(),
             skills=self._skill_names(),
-            plugins=[
-                {
-                    "name": p.name,
-                    "path": str(p.root),
-                    **({"version": p.version} if p.version else {}),
-                }
-                for p in self.setup.settings.plugins
-            ],
+            plugins=[p.facts() for p in self.setup.settings.plugins],
             hands_version=self.options.hands_version,
             api_key_source=_key_source(setup.model.name),
         )
