@@ -145,6 +145,7 @@ async def test_fallback_model_serves_what_the_main_model_cannot(
     *_, result = await run("hi", opts)
     assert isinstance(result, ResultMessage) and not result.is_error, result
     assert result.result == "from the fallback"
+    assert list(result.model_usage or {}) == ["claude-sonnet-4-5"]  # priced as the fallback
     models = [r.body["model"] for r in server.requests]
     assert models == ["claude-opus-4-5"] * len(failures) + ["claude-sonnet-4-5"]
     assert [e for e in errors if "trying the fallback model" in e]

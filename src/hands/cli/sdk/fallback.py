@@ -28,6 +28,8 @@ class FallbackModel:
     def __init__(self, primary: Model, fallbacks: Sequence[Model]) -> None:
         self.primary = primary
         self.fallbacks = tuple(fallbacks)
+        self.serving: Model = primary
+        """The model whose stream is being read (its usage is its own)."""
 
     @property
     def name(self) -> str:
@@ -43,6 +45,7 @@ class FallbackModel:
         for position, model in enumerate(candidates):
             last = position == len(candidates) - 1
             answered = False
+            self.serving = model
             try:
                 async for event in model.stream(request):
                     answered = answered or not isinstance(event, RetryWait)
