@@ -358,7 +358,10 @@ class Query:
     async def _turn(self, run: _Run, turn: _Turn) -> AsyncGenerator[QueryEvent]:
         """One model request: stream it, run its tools as they complete, keep what came."""
         request = ModelRequest(
-            messages=tuple(self.messages), tools=run.specs, system=run.opts.system_prompt
+            messages=tuple(self.messages),
+            tools=run.specs,
+            system=run.opts.system_prompt,
+            effort=run.opts.effort,
         )
         executor: StreamingToolExecutor | None = None
         async with anyio.create_task_group() as tg:

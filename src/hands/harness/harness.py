@@ -51,6 +51,11 @@ async def _explicit(request: AskRequest) -> PermissionDecision:
     return allow("invoked explicitly from the command line")
 
 
+def _plugin_servers(settings: Settings) -> dict[str, object]:
+    """The MCP servers of the plugins that load."""
+    return {name: entry for p in settings.plugins for name, entry in p.mcp_servers().items()}
+
+
 class Harness:
     """Settings, trust, rules, hooks, tools, MCP, model and session of one session.
 
@@ -179,7 +184,7 @@ class Harness:
             extra_tools=extra_tools,
             base_tools=base_tools,
             only_tools=only_tools,
-            mcp=mcp or {},
+            mcp={**_plugin_servers(settings), **(mcp or {})},
             simple=simple or limits.simple,
             on_notice=notice,
         )
@@ -264,6 +269,7 @@ class Harness:
             settings=self.settings.value,
             trusted=self.settings.trusted,
             window_tokens=self.window_if_any(),
+            plugins=self.settings.plugins,
         )
         for warning in found.warnings:
             self.on_notice(f"warning: {warning}")

@@ -13,6 +13,7 @@ from hands.agent.subagents.tool import AgentInput, AgentOutput, AgentTool
 from hands.core.background import AgentStatus, BackgroundAgent, BackgroundAgents
 from hands.core.inbox import Inbox, task_notice
 from hands.core.messages import user_text
+from hands.core.task_feed import TaskChange, TaskFeed, TaskState
 from hands.core.tool import ToolResult
 from hands.errors import ToolError
 from hands.permissions import plan_mode
@@ -45,6 +46,7 @@ async def launch(
         model_overrides=tool.model_overrides,
         servers=tool.servers,
         background=in_background(input, agent.background),
+        effort=input.effort,
     )
     try:
         prepared = prepare(spawn, ctx, spawner=type(tool))
@@ -133,9 +135,23 @@ def _start_background(prepared: Prepared, tree: Worktree | None) -> ToolResult[A
 async def _run_background(
     prepared: Prepared, record: BackgroundAgent, tree: Worktree | None
 ) -> None:
+    feed = prepared.parent.session.service(TaskFeed)
+
     def log(update: Any) -> None:
-        if isinstance(update, SubagentUpdate) and update.message is None:
+        if not isinstance(update, SubagentUpdate):
+            return
+        if update.message is None:
             record.log(update.line())
+        elif update.message.role == "assistant" and update.message.tool_uses:
+            feed.publish(
+                TaskChange(
+                    task_id=record.id,
+                    description=record.description,
+                    tool_uses=update.tool_uses,
+                    total_tokens=update.tokens,
+                    last_tool=update.message.tool_uses[-1].name,
+                )
+            )
 
     status: AgentStatus = "failed"
     text = ""
@@ -158,6 +174,8 @@ async def _run_background(
     finally:
         record.finish(status, text)
         record.resume = _resumer(prepared, record, finished, tree)
+        ended: TaskState = "killed" if status == "stopped" else status
+        feed.publish(TaskChange(task_id=record.id, state=ended, description=record.description))
         notice = task_notice(
             task_id=record.id,
             status=status,

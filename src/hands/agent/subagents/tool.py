@@ -32,7 +32,6 @@ class AgentInput(ToolInput):
     """Input of Agent."""
 
     ignored_fields: ClassVar[Mapping[str, str]] = {
-        "effort": "sub-agents use the model's default reasoning effort",
         "name": "sub-agents are addressed by the id in the result",
         "team_name": "hands has no agent teams",
         "mode": "a sub-agent runs under the session's permission mode and rules",
@@ -62,7 +61,11 @@ class AgentInput(ToolInput):
         description="worktree: work in a fresh git worktree of the project on its own "
         "branch (remote is not available here)",
     )
-    effort: SkipJsonSchema[Literal["low", "medium", "high", "xhigh", "max"] | None] = None
+    effort: Literal["low", "medium", "high", "xhigh", "max"] | None = Field(
+        default=None,
+        description="How hard the agent thinks, only when the user or the project's "
+        "instructions ask for a level; leave it out otherwise (it then runs at your effort)",
+    )
     name: SkipJsonSchema[str | None] = None
     team_name: SkipJsonSchema[str | None] = None
     mode: SkipJsonSchema[
