@@ -27,8 +27,8 @@ def test_callbacks_run_beside_the_settings_hooks_and_may_deny(tmp_path: Path) ->
         seen.append(data["tool_input"]["command"])
         if "touch" not in data["tool_input"]["command"]:
             return None
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "permissionDecision": "deny", "permissionDecisionReason": "no new files"}}  # fmt: skip
+        decision = {"permissionDecision": "deny", "permissionDecisionReason": "no new files"}
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **decision}}
 
     model = ScriptedModel.from_turns(
         [{"type": "tool_use", "name": "Bash", "input": {"command": "touch made.txt"}}],
