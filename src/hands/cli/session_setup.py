@@ -56,6 +56,8 @@ class AgentSetup:
     history: list[Message] = field(default_factory=lambda: list[Message]())
     saved: dict[str, Any] = field(default_factory=lambda: dict[str, Any]())
     """Each state as last written to the transcript."""
+    output_style: str | None = None
+    """The output style's name when it is not the default one (the loop reminds of it)."""
 
     @property
     def model(self) -> Model:
@@ -156,6 +158,7 @@ class AgentSetup:
             session_end=session_end,
             compaction=self.compaction,
             wait_for_background=wait_for_background,
+            output_style=self.output_style,
         )
 
     def record(self, event: QueryEvent, *, uuids: Sequence[str] = ()) -> None:
@@ -265,6 +268,8 @@ def prepare(
     writer = TranscriptWriter(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )
+    from hands.config.output_styles import is_default
+
     style, style_notes = _output_style(harness.settings, cwd)
     prompt = build_system_prompt(
         cwd=cwd,
@@ -300,6 +305,7 @@ def prepare(
         writer=writer,
         history=history,
         resumed=resume is not None or continue_last,
+        output_style=None if is_default(style) else style.name,
     )
 
 
