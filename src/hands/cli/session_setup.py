@@ -161,6 +161,28 @@ class AgentSetup:
             output_style=self.output_style,
         )
 
+    def start_over(self) -> str:
+        """A new conversation under a new session id (``/clear``); the earlier id.
+
+        The earlier transcript stays as it is, for ``--resume``. The new one is written
+        from the next message on, so a session cleared and left at once leaves none and
+        ``--continue`` finds the earlier conversation, as Claude Code's does.
+        """
+        from hands.pipeline.checkpoints import CheckpointStore
+
+        earlier = self.session.renew()
+        self.session.forget(CheckpointStore)  # the new id's checkpoints, from its turns
+        self.history.clear()
+        self.saved.clear()  # the states are written again to the new transcript
+        self.writer = TranscriptWriter(
+            self.writer.path.with_name(f"{self.session.id}.jsonl"),
+            session_id=self.session.id,
+            cwd=self.writer.cwd,
+        )
+        if self.hooks is not None:
+            self.hooks.transcript_path = str(self.writer.path)
+        return earlier
+
     def record(self, event: QueryEvent, *, uuids: Sequence[str] = ()) -> None:
         """Write messages to the transcript as they are appended, with state after results.
 
