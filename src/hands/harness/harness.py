@@ -54,14 +54,13 @@ def _hook_engine(
     allow_defer: bool,
 ) -> ToolHooks | None:
     """The session's hooks: the settings' with any Python callbacks, or ``hooks`` itself."""
-    from hands.hooks.callbacks import HookCallbacks
+    callbacks: HookCallbacks | None = None
+    if hooks is not None:  # the hooks package is loaded only when there are hooks
+        from hands.hooks.callbacks import HookCallbacks
 
-    if isinstance(hooks, HookCallbacks):
+        if not isinstance(hooks, HookCallbacks):
+            return hooks
         callbacks = hooks
-    elif hooks is not None:
-        return hooks
-    else:
-        callbacks = None
     if callbacks is None and not settings.hooks:  # the engine loads only when there are hooks
         return None
     from hands.hooks.engine import build_hooks
