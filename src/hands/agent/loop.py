@@ -31,7 +31,6 @@ from hands.agent.events import (
     TextDeltaEvent,
 )
 from hands.agent.options import QueryOptions, ReadySource, ToolSource
-from hands.config.output_styles import style_reminder
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
 from hands.core.inbox import Inbox
@@ -345,6 +344,8 @@ class Query:
             content = (*planning.content, *(note.content if note is not None else ()))
             note = Message(role="user", content=content)
         if run.turns > 1 and run.opts.output_style:
+            from hands.config.output_styles import style_reminder
+
             style = TextBlock(text=style_reminder(run.opts.output_style))
             note = Message(role="user", content=(*(note.content if note else ()), style))
         if note is not None:
