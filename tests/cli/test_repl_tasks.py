@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hands.cli.repl_tasks import Follower, rows, tail
+from hands.cli.repl_tasks import Follower, follow, rows, tail
 from hands.core.background import BackgroundAgent, BackgroundAgents
 from hands.core.session import Session
 from terminal import Terminal, script, start
@@ -37,6 +37,41 @@ def test_rows_list_background_agents_with_their_output(tmp_path: Path) -> None:
     agent.finish("completed", "found it")
     assert rows(session)[0].status == "completed"
     assert tail(tmp_path / "missing") == ("", 0)
+
+
+def test_follow_prints_a_background_agents_lines_until_it_finishes(tmp_path: Path) -> None:
+    import anyio
+    from rich.console import Console
+
+    session = Session(home=tmp_path)
+    out = tmp_path / "agent.out"
+    agent = BackgroundAgent(id="a2", agent_type="Explore", description="map", output_path=out)
+    BackgroundAgents.for_session(session).add(agent)
+    agent.log("before")
+    console = Console(record=True, width=80)
+
+    async def go() -> str:
+        (row,) = rows(session)
+        offset = out.stat().st_size
+        ended: list[str] = []
+        async with anyio.create_task_group() as tg:
+
+            async def watch() -> None:
+                ended.append(await follow(console, session, row, offset))
+
+            tg.start_soon(watch)
+            agent.log("step one")
+            with anyio.fail_after(10):  # shown while the agent still runs
+                while "step one" not in console.export_text(clear=False):
+                    await anyio.sleep(0.05)
+            assert not ended
+            agent.log("step two")
+            agent.finish("completed", "found it")
+        return ended[0]
+
+    assert anyio.run(go) == "completed"
+    shown = console.export_text().splitlines()
+    assert shown[:2] == ["step one", "step two"] and "before" not in shown
 
 
 def _start_job(
