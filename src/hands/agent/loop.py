@@ -350,6 +350,11 @@ class Query:
         if planning is not None:
             content = (*planning.content, *(note.content if note is not None else ()))
             note = Message(role="user", content=content)
+        if run.turns > 1 and run.opts.output_style:
+            from hands.config.output_styles import style_reminder
+
+            style = TextBlock(text=style_reminder(run.opts.output_style))
+            note = Message(role="user", content=(*(note.content if note else ()), style))
         if note is not None:
             self.messages.append(note)
             notes.append(note)

@@ -115,6 +115,10 @@ class QueryOptions:
     """SessionEnd hooks when the query ends, with this reason; ``None``: not fired (the
     caller fires it when the session really ends, see
     :func:`hands.agent.hook_turns.end_session`)."""
+    output_style: str | None = None
+    """The name of the output style in force when it is not the default one: each request
+    that follows tool results carries a reminder to keep to it (the style's instructions
+    are in ``system_prompt``); ``None``: no reminder."""
 
 
 __all__ = ["DEFAULT_SYSTEM_PROMPT", "QueryOptions", "ToolSource"]

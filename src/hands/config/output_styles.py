@@ -142,6 +142,22 @@ def chosen_style(catalog: StyleCatalog, setting: object) -> tuple[OutputStyle, s
     return style, None
 
 
+def style_reminder(name: str) -> str:
+    """The note after each round of tool results while a non-default style is in force.
+
+    It keeps a long run of tool calls from drifting away from the style.
+    """
+    return (
+        f'<system-reminder>\nThe output style "{name}" is in force: keep answering as its '
+        "instructions in the system prompt say.\n</system-reminder>"
+    )
+
+
+def is_default(style: OutputStyle) -> bool:
+    """Whether ``style`` is the default one (it adds nothing and needs no reminder)."""
+    return style.source == "built-in" and style.name.lower() == DEFAULT
+
+
 def style_section(style: OutputStyle) -> str:
     """What the style adds at the end of the system prompt (empty for the default)."""
     if not style.prompt:
