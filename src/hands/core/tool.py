@@ -213,6 +213,23 @@ class Tool(Generic[InputT, OutputT]):
         """Tool-specific permission opinion; default: none (the policy decides)."""
         return passthrough()
 
+    @cached_property
+    def permission_ignores_input(self) -> bool:
+        """Whether what the permission rules see of a call is the same for every input.
+
+        True only for a tool with no subject, the default :meth:`check_permissions` and
+        :meth:`permission_subject`, and a read-only answer that cannot depend on the
+        input: a policy may then reuse its decision for the tool's next call. Anything
+        overridden counts as depending on the input.
+        """
+        cls = type(self)
+        return (
+            self.subject is None
+            and cls.permission_subject is Tool.permission_subject
+            and cls.check_permissions is Tool.check_permissions
+            and cls.is_read_only in _FIXED_READ_ONLY
+        )
+
     # -- execution --------------------------------------------------------------------
 
     async def call(
@@ -435,6 +452,10 @@ class _BuiltTool(Tool[Any, Any]):
     def to_content(self, output: Any) -> Content:
         return default_content(output) if self._to_content is None else self._to_content(output)
 
+    @cached_property
+    def permission_ignores_input(self) -> bool:
+        return self.subject is None and self._check is None and not callable(self._read_only)
+
 
 def _flag(flag: Flag, input: Any) -> bool:
     return flag(input) if callable(flag) else bool(flag)
@@ -467,3 +488,7 @@ class ReadOnlyTool(Tool[InputT, OutputT]):
 
     def is_concurrency_safe(self, input: InputT) -> bool:  # noqa: D102
         return True
+
+
+_FIXED_READ_ONLY: frozenset[object] = frozenset((Tool.is_read_only, ReadOnlyTool.is_read_only))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+"""``is_read_only`` implementations whose answer never depends on the input."""
