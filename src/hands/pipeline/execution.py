@@ -13,9 +13,10 @@ escapes (the executor turns it into a result).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -35,9 +36,15 @@ from hands.core.outcome import (
 )
 from hands.core.schema import ToolInput
 from hands.core.spill import content_chars, spill
-from hands.core.tool import ContextModifier, Progress, Tool
+from hands.core.tool import ContextModifier, Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.pipeline.deadline import CallTimer, DeadlineExceeded, with_timer, within
+from hands.pipeline.deadline import (
+    CallTimer,
+    DeadlineExceeded,
+    finish_within,
+    with_timer,
+    within,
+)
 from hands.pipeline.pool import resolve
 from hands.pipeline.runtime import ToolRuntime
 
@@ -319,21 +326,35 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> N
         call.runtime.limits.tool_timeout_s,
     )
     ran = call
-    _checkpoint(tool, parsed, ctx)
-    shell = await _shell_before(tool, parsed, ctx)
+    shell: _ShellBefore | None = None
+    if tool.subject is not None:  # a tool with no subject writes no path it declares
+        _checkpoint(tool, parsed, ctx)
+        shell = await _shell_before(tool, parsed, ctx)
     started = time.perf_counter()
     try:
         if tool.handles_own_timeout:
             result = await tool.call(parsed, ctx, progress)
-        elif timer is not None:
-            result = await with_timer(
-                tool.call(parsed, ctx, progress), timer, limit_s, started=started
-            )
         else:
             try:
-                result = await within(limit_s, tool.call(parsed, ctx, progress), started=started)
-            except DeadlineExceeded:
-                raise ToolError(timeout_text(tool.name, limit_s)) from None
+                asyncio.get_running_loop()
+            except RuntimeError:  # another event loop (trio): the limit is a cancel scope
+                running = tool.call(parsed, ctx, progress)
+                result = await _in_scope(running, tool.name, limit_s, timer, started)
+            else:
+                # the call's first step runs here: one that finishes without waiting (most
+                # do) needs no timer; one that waits finishes under the limit
+                step: Any = tool.call(parsed, ctx, progress).__await__()
+                try:
+                    result = step.send(None)
+                except StopIteration as stop:
+                    result = stop.value
+                else:
+                    try:
+                        result = await finish_within(
+                            step, result, limit_s, started=started, timer=timer
+                        )
+                    except DeadlineExceeded:
+                        raise ToolError(timeout_text(tool.name, limit_s)) from None
         ran.output, ran.modifier = result.output, result.context_modifier
         ran.content = content = tool.to_content(result.output)
         if result.is_error:
@@ -599,6 +620,22 @@ async def _recheck(
 
 def _text_of(content: Sequence[ResultPart]) -> str:
     return "\n".join(b.text for b in content if isinstance(b, TextBlock))
+
+
+async def _in_scope(
+    running: Awaitable[ToolResult[Any]],
+    name: str,
+    limit_s: float,
+    timer: CallTimer | None,
+    started: float,
+) -> ToolResult[Any]:
+    """A call under its limit on an event loop other than asyncio (the scope opens first)."""
+    try:
+        if timer is None:
+            return await within(limit_s, running, started=started)
+        return await with_timer(running, timer, limit_s, started=started)
+    except DeadlineExceeded:
+        raise ToolError(timeout_text(name, limit_s)) from None
 
 
 def _is_empty(content: str | Sequence[ResultPart]) -> bool:
