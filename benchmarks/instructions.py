@@ -111,6 +111,14 @@ async def build_step(name: str, cwd: Path) -> Step:
     raise SystemExit(f"unknown path {name!r}; known: {', '.join(PER_CALL)}")
 
 
+def _check(name: str, result: Any) -> None:
+    """Stop when a path's call failed: a count of error results measures the wrong thing."""
+    blocks = result if isinstance(result, list) else [result]
+    for block in blocks:
+        if getattr(block, "is_error", False):
+            raise SystemExit(f"{name}: the call failed: {getattr(block, 'content', block)}")
+
+
 def _serial_of(candidate: Any) -> Step:
     step: Step | None = candidate.serial
     return step or _missing(candidate.name)
@@ -125,6 +133,7 @@ async def child(name: str, iterations: int) -> None:
         cwd = Path(tmp) / "project"
         cwd.mkdir()
         step = await build_step(name, cwd)
+        _check(name, await step())
         for _ in range(WARMUP):
             await step()
         for _ in range(iterations):

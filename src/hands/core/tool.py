@@ -28,6 +28,7 @@ from typing import (
 
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, passthrough
+from hands.core.frozen import builder
 from hands.core.messages import ImageBlock, ResultPart, TextBlock, ToolReferenceBlock
 from hands.core.subject import RuleSubject, Subject
 from hands.errors import ToolDefinitionError
@@ -447,7 +448,7 @@ class _BuiltTool(Tool[Any, Any]):
         result = await self._call(input, ctx, progress)
         if isinstance(result, ToolResult):
             return cast(ToolResult[Any], result)
-        return ToolResult(output=result)
+        return _build_result(result, None, False)
 
     def to_content(self, output: Any) -> Content:
         return default_content(output) if self._to_content is None else self._to_content(output)
@@ -455,6 +456,11 @@ class _BuiltTool(Tool[Any, Any]):
     @cached_property
     def permission_ignores_input(self) -> bool:
         return self.subject is None and self._check is None and not callable(self._read_only)
+
+
+_build_result: Callable[..., ToolResult[Any]] = builder(
+    ToolResult, "output", "context_modifier", "is_error"
+)
 
 
 def _flag(flag: Flag, input: Any) -> bool:

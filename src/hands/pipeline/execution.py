@@ -25,10 +25,11 @@ from pydantic import BaseModel, ValidationError
 from hands.core.context import ToolContext
 from hands.core.decision import AskRequest, PermissionDecision
 from hands.core.hooks import DeferringHooks, PermissionHooks, ToolHooks
-from hands.core.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseBlock
+from hands.core.messages import ResultPart, TextBlock, ToolUseBlock, build_result_block
 from hands.core.outcome import (
     Status,
     ToolCallOutcome,
+    build_outcome,
     echo,
     error_outcome,
     tool_use_error,
@@ -404,17 +405,18 @@ def _finish(call: _Call) -> ToolCallOutcome:
     """The result block: the failure, or the content (never empty, spilled when too big)."""
     tool, block, ran = call.tool, call.block, call
     if ran.failure is not None:
-        return ToolCallOutcome(
-            block=ToolResultBlock(
-                tool_use_id=block.id, content=ran.failure or f"{tool.name} failed", is_error=True
-            ),
-            status="error",
-            tool=tool,
-            input=call.parsed,
-            output=ran.output,
-            context_modifier=ran.modifier,  # `cd x && false` still moved the shell
-            extra_context=tuple(call.extra),
-            duration_ms=ran.duration_ms,
+        text = ran.failure or f"{tool.name} failed"
+        # the modifier is kept: `cd x && false` still moved the shell
+        return build_outcome(
+            build_result_block(block.id, text, True, "tool_result"),
+            "error",
+            tool,
+            call.parsed,
+            ran.output,
+            ran.modifier,
+            tuple(call.extra),
+            True,
+            ran.duration_ms,
         )
     content = ran.content
     if _is_empty(content):
@@ -426,16 +428,16 @@ def _finish(call: _Call) -> ToolCallOutcome:
     notes = parsed.ignored_notes() if isinstance(parsed, ToolInput) else ()
     if notes or not isinstance(content, str):
         content = _with_notes(content, notes)
-    return ToolCallOutcome(
-        block=ToolResultBlock(tool_use_id=block.id, content=content),
-        status="ok",
-        tool=tool,
-        input=parsed,
-        output=ran.output,
-        context_modifier=ran.modifier,
-        extra_context=tuple(call.extra) if call.extra else (),
-        spillable=limit is not None,
-        duration_ms=ran.duration_ms,
+    return build_outcome(
+        build_result_block(block.id, content, False, "tool_result"),
+        "ok",
+        tool,
+        parsed,
+        ran.output,
+        ran.modifier,
+        tuple(call.extra) if call.extra else (),
+        limit is not None,
+        ran.duration_ms,
     )
 
 
