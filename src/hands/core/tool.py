@@ -215,6 +215,16 @@ class Tool(Generic[InputT, OutputT]):
         return passthrough()
 
     @cached_property
+    def checks_input(self) -> bool:
+        """Whether :meth:`validate_input` may find something (the pipeline skips it if not)."""
+        return type(self).validate_input is not Tool.validate_input
+
+    @cached_property
+    def adds_observable_input(self) -> bool:
+        """Whether :meth:`observable_input` may add fields (the pipeline skips it if not)."""
+        return type(self).observable_input is not Tool.observable_input
+
+    @cached_property
     def permission_ignores_input(self) -> bool:
         """Whether what the permission rules see of a call is the same for every input.
 
@@ -452,6 +462,10 @@ class _BuiltTool(Tool[Any, Any]):
 
     def to_content(self, output: Any) -> Content:
         return default_content(output) if self._to_content is None else self._to_content(output)
+
+    @cached_property
+    def checks_input(self) -> bool:
+        return self._validate is not None
 
     @cached_property
     def permission_ignores_input(self) -> bool:

@@ -32,7 +32,11 @@ from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome, error_outcome
 from hands.core.tool import Tool
-from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
+from hands.orchestration.events import (
+    ExecutorEvent,
+    ToolProgressEvent,
+    build_result_event,
+)
 from hands.orchestration.outbox import Outbox
 from hands.orchestration.partition import classify_call
 from hands.pipeline.execution import run_tool_use, timeout_outcome, unknown_tool_outcome
@@ -378,7 +382,7 @@ class StreamingToolExecutor:
                 break
             tracked.state = ToolState.YIELDED
             self._head += 1
-            self._emit(ToolResultEvent(tool_use=tracked.block, outcome=tracked.outcome))
+            self._emit(build_result_event(tracked.block, tracked.outcome))
         if self._closed and self._head == len(self._tracked) and not self._done.is_set():
             self._send.close()
             self._done.set()

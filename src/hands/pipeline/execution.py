@@ -104,9 +104,10 @@ async def run_tool_use(
             if isinstance(result, str):
                 return error_outcome(block, result, tool=tool)
             parsed = result
-        message = await tool.validate_input(parsed, ctx)
-        if message:
-            return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
+        if tool.checks_input:
+            message = await tool.validate_input(parsed, ctx)
+            if message:
+                return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
         call = _Call(block, tool, ctx, runtime, parsed)
         hooks = runtime.hooks
         stopped = await _pre_hooks(call) if _hooked(hooks, "PreToolUse") else None
@@ -166,9 +167,10 @@ class _Call:
         self.runtime = runtime
         self.parsed = parsed
         self.raw_input: Mapping[str, Any] = block.input
-        shown = tool.observable_input(parsed, ctx)
-        if shown is not None:
-            self.raw_input = {**block.input, **shown}
+        if tool.adds_observable_input:
+            shown = tool.observable_input(parsed, ctx)
+            if shown is not None:
+                self.raw_input = {**block.input, **shown}
         self.extra: list[str] = []
         self.hook_decision: str | None = None
         self.hook_reason = ""
@@ -419,13 +421,21 @@ def _finish(call: _Call) -> ToolCallOutcome:
             ran.duration_ms,
         )
     content = ran.content
-    if _is_empty(content):
-        content = f"({tool.name} succeeded; its output is empty)"
+    if isinstance(content, str):  # most results: measured here, without a call
+        if not content.strip():
+            content = _empty_text(tool)
+        size = len(content)
+    else:
+        if _is_empty(content):
+            content = _empty_text(tool)
+        size = content_chars(content)
     limit = tool.max_result_chars
-    if limit is not None and content_chars(content) > min(limit, call.runtime.limits.result_chars):
+    if limit is not None and size > min(limit, call.runtime.limits.result_chars):
         content = spill(content, session=call.ctx.session, tool_use_id=block.id)
     parsed = call.parsed
-    notes = parsed.ignored_notes() if isinstance(parsed, ToolInput) else ()
+    notes = (
+        parsed.ignored_notes() if isinstance(parsed, ToolInput) and parsed.ignored_fields else ()
+    )
     if notes or not isinstance(content, str):
         content = _with_notes(content, notes)
     return build_outcome(
@@ -638,6 +648,10 @@ async def _in_scope(
         return await with_timer(running, timer, limit_s, started=started)
     except DeadlineExceeded:
         raise ToolError(timeout_text(name, limit_s)) from None
+
+
+def _empty_text(tool: Tool[Any, Any]) -> str:
+    return f"({tool.name} succeeded; its output is empty)"
 
 
 def _is_empty(content: str | Sequence[ResultPart]) -> bool:
