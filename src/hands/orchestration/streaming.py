@@ -320,13 +320,15 @@ class StreamingToolExecutor:
                         lambda data: self._progress(tracked, data),
                         parsed=tracked.parsed,
                         timer=tracked,
+                        tool=tracked.tool,
                     )
                 except asyncio.CancelledError:
                     if not tracked.cancel_text or task is None:
                         raise  # not ours: the event loop is shutting down
                     task.uncancel()
                 finally:
-                    tracked.disarm()
+                    if tracked.timer is not None:
+                        tracked.disarm()
             if outcome is None and tracked.timed_out and tracked.tool is not None:
                 outcome = await timeout_outcome(
                     block, tracked.tool, tracked.parsed, self._context, self._runtime

@@ -86,16 +86,19 @@ async def run_tool_use(
     *,
     parsed: BaseModel | None = None,
     timer: CallTimer | None = None,
+    tool: Tool[Any, Any] | None = None,
 ) -> ToolCallOutcome:
     """Run one call through the whole pipeline. Never raises except on cancellation.
 
     With ``timer`` (the caller's per-call time limit, which cancels the call when it
     fires), the limit is armed around ``tool.call`` instead of opening a scope here; the
-    caller then builds the result with :func:`timeout_outcome`.
+    caller then builds the result with :func:`timeout_outcome`. ``tool``: the tool
+    ``block`` names in ``runtime``'s pool, when the caller has already looked it up.
     """
-    tool = resolve(block.name, runtime.tools)
     if tool is None:
-        return unknown_tool_outcome(block, runtime)
+        tool = resolve(block.name, runtime.tools)
+        if tool is None:
+            return unknown_tool_outcome(block, runtime)
     try:  # the stages run in this frame: one coroutine layer less on every call
         if ctx.tool_use_id != block.id or ctx.policy is not runtime.policy:
             ctx = ctx.for_call(block.id, policy=runtime.policy)
