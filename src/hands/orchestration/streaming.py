@@ -243,12 +243,11 @@ class StreamingToolExecutor:
         """The user interrupted: stop everything; unfinished calls say so."""
         self._abort(INTERRUPTED)
 
-    async def events(self) -> AsyncIterator[ExecutorEvent]:
+    def events(self) -> AsyncIterator[ExecutorEvent]:
         """Progress as it happens and results in request order, until all are out."""
         if self._outbox is None:
             raise RuntimeError("this executor sends its events to the sink it was given")
-        async for event in self._outbox.receive_all():
-            yield event
+        return self._outbox.receive_all()  # its own iterator: no layer per event
 
     # -- scheduling -----------------------------------------------------------------------
 
