@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from hands.core.env import switch
+from hands.core.env import EnvError, count, number, source, switch
 from hands.errors import ConfigError
 from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window
 
@@ -61,15 +61,13 @@ class CompactionSettings:
         env = os.environ if env is None else env
         value: Callable[[str], Any] = setting or (lambda key: None)
         percent = _percent(value("autoCompactPercent"), "autoCompactPercent")
-        for name in ("HANDS_AUTOCOMPACT_PCT", "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"):
-            if env.get(name):
-                percent = _percent(env[name], name)
-                break
+        given_percent = number("HANDS_AUTOCOMPACT_PCT", env)
+        if given_percent is not None:
+            percent = _percent(given_percent, source("HANDS_AUTOCOMPACT_PCT", env), EnvError)
+        given_window = count("HANDS_CONTEXT_WINDOW", env)
         window = None
-        for name in ("HANDS_CONTEXT_WINDOW", "CLAUDE_CODE_AUTO_COMPACT_WINDOW"):
-            if env.get(name):
-                window = _tokens(env[name], name)
-                break
+        if given_window is not None:
+            window = _tokens(given_window, source("HANDS_CONTEXT_WINDOW", env), EnvError)
         auto = value("autoCompactEnabled") is not False
         if switch("HANDS_DISABLE_AUTO_COMPACT", env):
             auto = False
@@ -86,23 +84,23 @@ class CompactionSettings:
         )
 
 
-def _percent(raw: object, where: str) -> float | None:
+def _percent(raw: object, where: str, error: type[ConfigError] = ConfigError) -> float | None:
     if raw is None:
         return None
     try:
         value = float(cast(Any, raw))
     except (TypeError, ValueError):
-        raise ConfigError(f"{where} must be a number from 1 to 100, not {raw!r}") from None
+        raise error(f"{where} must be a number from 1 to 100, not {raw!r}") from None
     if not 1 <= value <= 100:
-        raise ConfigError(f"{where} must be from 1 to 100, not {value:g}")
+        raise error(f"{where} must be from 1 to 100, not {value:g}")
     return value
 
 
-def _tokens(raw: object, where: str) -> int:
+def _tokens(raw: object, where: str, error: type[ConfigError] = ConfigError) -> int:
     try:
         value = int(cast(Any, raw))
     except (TypeError, ValueError):
-        raise ConfigError(f"{where} must be a whole number of tokens, not {raw!r}") from None
+        raise error(f"{where} must be a whole number of tokens, not {raw!r}") from None
     if value < 1000:
-        raise ConfigError(f"{where} must be at least 1000 tokens, not {value}")
+        raise error(f"{where} must be at least 1000 tokens, not {value}")
     return value
