@@ -13,11 +13,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from hands.core.env import EnvError, count, number, source, switch
 from hands.errors import ConfigError
-from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window
+from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window, window_override
+
+if TYPE_CHECKING:
+    from hands.models.base import Model
 
 __all__ = ["DEFAULT_WINDOW", "WINDOWS", "CompactionSettings", "context_window"]
 
@@ -43,13 +46,25 @@ class CompactionSettings:
     windows: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     """Context windows by model name or prefix, over the built-in table."""
 
-    def window_for(self, model: str) -> int:
-        """The window of ``model`` under these settings."""
-        return self.window_tokens or context_window(model, self.windows)
+    def window_for(self, model: Model) -> int:
+        """The window of ``model``: the environment's, the settings' or the model's own.
 
-    def limit_for(self, model: str) -> int:
+        ``HANDS_CONTEXT_WINDOW`` first, then the settings' ``contextWindows`` entry for
+        its name, then what the model says of itself (``model.facts``).
+        """
+        return (
+            self.window_tokens
+            or window_override(model.name, self.windows)
+            or model.facts.context_window
+        )
+
+    def limit_for(self, model: Model) -> int:
         """The token count at which auto-compaction starts for ``model``."""
         return int(self.window_for(model) * self.percent / 100)
+
+    def window_named(self, name: str) -> int:
+        """The window of a model known only by its name (a share of the cost ledger)."""
+        return self.window_tokens or context_window(name, self.windows)
 
     @classmethod
     def from_env(
