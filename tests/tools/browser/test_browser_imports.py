@@ -58,7 +58,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 def test_the_browser_family_imports_without_a_cycle() -> None:
     """Imports at run time, module-level and inside functions (type-only ones are not run)."""
-    graph = grimp.build_graph("hands", exclude_type_checking_imports=True)
+    graph = grimp.build_graph("hands", exclude_type_checking_imports=True, cache_dir=None)
     modules = {m for m in graph.modules if m == FAMILY or m.startswith(FAMILY + ".")}
     assert f"{FAMILY}._guard" in modules and f"{FAMILY}.browser_navigate" in modules
     edges = {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
