@@ -82,7 +82,9 @@ class StyleCatalog:
         return next((s for s in self.styles if s.name.casefold() == wanted), None)
 
 
-def load_styles(*, project: Path, home: Path, hands_home: Path, trusted: bool) -> StyleCatalog:
+def load_styles(
+    *, project: Path, home: Path, hands_home: Path, trusted: bool
+) -> StyleCatalog:
     """The built-in styles, then the user's, then (when trusted) the project's."""
     found = list(BUILT_IN)
     warnings: list[str] = []
@@ -150,3 +152,4 @@ def style_section(style: OutputStyle) -> str:
         f'<output-style name="{style.name}">\n{style.prompt}\n</output-style>\n'
         "Answer in this output style throughout the conversation."
     )
+
