@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.core.tool import ToolSpec
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BlockComplete",
+    "Effort",
     "InputJsonDelta",
     "MessageStart",
     "MessageStop",
@@ -30,6 +31,10 @@ __all__ = [
 ]
 
 
+Effort: TypeAlias = Literal["low", "medium", "high", "xhigh", "max"]
+"""The effort levels a request may ask for, lowest first."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ModelRequest:
     """One request: system prompt, conversation so far and the tools offered."""
@@ -43,6 +48,9 @@ class ModelRequest:
     """Tools the provider runs itself, in its own wire form (Anthropic's
     ``{"type": "web_search_20250305", "name": "web_search", ...}``); a provider without
     such tools refuses a request that has any."""
+    effort: Effort | None = None
+    """How hard the model should think (Anthropic's ``output_config.effort``, OpenAI's
+    ``reasoning_effort``); ``None``: the provider's default."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
