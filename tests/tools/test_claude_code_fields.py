@@ -83,14 +83,16 @@ JSON_TYPES = {
 }
 
 
-def _schema_types(prop: dict[str, Any]) -> set[str]:
+def _schema_types(prop: dict[str, Any], defs: dict[str, Any]) -> set[str]:
+    if "$ref" in prop:  # a nested model or enum, defined once under $defs
+        return _schema_types(defs[prop["$ref"].rsplit("/", 1)[-1]], defs)
     if "type" in prop:
         return {prop["type"]} if isinstance(prop["type"], str) else set(prop["type"])
     if "enum" in prop:
         return {"string"}
     out: set[str] = set()
     for alt in prop.get("anyOf", []):
-        out |= _schema_types(alt)
+        out |= _schema_types(alt, defs)
     return out
 
 
@@ -124,7 +126,7 @@ def test_field_in_the_schema_has_a_compatible_type(tool: str, field: str) -> Non
         return  # accepted but not offered (an alias, or a field hands ignores)
     want = CLAUDE_TOOLS[tool][field].get("type")
     if want in JSON_TYPES:
-        assert _schema_types(prop) & JSON_TYPES[want], (tool, field, prop)
+        assert _schema_types(prop, schema.get("$defs", {})) & JSON_TYPES[want], (tool, field, prop)
 
 
 @pytest.mark.parametrize("tool", PAIRS)
