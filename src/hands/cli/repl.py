@@ -1,7 +1,7 @@
 """``hands``: the interactive session. A prompt, the model's work rendered live, repeat.
 
-Esc or Ctrl-C during a turn interrupts it (tools cancelled, every call settled); Ctrl-C at
-a permission prompt denies the call and interrupts the turn; a second Ctrl-C in the same
+Esc or Ctrl-C during a turn interrupts it (tools cancelled, every call settled); Esc or
+Ctrl-C at a permission prompt denies the call and interrupts the turn; a second Ctrl-C in the same
 turn, or two on an empty prompt, leave. Esc then Enter inserts a newline.
 """
 
@@ -726,9 +726,10 @@ class Repl:
                         break
                     await show_question(self.console, body)
                 return answer
-            except (KeyboardInterrupt, EOFError):
-                if turn is not None:
-                    self._interrupt()
-                return "3"
+            except (KeyboardInterrupt, EOFError):  # Ctrl-C or Esc: a no, and the turn stops
+                if turn is None:
+                    return ""
+                self._interrupt()
+                return "n"
             finally:
                 self.view.release()

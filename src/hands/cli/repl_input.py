@@ -3,9 +3,10 @@
 At the input prompt Ctrl-C clears typed text (on an empty line it raises
 ``KeyboardInterrupt``: the REPL counts two to leave), Tab completes and Shift-Tab calls
 back (the REPL cycles the permission mode and says so above the prompt), Esc Esc on an
-empty line enters ``/rewind``. At a permission
-prompt Ctrl-C always raises. While a turn runs the terminal stays in raw mode: Esc and
-Ctrl-C interrupt the turn, anything else typed is kept and lands in the next prompt.
+empty line enters ``/rewind``. At a question (a permission prompt, any answer) Ctrl-C
+and Esc raise ``KeyboardInterrupt``. While a turn runs the terminal stays in raw mode:
+Esc and Ctrl-C interrupt the turn, anything else typed is kept and lands in the next
+prompt.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class TerminalInput:
             completer=completer,
             complete_while_typing=False,
         )
-        self._answers: PromptSession[str] = PromptSession(key_bindings=bindings)
+        self._answers: PromptSession[str] = PromptSession(key_bindings=_answer_keys())
 
     async def line(self, text: str, default: str = "") -> str:
         """The next input line (``KeyboardInterrupt`` on Ctrl-C at an empty line).
@@ -146,3 +147,16 @@ class TerminalInput:
                 await anyio.sleep_forever()
         finally:
             store_typeahead(terminal, kept)
+
+
+def _answer_keys() -> KeyBindings:
+    """An answer's keys: Ctrl-C and Esc both cancel the question (``KeyboardInterrupt``)."""
+    keys = KeyBindings()
+
+    # eager: a lone Esc acts at once instead of waiting to see if it starts an Alt- key
+    @keys.add("escape", eager=True)
+    @keys.add("c-c")
+    def _cancel(event: Any) -> None:
+        event.app.exit(exception=KeyboardInterrupt())
+
+    return keys
