@@ -108,6 +108,13 @@ def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str, **op
     term.wait_for_prompt()
 
 
+def start_on_api(term: Terminal, cwd: Path, home: Path, url: str, **options: Any) -> None:
+    """:func:`start` with the ``sonnet`` model served by the Anthropic API at ``url``."""
+    env = {"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": url, "NO_PROXY": "127.0.0.1"}
+    env.update(options.pop("env", {}))
+    start(term, cwd, home, cwd / "unused.json", model="sonnet", env=env, **options)
+
+
 def call_then_reply(path: Path, name: str, tool_input: dict, reply: str) -> Path:
     """A script: one tool call, then a text answer."""
     return script(

@@ -14,16 +14,9 @@ import pytest
 from hands.agent.interruption import STOPPED_CALLS, STOPPED_REPLY
 from models.loopback import LoopbackServer, Wait, sse_reply
 from models.wire import a_block_start, a_delta, a_end, a_start, a_text, a_tool
-from terminal import Terminal, launch
+from terminal import Terminal, start_on_api
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-
-def _start(terminal: Terminal, cwd: Path, home: Path, server: LoopbackServer) -> None:
-    env = {"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": server.url, "NO_PROXY": "127.0.0.1"}
-    launch(terminal, cwd, home, cwd / "unused.json", model="sonnet", env=env)
-    terminal.wait_for("(/help")
-    terminal.wait_for_prompt()
 
 
 def _texts(message: dict[str, Any]) -> list[str]:
@@ -46,7 +39,7 @@ def test_esc_at_a_permission_prompt_refuses_the_call_and_interrupts_the_turn(
             *a_end("tool_use"),
         )
     )
-    _start(terminal, tmp_path, hands_home, server)
+    start_on_api(terminal, tmp_path, hands_home, server.url)
     terminal.send("make it", "Enter")
     terminal.wait_for("3. No")
     terminal.send("Escape")
@@ -82,7 +75,7 @@ def test_an_interrupted_streamed_reply_stays_on_screen_and_in_the_conversation(
             Wait(gate=gate, timeout=60),
         )
     )
-    _start(terminal, tmp_path, hands_home, server)
+    start_on_api(terminal, tmp_path, hands_home, server.url)
     try:
         terminal.send("explain", "Enter")
         terminal.wait_for("answer, then")

@@ -3,7 +3,8 @@
 At the input prompt Ctrl-C clears typed text (on an empty line it raises
 ``KeyboardInterrupt``: the REPL counts two to leave), Tab completes and Shift-Tab calls
 back (the REPL cycles the permission mode and says so above the prompt), Esc Esc on an
-empty line enters ``/rewind``. At a question (a permission prompt, any answer) Ctrl-C
+empty line enters ``/rewind``, Esc-Enter and backslash-Enter insert a newline
+(``cli/repl_newline.py``). At a question (a permission prompt, any answer) Ctrl-C
 and Esc raise ``KeyboardInterrupt``. While a turn runs the terminal stays in raw mode:
 Esc and Ctrl-C interrupt the turn, anything else typed is kept and lands in the next
 prompt.
@@ -25,6 +26,8 @@ from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
 
+from hands.cli.repl_newline import add_newline_keys
+
 REWIND_LINE = "/rewind"
 """What Esc Esc on an empty prompt enters."""
 
@@ -43,11 +46,7 @@ class TerminalInput:
         """Called on Shift-Tab at the input prompt; what it returns is printed above it."""
         bindings = KeyBindings()
 
-        # Esc then Enter inserts a newline. Ctrl-J is left alone: keys typed before the
-        # prompt is drawn arrive with Enter turned into Ctrl-J, and must still submit.
-        @bindings.add("escape", "enter")
-        def _newline(event: Any) -> None:
-            event.current_buffer.insert_text("\n")
+        add_newline_keys(bindings)  # Esc-Enter, backslash-Enter
 
         # Esc Esc on an empty input line opens the rewind menu (as the line "/rewind")
         @bindings.add("escape", "escape")
