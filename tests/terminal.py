@@ -27,6 +27,11 @@ class Terminal:
     def send(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.target, *keys)
 
+    def paste(self, text: str) -> None:
+        """Paste ``text`` as a terminal does: bracketed, when the program asked for that."""
+        self.tmux("set-buffer", "-b", "pasted", text)
+        self.tmux("paste-buffer", "-p", "-d", "-b", "pasted", "-t", self.target)
+
     def submit(self, line: str, until: str) -> str:
         """Type ``line``, press Enter, and wait for ``until`` to appear; the screen then."""
         self.send(line, "Enter")

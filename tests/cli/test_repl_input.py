@@ -45,3 +45,28 @@ def test_backslash_enter_and_esc_enter_insert_newlines(
     terminal.send("Enter")
     terminal.wait_for("success · 1 turn")
     assert _prompt_sent(server) == "first line\nsecond line\na path C:\\dir\\ stays"
+
+
+def test_a_large_paste_shows_as_a_placeholder_and_is_sent_in_full(
+    terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    many_lines = "\n".join(f"pasted line {n}" for n in range(1, 7))
+    one_long_line = "x" * 900
+    start_on_api(terminal, tmp_path, hands_home, server.url)
+    _answer(server)
+    terminal.paste(many_lines)
+    terminal.wait_for("> [Pasted text #1 +6 lines]")
+    terminal.send("-l", " then ")
+    terminal.paste("two words")  # small: inserted as it is
+    terminal.send("-l", " and ")
+    terminal.paste(one_long_line)
+    terminal.send("C-a")  # to the start of the line, and type there
+    terminal.send("-l", "Look: ")
+    terminal.wait_for("> Look: [Pasted text #1 +6 lines] then two words and [Pasted text #2]")
+    terminal.send("Enter")
+    screen = terminal.wait_for("success · 1 turn")
+    assert "pasted line 3" not in screen and "xxxxxxxx" not in screen
+    sent = f"Look: {many_lines} then two words and {one_long_line}"
+    assert _prompt_sent(server) == sent
+    history = (hands_home / "history").read_text()
+    assert "+pasted line 3\n" in history and "Pasted text" not in history  # kept in full

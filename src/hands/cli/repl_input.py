@@ -4,7 +4,8 @@ At the input prompt Ctrl-C clears typed text (on an empty line it raises
 ``KeyboardInterrupt``: the REPL counts two to leave), Tab completes and Shift-Tab calls
 back (the REPL cycles the permission mode and says so above the prompt), Esc Esc on an
 empty line enters ``/rewind``, Esc-Enter and backslash-Enter insert a newline
-(``cli/repl_newline.py``). At a question (a permission prompt, any answer) Ctrl-C
+(``cli/repl_newline.py``), a large paste shows as a placeholder and is sent in full
+(``cli/repl_paste.py``). At a question (a permission prompt, any answer) Ctrl-C
 and Esc raise ``KeyboardInterrupt``. While a turn runs the terminal stays in raw mode:
 Esc and Ctrl-C interrupt the turn, anything else typed is kept and lands in the next
 prompt.
@@ -21,12 +22,12 @@ import anyio
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.completion import Completer
-from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
 
 from hands.cli.repl_newline import add_newline_keys
+from hands.cli.repl_paste import PasteHistory, Pastes
 
 REWIND_LINE = "/rewind"
 """What Esc Esc on an empty prompt enters."""
@@ -47,6 +48,8 @@ class TerminalInput:
         bindings = KeyBindings()
 
         add_newline_keys(bindings)  # Esc-Enter, backslash-Enter
+        self.pastes = Pastes()
+        self.pastes.bind(bindings)  # a large paste collapses to a placeholder
 
         # Esc Esc on an empty input line opens the rewind menu (as the line "/rewind")
         @bindings.add("escape", "escape")
@@ -72,7 +75,7 @@ class TerminalInput:
 
         self.bindings = bindings
         self.session: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history)),
+            history=PasteHistory(str(history), self.pastes),
             key_bindings=bindings,
             multiline=False,
             completer=completer,
@@ -88,7 +91,8 @@ class TerminalInput:
         self._answering = False
         self._reading = True
         try:
-            return await self.session.prompt_async(text, handle_sigint=False, default=default)
+            line = await self.session.prompt_async(text, handle_sigint=False, default=default)
+            return self.pastes.expand(line)
         finally:
             self._reading = False
 
