@@ -47,6 +47,16 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"no prompt; the screen was:\n{self.screen()}")
 
+    def wait_for_input(self, text: str, timeout: float = 15) -> str:
+        """Wait until the input prompt holds ``text`` (its last line), idle; the screen."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if screen.rstrip().endswith(f"> {text}") and "Working…" not in screen[-400:]:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"the input never held {text!r}; the screen was:\n{self.screen()}")
+
     def wait_for(self, text: str, timeout: float = 15) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

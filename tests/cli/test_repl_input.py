@@ -6,12 +6,13 @@ The model is the Anthropic API on loopback, so each test reads the prompt as it 
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from models.loopback import LoopbackServer, sse_reply
+from models.loopback import LoopbackServer, Wait, sse_reply
 from models.wire import a_end, a_start, a_text
 from terminal import Terminal, start_on_api
 
@@ -70,3 +71,54 @@ def test_a_large_paste_shows_as_a_placeholder_and_is_sent_in_full(
     assert _prompt_sent(server) == sent
     history = (hands_home / "history").read_text()
     assert "+pasted line 3\n" in history and "Pasted text" not in history  # kept in full
+
+
+def _slow_answer(server: LoopbackServer, gate: threading.Event) -> None:
+    server.queue(
+        sse_reply(a_start(), *a_text(0, "Working on it."), Wait(gate=gate, timeout=60), *a_end())
+    )
+
+
+def test_what_is_typed_during_a_turn_is_shown_queued_and_sent_when_it_ends(
+    terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    gate = threading.Event()
+    _slow_answer(server, gate)
+    _answer(server, "Second answer.")
+    start_on_api(terminal, tmp_path, hands_home, server.url)
+    try:
+        terminal.submit("first question", "Working on it.")
+        terminal.send("-l", "second question")
+        terminal.wait_for("> second question")  # shown while it is typed
+        terminal.send("Enter")
+        terminal.wait_for("queued: second question")
+        terminal.send("-l", "a draft")
+        screen = terminal.wait_for("> a draft")
+        assert "Working…" in screen and len(server.requests) == 1  # the turn still runs
+    finally:
+        gate.set()
+    terminal.wait_for("Second answer.")
+    assert _prompt_sent(server, 1) == "second question"
+    terminal.wait_for_input("a draft")  # the draft waits in the input line
+    assert len(server.requests) == 2
+
+
+def test_an_interrupted_turn_sends_nothing_queued_and_gives_it_back_to_edit(
+    terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    gate = threading.Event()
+    _slow_answer(server, gate)
+    start_on_api(terminal, tmp_path, hands_home, server.url)
+    try:
+        terminal.submit("first question", "Working on it.")
+        terminal.send("-l", "queued one")
+        terminal.send("Enter")
+        terminal.send("-l", "and a draft")
+        terminal.wait_for("> and a draft")
+        terminal.send("Escape")
+        terminal.wait_for("interrupted · 1 turn")
+        screen = terminal.wait_for("> queued one\nand a draft")
+    finally:
+        gate.set()
+    assert len(server.requests) == 1
+    assert "queued:" not in screen.split("interrupted · 1 turn")[1]

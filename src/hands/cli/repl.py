@@ -92,6 +92,9 @@ class Repl:
         from hands.cli.todo_panel import TodoPanel
 
         self.view.footer = TodoPanel.for_project(setup.session, setup.cwd)
+        self.view.under = keys.typeahead.render
+        self._queued: str | None = None
+        """Prompts typed while the last turn ran, to send now."""
         self._ask_lock = anyio.Lock()
         self._turn: Query | None = None
         self._leave = False
@@ -212,8 +215,12 @@ class Repl:
         empty_interrupts = 0
         while True:
             try:
-                line = await self.keys.line("> ", default=self._prefill)
-                self._prefill = ""
+                line, self._queued = self._queued or "", None
+                if line:  # typed while the last turn ran: shown as if typed now
+                    self.console.print(Text(f"> {line}"), markup=False, highlight=False)
+                else:
+                    line = await self.keys.line("> ", default=self._prefill)
+                    self._prefill = ""
             except KeyboardInterrupt:
                 empty_interrupts += 1
                 if empty_interrupts >= 2:
@@ -637,6 +644,8 @@ class Repl:
         finally:
             self._turn = None
             self.view.end()
+            after = self.keys.typeahead.end_turn(interrupted=q.interrupted)
+            self._queued, self._prefill = after.prompt, after.line or self._prefill
         self.setup.history = list(q.messages)
         self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it
         self.context_tokens = q.context_tokens

@@ -7,8 +7,8 @@ empty line enters ``/rewind``, Esc-Enter and backslash-Enter insert a newline
 (``cli/repl_newline.py``), a large paste shows as a placeholder and is sent in full
 (``cli/repl_paste.py``). At a question (a permission prompt, any answer) Ctrl-C
 and Esc raise ``KeyboardInterrupt``. While a turn runs the terminal stays in raw mode:
-Esc and Ctrl-C interrupt the turn, anything else typed is kept and lands in the next
-prompt.
+Esc and Ctrl-C interrupt the turn, anything else typed is shown under the turn and queued
+(``cli/repl_typeahead.py``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ import anyio
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.completion import Completer
-from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
 
 from hands.cli.repl_newline import add_newline_keys
 from hands.cli.repl_paste import PasteHistory, Pastes
+from hands.cli.repl_typeahead import TypeAhead
 
 REWIND_LINE = "/rewind"
 """What Esc Esc on an empty prompt enters."""
@@ -50,6 +50,8 @@ class TerminalInput:
         add_newline_keys(bindings)  # Esc-Enter, backslash-Enter
         self.pastes = Pastes()
         self.pastes.bind(bindings)  # a large paste collapses to a placeholder
+        self.typeahead = TypeAhead(self.pastes)
+        """What is typed while a turn runs."""
 
         # Esc Esc on an empty input line opens the rewind menu (as the line "/rewind")
         @bindings.add("escape", "escape")
@@ -127,10 +129,9 @@ class TerminalInput:
     async def watch_turn(
         self, *, on_escape: Callable[[], None], on_ctrl_c: Callable[[], None]
     ) -> None:
-        """Until cancelled: Esc and Ctrl-C call back, other keys wait for the next prompt."""
+        """Until cancelled: Esc and Ctrl-C call back, other keys go to :attr:`typeahead`."""
         terminal = self.session.input
         loop = asyncio.get_running_loop()
-        kept: list[KeyPress] = []
 
         def handle(keys: list[KeyPress]) -> None:
             for key in keys:
@@ -139,17 +140,14 @@ class TerminalInput:
                 elif key.key == Keys.ControlC:
                     on_ctrl_c()
                 else:
-                    kept.append(key)
+                    self.typeahead.feed(key)
 
         def ready() -> None:
             handle(terminal.read_keys())
             loop.call_later(_ESC_WAIT_S, lambda: handle(terminal.flush_keys()))
 
-        try:
-            with terminal.raw_mode(), terminal.attach(ready):
-                await anyio.sleep_forever()
-        finally:
-            store_typeahead(terminal, kept)
+        with terminal.raw_mode(), terminal.attach(ready):
+            await anyio.sleep_forever()
 
 
 def _answer_keys() -> KeyBindings:
