@@ -10,6 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+MODE_BAR = " · Shift-Tab cycles"
+"""The end of the mode bar, the line under the input."""
+
 
 class Terminal:
     def __init__(self, socket: Path) -> None:
@@ -37,11 +40,19 @@ class Terminal:
         self.send(line, "Enter")
         return self.wait_for(until)
 
+    def input_lines(self) -> list[str]:
+        """The screen's lines down to the input line: the mode bar (at the bottom) left out."""
+        lines = self.screen().rstrip().splitlines()
+        for index in range(len(lines) - 1, max(len(lines) - 4, -1), -1):
+            if MODE_BAR in lines[index]:
+                return "\n".join(lines[:index]).rstrip().splitlines()
+        return lines
+
     def wait_for_prompt(self, timeout: float = 15) -> None:
         """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            lines = self.screen().rstrip().splitlines()
+            lines = self.input_lines()
             if lines and lines[-1].strip() == ">":
                 return
             time.sleep(0.1)
@@ -51,8 +62,8 @@ class Terminal:
         """Wait until the input prompt holds ``text`` (its last line), idle; the screen."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            screen = self.screen()
-            if screen.rstrip().endswith(f"> {text}") and "Working…" not in screen[-400:]:
+            screen = "\n".join(self.input_lines())
+            if screen.endswith(f"> {text}") and "Working…" not in screen[-400:]:
                 return screen
             time.sleep(0.1)
         raise AssertionError(f"the input never held {text!r}; the screen was:\n{self.screen()}")

@@ -1,10 +1,11 @@
 """The REPL's input line in a real terminal (tmux): newlines, pastes, type-ahead, the mode bar.
 
-The model is the Anthropic API on loopback, so each test reads the prompt as it was sent.
+The model is the Anthropic API on loopback, so a test reads the prompt as it was sent.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 from models.loopback import LoopbackServer, Wait, sse_reply
 from models.wire import a_end, a_start, a_text
-from terminal import Terminal, start_on_api
+from terminal import MODE_BAR, Terminal, script, start, start_on_api
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -122,3 +123,30 @@ def test_an_interrupted_turn_sends_nothing_queued_and_gives_it_back_to_edit(
         gate.set()
     assert len(server.requests) == 1
     assert "queued:" not in screen.split("interrupted · 1 turn")[1]
+
+
+def test_the_mode_shows_under_the_input_and_shift_tab_changes_it_in_place(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    status = 'python3 -c \'import json,sys; print("STATUS", json.load(sys.stdin)["model"]["id"])\''
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"statusLine": {"type": "command", "command": status}})
+    )
+    s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
+    start(terminal, tmp_path, hands_home, s, user_home=home)
+    screen = terminal.wait_for("STATUS scripted:")
+    bottom = screen.rstrip().splitlines()[-2:]
+    assert bottom[0].startswith("mode default · ") and bottom[0].endswith(MODE_BAR)
+    assert bottom[1].startswith("STATUS scripted:")  # the status line stays, under it
+    for mode in ("acceptEdits", "plan", "default", "acceptEdits"):
+        terminal.send("BTab")
+        screen = terminal.wait_for(f"mode {mode} · ")
+        assert screen.count(MODE_BAR) == 1  # changed in place: nothing printed above
+    terminal.wait_for_prompt()
+    screen = terminal.submit("hello", "success · 1 turn")
+    terminal.wait_for_prompt()
+    screen = terminal.screen()
+    assert screen.count(MODE_BAR) == 1 and "mode acceptEdits · " in screen
+    assert "STATUS scripted:" in screen.rstrip().splitlines()[-1]

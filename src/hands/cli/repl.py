@@ -1,8 +1,10 @@
 """``hands``: the interactive session. A prompt, the model's work rendered live, repeat.
 
 Esc or Ctrl-C during a turn interrupts it (tools cancelled, every call settled); Esc or
-Ctrl-C at a permission prompt denies the call and interrupts the turn; a second Ctrl-C in the same
-turn, or two on an empty prompt, leave. Esc then Enter inserts a newline.
+Ctrl-C at a permission prompt denies the call and interrupts the turn; a second Ctrl-C in
+the same turn, or two on an empty prompt, leave. The keys of the input line are in
+``repl_input`` (newlines, pastes, what is typed during a turn); the mode bar under it is
+``repl_mode_bar``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from rich.text import Text
 from hands.agent import hook_turns
 from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
-from hands.cli.repl_commands import ALIASES, COMMANDS, describe_mode, help_text, next_mode
+from hands.cli.repl_commands import ALIASES, COMMANDS, help_text, next_mode
+from hands.cli.repl_mode_bar import install as install_mode_bar
 from hands.cli.repl_slash import find as find_slash
 from hands.cli.repl_status_line import install as install_status_line
 from hands.cli.session_setup import AgentSetup
@@ -143,6 +146,7 @@ class Repl:
         for warning in self.custom.warnings:
             self.console.print(Text(f"hands: warning: {warning}", style="yellow"))
         install_status_line(self)
+        install_mode_bar(self)  # over the status line
         if self.setup.resumed:
             from hands.cli.sessions_list import replay
 
@@ -283,13 +287,13 @@ class Repl:
             self.console.print(Text(f"  ⎿ {said}", style="dim"))
         await self.turn("\n\n".join(notices), typed=False)
 
-    def _cycle_mode(self) -> str:
+    def _cycle_mode(self) -> None:
+        """Shift-Tab: the next permission mode (the mode bar under the input shows it)."""
         before, self.mode = self.mode, next_mode(self.mode, bypass=self._bypass)
         from hands.permissions import plan_mode
 
         if plan_mode.planning(self.mode):
             plan_mode.enter(self.setup.session, before)
-        return describe_mode(self.mode) + " (Shift-Tab for the next)"
 
     async def command(self, text: str) -> None:
         """Run a slash command."""

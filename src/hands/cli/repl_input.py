@@ -2,7 +2,7 @@
 
 At the input prompt Ctrl-C clears typed text (on an empty line it raises
 ``KeyboardInterrupt``: the REPL counts two to leave), Tab completes and Shift-Tab calls
-back (the REPL cycles the permission mode and says so above the prompt), Esc Esc on an
+back (the REPL cycles the permission mode, shown under the input), Esc Esc on an
 empty line enters ``/rewind``, Esc-Enter and backslash-Enter insert a newline
 (``cli/repl_newline.py``), a large paste shows as a placeholder and is sent in full
 (``cli/repl_paste.py``). At a question (a permission prompt, any answer) Ctrl-C
@@ -20,7 +20,6 @@ from typing import Any
 
 import anyio
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.completion import Completer
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
@@ -43,8 +42,8 @@ class TerminalInput:
         history.parent.mkdir(parents=True, exist_ok=True)
         self._answering = False
         self._reading = False
-        self.on_shift_tab: Callable[[], str] | None = None
-        """Called on Shift-Tab at the input prompt; what it returns is printed above it."""
+        self.on_shift_tab: Callable[[], None] | None = None
+        """Called on Shift-Tab at the input prompt; the prompt is drawn again after it."""
         bindings = KeyBindings()
 
         add_newline_keys(bindings)  # Esc-Enter, backslash-Enter
@@ -72,8 +71,8 @@ class TerminalInput:
             callback = self.on_shift_tab
             if callback is None or self._answering:
                 return
-            said = callback()
-            run_in_terminal(lambda: print(said))
+            callback()
+            event.app.invalidate()
 
         self.bindings = bindings
         self.session: PromptSession[str] = PromptSession(
