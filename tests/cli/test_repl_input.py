@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from models.loopback import LoopbackServer, Wait, sse_reply
-from models.wire import a_end, a_start, a_text
+from models.wire import a_end, a_start, a_text, a_tool
 from terminal import MODE_BAR, Terminal, script, start, start_on_api
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -150,3 +150,34 @@ def test_the_mode_shows_under_the_input_and_shift_tab_changes_it_in_place(
     screen = terminal.screen()
     assert screen.count(MODE_BAR) == 1 and "mode acceptEdits · " in screen
     assert "STATUS scripted:" in screen.rstrip().splitlines()[-1]
+
+
+def test_shift_tab_during_a_turn_changes_the_mode_of_its_next_calls(
+    terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    target = tmp_path / "made.txt"
+    gate = threading.Event()
+    write = json.dumps({"file_path": str(target), "content": "x"})
+    server.queue(
+        sse_reply(
+            a_start(),
+            *a_text(0, "Thinking."),
+            Wait(gate=gate, timeout=60),
+            *a_tool(1, "toolu_1", "Write", write),
+            *a_end("tool_use"),
+        )
+    )
+    _answer(server, "Written.")
+    start_on_api(terminal, tmp_path, hands_home, server.url)
+    try:
+        terminal.submit("write it", "Thinking.")
+        terminal.wait_for("mode default · ")  # under the working line
+        terminal.send("BTab")
+        screen = terminal.wait_for("mode acceptEdits · ")
+        assert "Working…" in screen
+    finally:
+        gate.set()
+    screen = terminal.wait_for("success · 2 turns")
+    assert "1. Yes" not in screen and target.read_text() == "x"  # not asked: acceptEdits
+    terminal.wait_for_prompt()
+    assert "mode acceptEdits · " in terminal.screen().rstrip().splitlines()[-1]

@@ -128,7 +128,7 @@ class TerminalInput:
     async def watch_turn(
         self, *, on_escape: Callable[[], None], on_ctrl_c: Callable[[], None]
     ) -> None:
-        """Until cancelled: Esc and Ctrl-C call back, other keys go to :attr:`typeahead`."""
+        """Until cancelled: Esc, Ctrl-C and Shift-Tab call back; other keys: :attr:`typeahead`."""
         terminal = self.session.input
         loop = asyncio.get_running_loop()
 
@@ -138,6 +138,8 @@ class TerminalInput:
                     on_escape()
                 elif key.key == Keys.ControlC:
                     on_ctrl_c()
+                elif key.key == Keys.BackTab and self.on_shift_tab is not None:
+                    self.on_shift_tab()
                 else:
                     self.typeahead.feed(key)
 

@@ -4,6 +4,8 @@ The bottom toolbar shows the mode in force and what it means; Shift-Tab changes 
 place, so cycling prints nothing into the scrollback. A ``statusLine`` command's line,
 when the settings have one, stays under it. The toolbar is drawn as plain text (not
 prompt_toolkit's reversed bar), and it is gone from the screen once a line is sent.
+While a turn runs the same line sits under the working line (Shift-Tab works there too:
+the calls that start from then on run in the new mode), above what is typed meanwhile.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.styles import Style
+from rich.console import Group, RenderableType
+from rich.text import Text
 
 if TYPE_CHECKING:
     from hands.cli.repl import Repl
@@ -35,10 +39,20 @@ _COLOURS = {
 }
 
 
+def _said(mode: str) -> str:
+    return f"mode {mode} · {MEANING.get(mode, mode)}"
+
+
 def mode_line(mode: str) -> StyleAndTextTuples:
     """The mode's line: its name and meaning, coloured unless it is the default."""
-    said = f"mode {mode} · {MEANING.get(mode, mode)}"
-    return [(_COLOURS.get(mode, ""), said), ("fg:ansibrightblack", HINT)]
+    return [(_COLOURS.get(mode, ""), _said(mode)), ("fg:ansibrightblack", HINT)]
+
+
+def under_turn(mode: str, typed: RenderableType | None) -> RenderableType:
+    """The mode's line for under a running turn, then what is typed meanwhile, if any."""
+    style = _COLOURS.get(mode, "").removeprefix("fg:").replace("ansi", "")
+    line = Text.assemble((_said(mode), style), (HINT, "dim"))
+    return line if typed is None else Group(line, typed)
 
 
 def install(repl: Repl) -> None:
