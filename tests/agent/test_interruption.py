@@ -13,6 +13,7 @@ import pytest
 from hands import QueryOptions, query, tool
 from hands.agent.events import BlockEvent, MessageEvent, ResultEvent, TextDeltaEvent
 from hands.agent.interruption import STOPPED_CALLS, STOPPED_REPLY
+from hands.agent.transcript import prompts
 from hands.core.decision import AskRequest, PermissionDecision, deny
 from hands.core.messages import TextBlock, ToolResultBlock
 from hands.models.base import MessageStart, ModelRequest, StreamEvent, TextDelta
@@ -67,6 +68,7 @@ async def test_a_reply_cut_short_is_kept_and_the_interruption_marked(tmp_path: P
     assert q.messages[2].text == STOPPED_REPLY
     recorded = [e.message for e in events if isinstance(e, MessageEvent)]
     assert recorded == q.messages[1:]  # what a transcript records is the conversation
+    assert [m.text for m in prompts(q.messages)] == ["explain"]  # the record is no prompt
 
 
 async def test_a_call_refused_with_an_interrupt_keeps_its_refusal(tmp_path: Path) -> None:

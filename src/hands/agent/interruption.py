@@ -20,6 +20,11 @@ def interruption_marker(*, during_calls: bool) -> Message:
     return user_text(STOPPED_CALLS if during_calls else STOPPED_REPLY)
 
 
+def is_interruption_marker(message: Message) -> bool:
+    """Whether ``message`` is such a record (not a prompt the user wrote)."""
+    return message.role == "user" and message.text in (STOPPED_CALLS, STOPPED_REPLY)
+
+
 class PartialText:
     """The text blocks a stream has begun and not finished, by block index."""
 
