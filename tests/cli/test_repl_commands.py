@@ -20,7 +20,7 @@ def test_help_lists_every_command_and_tab_completes_them(
 
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
     start(terminal, tmp_path, hands_home, s)
-    screen = terminal.submit("/help", "Shift-Tab cycles")
+    screen = terminal.submit("/help", "Shift-Tab cycles the permission mode")
     for name in COMMANDS:
         assert f"\n{name} " in screen, name
     assert "!COMMAND" in screen and "@PATH" in screen
