@@ -32,6 +32,23 @@ def _prompt_sent(server: LoopbackServer, request: int = -1) -> str:
     return "".join(b["text"] for b in content if b["type"] == "text")
 
 
+def _call_after(
+    server: LoopbackServer, text: str, tool: str, input: dict[str, Any]
+) -> threading.Event:
+    """A reply: ``text``, then one call once the returned gate is set."""
+    gate = threading.Event()
+    server.queue(
+        sse_reply(
+            a_start(),
+            *a_text(0, text),
+            Wait(gate=gate, timeout=60),
+            *a_tool(1, "toolu_1", tool, json.dumps(input)),
+            *a_end("tool_use"),
+        )
+    )
+    return gate
+
+
 def test_backslash_enter_and_esc_enter_insert_newlines(
     terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
 ) -> None:
@@ -156,17 +173,7 @@ def test_shift_tab_during_a_turn_changes_the_mode_of_its_next_calls(
     terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
 ) -> None:
     target = tmp_path / "made.txt"
-    gate = threading.Event()
-    write = json.dumps({"file_path": str(target), "content": "x"})
-    server.queue(
-        sse_reply(
-            a_start(),
-            *a_text(0, "Thinking."),
-            Wait(gate=gate, timeout=60),
-            *a_tool(1, "toolu_1", "Write", write),
-            *a_end("tool_use"),
-        )
-    )
+    gate = _call_after(server, "Thinking.", "Write", {"file_path": str(target), "content": "x"})
     _answer(server, "Written.")
     start_on_api(terminal, tmp_path, hands_home, server.url)
     try:
@@ -181,3 +188,28 @@ def test_shift_tab_during_a_turn_changes_the_mode_of_its_next_calls(
     assert "1. Yes" not in screen and target.read_text() == "x"  # not asked: acceptEdits
     terminal.wait_for_prompt()
     assert "mode acceptEdits · " in terminal.screen().rstrip().splitlines()[-1]
+
+
+def test_prompts_queued_during_a_turn_go_with_its_tool_results(
+    terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("alpha\n")
+    gate = _call_after(server, "Reading.", "Read", {"file_path": str(notes)})
+    _answer(server, "It says alpha, and B is checked too.")
+    start_on_api(terminal, tmp_path, hands_home, server.url)
+    try:
+        terminal.submit("read the notes", "Reading.")
+        terminal.send("-l", "also check B")
+        terminal.send("Enter")
+        terminal.wait_for("queued: also check B")
+    finally:
+        gate.set()
+    screen = terminal.wait_for("success · 2 turns")
+    assert "B is checked too." in screen and "> also check B" in screen
+    terminal.wait_for_prompt()
+    assert len(server.requests) == 2  # read by the turn: not sent again after it
+    sent = server.requests[1].body["messages"]
+    assert sent[2]["content"][0]["type"] == "tool_result"
+    assert _prompt_sent(server, 1).endswith("\n\nalso check B")
+    assert sent[-1]["role"] == "user" and sent[-2]["role"] == "user"

@@ -640,6 +640,7 @@ class Repl:
             wait_for_background=False,
         )
         q = query(message, options)
+        inbox = self.setup.session.service(Inbox)
         self.setup.record_prompt(message)
         self._turn = q
         self._shown.clear()
@@ -652,11 +653,13 @@ class Repl:
                     self.view.show(event)
                     if isinstance(event, BlockEvent) and isinstance(event.block, ToolUseBlock):
                         self._shown.setdefault(event.block.id, anyio.Event()).set()
+                    if not q.interrupted:  # what was queued meanwhile goes with the results
+                        self.keys.typeahead.pass_on(event, inbox, self.console)
                 keys.cancel_scope.cancel()
         finally:
             self._turn = None
             self.view.end()
-            after = self.keys.typeahead.end_turn(interrupted=q.interrupted)
+            after = self.keys.typeahead.end_turn(interrupted=q.interrupted, inbox=inbox)
             self._queued, self._prefill = after.prompt, after.line or self._prefill
         self.setup.history = list(q.messages)
         self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it

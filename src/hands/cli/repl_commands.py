@@ -42,7 +42,7 @@ INPUT_HELP = """\
 Tab           complete a command or a path; Shift-Tab cycles the permission mode
 Esc or Ctrl-C interrupts a turn (at a permission question: refuses and interrupts)
 \\ then Enter  a new line (Esc then Enter too); Esc Esc on an empty line rewinds
-typing        during a turn: shown under it; Enter queues it for when the turn ends"""
+typing        during a turn: shown under it; Enter queues it for the model's next step"""
 
 
 def help_text() -> str:

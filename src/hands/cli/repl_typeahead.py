@@ -4,10 +4,12 @@ The keys are read in raw mode by the turn's key watcher (Esc and Ctrl-C interrup
 never reach here). Characters and pastes build a draft shown as ``> draft`` under the
 running turn; Backspace, Ctrl-U (the whole draft) and Ctrl-W (the last word) edit it;
 a backslash before Enter continues it on a new line. Enter queues the draft: queued
-prompts are listed under the turn and sent together, as the next prompt, once the turn
-ends. A turn the user interrupted sends nothing: its queued prompts and the draft come
-back in the input line, to edit or send. A draft never queued is put in the next input
-line. Other keys (arrows, function keys) do not edit the draft and are dropped.
+prompts are listed under the turn. When the turn's tool results go back to the model,
+the queued prompts go with them (the model reads them before its next step, and they are
+printed as sent); those still queued when the turn ends are sent together as the next
+prompt. A turn the user interrupted sends nothing more: its queued prompts and the draft
+come back in the input line, to edit or send. A draft never queued is put in the next
+input line. Other keys (arrows, function keys) do not edit the draft and are dropped.
 """
 
 from __future__ import annotations
@@ -16,12 +18,20 @@ from dataclasses import dataclass
 
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from hands.agent.events import MessageEvent, QueryEvent
 from hands.cli.repl_paste import Pastes
+from hands.core.inbox import Inbox
+from hands.core.messages import ToolResultBlock
 
 _ENTER = (Keys.ControlM, Keys.ControlJ)
+
+SENT_MEANWHILE = (
+    "The user sent this while you were working; answer it once the step under way is done:"
+)
+"""Opens the prompts passed on to a running turn."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -42,6 +52,8 @@ class TypeAhead:
         self.draft = ""
         self.queued: list[str] = []
         """As shown (a collapsed paste as its placeholder)."""
+        self._passed: tuple[str, list[str]] | None = None
+        """The note last passed on to the running turn, and the prompts it holds."""
 
     def feed(self, key: KeyPress) -> None:
         """One key pressed during the turn."""
@@ -65,8 +77,33 @@ class TypeAhead:
         elif not isinstance(name, Keys) and name.isprintable():
             self.draft += name
 
-    def end_turn(self, *, interrupted: bool) -> AfterTurn:
-        """Empty the draft and the queue into what happens next."""
+    def pass_on(self, event: QueryEvent, inbox: Inbox, console: Console) -> None:
+        """After ``event``, tool results sent back, the queue goes to the model too.
+
+        It waits in the inbox, which the loop reads before its next request.
+        """
+        if not self.queued or not isinstance(event, MessageEvent):
+            return
+        if not any(isinstance(b, ToolResultBlock) for b in event.message.content):
+            return
+        shown, self.queued = self.queued, []
+        note = f"{SENT_MEANWHILE}\n\n{self.pastes.expand(chr(10).join(shown))}"
+        inbox.deliver(None, note)
+        self._passed = (note, shown)
+        for prompt in shown:
+            console.print(Text(f"> {prompt}"), markup=False, highlight=False)
+
+    def end_turn(self, *, interrupted: bool, inbox: Inbox | None = None) -> AfterTurn:
+        """Empty the draft and the queue into what happens next.
+
+        Prompts passed on that the turn ended without reading are queued again.
+        """
+        passed, self._passed = self._passed, None
+        if passed is not None and inbox is not None and passed[0] in inbox.peek(None):
+            others = [n for n in inbox.take(None) if n != passed[0]]
+            for notice in others:
+                inbox.deliver(None, notice)
+            self.queued[:0] = passed[1]
         queued, draft = self.queued, self.draft
         self.queued, self.draft = [], ""
         if interrupted or not queued:
