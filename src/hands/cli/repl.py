@@ -20,9 +20,9 @@ from rich.text import Text
 from hands.agent import hook_turns
 from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
-from hands.cli.repl_commands import ALIASES, COMMANDS, help_text, next_mode
+from hands.cli.repl_commands import ALIASES, COMMANDS, help_text
+from hands.cli.repl_mode_bar import cycle_mode, mode_now, under_turn
 from hands.cli.repl_mode_bar import install as install_mode_bar
-from hands.cli.repl_mode_bar import under_turn
 from hands.cli.repl_slash import find as find_slash
 from hands.cli.repl_status_line import install as install_status_line
 from hands.cli.session_setup import AgentSetup
@@ -79,7 +79,7 @@ class Repl:
         self.console = console
         self.keys = keys
         self.mode: PermissionMode = permission_mode
-        self._bypass = permission_mode == "bypassPermissions"
+        self.bypass_in_cycle = permission_mode == "bypassPermissions"
         self.usage = Usage()
         self.ledger = UsageLedger()
         self.prompts = 0
@@ -91,12 +91,12 @@ class Repl:
         """What ``!command`` runs printed, sent with the next prompt."""
         self._shell_scope: anyio.CancelScope | None = None
         self._shells = 0
-        keys.on_shift_tab = self._cycle_mode
+        keys.on_shift_tab = lambda: cycle_mode(self)
         self.view = SessionView(console, setup.pool)
         from hands.cli.todo_panel import TodoPanel
 
         self.view.footer = TodoPanel.for_project(setup.session, setup.cwd)
-        self.view.under = lambda: under_turn(self._mode_now(), keys.typeahead.render())
+        self.view.under = lambda: under_turn(mode_now(self), keys.typeahead.render())
         self._queued: str | None = None
         """Prompts typed while the last turn ran, to send now."""
         self._ask_lock = anyio.Lock()
@@ -288,20 +288,10 @@ class Repl:
             self.console.print(Text(f"  ⎿ {said}", style="dim"))
         await self.turn("\n\n".join(notices), typed=False)
 
-    def _mode_now(self) -> PermissionMode:
-        """The mode in force: the running turn's (a tool may change it), else the REPL's."""
-        return self._turn.permission_mode if self._turn is not None else self.mode
-
-    def _cycle_mode(self) -> None:
-        """Shift-Tab: the next permission mode, for the running turn's next calls too."""
-        before = self._mode_now()
-        self.mode = next_mode(before, bypass=self._bypass)
-        from hands.permissions import plan_mode
-
-        if plan_mode.planning(self.mode):
-            plan_mode.enter(self.setup.session, before)
-        if self._turn is not None:
-            self._turn.set_permission_mode(self.mode)
+    @property
+    def running(self) -> Query | None:
+        """The turn under way, if any."""
+        return self._turn
 
     async def command(self, text: str) -> None:
         """Run a slash command."""

@@ -19,6 +19,7 @@ from rich.text import Text
 
 if TYPE_CHECKING:
     from hands.cli.repl import Repl
+    from hands.core.context import PermissionMode
 
 HINT = " · Shift-Tab cycles"
 
@@ -53,6 +54,26 @@ def under_turn(mode: str, typed: RenderableType | None) -> RenderableType:
     style = _COLOURS.get(mode, "").removeprefix("fg:").replace("ansi", "")
     line = Text.assemble((_said(mode), style), (HINT, "dim"))
     return line if typed is None else Group(line, typed)
+
+
+def mode_now(repl: Repl) -> PermissionMode:
+    """The mode in force: the running turn's (a tool may change it), else the REPL's."""
+    turn = repl.running
+    return turn.permission_mode if turn is not None else repl.mode
+
+
+def cycle_mode(repl: Repl) -> None:
+    """Shift-Tab: the next permission mode, for the running turn's next calls too."""
+    from hands.cli.repl_commands import next_mode
+    from hands.permissions import plan_mode
+
+    before = mode_now(repl)
+    repl.mode = next_mode(before, bypass=repl.bypass_in_cycle)
+    if plan_mode.planning(repl.mode):
+        plan_mode.enter(repl.setup.session, before)
+    turn = repl.running
+    if turn is not None:
+        turn.set_permission_mode(repl.mode)
 
 
 def install(repl: Repl) -> None:
