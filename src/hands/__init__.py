@@ -37,6 +37,7 @@ if typing.TYPE_CHECKING:
     )
     from hands.errors import HandsError, ToolError
     from hands.harness.harness import Harness
+    from hands.hooks.callbacks import HookCallbacks
     from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
     from hands.pipeline.execution import run_tool_use
     from hands.pipeline.pool import ToolPool, all_base_tools, assemble_pool
@@ -46,6 +47,7 @@ _EXPORTS = {
     "BlockEvent": "hands.agent.events",
     "HandsError": "hands.errors",
     "Harness": "hands.harness.harness",
+    "HookCallbacks": "hands.hooks.callbacks",
     "Limits": "hands.core.limits",
     "Message": "hands.core.messages",
     "MessageEvent": "hands.agent.events",
@@ -91,6 +93,7 @@ __all__ = [
     "BlockEvent",
     "HandsError",
     "Harness",
+    "HookCallbacks",
     "Limits",
     "Message",
     "MessageEvent",

@@ -41,3 +41,30 @@ def test_the_example_runs_approves_the_ask_and_writes_the_file(index: int, tmp_p
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["done", "hi"]
     assert (project / "hello.txt").read_text() == "hi\n"
+
+
+def test_the_versions_the_readme_names_are_the_pins_and_what_is_installed() -> None:
+    import tomllib
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    text = (REPO / "README.md").read_text()
+    start = text.index("## Inside other agent frameworks")
+    claim = " ".join(text[start : text.index("Every call goes", start)].split())
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    pins = [
+        Requirement(r)
+        for name in ("pydantic-ai", "openai-agents", "langchain")
+        for r in extras[name]
+    ]
+    assert re.findall(r"`([a-z-]+~=[0-9.]+)`", claim) == [str(p) for p in pins]
+    tested = dict(
+        re.findall(r"([a-z-]+) ([0-9]+\.[0-9]+\.[0-9]+)", claim.split("last run with")[1])
+    )
+    assert list(tested) == [p.name for p in pins]
+    for pin in pins:
+        assert pin.specifier.contains(tested[pin.name]), pin
+        assert tested[pin.name] == version(pin.name), f"{pin.name} installed: {version(pin.name)}"

@@ -12,7 +12,7 @@ from hands.agent.options import DEFAULT_SYSTEM_PROMPT
 from hands.agent.system_prompt import STYLED_SYSTEM_PROMPT, build_system_prompt
 from hands.config.output_styles import chosen_style, load_styles
 from models.loopback import LoopbackServer, sse_reply
-from models.wire import a_end, a_start, a_text
+from models.wire import a_end, a_start, a_text, a_tool
 from terminal import Terminal, script, start
 
 STYLE = """---
@@ -78,13 +78,8 @@ def test_a_style_ends_the_system_prompt_and_may_replace_the_coding_base(tmp_path
     assert own.startswith("Be brief.")  # a prompt the user gave is never replaced
 
 
-def test_print_mode_sends_the_style_the_settings_choose(
-    tmp_path: Path, hands_home: Path, server: LoopbackServer
-) -> None:
-    project, user, _ = _folders(tmp_path)
-    (user / ".claude" / "output-styles" / "haiku.md").write_text(STYLE)
-    (user / ".claude" / "settings.json").write_text(json.dumps({"outputStyle": "Haiku"}))
-    server.queue(sse_reply(a_start(input_tokens=10), *a_text(0, "Done."), *a_end(output_tokens=2)))
+def _print_hi(project: Path, user: Path, server: LoopbackServer) -> None:
+    """``hands -p hi`` in ``project`` with ``user`` as HOME, on the loopback Anthropic API."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "OPENAI_"))}
     env |= {"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": server.url, "NO_PROXY": "127.0.0.1",
             "HOME": str(user)}  # fmt: skip
@@ -93,11 +88,48 @@ def test_print_mode_sends_the_style_the_settings_choose(
         capture_output=True, text=True, cwd=project, env=env, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
+
+
+def test_print_mode_sends_the_style_the_settings_choose(
+    tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    project, user, _ = _folders(tmp_path)
+    (user / ".claude" / "output-styles" / "haiku.md").write_text(STYLE)
+    (user / ".claude" / "settings.json").write_text(json.dumps({"outputStyle": "Haiku"}))
+    server.queue(sse_reply(a_start(input_tokens=10), *a_text(0, "Done."), *a_end(output_tokens=2)))
+    _print_hi(project, user, server)
     body = server.requests[0].body
     assert body is not None
     system = json.dumps(body["system"])
     assert "Answer every message as a haiku." in system
     assert "You are a coding agent" not in system
+
+
+def _requests_with_style(tmp_path: Path, server: LoopbackServer, style: str | None) -> list[str]:
+    """Two requests (a Bash call, then text) under ``style``; each request's last message."""
+    project, user, _ = _folders(tmp_path)
+    (user / ".claude" / "output-styles" / "haiku.md").write_text(STYLE)
+    if style is not None:
+        (user / ".claude" / "settings.json").write_text(json.dumps({"outputStyle": style}))
+    call = a_tool(0, "toolu_1", "Bash", '{"command": "echo hi"}')
+    server.queue(sse_reply(a_start(input_tokens=10), *call, *a_end("tool_use", 5)))
+    server.queue(sse_reply(a_start(input_tokens=10), *a_text(0, "Done."), *a_end(output_tokens=2)))
+    _print_hi(project, user, server)
+    bodies = [r.body for r in server.requests]
+    assert len(bodies) == 2 and all(b is not None for b in bodies)
+    return [json.dumps(b["messages"]) for b in bodies if b is not None]
+
+
+def test_a_style_is_recalled_after_tool_results(tmp_path: Path, server: LoopbackServer) -> None:
+    first, second = _requests_with_style(tmp_path, server, "Haiku")
+    assert "output style" not in first  # the style is in the system prompt already
+    assert second.count('The output style \\"Haiku\\" is in force') == 1
+    assert second.index("tool_result") < second.index("is in force")
+
+
+def test_the_default_style_adds_no_reminder(tmp_path: Path, server: LoopbackServer) -> None:
+    for messages in _requests_with_style(tmp_path, server, "default"):
+        assert "output style" not in messages
 
 
 def test_output_style_lists_and_saves_for_the_next_session(

@@ -184,7 +184,7 @@ def test_session_hooks_fire_once_around_the_session(
     terminal.send("first", "Enter")
     terminal.wait_for("success · 1 turn ·")
     terminal.send("/clear", "Enter")
-    terminal.wait_for("Conversation cleared.")
+    terminal.wait_for("Conversation cleared")
     terminal.send("second", "Enter")
     terminal.wait_for("two")
     terminal.send("/exit", "Enter")

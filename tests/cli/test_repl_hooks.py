@@ -31,6 +31,21 @@ def _files(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     return project, user, env
 
 
+def test_the_worktree_events_are_listed_with_their_trust(tmp_path: Path) -> None:
+    project, _, env = _files(tmp_path)
+    both = {
+        event: [{"hooks": [{"type": "command", "command": f"make-{event}"}]}]
+        for event in ("WorktreeCreate", "WorktreeRemove")
+    }
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": both}))
+    lines, warnings = hook_lines(load_settings(project, env=env, trusted=False))
+    listed = {line.event: line for line in lines if line.event.startswith("Worktree")}
+    assert warnings == [] and sorted(listed) == ["WorktreeCreate", "WorktreeRemove"]
+    assert {line.state for line in listed.values()} == {"not run: the folder is not trusted"}
+    trusted, _ = hook_lines(load_settings(project, env=env, trusted=True))
+    assert {line.state for line in trusted if line.event.startswith("Worktree")} == {"runs"}
+
+
 def test_hooks_by_event_with_source_and_trust(tmp_path: Path) -> None:
     project, user, env = _files(tmp_path)
     shared = project / ".claude" / "settings.json"

@@ -131,3 +131,21 @@ def test_print_sessions_keep_checkpoints_across_resume(tmp_path: Path, hands_hom
     assert [t.prompt for t in store.turns()] == ["make it", "change it"]
     store.rewind(2)
     assert target.read_text() == "one\n"
+
+
+def test_a_turn_started_by_a_background_notice_is_named_by_its_summary() -> None:
+    from hands.cli.repl_rewind import menu_line
+    from hands.core.inbox import task_notice
+    from hands.pipeline.checkpoints import Turn
+
+    notice = task_notice(
+        task_id="b1", status="completed", summary='Background task "run the tests" is over',
+        output_file="/tmp/b1.out",
+    )  # fmt: skip
+    line = menu_line(3, Turn(number=3, prompt=notice, message_index=4, started=0.0))
+    assert line == '  3. Background task "run the tests" is over  (no file changed)'
+    assert "<task-notification>" not in menu_line(
+        2, Turn(number=2, prompt=notice[:40], message_index=2, started=0.0)
+    )
+    typed = menu_line(1, Turn(number=1, prompt="fix it\nnow", message_index=0, started=0.0))
+    assert typed == "  1. fix it  (no file changed)"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hands.cli.repl_tasks import rows, tail
+from hands.cli.repl_tasks import Follower, follow, rows, tail
 from hands.core.background import BackgroundAgent, BackgroundAgents
 from hands.core.session import Session
 from terminal import Terminal, script, start
@@ -39,6 +39,80 @@ def test_rows_list_background_agents_with_their_output(tmp_path: Path) -> None:
     assert tail(tmp_path / "missing") == ("", 0)
 
 
+def test_follow_prints_a_background_agents_lines_until_it_finishes(tmp_path: Path) -> None:
+    import anyio
+    from rich.console import Console
+
+    session = Session(home=tmp_path)
+    out = tmp_path / "agent.out"
+    agent = BackgroundAgent(id="a2", agent_type="Explore", description="map", output_path=out)
+    BackgroundAgents.for_session(session).add(agent)
+    agent.log("before")
+    console = Console(record=True, width=80)
+
+    async def go() -> str:
+        (row,) = rows(session)
+        offset = out.stat().st_size
+        ended: list[str] = []
+        async with anyio.create_task_group() as tg:
+
+            async def watch() -> None:
+                ended.append(await follow(console, session, row, offset))
+
+            tg.start_soon(watch)
+            agent.log("step one")
+            with anyio.fail_after(10):  # shown while the agent still runs
+                while "step one" not in console.export_text(clear=False):
+                    await anyio.sleep(0.05)
+            assert not ended
+            agent.log("step two")
+            agent.finish("completed", "found it")
+        return ended[0]
+
+    assert anyio.run(go) == "completed"
+    shown = console.export_text().splitlines()
+    assert shown[:2] == ["step one", "step two"] and "before" not in shown
+
+
+def _start_job(
+    terminal: Terminal,
+    folder: Path,
+    home: Path,
+    job: dict[str, object],
+    before: tuple[str, str] | None = None,
+) -> None:
+    """The REPL, then a prompt whose answer starts ``job`` as a background Bash call."""
+    s = script(
+        folder / "s.json",
+        [
+            {"blocks": [{"type": "tool_use", "name": "Bash", "input": job}]},
+            {"blocks": [{"type": "text", "text": "Started it."}]},
+        ],
+    )
+    start(terminal, folder, home, s, "--allowedTools", "Bash")
+    if before is not None:
+        terminal.submit(*before)
+    terminal.submit("start the job", "Started it.")
+    terminal.wait_for_prompt()
+
+
+def test_the_follower_prints_whole_lines_as_they_come(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.write_bytes(b"seen before\n")
+    reader = Follower(path=out, offset=out.stat().st_size)
+    assert reader.new_lines() == []
+    with out.open("ab") as f:
+        f.write(b"one\ntw")
+    assert reader.new_lines() == ["one"]  # half a line waits for its end
+    with out.open("ab") as f:
+        f.write("o \u00e9\nthree".encode())
+    assert reader.new_lines() == ["two é"]
+    assert reader.new_lines(final=True) == ["three"]  # the task ended: the rest too
+    assert reader.new_lines(final=True) == []
+    out.unlink()
+    assert reader.new_lines() == []  # a file gone is no output, not an error
+
+
 @tmux
 def test_tasks_lists_shows_and_stops_a_background_shell(
     terminal: Terminal, tmp_path: Path, hands_home: Path
@@ -48,26 +122,52 @@ def test_tasks_lists_shows_and_stops_a_background_shell(
         "run_in_background": True,
         "description": "long job",
     }
-    s = script(
-        tmp_path / "s.json",
-        [
-            {"blocks": [{"type": "tool_use", "name": "Bash", "input": job}]},
-            {"blocks": [{"type": "text", "text": "Started it."}]},
-        ],
-    )
-    start(terminal, tmp_path, hands_home, s, "--allowedTools", "Bash")
-    terminal.submit("/tasks", "No background shells or agents")
-    terminal.submit("start the job", "Started it.")
-    terminal.wait_for_prompt()
+    _start_job(terminal, tmp_path, hands_home, job, before=("/tasks", "No background shells"))
     screen = terminal.submit("/bashes", "/tasks stop ID")
     found = re.search(r"(b[0-9a-f]{8}) +│ shell +│ running +│ long job", screen)
     assert found is not None, screen
     shell_id = found.group(1)
-    terminal.submit(f"/tasks {shell_id}", "line3")
+    terminal.submit(f"/tasks {shell_id}", "Esc or Ctrl-C stops following")
+    assert "line3" in terminal.screen()
+    terminal.send("Escape")
+    terminal.wait_for(f"Stopped following {shell_id}; it goes on in the background.")
+    terminal.wait_for_prompt()
     terminal.submit("/tasks nothere", "No background task nothere (known: " + shell_id)
     terminal.submit(f"/tasks stop {shell_id}", f"Stopped {shell_id}: killed.")
     screen = terminal.submit(f"/tasks stop {shell_id}", "is not running (killed)")
     assert "Traceback" not in screen
+
+
+@tmux
+def test_tasks_follows_a_running_shell_until_it_ends(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    # the shell goes on only when the test says so, so what /tasks shows has to be live
+    gate = tmp_path / "gate"
+    job = {
+        "command": f"echo step-$((0+1)); until [ -e {gate}-1 ]; do sleep 0.05; done; "
+        f"echo step-$((1+1)); until [ -e {gate}-2 ]; do sleep 0.05; done; "
+        "printf 'tail-%s' $((6*7))",
+        "run_in_background": True,
+        "description": "gated job",
+    }
+    _start_job(terminal, tmp_path, hands_home, job)
+    found = re.search(r"(b[0-9a-f]{8}) +│ shell +│ running", terminal.submit("/tasks", "│"))
+    assert found is not None
+    shell_id = found.group(1)
+    screen = terminal.submit(f"/tasks {shell_id}", "Esc or Ctrl-C stops following")
+    assert "step-1" in screen and "step-2" not in screen
+    (tmp_path / "gate-1").touch()
+    terminal.wait_for("step-2")  # printed while following
+    (tmp_path / "gate-2").touch()
+    screen = terminal.wait_for(f"{shell_id} ended: completed.")
+    assert "tail-42" in screen  # the last part, with no newline after it
+    terminal.wait_for_prompt()
+    following = terminal.screen().count("stops following")
+    terminal.submit(f"/tasks {shell_id}", f"{shell_id} · shell · completed")
+    terminal.wait_for_prompt()
+    screen = terminal.screen()
+    assert screen.count("tail-42") == 2 and screen.count("stops following") == following
 
 
 @tmux

@@ -12,7 +12,7 @@ import json
 import socket
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -97,6 +97,10 @@ class LoopbackServer:
         self.requests: list[Recorded] = []
         self.timed_out: list[threading.Event] = []
         self.clients: list[Closable] = []
+        self.route: Callable[[Any], str | None] | None = None
+        """Names the queue of :attr:`routed` a request's body takes its reply from
+        (``None``, or a name with nothing queued: the main queue)."""
+        self.routed: dict[str, deque[Reply]] = {}
         self._lock = threading.Lock()
         outer = self
 
@@ -120,7 +124,9 @@ class LoopbackServer:
                             peer=":".join(str(part) for part in self.client_address[:2]),
                         )
                     )
-                    reply = outer.replies.popleft() if outer.replies else None
+                    key = outer.route(outer.requests[-1].body) if outer.route else None
+                    queue = outer.routed.get(key or "") or outer.replies
+                    reply = queue.popleft() if queue else None
                 if reply is None:
                     reply = json_reply(
                         500, {"error": {"type": "api_error", "message": "no reply queued"}}
@@ -174,6 +180,11 @@ class LoopbackServer:
         """Add replies, served in order."""
         with self._lock:
             self.replies.extend(replies)
+
+    def queue_for(self, key: str, *replies: Reply) -> None:
+        """Add replies for the requests :attr:`route` names ``key``, served in order."""
+        with self._lock:
+            self.routed.setdefault(key, deque()).extend(replies)
 
     def start(self) -> None:
         """Serve in a background thread."""

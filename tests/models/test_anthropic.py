@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -368,3 +369,20 @@ def test_cost_per_model_family() -> None:
     cached = Usage(cache_creation_input_tokens=1_000_000, cache_read_input_tokens=1_000_000)
     assert estimate_cost("claude-sonnet-4-5", cached) == pytest.approx(3.75 + 0.3)
     assert estimate_cost("some-local-model", million) is None
+
+
+async def test_effort_and_extra_objects_join_output_config_and_thinking(
+    server: LoopbackServer,
+) -> None:
+    server.queue(sse_reply(a_start(), *a_text(0, "ok"), *a_end()))
+    server.queue(sse_reply(a_start(), *a_text(0, "ok"), *a_end()))
+    extra = {"output_config": {"task_budget": {"type": "tokens", "total": 9}}, "top_k": 3}
+    shown = {"thinking": {"display": "omitted"}}
+    req = dataclasses.replace(request(), effort="xhigh", extra={**extra, **shown})
+    await run(model(server, thinking=2048), req)
+    await run(model(server), req)  # thinking off: its display is not sent alone
+    on, off = (r.body for r in server.requests)
+    assert on["output_config"] == {"effort": "xhigh", "task_budget": {"type": "tokens", "total": 9}}
+    assert on["thinking"] == {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}
+    assert on["top_k"] == 3
+    assert "thinking" not in off and off["output_config"]["effort"] == "xhigh"

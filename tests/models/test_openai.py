@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from hands.core.tool import ToolSpec
 from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
 from hands.models.base import (
     BlockComplete,
+    Effort,
     InputJsonDelta,
     MessageStart,
     MessageStop,
@@ -327,3 +329,19 @@ async def test_invalid_arguments_json(server: LoopbackServer) -> None:
         and error.retryable
         and "not valid JSON" in str(error)
     )
+
+
+@pytest.mark.parametrize(("effort", "sent"), [("low", "low"), ("high", "high"), ("max", "high")])
+async def test_effort_is_sent_as_reasoning_effort(
+    server: LoopbackServer, effort: Effort, sent: str
+) -> None:
+    server.queue(sse_reply(o_role(), o_text("ok"), o_finish("stop"), o_done()))
+    await run(model(server), dataclasses.replace(request(), effort=effort))
+    [got] = server.requests
+    assert got.body["reasoning_effort"] == sent
+
+
+async def test_no_effort_no_reasoning_effort(server: LoopbackServer) -> None:
+    server.queue(sse_reply(o_role(), o_text("ok"), o_finish("stop"), o_done()))
+    await run(model(server))
+    assert "reasoning_effort" not in server.requests[0].body

@@ -35,6 +35,7 @@ from hands.agent.options import QueryOptions, ReadySource, ToolSource
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
 from hands.core.inbox import Inbox
+from hands.core.lifecycle import WorktreeHooks
 from hands.core.limits import Limits
 from hands.core.messages import (
     ContentBlock,
@@ -266,6 +267,12 @@ class Query:
         """The pool, policy, ask handler, hooks and limits of the running turn."""
         return self._current.runtime if self._current is not None else None
 
+    @property
+    def worktree_hooks(self) -> WorktreeHooks | None:
+        """The hooks that make and remove worktrees in git's place (a :class:`LifecycleHost`)."""
+        hooks = self.options.hooks
+        return hooks if isinstance(hooks, WorktreeHooks) else None
+
     async def _await_background(self, run: _Run) -> bool:
         """The model is done: wait for background work it started, if any; True to go on."""
         inbox = self.session.service(Inbox)
@@ -344,6 +351,11 @@ class Query:
         if planning is not None:
             content = (*planning.content, *(note.content if note is not None else ()))
             note = Message(role="user", content=content)
+        if run.turns > 1 and run.opts.output_style:
+            from hands.config.output_styles import style_reminder
+
+            style = TextBlock(text=style_reminder(run.opts.output_style))
+            note = Message(role="user", content=(*(note.content if note else ()), style))
         if note is not None:
             self.messages.append(note)
             notes.append(note)
@@ -352,7 +364,10 @@ class Query:
     async def _turn(self, run: _Run, turn: _Turn) -> AsyncGenerator[QueryEvent]:
         """One model request: stream it, run its tools as they complete, keep what came."""
         request = ModelRequest(
-            messages=tuple(self.messages), tools=run.specs, system=run.opts.system_prompt
+            messages=tuple(self.messages),
+            tools=run.specs,
+            system=run.opts.system_prompt,
+            effort=run.opts.effort,
         )
         executor: StreamingToolExecutor | None = None
         partial = PartialText()

@@ -15,7 +15,7 @@ from hands.core.limits import Limits
 from hands.core.messages import Message
 from hands.core.session import Session
 from hands.core.tool import Tool
-from hands.models.base import Model
+from hands.models.base import Effort, Model
 from hands.pipeline.pool import ToolPool
 from hands.tools.planning.ask_user_question import QuestionHandler
 
@@ -108,10 +108,17 @@ class QueryOptions:
     compaction: CompactionSettings | None = None
     """The context window and when to compact; ``None``: from the environment
     (:meth:`CompactionSettings.from_env`)."""
+    effort: Effort | None = None
+    """The effort every request of this query asks for; ``None``: the provider's
+    default. A sub-agent takes the Agent call's ``effort``, else its caller's."""
     session_end: SessionEndReason | None = "other"
     """SessionEnd hooks when the query ends, with this reason; ``None``: not fired (the
     caller fires it when the session really ends, see
     :func:`hands.agent.hook_turns.end_session`)."""
+    output_style: str | None = None
+    """The name of the output style in force when it is not the default one: each request
+    that follows tool results carries a reminder to keep to it (the style's instructions
+    are in ``system_prompt``); ``None``: no reminder."""
 
 
 __all__ = ["DEFAULT_SYSTEM_PROMPT", "QueryOptions", "ToolSource"]

@@ -103,8 +103,8 @@ def cli_sources(
     )
 
 
-def check_settings_value(value: str | None, cwd: Path) -> None:
-    """A ``--settings`` file or JSON that cannot be read is a :class:`UsageError`.
+def check_settings_value(value: str | None, cwd: Path, flag: str = "--settings") -> None:
+    """A ``--settings`` (or ``flag``) file or JSON that cannot be read is a :class:`UsageError`.
 
     The user named it, so its deny rules must not be lost to a warning; a broken file
     found by discovery stays a warning.
@@ -113,11 +113,11 @@ def check_settings_value(value: str | None, cwd: Path) -> None:
 
     if value is None or not value.strip():
         return
-    text, label = value, "--settings"
+    text, label = value, flag
     if not value.lstrip().startswith("{"):
         path = Path(value).expanduser()
         path = path if path.is_absolute() else cwd / path
-        label = f"--settings {path}"
+        label = f"{flag} {path}"
         try:
             text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:

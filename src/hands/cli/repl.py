@@ -273,6 +273,10 @@ class Repl:
         from hands.tools.schedule.jobs import Schedule
 
         schedule = Schedule.of(self.setup.session)
+        trusted = self.setup.harness.settings.trusted
+        problem = schedule.open_project(self.setup.cwd, trusted=trusted)
+        if problem:
+            self.console.print(Text(problem, style="yellow"))
         inbox = self.setup.session.service(Inbox)
         while True:
             for job in await schedule.wait_due():
@@ -453,10 +457,16 @@ class Repl:
 
     async def _clear(self) -> None:
         await hook_turns.end_session(self.setup.hooks, self._hook_context(), "clear")
-        self.setup.history.clear()
+        earlier = self.setup.start_over()
         self.context_tokens = None
         await hook_turns.start_session(self.setup.hooks, self._hook_context(), source="clear")
-        self.console.print(Text("Conversation cleared.", style="dim"))
+        self.console.print(
+            Text(
+                f"Conversation cleared: a new session {self.setup.session.id} starts "
+                f"(the earlier one stays: hands -r {earlier}).",
+                style="dim",
+            )
+        )
 
     def _tools(self) -> None:
         table = Table("tool", "description")

@@ -8,7 +8,7 @@ COMMANDS: dict[str, str] = {
     "/help": "this help",
     "/add-dir": "/add-dir PATH: another directory the session may work in",
     "/agents": "the sub-agents; /agents new NAME [--user] from a template, /agents edit NAME",
-    "/clear": "start a fresh conversation (the transcript so far is kept)",
+    "/clear": "start a new session with an empty conversation (the earlier one stays, for -r)",
     "/compact": "summarise the conversation to free context; /compact TEXT: what to keep",
     "/config": "the settings in force and the file each one comes from",
     "/context": "what fills the context window, per category, in tokens",

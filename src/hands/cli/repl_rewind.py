@@ -10,6 +10,7 @@ checkpoints of the prompts it took away (their files stay as they are).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -37,8 +38,12 @@ def checkpoints(setup: AgentSetup) -> CheckpointStore:
     return session.service(CheckpointStore, lambda: store_for(session.directory))
 
 
-def _line(number: int, turn: Turn) -> str:
+def menu_line(number: int, turn: Turn) -> str:
+    """One prompt of the rewind menu: its first line (a background notice by its summary)."""
     first = (turn.prompt.strip().splitlines() or [""])[0]
+    if first == "<task-notification>":  # a turn a background task's end started
+        said = re.search(r"<summary>(.*?)</summary>", turn.prompt, re.DOTALL)
+        first = said.group(1) if said else "a background task ended"
     first = first if len(first) <= 60 else first[:59] + "…"
     files = plural(len(turn.files), "file") + " changed" if turn.files else "no file changed"
     return f"{number:>3}. {first}  ({files})"
@@ -52,7 +57,7 @@ async def rewind(setup: AgentSetup, console: Console, ask: Ask) -> str | None:
         console.print(Text("Nothing to rewind yet: no prompt in this session.", style="dim"))
         return None
     for number, turn in enumerate(turns, start=1):
-        console.print(_line(number, turn), markup=False, highlight=False)
+        console.print(menu_line(number, turn), markup=False, highlight=False)
     picked = (
         await ask(f"Rewind to before which prompt (1-{len(turns)}, Enter for none)? ")
     ).strip()

@@ -56,6 +56,8 @@ class AgentSetup:
     history: list[Message] = field(default_factory=lambda: list[Message]())
     saved: dict[str, Any] = field(default_factory=lambda: dict[str, Any]())
     """Each state as last written to the transcript."""
+    output_style: str | None = None
+    """The output style's name when it is not the default one (the loop reminds of it)."""
 
     @property
     def model(self) -> Model:
@@ -156,7 +158,30 @@ class AgentSetup:
             session_end=session_end,
             compaction=self.compaction,
             wait_for_background=wait_for_background,
+            output_style=self.output_style,
         )
+
+    def start_over(self) -> str:
+        """A new conversation under a new session id (``/clear``); the earlier id.
+
+        The earlier transcript stays as it is, for ``--resume``. The new one is written
+        from the next message on, so a session cleared and left at once leaves none and
+        ``--continue`` finds the earlier conversation, as Claude Code's does.
+        """
+        from hands.pipeline.checkpoints import CheckpointStore
+
+        earlier = self.session.renew()
+        self.session.forget(CheckpointStore)  # the new id's checkpoints, from its turns
+        self.history.clear()
+        self.saved.clear()  # the states are written again to the new transcript
+        self.writer = TranscriptWriter(
+            self.writer.path.with_name(f"{self.session.id}.jsonl"),
+            session_id=self.session.id,
+            cwd=self.writer.cwd,
+        )
+        if self.hooks is not None:
+            self.hooks.transcript_path = str(self.writer.path)
+        return earlier
 
     def record(self, event: QueryEvent, *, uuids: Sequence[str] = ()) -> None:
         """Write messages to the transcript as they are appended, with state after results.
@@ -265,6 +290,8 @@ def prepare(
     writer = TranscriptWriter(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )
+    from hands.config.output_styles import is_default
+
     style, style_notes = _output_style(harness.settings, cwd)
     prompt = build_system_prompt(
         cwd=cwd,
@@ -300,6 +327,7 @@ def prepare(
         writer=writer,
         history=history,
         resumed=resume is not None or continue_last,
+        output_style=None if is_default(style) else style.name,
     )
 
 

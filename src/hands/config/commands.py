@@ -93,22 +93,33 @@ def _read(root: Path, scope: Literal["user", "project"]) -> tuple[list[CustomCom
     found: list[CustomCommand] = []
     warnings: list[str] = []
     for sub in COMMAND_DIRS:
-        directory = root / sub
-        if not directory.is_dir():
+        more, notes = read_command_dir(root / sub, scope)
+        found += more
+        warnings += notes
+    return found, warnings
+
+
+def read_command_dir(
+    directory: Path, scope: Literal["user", "project"]
+) -> tuple[list[CustomCommand], list[str]]:
+    """The commands of the ``*.md`` files under ``directory`` (``a/b.md`` is ``a:b``)."""
+    found: list[CustomCommand] = []
+    warnings: list[str] = []
+    if not directory.is_dir():
+        return found, warnings
+    for path in sorted(directory.rglob("*.md")):
+        relative = path.relative_to(directory).with_suffix("")
+        name = ":".join(relative.parts)
+        if not path.is_file() or not _NAME.match(name):
             continue
-        for path in sorted(directory.rglob("*.md")):
-            relative = path.relative_to(directory).with_suffix("")
-            name = ":".join(relative.parts)
-            if not path.is_file() or not _NAME.match(name):
-                continue
-            try:
-                if path.stat().st_size > MAX_COMMAND_BYTES:
-                    raise FrontmatterError(f"it is larger than {MAX_COMMAND_BYTES:,} bytes")
-                found.append(parse_command(path, name, path.read_text(encoding="utf-8"), scope))
-            except (OSError, UnicodeDecodeError) as exc:
-                warnings.append(f"command file {path} cannot be read: {exc}")
-            except FrontmatterError as exc:
-                warnings.append(f"command file {path} was skipped: {exc}")
+        try:
+            if path.stat().st_size > MAX_COMMAND_BYTES:
+                raise FrontmatterError(f"it is larger than {MAX_COMMAND_BYTES:,} bytes")
+            found.append(parse_command(path, name, path.read_text(encoding="utf-8"), scope))
+        except (OSError, UnicodeDecodeError) as exc:
+            warnings.append(f"command file {path} cannot be read: {exc}")
+        except FrontmatterError as exc:
+            warnings.append(f"command file {path} was skipped: {exc}")
     return found, warnings
 
 

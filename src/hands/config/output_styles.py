@@ -82,9 +82,7 @@ class StyleCatalog:
         return next((s for s in self.styles if s.name.casefold() == wanted), None)
 
 
-def load_styles(
-    *, project: Path, home: Path, hands_home: Path, trusted: bool
-) -> StyleCatalog:
+def load_styles(*, project: Path, home: Path, hands_home: Path, trusted: bool) -> StyleCatalog:
     """The built-in styles, then the user's, then (when trusted) the project's."""
     found = list(BUILT_IN)
     warnings: list[str] = []
@@ -144,6 +142,22 @@ def chosen_style(catalog: StyleCatalog, setting: object) -> tuple[OutputStyle, s
     return style, None
 
 
+def style_reminder(name: str) -> str:
+    """The note after each round of tool results while a non-default style is in force.
+
+    It keeps a long run of tool calls from drifting away from the style.
+    """
+    return (
+        f'<system-reminder>\nThe output style "{name}" is in force: keep answering as its '
+        "instructions in the system prompt say.\n</system-reminder>"
+    )
+
+
+def is_default(style: OutputStyle) -> bool:
+    """Whether ``style`` is the default one (it adds nothing and needs no reminder)."""
+    return style.source == "built-in" and style.name.lower() == DEFAULT
+
+
 def style_section(style: OutputStyle) -> str:
     """What the style adds at the end of the system prompt (empty for the default)."""
     if not style.prompt:
@@ -152,4 +166,3 @@ def style_section(style: OutputStyle) -> str:
         f'<output-style name="{style.name}">\n{style.prompt}\n</output-style>\n'
         "Answer in this output style throughout the conversation."
     )
-

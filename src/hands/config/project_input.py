@@ -5,7 +5,8 @@ A folder (and its parents up to its git root) can ship settings files (both
 ``.mcp.json`` files (in parents too), agent files, skills and custom commands. Until the
 workspace is trusted none of it runs, starts a server or loosens anything; deny and ask rules apply
 either way. :func:`project_items` lists what would be enabled, one
-:class:`ProjectItem` per hook, server, variable, rule, setting, agent or skill, for the
+:class:`ProjectItem` per hook, server, variable, rule, setting, agent, skill or
+scheduled prompt (``.claude/scheduled_tasks.json``), for the
 trust question and for the one-line notes of front ends that never ask.
 
 This module reads the files itself (it is below the layers that use them): the agent
@@ -32,7 +33,7 @@ MAX_MARKDOWN_BYTES = 1_000_000
 
 ItemKind = Literal[
     "hook", "env", "mcp server", "mcp approval", "allow rule", "directory", "mode",
-    "setting", "agent", "skill", "command",
+    "setting", "agent", "skill", "command", "scheduled prompt",
 ]  # fmt: skip
 
 
@@ -65,7 +66,31 @@ def project_items(cwd: Path, *, home: Path) -> tuple[ProjectItem, ...]:
         items.extend(_agent_items(start))
         items.extend(_skill_items(start))
         items.extend(_command_items(start, home))
+        items.extend(_scheduled_items(start))
     return tuple(items)
+
+
+def _scheduled_items(start: Path) -> list[ProjectItem]:
+    """Durable cron jobs in ``.claude/scheduled_tasks.json``: prompts run as user turns."""
+    path = start / ".claude" / "scheduled_tasks.json"
+    try:
+        data: object = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError):
+        return [ProjectItem(kind="scheduled prompt", source=str(path), detail="(unreadable file)")]
+    tasks = cast(dict[str, Any], data).get("tasks") if isinstance(data, dict) else None
+    out: list[ProjectItem] = []
+    for task in cast(list[object], tasks) if isinstance(tasks, list) else []:
+        entry = cast(dict[str, Any], task) if isinstance(task, dict) else {}
+        prompt = str(entry.get("prompt", ""))
+        prompt = prompt if len(prompt) <= 60 else prompt[:59] + "…"
+        out.append(
+            ProjectItem(
+                kind="scheduled prompt", source=str(path), detail=f"{entry.get('cron')}: {prompt}"
+            )
+        )
+    return out
 
 
 def _command_items(start: Path, home: Path) -> list[ProjectItem]:

@@ -4,7 +4,8 @@ Sources, strongest first (each level reads ``.hands/`` and then ``.claude/``; th
 ``.hands`` file is the stronger of the two):
 
 1. managed policy (``$HANDS_MANAGED_SETTINGS``, else ``/etc/hands/managed-settings.json``,
-   ``/etc/claude-code/managed-settings.json`` or the macOS equivalent);
+   ``/etc/claude-code/managed-settings.json`` or the macOS equivalent), then the policy a
+   program that starts hands passes (``--managed-settings``);
 2. the command line: ``--settings FILE_OR_JSON``, ``--allowedTools``,
    ``--disallowedTools``, ``--permission-mode``, ``--add-dir``;
 3. ``.claude/settings.local.json`` (at the git repository root, and in the start directory);
@@ -46,6 +47,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hands.config.jsonfile import object_field, string_list, update_json_object
+from hands.config.plugins import Plugin
 from hands.config.rule_texts import BEHAVIORS, RuleOrigin, RuleText, Scope, split_rule_list
 from hands.config.settings_error import SettingsFileError
 from hands.config.untrusted import (
@@ -119,6 +121,12 @@ class CliPermissionArgs:
     setting_sources: Sequence[str] | None = None
     """``--setting-sources``: the settings files read (``user``, ``project``, ``local``);
     ``None``: all of them. Managed settings and the command line always count."""
+    managed_settings: str | None = None
+    """``--managed-settings``: policy settings (a JSON object or a file) from the program
+    that started hands, with the managed files' precedence, after the machine's own."""
+    plugins: Sequence[Plugin] = ()
+    """``--plugin-dir``'s plugins (:mod:`hands.config.plugins`): their hooks count, after
+    the command line's settings, in a trusted workspace only."""
 
 
 SETTING_SOURCE_SCOPES = {
@@ -168,6 +176,9 @@ class Settings:
     trusted: bool = False
     """Whether the workspace is trusted: its project MCP servers, agents and skills may
     load (the session's one trust decision, :mod:`hands.config.project_trust`)."""
+    plugins: tuple[Plugin, ...] = ()
+    """The plugins whose commands, agents, skills, hooks and MCP servers load (none in an
+    untrusted workspace)."""
 
     @property
     def untrusted_files(self) -> tuple[str, ...]:
@@ -284,6 +295,9 @@ def load_settings(
 
     for path in _managed_paths(env):
         sources.extend(_file_source("managed", path, root=start, base=start, warnings=warnings))
+    if cli is not None:  # the host's policy, beneath the machine's own
+        managed = cli.managed_settings
+        sources.extend(_given_source("managed", "--managed-settings", managed, start, warnings))
     if cli is not None:
         sources.extend(_cli_sources(cli, start, warnings))
     for local_dir in _local_dirs(start):
@@ -328,6 +342,14 @@ def load_settings(
 
         trusted = is_trusted(start, env)
     waiting = _untrusted_project(sources, start, trusted, [] if decided else warnings)
+    plugins = tuple(cli.plugins) if cli is not None else ()
+    if plugins and not trusted:
+        named = ", ".join(f"{p.name} ({p.root})" for p in plugins)
+        warnings.append(
+            f"plugin {named} not loaded: the workspace is not trusted (trust it, or pass --trust)"
+        )
+        plugins = ()
+    sources.extend(_plugin_source(p, start, warnings) for p in plugins if p.hooks())
     untrusted = tuple(u.label for u in waiting)
     managed_only = any(
         s.scope == "managed" and s.permissions.allowManagedPermissionRulesOnly for s in sources
@@ -386,6 +408,17 @@ def load_settings(
         warnings=tuple(warnings),
         untrusted=waiting,
         trusted=trusted,
+        plugins=plugins,
+    )
+
+
+def _plugin_source(plugin: Plugin, start: Path, warnings: list[str]) -> SettingsSource:
+    """A plugin's hooks, as a source of their own."""
+    label = f"plugin {plugin.name}"
+    text = json.dumps({"hooks": plugin.hooks()})
+    data, model = parse_settings_text(text, label=label, warnings=warnings)
+    return SettingsSource(
+        scope="cliArg", label=label, root=start, base=start, data=data, hooks=model.hooks
     )
 
 
@@ -583,30 +616,34 @@ def _cli_sources(cli: CliPermissionArgs, start: Path, warnings: list[str]) -> li
                     scope="cliArg", label=flag, root=start, base=start, permissions=block
                 )
             )
-    value = cli.settings
-    if value is not None and value.strip():
-        if value.lstrip().startswith("{"):
-            data, model = parse_settings_text(value, label="--settings", warnings=warnings)
-            out.append(
-                SettingsSource(
-                    scope="cliArg",
-                    label="--settings",
-                    root=start,
-                    base=start,
-                    path=None,
-                    data=data,
-                    permissions=model.permissions,
-                    hooks=model.hooks,
-                )
-            )
-        else:
-            path = Path(value).expanduser()
-            path = path if path.is_absolute() else start / path
-            if not path.is_file():
-                warnings.append(f"--settings {value}: no such file; ignored")
-            found = _file_source("cliArg", path, root=start, base=start, warnings=warnings)
-            out.extend(found)
+    out.extend(_given_source("cliArg", "--settings", cli.settings, start, warnings))
     return out
+
+
+def _given_source(
+    scope: Scope, flag: str, value: str | None, start: Path, warnings: list[str]
+) -> list[SettingsSource]:
+    """The settings a flag gives, as JSON or as the path of a file."""
+    if value is None or not value.strip():
+        return []
+    if value.lstrip().startswith("{"):
+        data, model = parse_settings_text(value, label=flag, warnings=warnings)
+        source = SettingsSource(
+            scope=scope,
+            label=flag,
+            root=start,
+            base=start,
+            path=None,
+            data=data,
+            permissions=model.permissions,
+            hooks=model.hooks,
+        )
+        return [source]
+    path = Path(value).expanduser()
+    path = path if path.is_absolute() else start / path
+    if not path.is_file():
+        warnings.append(f"{flag} {value}: no such file; ignored")
+    return _file_source(scope, path, root=start, base=start, warnings=warnings)
 
 
 def _flatten_cli(items: list[object]) -> list[object]:

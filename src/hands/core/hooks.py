@@ -6,7 +6,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
 
+from hands.core.lifecycle import WorktreeHookError, WorktreeHooks
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from hands.core.context import ToolContext
     from hands.core.decision import AskHandler, AskRequest, PermissionDecision
     from hands.core.outcome import ToolCallOutcome
@@ -273,3 +277,23 @@ class ForwardingHooks:
         if not isinstance(self.inner, PermissionHooks):
             return await ask(request)
         return await self.inner.ask_user(ask, request)
+
+    def makes_worktrees(self) -> bool:
+        """Whether the inner hooks have a WorktreeCreate hook."""
+        return isinstance(self.inner, WorktreeHooks) and self.inner.makes_worktrees()
+
+    def removes_worktrees(self) -> bool:
+        """Whether the inner hooks have a WorktreeRemove hook."""
+        return isinstance(self.inner, WorktreeHooks) and self.inner.removes_worktrees()
+
+    async def worktree_create(self, ctx: ToolContext, *, name: str) -> Path:
+        """WorktreeCreate, as the inner hooks run it."""
+        if not isinstance(self.inner, WorktreeHooks):
+            raise WorktreeHookError("no WorktreeCreate hook is configured")
+        return await self.inner.worktree_create(ctx, name=name)
+
+    async def worktree_remove(self, ctx: ToolContext, *, worktree_path: Path) -> None:
+        """WorktreeRemove, as the inner hooks run it."""
+        if not isinstance(self.inner, WorktreeHooks):
+            raise WorktreeHookError("no WorktreeRemove hook is configured")
+        await self.inner.worktree_remove(ctx, worktree_path=worktree_path)

@@ -49,6 +49,20 @@ class Session:
             self._services[kind] = found
         return cast(T, found)
 
+    def renew(self) -> str:
+        """Go on under a new id (a new conversation, ``/clear``); the earlier id.
+
+        Files the session writes from now on go to the new id's directory. Tool state and
+        running work (background shells, the browser) carry over; a service tied to the
+        old directory is dropped with :meth:`forget` by whoever made it.
+        """
+        earlier, self.id = self.id, secrets.token_hex(8)
+        return earlier
+
+    def forget(self, kind: type[Any]) -> None:
+        """Drop the session's instance of ``kind``; the next :meth:`service` makes a new one."""
+        self._services.pop(kind, None)
+
     def register_states(self, kinds: Iterable[type[SessionState]]) -> None:
         """Register the kinds of state the session's tools keep (see :mod:`hands.core.state`)."""
         for kind in kinds:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from hands.core.outcome import ToolCallOutcome
     from hands.core.tool import Progress, Tool
     from hands.discovery.deferral import DeferringSource
+    from hands.hooks.callbacks import HookCallbacks
     from hands.mcp.config import McpConfigSet, McpServerConfig
     from hands.mcp.manager import McpManager
     from hands.models.base import Model
@@ -45,10 +46,37 @@ if TYPE_CHECKING:
 ServerApproval = Callable[["McpServerConfig"], "bool | None"]
 
 
+def _hook_engine(
+    hooks: ToolHooks | HookCallbacks | None,
+    settings: Settings,
+    notice: Callable[[str], None],
+    *,
+    allow_defer: bool,
+) -> ToolHooks | None:
+    """The session's hooks: the settings' with any Python callbacks, or ``hooks`` itself."""
+    callbacks: HookCallbacks | None = None
+    if hooks is not None:  # the hooks package is loaded only when there are hooks
+        from hands.hooks.callbacks import HookCallbacks
+
+        if not isinstance(hooks, HookCallbacks):
+            return hooks
+        callbacks = hooks
+    if callbacks is None and not settings.hooks:  # the engine loads only when there are hooks
+        return None
+    from hands.hooks.engine import build_hooks
+
+    return build_hooks(settings, callbacks=callbacks, on_notice=notice, allow_defer=allow_defer)
+
+
 async def _explicit(request: AskRequest) -> PermissionDecision:
     # The user typed this exact call on the command line: that is the approval.
     # Deny rules and plan mode still refuse it before it gets here.
     return allow("invoked explicitly from the command line")
+
+
+def _plugin_servers(settings: Settings) -> dict[str, object]:
+    """The MCP servers of the plugins that load."""
+    return {name: entry for p in settings.plugins for name, entry in p.mcp_servers().items()}
 
 
 class Harness:
@@ -109,7 +137,7 @@ class Harness:
         mode: PermissionMode | None = None,
         model: str | Model | None = None,
         mcp: Mapping[str, object] | None = None,
-        hooks: ToolHooks | None = None,
+        hooks: ToolHooks | HookCallbacks | None = None,
         ask: AskHandler | None = None,
         extra_tools: Sequence[Tool[Any, Any]] = (),
         base_tools: Sequence[Tool[Any, Any]] | None = None,
@@ -133,8 +161,10 @@ class Harness:
         ``mode``: the permission mode; ``None``: the settings' ``defaultMode`` where
         the front end applies it. ``model``: a model or a spec (``anthropic:NAME``);
         ``None``: the settings' or the environment's. ``mcp``: more MCP servers
-        (``name → entry``), which need no approval. ``hooks``/``policy``: replace what the
-        settings give. ``ask``: answers the calls the engine asks about.
+        (``name → entry``), which need no approval. ``hooks``: Python hooks
+        (:class:`~hands.hooks.callbacks.HookCallbacks`) that run beside the settings'
+        hooks, or a hook engine that replaces them; ``policy`` replaces the settings'
+        rules. ``ask``: answers the calls the engine asks about.
         ``extra_tools`` join the built-ins; ``base_tools`` replace them; ``only_tools``:
         the names the pool keeps (``--tools``).
         """
@@ -156,10 +186,7 @@ class Harness:
             from hands.permissions.policy import engine_for
 
             policy = engine_for(settings, grammar=BuiltinGrammar())
-        if hooks is None and settings.hooks:  # loaded only when some settings file has hooks
-            from hands.hooks.engine import build_hooks
-
-            hooks = build_hooks(settings, on_notice=notice, allow_defer=not front_end.interactive)
+        engine = _hook_engine(hooks, settings, notice, allow_defer=not front_end.interactive)
         if session is None:
             session = Session()
         install_settings(session, settings)
@@ -170,7 +197,7 @@ class Harness:
             front_end=front_end,
             settings=settings,
             policy=policy,
-            hooks=hooks,
+            hooks=engine,
             limits=limits,
             session=session,
             mode=mode or (settings.default_mode if front_end.applies_default_mode else "default"),
@@ -179,7 +206,7 @@ class Harness:
             extra_tools=extra_tools,
             base_tools=base_tools,
             only_tools=only_tools,
-            mcp=mcp or {},
+            mcp={**_plugin_servers(settings), **(mcp or {})},
             simple=simple or limits.simple,
             on_notice=notice,
         )
@@ -264,6 +291,7 @@ class Harness:
             settings=self.settings.value,
             trusted=self.settings.trusted,
             window_tokens=self.window_if_any(),
+            plugins=self.settings.plugins,
         )
         for warning in found.warnings:
             self.on_notice(f"warning: {warning}")

@@ -65,7 +65,7 @@ FIRED_EVENTS: frozenset[str] = frozenset(
         "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
         "PostToolBatch", "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
         "SessionStart", "SessionEnd", "Notification", "PreCompact", "Elicitation",
-        "ElicitationResult",
+        "ElicitationResult", "WorktreeCreate", "WorktreeRemove",
     }
 )  # fmt: skip
 """Events hands fires (the rest are accepted in settings and never fire)."""

@@ -3,8 +3,10 @@
 It implements :class:`~hands.core.hooks.ToolHooks` (PreToolUse, PostToolUse,
 PostToolUseFailure), :class:`~hands.core.hooks.PermissionHooks` (PermissionRequest and
 the ``permission_prompt`` Notification) and :class:`~hands.core.hooks.LoopHooks`
-(SessionStart, UserPromptSubmit, PostToolBatch, Stop, SessionEnd), plus SubagentStart,
-SubagentStop, PreCompact and PostCompact for the code that runs sub-agents and compaction.
+(SessionStart, UserPromptSubmit, PostToolBatch, Stop, SessionEnd) and
+:class:`~hands.core.lifecycle.WorktreeHooks` (WorktreeCreate, WorktreeRemove), plus
+SubagentStart, SubagentStop, PreCompact and PostCompact for the code that runs
+sub-agents and compaction.
 
 Each adapter builds its event's payload, runs the matching handlers
 (:class:`~hands.hooks.runner.HookRunner`: in parallel, ``async: true`` ones in the
@@ -28,12 +30,14 @@ from hands.core.hooks import (
     PostToolUseOutcome,
     PreToolUseOutcome,
 )
-from hands.hooks import combine, events
+from hands.hooks import combine, events, worktree
 from hands.hooks.config import HookConfig, config_from_settings
 from hands.hooks.output import ElicitAction, HookResult
 from hands.hooks.runner import HookRunner
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from hands.config.settings import Settings
     from hands.core.context import ToolContext
     from hands.core.decision import AskHandler, AskRequest, PermissionDecision
@@ -431,6 +435,29 @@ class HookEngine(HookRunner):
             target=trigger,
             can_block=False,
         )
+
+    # -- worktrees (WorktreeHooks) ----------------------------------------------------------
+
+    def makes_worktrees(self) -> bool:
+        """Whether a WorktreeCreate hook is configured (it replaces ``git worktree add``)."""
+        return self.config.has("WorktreeCreate")
+
+    def removes_worktrees(self) -> bool:
+        """Whether a WorktreeRemove hook is configured."""
+        return self.config.has("WorktreeRemove")
+
+    async def worktree_create(self, ctx: ToolContext, *, name: str) -> Path:
+        """WorktreeCreate: the path the hook made; WorktreeHookError when it made none."""
+        payload = events.common("WorktreeCreate", ctx, with_mode=False, name=name)
+        results = await self.run_event("WorktreeCreate", payload, ctx)
+        return worktree.created_path(results, cwd=ctx.cwd)
+
+    async def worktree_remove(self, ctx: ToolContext, *, worktree_path: Path) -> None:
+        """WorktreeRemove: told the path; WorktreeHookError when a hook failed."""
+        payload = events.common(
+            "WorktreeRemove", ctx, with_mode=False, worktree_path=str(worktree_path)
+        )
+        worktree.check_removed(await self.run_event("WorktreeRemove", payload, ctx))
 
     async def session_end(self, ctx: ToolContext, *, reason: str) -> None:
         """SessionEnd: 1.5 s for all its hooks, raised to the largest hook timeout (≤ 60 s)."""

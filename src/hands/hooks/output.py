@@ -13,6 +13,7 @@ directory and replaced by its path and a preview (without a session: cut, saying
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Callable, Mapping
@@ -84,6 +85,10 @@ class HookResult:
     plain_text: str = ""
     notice: str = ""
     """Shown to the user, never to the model: a hook error or a hook's stderr."""
+    failed: bool = False
+    """The handler did not succeed: it could not run, timed out or exited non-zero."""
+    worktree_path: str = ""
+    """WorktreeCreate: ``hookSpecificOutput.worktreePath`` (a command may print it instead)."""
 
 
 Capper: TypeAlias = Callable[[str], str]
@@ -137,7 +142,9 @@ def interpret(event: str, run: HookRun, *, session: Session | None = None) -> Ho
     if run.failure:
         if run.blocks_on_failure:
             return HookResult(handler=handler, blocking=True, reason=run.failure, permission="deny")
-        return HookResult(handler=handler, notice=f"{event} hook error: {run.failure}")
+        return HookResult(
+            handler=handler, notice=f"{event} hook error: {run.failure}", failed=True
+        )
     data = run.data
     bad_json = ""
     if data is None and run.stdout.lstrip().startswith("{"):
@@ -150,13 +157,16 @@ def interpret(event: str, run: HookRun, *, session: Session | None = None) -> Ho
             data = cast(dict[str, Any], loaded)
     code = run.exit_code
     if code == 2:
-        return _exit_two(event, run, data, keep)
+        return dataclasses.replace(_exit_two(event, run, data, keep), failed=True)
     if data is not None:
-        return _from_json(event, handler, data, keep)
+        answer = _from_json(event, handler, data, keep)
+        return answer if code in (0, None) else dataclasses.replace(answer, failed=True)
     if code not in (0, None):
         line = first_line(run.stderr) or f"exit code {code} and no error output"
         return HookResult(
-            handler=handler, notice=f"{event} hook error ({handler.label}, exit {code}): {line}"
+            handler=handler,
+            notice=f"{event} hook error ({handler.label}, exit {code}): {line}",
+            failed=True,
         )
     if bad_json:
         notice = f"{event} hook error ({handler.label}): {bad_json}"
@@ -229,6 +239,10 @@ def _specific(event: str, out: dict[str, Any], fields: dict[str, Any], keep: Cap
                 fields["has_updated_output"] = True
                 fields["updated_output"] = out[key]
                 break
+    elif event == "WorktreeCreate":
+        path = out.get("worktreePath")
+        if isinstance(path, str) and path.strip():
+            fields["worktree_path"] = path.strip()
     elif event in ("Elicitation", "ElicitationResult"):
         action = out.get("action")
         if action in ("accept", "decline", "cancel"):
@@ -237,17 +251,22 @@ def _specific(event: str, out: dict[str, Any], fields: dict[str, Any], keep: Cap
             if isinstance(content, dict) and action == "accept":
                 fields["elicitation_content"] = cast(dict[str, Any], content)
     elif event == "PermissionRequest":
-        verdict = out.get("decision")
-        if isinstance(verdict, dict):
-            choice = cast(dict[str, Any], verdict)
-            behavior = choice.get("behavior")
-            if behavior in ("allow", "deny"):
-                fields["request_behavior"] = behavior
-                fields["request_message"] = keep(_text(choice.get("message")))
-                fields["request_interrupt"] = choice.get("interrupt") is True
-                updated = choice.get("updatedInput")
-                if isinstance(updated, dict):
-                    fields["updated_input"] = cast(dict[str, Any], updated)
+        _permission_request(out, fields, keep)
+
+
+def _permission_request(out: dict[str, Any], fields: dict[str, Any], keep: Capper) -> None:
+    verdict = out.get("decision")
+    if not isinstance(verdict, dict):
+        return
+    choice = cast(dict[str, Any], verdict)
+    behavior = choice.get("behavior")
+    if behavior in ("allow", "deny"):
+        fields["request_behavior"] = behavior
+        fields["request_message"] = keep(_text(choice.get("message")))
+        fields["request_interrupt"] = choice.get("interrupt") is True
+        updated = choice.get("updatedInput")
+        if isinstance(updated, dict):
+            fields["updated_input"] = cast(dict[str, Any], updated)
 
 
 def _text(value: object) -> str:

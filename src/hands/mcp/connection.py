@@ -22,6 +22,7 @@ import anyio
 from hands.errors import ToolError
 from hands.mcp.client_features import LogLevel, McpLogMessage, log_to_python, root_entries
 from hands.mcp.config import McpServerConfig, McpSettings
+from hands.mcp.exit_status import ended_with, transport_process
 from hands.mcp.naming import normalize
 from hands.mcp.results import WithStderr, describe_failure
 from hands.mcp.server_process import KILL_WAIT_S, kill_server
@@ -436,8 +437,11 @@ class McpConnection:
             if self._stopping:
                 scope.cancel()
             async with contextlib.AsyncExitStack() as stack:
+                process = None
                 if errlog is not None:
-                    streams = await stack.enter_async_context(self._stdio(errlog))
+                    transport = self._stdio(errlog)
+                    streams = await stack.enter_async_context(transport)
+                    process = transport_process(transport)
                 elif self.config.transport == "sdk":
                     streams = await stack.enter_async_context(self._sdk())
                 else:
@@ -472,7 +476,8 @@ class McpConnection:
                         # close gracefully, and the transport's stop would wait its grace
                         await kill_server(errlog)
                         raise
-                    raise WithStderr(exc, _tail(errlog)) from exc
+                    status = await ended_with(process)
+                    raise WithStderr(exc, _tail(errlog), exit_status=status) from exc
                 scope.deadline = math.inf
                 caps = init.capabilities
                 self.has_resources = caps.resources is not None

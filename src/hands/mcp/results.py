@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hands.core.messages import ImageBlock, TextBlock
 from hands.mcp.config import McpServerConfig
+from hands.mcp.exit_status import describe
 from hands.mcp.tools import (
     McpCallResult,
 )
@@ -22,10 +23,14 @@ IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 class WithStderr(Exception):
     """A start-up failure carrying the tail of the server's stderr."""
 
-    def __init__(self, cause: BaseException, stderr: str) -> None:
+    def __init__(
+        self, cause: BaseException, stderr: str, *, exit_status: int | None = None
+    ) -> None:
         super().__init__(str(cause))
         self.cause = cause
         self.stderr = stderr
+        self.exit_status = exit_status
+        """The server's exit status, when it had ended (a stdio server)."""
 
 
 def _single(exc: BaseException) -> BaseException:
@@ -42,10 +47,11 @@ def _single(exc: BaseException) -> BaseException:
 def describe_failure(config: McpServerConfig, exc: BaseException) -> str:
     """Why a server could not connect, in words a person can act on."""
     stderr = ""
+    exit_status: int | None = None
     for _ in range(5):
         exc = _single(exc)
         if isinstance(exc, WithStderr):
-            stderr, exc = exc.stderr, exc.cause
+            stderr, exit_status, exc = exc.stderr, exc.exit_status, exc.cause
             continue
         break
     if isinstance(exc, FileNotFoundError) and config.transport == "stdio":
@@ -59,7 +65,10 @@ def describe_failure(config: McpServerConfig, exc: BaseException) -> str:
         text = str(exc)
     else:
         message = str(exc) or type(exc).__name__
-        if message == "Connection closed":
+        if exit_status is not None:
+            died = f"the server {describe(exit_status)} during start-up"
+            message = died if message == "Connection closed" else f"{died} ({message})"
+        elif message == "Connection closed":
             message = "the server closed the connection during start-up"
         text = message if len(message) < 400 else message[:400] + "…"
         if config.transport != "stdio" and config.url not in text:

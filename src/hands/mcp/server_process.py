@@ -69,13 +69,14 @@ async def kill_server(errlog: IO[str], *, wait_s: float = KILL_WAIT_S) -> list[i
             os.kill(pid, signal.SIGKILL)
     with anyio.CancelScope(shield=True):
         for _ in range(int(wait_s / _POLL_S)):
-            if not any(_running(pid) for pid in pids):
+            if not any(running(pid) for pid in pids):
                 break
             await anyio.sleep(_POLL_S)
     return pids
 
 
-def _running(pid: int) -> bool:
+def running(pid: int) -> bool:
+    """Whether ``pid`` is alive and not a zombie (False where there is no /proc)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
     except (OSError, IndexError):

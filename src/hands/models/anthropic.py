@@ -153,7 +153,11 @@ class AnthropicModel(SdkModel):
         return estimate_cost(self._model, self.total_usage)
 
     def request_params(self, request: ModelRequest) -> dict[str, Any]:
-        """The keyword arguments of ``messages.create`` for ``request``."""
+        """The keyword arguments of ``messages.create`` for ``request``.
+
+        The request's ``extra`` goes into the body; its ``output_config`` and ``thinking``
+        objects join the request's own (``thinking`` only when thinking is on).
+        """
         max_tokens = self.max_tokens or request.max_tokens
         params: dict[str, Any] = {
             "model": self._model.removesuffix(ONE_MILLION),
@@ -175,8 +179,17 @@ class AnthropicModel(SdkModel):
         elif isinstance(self.thinking, int):
             params["thinking"] = {"type": "enabled", "budget_tokens": self.thinking}
             params["max_tokens"] = max(max_tokens, self.thinking + 1024)
-        if request.extra:
-            params["extra_body"] = dict(request.extra)
+        if request.effort:
+            params["output_config"] = {"effort": request.effort}
+        extra: dict[str, Any] = {}
+        for key, value in request.extra.items():  # an object joins the params' own
+            if isinstance(value, Mapping) and key in ("output_config", "thinking"):
+                if key in params or key == "output_config":
+                    params[key] = {**params.get(key, {}), **cast(Mapping[str, Any], value)}
+                continue
+            extra[key] = value
+        if extra:
+            params["extra_body"] = extra
         return params
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.core.tool import ToolSpec
@@ -38,6 +38,10 @@ class Usage:
         }
 
 
+Effort: TypeAlias = Literal["low", "medium", "high", "xhigh", "max"]
+"""The effort levels a request may ask for, lowest first."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ModelRequest:
     """One request: system prompt, conversation so far and the tools offered."""
@@ -51,6 +55,9 @@ class ModelRequest:
     """Tools the provider runs itself, in its own wire form (Anthropic's
     ``{"type": "web_search_20250305", "name": "web_search", ...}``); a provider without
     such tools refuses a request that has any."""
+    effort: Effort | None = None
+    """How hard the model should think (Anthropic's ``output_config.effort``, OpenAI's
+    ``reasoning_effort``); ``None``: the provider's default."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

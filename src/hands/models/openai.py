@@ -73,6 +73,14 @@ STOP_REASONS = {
     "content_filter": "refusal",
 }
 _RETRYABLE_STATUS = frozenset({408, 409, 429})
+OPENAI_EFFORT: dict[str, str] = {
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "xhigh": "high",
+    "max": "high",
+}
+"""A request's effort as Chat Completions' ``reasoning_effort``, whose top level is high."""
 
 
 class OpenAIModel(SdkModel):
@@ -146,6 +154,8 @@ class OpenAIModel(SdkModel):
             params["tools"] = tools_to_openai(request.tools)
         if self.include_usage:
             params["stream_options"] = {"include_usage": True}
+        if request.effort:
+            params["reasoning_effort"] = OPENAI_EFFORT[request.effort]
         if request.extra:
             params["extra_body"] = dict(request.extra)
         return params

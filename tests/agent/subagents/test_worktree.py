@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,50 +18,14 @@ from hands.permissions.plan_mode import plan_file
 from hands.pipeline.pool import pool_for
 from hands.testing import ScriptedAgents, ScriptedModel
 
-from .support import agent_call, routed, run_all, text
+from .support import agent_call, git, note_writer_and_looker, repo, routed, run_all, text
 
 pytestmark = pytest.mark.anyio
 
 
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
-    ).stdout
-
-
-def repo(path: Path) -> Path:
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    (path / "a.txt").write_text("one\n")
-    git(path, "add", ".")
-    git(path, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "start")
-    return path
-
-
 async def test_worktree_agents_edit_apart_and_a_clean_one_is_removed(tmp_path: Path) -> None:
     checkout = repo(tmp_path / "project")
-    model = routed(
-        [
-            [
-                agent_call("write the note", isolation="worktree"),
-                agent_call("only look", isolation="worktree"),
-            ],
-            [text("ok")],
-        ],
-        {
-            "write the note": [
-                [{"type": "tool_use", "name": "Bash", "input": {"command": "echo hi > note.txt"}}],
-                [text("wrote it")],
-            ],
-            "only look": [[text("looked")]],
-        },
-    )
-    options = QueryOptions(
-        model=model,
-        tools=pool_for(extra=[AgentTool()]),
-        cwd=checkout,
-        permission_mode="bypassPermissions",
-    )
+    options = note_writer_and_looker(checkout)
     events = await run_all(query("go", options))
     blocks = [e.outcome.block for e in events if isinstance(e, ToolResultEvent)]
     assert not blocks[0].is_error, blocks[0].text

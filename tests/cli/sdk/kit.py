@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -98,3 +100,16 @@ def result_text(block: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     return "".join(part.get("text", "") for part in content)
+
+
+def refused_line(tmp_path: Path, flags: Sequence[str]) -> str:
+    """The one stderr line of a hands that refuses ``flags`` with exit 2 and no output."""
+    proc = subprocess.run(
+        [HANDS, "--output-format", "stream-json", "--input-format", "stream-json", *flags],
+        input="", capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout)
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("hands: ")
+    return line

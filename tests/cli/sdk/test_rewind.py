@@ -118,3 +118,41 @@ async def test_a_prompt_keeps_the_uuid_the_program_gave_it(tmp_path: Path) -> No
         await client.rewind_files(mine)
     assert (root / "notes.txt").read_text() == "before\n"
     assert not (root / "created.txt").exists()
+
+
+async def test_rewind_files_reaches_a_prompt_of_the_process_before_a_resume(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "project"
+    model = _writes(tmp_path)
+    opts = options(
+        tmp_path, model, permission_mode="acceptEdits", enable_file_checkpointing=True,
+        extra_args=REPLAY,
+    )  # fmt: skip
+    first, session = "", ""
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("change the notes")
+        async for message in client.receive_response():
+            if isinstance(message, UserMessage) and isinstance(message.content, str):
+                first = message.uuid or ""
+            if isinstance(message, ResultMessage):
+                session = message.session_id
+    assert first and session
+    assert (root / "notes.txt").read_text() == "after\n" and (root / "created.txt").exists()
+    later = scripted(
+        tmp_path,
+        [tool_use("Write", file_path=str(root / "notes.txt"), content="later\n")],
+        [text("second done")],
+    )
+    resumed = options(
+        tmp_path, later, permission_mode="acceptEdits", enable_file_checkpointing=True,
+        extra_args=REPLAY, resume=session,
+    )  # fmt: skip
+    async with ClaudeSDKClient(resumed) as client:
+        [second] = await _prompt_ids(client, "change them again")
+        assert (root / "notes.txt").read_text() == "later\n"
+        await client.rewind_files(second)
+        assert (root / "notes.txt").read_text() == "after\n"
+        await client.rewind_files(first)  # a prompt of the earlier process
+    assert (root / "notes.txt").read_text() == "before\n"
+    assert not (root / "created.txt").exists()

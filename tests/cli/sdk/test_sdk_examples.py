@@ -98,3 +98,26 @@ def test_example_runs_to_completion(
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-3000:]
     assert "Traceback" not in output, output[-3000:]
+
+
+@pytest.mark.timeout(300)
+def test_plugin_example_loads_the_demo_plugin_in_a_trusted_folder(
+    examples: Path, tmp_path: Path
+) -> None:
+    from hands.config.trust import trust
+
+    model = scripted(tmp_path, [text("hello")])
+    runner = tmp_path / "runner.py"
+    runner.write_text(RUNNER)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "HOME": str(tmp_path), "EXAMPLE_MODEL": model}
+    trust(work, env)
+    done = subprocess.run(
+        [sys.executable, str(runner), HANDS, str(examples / "plugin_example.py")],
+        env=env, cwd=work, capture_output=True, text=True, timeout=280,
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-3000:]
+    demo = examples / "plugins" / "demo-plugin"
+    assert f"  - demo-plugin (path: {demo})" in done.stdout, output[-3000:]

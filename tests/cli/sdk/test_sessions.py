@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from claude_agent_sdk import ResultMessage, StreamEvent, SystemMessage, query
 
-from cli.sdk.kit import HANDS, anthropic_env, options, run, said, scripted, text
+from cli.sdk.kit import HANDS, anthropic_env, options, refused_line, run, said, scripted, text
 from models.loopback import LoopbackServer, sse_reply
 from models.wire import o_done, o_finish, o_role, o_text, o_usage
 
@@ -193,7 +193,8 @@ async def test_no_session_persistence_writes_no_transcript(
     [
         (["--mcp-config", '{"servers": {}}'], '--mcp-config {"servers": {}} has no "mcpServers"'),
         (["--max-turns", "many"], "--max-turns 'many' is not a whole number"),
-        (["--plugin-dir", "p"], "--plugin-dir is not supported by hands: hands has no plugins"),
+        (["--sdk-url", "wss://example.invalid/s"], "--sdk-url is not supported by hands: a remote"),
+        (["--managed-settings", "{not json"], "--managed-settings: not valid JSON (line 1"),
         (["--permission-prompt-tool", "mcp__x__ask"], "hands asks the SDK over stdio only"),
         (["--json-schema", '{"type": "string"}'], "--json-schema must describe an object"),
     ],
@@ -201,14 +202,7 @@ async def test_no_session_persistence_writes_no_transcript(
 def test_bad_flag_values_are_one_line_and_exit_2(
     tmp_path: Path, flags: list[str], said_: str
 ) -> None:
-    proc = subprocess.run(
-        [HANDS, "--output-format", "stream-json", "--input-format", "stream-json", *flags],
-        input="", capture_output=True, text=True, cwd=tmp_path, timeout=60,
-        env={**os.environ, "HOME": str(tmp_path)},
-    )  # fmt: skip
-    assert proc.returncode == 2 and proc.stdout == ""
-    [line] = proc.stderr.splitlines()
-    assert line.startswith("hands: ") and said_ in line
+    assert said_ in refused_line(tmp_path, flags)
 
 
 async def test_strict_mcp_config_keeps_only_the_programs_servers(tmp_path: Path) -> None:

@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
-
-import pytest
 
 from print_session import print_run, tool_results, tool_use
 
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
-    return done.stdout
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    (root / "README.md").write_text("hello\n")
-    git(root, "add", ".")
-    git(root, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "one")
-    return root
+from .git_repo import git
 
 
 def test_the_session_moves_into_a_new_worktree_and_back_removing_it(

@@ -13,6 +13,7 @@ from hands.agent.subagents.tool import AgentInput, AgentOutput, AgentTool
 from hands.core.background import AgentStatus, BackgroundAgent, BackgroundAgents
 from hands.core.inbox import Inbox, task_notice
 from hands.core.messages import user_text
+from hands.core.task_feed import TaskChange, TaskFeed, TaskState
 from hands.core.tool import ToolResult
 from hands.errors import ToolError
 from hands.permissions import plan_mode
@@ -34,7 +35,7 @@ async def launch(
         if refused is not None:
             raise ToolError(refused)
         tree = await create_worktree(
-            ctx.root, home=ctx.session.home, label=agent.name, trusted=tool.trusted
+            ctx.root, home=ctx.session.home, label=agent.name, trusted=tool.trusted, ctx=ctx
         )
     spawn = Spawn(
         agent=agent,
@@ -45,19 +46,20 @@ async def launch(
         model_overrides=tool.model_overrides,
         servers=tool.servers,
         background=in_background(input, agent.background),
+        effort=input.effort,
     )
     try:
         prepared = prepare(spawn, ctx, spawner=type(tool))
     except SpawnRefused as exc:
         if tree is not None:
-            await finish_worktree(tree)
+            await finish_worktree(tree, ctx=ctx)
         raise ToolError(str(exc)) from None
     if spawn.background:
         return _start_background(prepared, tree)
     try:
         finished = await run(prepared, progress)
     finally:
-        kept = await finish_worktree(tree) if tree is not None else False
+        kept = await finish_worktree(tree, ctx=ctx) if tree is not None else False
     return _result(finished, tree if kept else None)
 
 
@@ -133,9 +135,23 @@ def _start_background(prepared: Prepared, tree: Worktree | None) -> ToolResult[A
 async def _run_background(
     prepared: Prepared, record: BackgroundAgent, tree: Worktree | None
 ) -> None:
+    feed = prepared.parent.session.service(TaskFeed)
+
     def log(update: Any) -> None:
-        if isinstance(update, SubagentUpdate) and update.message is None:
+        if not isinstance(update, SubagentUpdate):
+            return
+        if update.message is None:
             record.log(update.line())
+        elif update.message.role == "assistant" and update.message.tool_uses:
+            feed.publish(
+                TaskChange(
+                    task_id=record.id,
+                    description=record.description,
+                    tool_uses=update.tool_uses,
+                    total_tokens=update.tokens,
+                    last_tool=update.message.tool_uses[-1].name,
+                )
+            )
 
     status: AgentStatus = "failed"
     text = ""
@@ -146,9 +162,10 @@ async def _run_background(
         status = "completed" if finished.status == "completed" else "failed"
         text = result.output.content
         if tree is not None:
-            kept = await finish_worktree(tree)
+            kept = await finish_worktree(tree, ctx=prepared.parent)
             if kept:
-                text += f"\n\nworktree: {tree.path} (branch {tree.branch})"
+                branch = f" (branch {tree.branch})" if tree.branch else ""
+                text += f"\n\nworktree: {tree.path}{branch}"
     except asyncio.CancelledError:
         status, text = "stopped", "The agent was stopped before it finished."
         raise
@@ -157,6 +174,8 @@ async def _run_background(
     finally:
         record.finish(status, text)
         record.resume = _resumer(prepared, record, finished, tree)
+        ended: TaskState = "killed" if status == "stopped" else status
+        feed.publish(TaskChange(task_id=record.id, state=ended, description=record.description))
         notice = task_notice(
             task_id=record.id,
             status=status,

@@ -25,6 +25,8 @@ class SubagentUpdate:
     message: Message | None = None
     """A message of its conversation, as it was appended (stream-json shows them)."""
     model: str = ""
+    tokens: int = 0
+    """Input and output tokens of its requests so far."""
 
     def line(self) -> str:
         """One line for people: the current tool and the count so far."""

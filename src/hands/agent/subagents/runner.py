@@ -35,7 +35,7 @@ from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, TextBlock, user_text
 from hands.errors import ConfigError
-from hands.models.base import Usage
+from hands.models.base import Effort, Usage
 from hands.orchestration.events import ToolProgressEvent
 
 if TYPE_CHECKING:
@@ -77,6 +77,8 @@ class Spawn:
     """Opens the agent file's ``mcpServers`` (``None``: the host has no MCP)."""
     background: bool = False
     """It runs in the background: only the tools meant for background agents."""
+    effort: Effort | None = None
+    """The effort its requests ask for; ``None``: the caller's."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -198,6 +200,7 @@ def prepare(spawn: Spawn, ctx: ToolContext, *, spawner: type[Tool[Any, Any]]) ->
         session_end=None,
         agent_id=agent_id,
         agent_type=agent.name,
+        effort=spawn.effort or host.options.effort,
     )
     from hands.hooks.engine import HookEngine
 
@@ -268,7 +271,9 @@ async def run(prepared: Prepared, progress: Progress) -> Finished:
                     progress(update)
                 elif isinstance(event, MessageEvent):
                     prepared.transcript.message(event.message)
-                    progress(_replace(update, message=event.message, current=update.current))
+                    tokens = q.usage.input_tokens + q.usage.output_tokens
+                    update = _replace(update, tokens=tokens)
+                    progress(_replace(update, message=event.message))
                 elif isinstance(event, ToolProgressEvent) and isinstance(
                     event.data, SubagentUpdate
                 ):

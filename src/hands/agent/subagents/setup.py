@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -13,6 +13,7 @@ from hands.core.tool import Tool
 
 if TYPE_CHECKING:
     from hands.config.commands import CommandSet
+    from hands.config.plugins import Plugin
     from hands.tools.skill import SkillSet
 
 
@@ -40,13 +41,15 @@ def delegation_tools(
     settings: Callable[[str], Any] | None = None,
     trusted: bool | None = None,
     window_tokens: int | None = None,
+    plugins: Sequence[Plugin] = (),
 ) -> DelegationTools:
     """Agent and Skill, with ``cwd``'s and the user's agent files and skills.
 
     Skill is left out of the pool (not enabled) when there is no skill. ``trusted``:
     whether the project's agent files and skills load (``None``: the trusted-workspaces
     file). ``window_tokens``: the model's context window, which
-    sizes the skill listing.
+    sizes the skill listing. ``plugins``: loaded plugins, whose agents, skills and
+    commands join (as ``PLUGIN:NAME``).
     """
     from hands.config.commands import load_commands
     from hands.config.trust import is_trusted
@@ -56,7 +59,10 @@ def delegation_tools(
     catalog = AgentCatalog.load(cwd=cwd, home=home, trusted=trusted)
     trusted = trusted if trusted is not None else is_trusted(cwd)
     commands = load_commands(cwd=cwd, home=home, trusted=trusted)
-    skills = with_commands(load_skills(cwd=cwd, home=home, trusted=trusted), commands)
+    skills = load_skills(cwd=cwd, home=home, trusted=trusted)
+    if plugins:
+        catalog, skills, commands = with_plugins(plugins, catalog, skills, commands)
+    skills = with_commands(skills, commands)
     overrides = model_overrides(settings) if settings is not None else {}
     return DelegationTools(
         tools=(
@@ -94,4 +100,36 @@ def with_commands(skills: SkillSet, commands: CommandSet) -> SkillSet:
     return SkillSet(
         skills=tuple(sorted((*skills.skills, *added), key=lambda s: s.name)),
         warnings=(*skills.warnings, *commands.warnings),
+    )
+
+
+def with_plugins(
+    plugins: Sequence[Plugin], catalog: AgentCatalog, skills: SkillSet, commands: CommandSet
+) -> tuple[AgentCatalog, SkillSet, CommandSet]:
+    """The catalog, skills and commands with those of ``plugins`` added (``PLUGIN:NAME``)."""
+    import dataclasses
+
+    from hands.agent.subagents.files import read_agent_files
+    from hands.config.commands import CommandSet, read_command_dir
+    from hands.tools.skill import SkillSet, read_skill_dir
+
+    agents = [a for a in catalog.agents if a.scope != "builtin"]
+    skill_list, command_list = list(skills.skills), list(commands.commands)
+    warnings = [*catalog.warnings]
+    skill_warnings, command_warnings = [*skills.warnings], [*commands.warnings]
+    for plugin in plugins:
+        files = sorted((plugin.root / "agents").rglob("*.md"))
+        loaded = read_agent_files(files, scope="project", trusted=True)
+        agents += [dataclasses.replace(a, name=plugin.prefix + a.name) for a in loaded.agents]
+        warnings += loaded.warnings
+        found, notes = read_skill_dir(plugin.root / "skills")
+        skill_list += [dataclasses.replace(s, name=plugin.prefix + s.name) for s in found]
+        skill_warnings += notes
+        cmds, notes = read_command_dir(plugin.root / "commands", "project")
+        command_list += [dataclasses.replace(c, name=plugin.prefix + c.name) for c in cmds]
+        command_warnings += notes
+    return (
+        AgentCatalog(agents, warnings=tuple(warnings)),
+        SkillSet(skills=tuple(skill_list), warnings=tuple(skill_warnings)),
+        CommandSet(commands=tuple(command_list), warnings=tuple(command_warnings)),
     )

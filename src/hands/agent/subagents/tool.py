@@ -32,7 +32,6 @@ class AgentInput(ToolInput):
     """Input of Agent."""
 
     ignored_fields: ClassVar[Mapping[str, str]] = {
-        "effort": "sub-agents use the model's default reasoning effort",
         "name": "sub-agents are addressed by the id in the result",
         "team_name": "hands has no agent teams",
         "mode": "a sub-agent runs under the session's permission mode and rules",
@@ -62,7 +61,11 @@ class AgentInput(ToolInput):
         description="worktree: work in a fresh git worktree of the project on its own "
         "branch (remote is not available here)",
     )
-    effort: SkipJsonSchema[Literal["low", "medium", "high", "xhigh", "max"] | None] = None
+    effort: Literal["low", "medium", "high", "xhigh", "max"] | None = Field(
+        default=None,
+        description="How hard the agent thinks, only when the user or the project's "
+        "instructions ask for a level; leave it out otherwise (it then runs at your effort)",
+    )
     name: SkipJsonSchema[str | None] = None
     team_name: SkipJsonSchema[str | None] = None
     mode: SkipJsonSchema[
@@ -197,7 +200,8 @@ class AgentTool(Tool[AgentInput, AgentOutput]):
             f"{output.total_duration_ms / 1000:.1f} s · {output.total_tokens} tokens"
         )
         if output.worktree_path:
-            facts += f"\nworktree: {output.worktree_path} (branch {output.worktree_branch})"
+            branch = f" (branch {output.worktree_branch})" if output.worktree_branch else ""
+            facts += f"\nworktree: {output.worktree_path}{branch}"
         return f"{output.content}\n\n[{facts}]"
 
     def render_progress(self, data: Any) -> Any:

@@ -98,7 +98,8 @@ async def _rewind_files(session: SdkSession, request: dict[str, Any]) -> dict[st
 
 
 async def _set_max_thinking_tokens(session: SdkSession, request: dict[str, Any]) -> dict[str, Any]:
-    raise ControlRefused("set_max_thinking_tokens: hands' providers take no thinking budget")
+    session.set_thinking(request)
+    return {}
 
 
 async def _end_session(session: SdkSession, request: dict[str, Any]) -> dict[str, Any]:

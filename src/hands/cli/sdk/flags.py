@@ -16,7 +16,6 @@ from hands.cli.args import UsageError
 Status = Literal["supported", "accepted", "refused"]
 """supported: Claude Code's meaning; accepted: checked and taken, with no or a lesser
 effect (the note says which); refused: an error naming the flag and why."""
-_OWN_THINKING = "no effect: hands' providers use their own thinking settings"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,31 +55,36 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         names=("--task-budget",),
         dest="task_budget",
-        status="accepted",
-        note="an API beta hands' providers do not send; the value is checked",
+        note="output_config.task_budget (tokens) on Anthropic requests, with its beta",
     ),
     Flag(names=("--model",), dest="model", note="any hands provider, see Providers"),
     Flag(
         names=("--fallback-model",),
         dest="fallback_model",
-        status="accepted",
-        note="checked to differ from --model, then unused: hands retries the same model",
+        note="comma-separated; a request the main model cannot serve (404, 5xx, overloaded) "
+        "goes to each in order",
     ),
-    Flag(names=("--effort",), dest="effort", status="accepted", note=_OWN_THINKING),
-    Flag(names=("--thinking",), dest="thinking", status="accepted", note=_OWN_THINKING),
+    Flag(
+        names=("--effort",),
+        dest="effort",
+        note="low to max: output_config.effort (Anthropic), reasoning_effort (OpenAI)",
+    ),
+    Flag(
+        names=("--thinking",),
+        dest="thinking",
+        note="adaptive, enabled (= adaptive) or disabled; Anthropic models",
+    ),
     Flag(
         names=("--thinking-display",),
         dest="thinking_display",
-        status="accepted",
-        note=_OWN_THINKING,
+        note="summarized or omitted, sent when thinking is on; Anthropic models",
     ),
     Flag(
         names=("--max-thinking-tokens",),
         dest="max_thinking_tokens",
-        status="accepted",
-        note="a whole number is checked; " + _OWN_THINKING,
+        note="a thinking budget in tokens (0: off) unless --thinking is given; Anthropic models",
     ),
-    Flag(names=("--betas",), dest="betas", status="accepted", note="not sent by hands"),
+    Flag(names=("--betas",), dest="betas", note="sent in the anthropic-beta header"),
     Flag(names=("--permission-mode",), dest="permission_mode"),
     Flag(
         names=("--permission-prompt-tool",),
@@ -155,15 +159,14 @@ FLAGS: tuple[Flag, ...] = (
         names=("--plugin-dir",),
         dest="plugin_dir",
         repeat=True,
-        status="refused",
-        note="hands has no plugins",
+        note="a plugin (or a folder of plugins): its commands, agents, skills, hooks and "
+        ".mcp.json servers, in a trusted workspace only",
     ),
     Flag(
         names=("--plugin-dir-no-mcp",),
         dest="plugin_dir_no_mcp",
         repeat=True,
-        status="refused",
-        note="hands has no plugins",
+        note="as --plugin-dir, without the plugin's MCP servers",
     ),
     Flag(
         names=("--agent",),
@@ -193,8 +196,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         names=("--managed-settings",),
         dest="managed_settings",
-        status="refused",
-        note="managed settings come from the system's managed-settings file",
+        note="policy settings (JSON or a file) above every other source but the machine's "
+        "managed-settings file",
     ),
     Flag(
         names=("--managed-settings-in-initialize",),
@@ -213,7 +216,7 @@ FLAGS: tuple[Flag, ...] = (
         names=("--sdk-url",),
         dest="sdk_url",
         status="refused",
-        note="hands speaks the protocol on stdin and stdout only",
+        note="a remote WebSocket transport; hands speaks the protocol on stdin and stdout only",
     ),
     Flag(names=("--simple",), dest="simple", takes_value=False),
     Flag(
@@ -311,9 +314,6 @@ def parse(argv: Sequence[str]) -> SdkArgs:
             f"--permission-prompt-tool {prompt_tool!r}: hands asks the SDK over stdio only "
             "(--permission-prompt-tool stdio)"
         )
-    fallback = args.text("fallback_model")
-    if fallback is not None and fallback == args.text("model"):
-        raise UsageError("--fallback-model must differ from --model")
     return args
 
 

@@ -11,14 +11,17 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hands.cli.args import UsageError, check_settings_value, resolve_cwd
 from hands.cli.sdk.flags import SdkArgs, parse
+from hands.cli.sdk.model_choice import configured
 from hands.errors import HandsError
 
 if TYPE_CHECKING:
+    from hands.cli.sdk.model_choice import ModelChoices
     from hands.cli.sdk.session import SdkSession
     from hands.cli.sdk.structured import StructuredOutputTool
     from hands.cli.session_setup import AgentSetup
-    from hands.core.context import PermissionMode
+    from hands.config.plugins import Plugin
     from hands.mcp.sdk_transport import SdkLink
+    from hands.models.base import Model
 
 
 def main(argv: Sequence[str]) -> int:
@@ -111,6 +114,15 @@ def _mcp_servers(args: SdkArgs) -> dict[str, object]:
     return mcp_config_servers(args.entries("mcp_config"))
 
 
+def _plugins(args: SdkArgs, cwd: Path) -> tuple[Plugin, ...]:
+    from hands.config.plugins import load_plugins
+
+    return (
+        *load_plugins(args.entries("plugin_dir"), cwd=cwd),
+        *load_plugins(args.entries("plugin_dir_no_mcp"), cwd=cwd, servers=False),
+    )
+
+
 def _session_ids(args: SdkArgs) -> tuple[str | None, bool, str | None]:
     """The session to resume, whether to continue the latest, and the new session's id."""
     resume = args.text("resume")
@@ -137,6 +149,8 @@ def _serve(args: SdkArgs) -> int:
     mode = _mode(args)
     settings_value = args.text("settings")
     check_settings_value(settings_value, cwd)
+    managed = args.text("managed_settings")
+    check_settings_value(managed, cwd, flag="--managed-settings")
     sources = args.text("setting_sources")
     setting_sources = None
     if sources is not None:
@@ -157,11 +171,15 @@ def _serve(args: SdkArgs) -> int:
         settings=settings_value,
         add_dirs=tuple(args.items("add_dir")),
         setting_sources=setting_sources,
+        managed_settings=managed,
+        plugins=_plugins(args, cwd),
     )
     max_turns = args.number("max_turns", integer=True, minimum=1)
     budget = args.number("max_budget_usd", minimum=0)
-    for dest in ("task_budget", "max_thinking_tokens"):
-        args.number(dest, integer=True, minimum=0)
+    from hands.cli.sdk.model_choice import add_betas, choices
+
+    model_choices = choices(args)
+    add_betas(os.environ, model_choices.all_betas)  # read by every Anthropic model built
     system, append = _prompts(args, cwd)
     from hands.cli.sdk.first_line import read_early
 
@@ -200,6 +218,7 @@ def _serve(args: SdkArgs) -> int:
         new_session_id=new_id,
     )
     _resume_at(args, setup, resume=resume, continue_last=continue_last)
+    setup.model = configured(setup.model, model_choices, resolve=_resolve)
     announce_warnings(setup.settings)
     for warning in setup.mcp_warnings:
         print(f"hands: warning: {warning}", file=sys.stderr)
@@ -212,7 +231,7 @@ def _serve(args: SdkArgs) -> int:
         for name, conn in list(setup.mcp.connections.items()):
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
-    return _run(args, setup, setup.harness.mode, max_turns, budget, structured, first_line)
+    return _run(args, setup, model_choices, max_turns, budget, structured, first_line)
 
 
 def _resume_at(
@@ -240,10 +259,17 @@ def _resume_at(
         setup.writer.message(message, uuids=shown)
 
 
+def _resolve(name: str | None) -> Model:
+    from hands.cli.sdk.providers import model_spec
+    from hands.models.resolve import resolve_model
+
+    return resolve_model(model_spec(name))
+
+
 def _run(
     args: SdkArgs,
     setup: AgentSetup,
-    mode: PermissionMode,
+    model_choices: ModelChoices,
     max_turns: float | None,
     budget: float | None,
     structured: StructuredOutputTool | None,
@@ -257,16 +283,13 @@ def _run(
     from hands.cli.sdk.rewind import checkpointing_asked
     from hands.cli.sdk.session import SdkOptions, SdkSession
 
-    def resolve(name: str | None) -> Any:
-        from hands.cli.sdk.providers import model_spec
-        from hands.models.resolve import resolve_model
-
-        return resolve_model(model_spec(name))
+    def resolve(name: str | None) -> Model:
+        return configured(_resolve(name), model_choices, resolve=_resolve)
 
     session = SdkSession(
         setup,
         SdkOptions(
-            permission_mode=mode,
+            permission_mode=setup.harness.mode,
             max_turns=int(max_turns) if max_turns is not None else None,
             max_budget_usd=budget,
             ask_sdk=args.text("permission_prompt_tool") == "stdio",
@@ -279,6 +302,7 @@ def _run(
             report_state=os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE", "") not in ("", "0"),
             replay_user_messages=args.on("replay"),
             file_checkpointing=checkpointing_asked(),
+            effort=model_choices.effort,
         ),
         ControlChannel(),
     )

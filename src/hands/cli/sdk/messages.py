@@ -60,6 +60,8 @@ class InitFacts:
     slash_commands: Sequence[str] = ()
     agents: Sequence[str] = ()
     skills: Sequence[str] = ()
+    plugins: Sequence[Mapping[str, str]] = ()
+    """``name``, ``path`` (and ``version``) of each plugin loaded."""
     hands_version: str = ""
     api_key_source: str = "none"
     """The variable the provider's key came from (``ANTHROPIC_API_KEY``), or ``none``."""
@@ -84,7 +86,7 @@ def init_line(facts: InitFacts) -> dict[str, Any]:
             "output_style": "default",
             "agents": list(facts.agents),
             "skills": list(facts.skills),
-            "plugins": [],
+            "plugins": [dict(p) for p in facts.plugins],
         }
     )
 

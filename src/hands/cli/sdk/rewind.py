@@ -6,14 +6,17 @@ An SDK program turns checkpointing on with ``enable_file_checkpointing`` (the SD
 program sent, or a new one), which ``--replay-user-messages`` sends back; ``rewind_files``
 names a prompt by it, and every file the session changed from that prompt on is put back
 as it was (the same store as the REPL's ``/rewind``). The conversation is not touched.
+Prompts of an earlier process of the same session (``--resume``) can be named too.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 from hands.cli.sdk.control import ControlRefused
 from hands.core.messages import Message
@@ -52,9 +55,17 @@ def replay_line(prompt: Prompt, *, session_id: str) -> dict[str, Any]:
     }
 
 
+PROMPTS_FILE = "prompt-uuids.json"
+"""Beside the checkpoints: each prompt's uuid → the conversation position it opened."""
+
+
 @dataclass(kw_only=True)
 class PromptCheckpoints:
-    """Which conversation position each prompt's ``uuid`` starts at, and rewinds to it."""
+    """Which conversation position each prompt's ``uuid`` starts at, and rewinds to it.
+
+    The positions are kept in the session's checkpoint folder, so a session resumed
+    with ``--resume`` (the same session id) rewinds to prompts of earlier processes.
+    """
 
     session: Session
     enabled: bool
@@ -63,6 +74,20 @@ class PromptCheckpoints:
     def __post_init__(self) -> None:
         # the store the tools record into: off unless the program asked for checkpoints
         self.store.enabled = self.enabled
+        if self.enabled:
+            self._starts.update(self._saved())
+
+    @property
+    def _path(self) -> Path:
+        return self.store.directory / PROMPTS_FILE
+
+    def _saved(self) -> dict[str, int]:
+        try:
+            raw: object = json.loads(self._path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return {}  # none yet (or unreadable: those prompts cannot be rewound to)
+        items = cast(dict[object, object], raw).items() if isinstance(raw, dict) else ()
+        return {k: v for k, v in items if isinstance(k, str) and isinstance(v, int)}
 
     @property
     def store(self) -> CheckpointStore:
@@ -72,7 +97,14 @@ class PromptCheckpoints:
 
     def remember(self, prompt: Prompt, *, message_index: int) -> None:
         """``prompt`` opens a turn when the conversation has ``message_index`` messages."""
-        self._starts.setdefault(prompt.uuid, message_index)
+        if prompt.uuid in self._starts:
+            return
+        self._starts[prompt.uuid] = message_index
+        if self.enabled:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            partial = self._path.with_suffix(".tmp")
+            partial.write_text(json.dumps(self._starts), encoding="utf-8")
+            partial.replace(self._path)
 
     def rewind(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer ``rewind_files``: files back as before the named prompt (or, dry, which)."""

@@ -9,12 +9,13 @@ it, and the session goes on. Stdin closing ends the session once its turns are d
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, Any, cast
+from typing import IO, Any, Literal, cast
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -34,16 +35,19 @@ from hands.cli.sdk.messages import (
     stamp,
 )
 from hands.cli.sdk.messages import result_line as build_result
+from hands.cli.sdk.model_choice import Thinking, spawn_thinking
 from hands.cli.sdk.resume_at import ShownIds
 from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
+from hands.cli.sdk.tasks import TaskLines
 from hands.cli.session_setup import AgentSetup
 from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
 from hands.core.outcome import ToolCallOutcome
-from hands.models.base import MessageStart, StreamEvent
+from hands.core.task_feed import TaskFeed
+from hands.models.base import Effort, MessageStart, StreamEvent
 from hands.orchestration.events import ToolResultEvent
 
 
@@ -97,6 +101,8 @@ class SdkOptions:
     """``--replay-user-messages``: each prompt is sent back with its ``uuid``."""
     file_checkpointing: bool = False
     """The program's ``enable_file_checkpointing``: files are recorded for ``rewind_files``."""
+    effort: Effort | None = None
+    """``--effort``: asked for on every request (sub-agents inherit it)."""
 
 
 @dataclass(kw_only=True)
@@ -115,6 +121,7 @@ class SdkSession:
         self.mode: PermissionMode = options.permission_mode
         self.tally = ModelTally()
         self._first_model = setup.model
+        self._spawn_thinking: Thinking = spawn_thinking(setup.model)
         self.setup.model = TappedModel(setup.model, self.tally, self._on_model_event)
         self._current: Query | None = None
         self._first_turn = True
@@ -132,6 +139,8 @@ class SdkSession:
         self.last_error = False
         self.context_tokens: int | None = None
         self.notes: list[str] = []
+        self.tasks = TaskLines(session_id=setup.session.id, send=lambda obj: self.send(stamp(obj)))
+        setup.session.service(TaskFeed).listen(self.tasks.change)
 
     # -- output ------------------------------------------------------------------------
 
@@ -206,6 +215,10 @@ class SdkSession:
         from hands.tools.schedule.jobs import Schedule
 
         schedule = Schedule.of(self.setup.session)
+        trusted = self.setup.harness.settings.trusted
+        problem = schedule.open_project(self.setup.cwd, trusted=trusted)
+        if problem:
+            print(f"hands: {problem}", file=sys.stderr)
         while True:
             for job in await schedule.wait_due():
                 if inbox._closed:  # pyright: ignore[reportPrivateUsage]
@@ -396,6 +409,8 @@ class SdkSession:
             session_start="auto" if self._first_turn else None,
             session_end=None,
         )
+        if self.options.effort is not None:
+            opts = dataclasses.replace(opts, effort=self.options.effort)
         self._first_turn = False
         q = query(message, opts)
         self._current = q
@@ -434,11 +449,7 @@ class SdkSession:
     def _watch(self, q: Query, event: object, state: _TurnState) -> None:
         """Permission denials, and the budget checked when a turn's tools are done."""
         if isinstance(event, ToolResultEvent):
-            from hands.cli.sdk.tasks import task_started
-
-            started = task_started(event, session_id=self.setup.session.id)
-            if started is not None:
-                self.send(stamp(started))
+            self.tasks.result(event)
         if isinstance(event, ToolResultEvent) and event.outcome.status == "rejected":
             state.denials.append(
                 {
@@ -500,6 +511,7 @@ class SdkSession:
             mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
             agents=self._agent_names(),
             skills=self._skill_names(),
+            plugins=[p.facts() for p in self.setup.settings.plugins],
             hands_version=self.options.hands_version,
             api_key_source=_key_source(setup.model.name),
         )
@@ -511,12 +523,10 @@ class SdkSession:
         return list(tool.catalog.names) if isinstance(tool, AgentTool) else []
 
     def _skill_names(self) -> list[str]:
-        tool = self.setup.pool.find("Skill")
-        skills = getattr(tool, "skills", None)
-        names = getattr(skills, "names", None)
-        return (
-            [str(n) for n in cast(list[object], names)] if isinstance(names, list | tuple) else []
-        )
+        from hands.tools.skill import SkillSet
+
+        skills = getattr(self.setup.pool.find("Skill"), "skills", None)
+        return [s.name for s in skills.skills] if isinstance(skills, SkillSet) else []
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
@@ -589,6 +599,33 @@ class SdkSession:
         self.mode = cast(PermissionMode, mode)
         if self._current is not None:
             self._current.set_permission_mode(self.mode)
+
+    def set_thinking(self, request: dict[str, Any]) -> None:
+        """``set_max_thinking_tokens``: a budget (0: off; null: the start's) and display."""
+        from hands.cli.sdk.control import ControlRefused
+        from hands.cli.sdk.model_choice import set_thinking
+
+        thinking: Thinking | Literal["unset"] = "unset"
+        if "max_thinking_tokens" in request:
+            value = request["max_thinking_tokens"]
+            if value is None:
+                thinking = self._spawn_thinking
+            elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                thinking = value or None
+            else:
+                raise ControlRefused(
+                    f"set_max_thinking_tokens: {value!r} is not a number of tokens (or null)"
+                )
+        display = request["thinking_display"] if "thinking_display" in request else "keep"
+        try:
+            took = set_thinking(self.setup.model, thinking, display)
+        except ValueError as exc:
+            raise ControlRefused(f"set_max_thinking_tokens: {exc}") from None
+        if not took and thinking != "unset":
+            raise ControlRefused(
+                f"set_max_thinking_tokens: the model {self.setup.model.name} takes no thinking "
+                "budget (Anthropic models do)"
+            )
 
     def set_model(self, name: str | None) -> None:
         """The model of the next turn (``None``: the first one)."""

@@ -49,8 +49,9 @@ class TappedModel:
         started = time.perf_counter()
         try:
             async for event in self.inner.stream(request):
-                if isinstance(event, MessageStop):
-                    self.tally.ledger.add(self.inner.name, event.usage)
+                if isinstance(event, MessageStop):  # a fallback's usage under its own name
+                    served: object = getattr(self.inner, "serving", self.inner)
+                    self.tally.ledger.add(getattr(served, "name", self.inner.name), event.usage)
                 if self.on_event is not None:
                     self.on_event(event)
                 yield event

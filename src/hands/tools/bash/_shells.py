@@ -29,6 +29,7 @@ from hands.core.context import ToolContext
 from hands.core.inbox import Inbox
 from hands.core.session import Session
 from hands.core.state import Carried
+from hands.core.task_feed import TaskChange, TaskFeed
 from hands.tools.bash._ending import ending_line, ending_notice
 from hands.tools.bash._process import ShellProcess, kill_tree, kill_tree_now, spawn
 from hands.tools.bash._settings import SandboxSettings
@@ -256,11 +257,12 @@ class BackgroundShells:
     def _watch(self, task: BackgroundTask, session: Session) -> None:
         inbox = session.service(Inbox)
         inbox.started(task.agent_id)
+        feed = session.service(TaskFeed)
         task.watcher = asyncio.get_running_loop().create_task(
-            self._until_end(task, inbox), name=f"bash:{task.id}"
+            self._until_end(task, inbox, feed), name=f"bash:{task.id}"
         )
 
-    async def _until_end(self, task: BackgroundTask, inbox: Inbox) -> None:
+    async def _until_end(self, task: BackgroundTask, inbox: Inbox, feed: TaskFeed) -> None:
         """Wait for the task to end (stopping it at its limit), then tell its agent."""
         try:
             with anyio.move_on_after(
@@ -276,6 +278,14 @@ class BackgroundShells:
             if task.before_notice is not None:
                 task.before_notice()
             _write_ending(task)
+            status = task.status
+            feed.publish(
+                TaskChange(
+                    task_id=task.id,
+                    state="killed" if status == "running" else status,
+                    description=task.description or task.command,
+                )
+            )
             inbox.finished(task.agent_id, None if quiet else ending_notice(task))
 
     def get(self, task_id: str) -> BackgroundTask | None:

@@ -8,20 +8,29 @@ polling with sleep. The watch ends when the command exits (its last lines come f
 then the usual end notice) or when ``timeout_ms`` runs out (the command is stopped and
 the end notice says so). The command is checked as a Bash command is, against the
 ``Bash(...)`` rules as well as ``Monitor(...)`` ones.
+
+``ws`` watches a WebSocket instead: a small client (the ``websockets`` package) runs as
+the background command, printing each text frame as a line (a binary frame as a
+placeholder) and a last line when the socket closes, which ends the watch. Opening a
+socket is asked for (an allow rule ``Monitor`` grants it), as a URL cannot be proven safe.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
+import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from hands.core.context import ToolContext
-from hands.core.decision import PermissionDecision
+from hands.core.decision import PermissionDecision, ask
 from hands.core.inbox import Inbox, task_notice
 from hands.core.schema import ToolInput
 from hands.core.subject import runs_command
@@ -38,6 +47,43 @@ POLL_SECONDS = 0.2
 """How often the output file is looked at for new lines."""
 MAX_NOTICE_CHARS = 8_000
 """Text of one batch of lines; the rest of a burst is counted and stays in the file."""
+
+
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+class MonitorWs(BaseModel):
+    """The WebSocket to watch."""
+
+    url: str = Field(description="A ws:// or wss:// URL (ASCII, no user name or password)")
+    protocols: list[str] | None = Field(
+        default=None, description="Subprotocols to offer (RFC 6455 tokens, each once)"
+    )
+
+
+def ws_problem(ws: MonitorWs) -> str | None:
+    """Why ``ws`` cannot be opened, or None."""
+    url = ws.url
+    parsed = urlsplit(url)
+    if (
+        parsed.scheme not in ("ws", "wss")
+        or not parsed.hostname
+        or parsed.username is not None
+        or parsed.password is not None
+        or not url.isascii()
+        or any(c.isspace() or not c.isprintable() for c in url)
+    ):
+        return (
+            f"{url!r} is not a WebSocket URL to open: give an ASCII ws:// or wss:// URL with "
+            "a host, no user name or password, no spaces or control characters."
+        )
+    protocols = ws.protocols or []
+    bad = [p for p in protocols if not _TOKEN.fullmatch(p)]
+    if bad:
+        return f"Subprotocols are RFC 6455 tokens (no spaces or separators); not {bad[0]!r}."
+    if len(set(protocols)) != len(protocols):
+        return "Each subprotocol may be offered once."
+    return None
 
 
 class MonitorInput(ToolInput):
@@ -58,8 +104,10 @@ class MonitorInput(ToolInput):
         description="Shell command whose every printed line is an event; its exit ends the "
         "watch (e.g. `tail -f build.log | grep --line-buffered ERROR`)",
     )
-    ws: dict[str, Any] | None = Field(
-        default=None, description="A WebSocket to watch (not available here: use command)"
+    ws: MonitorWs | None = Field(
+        default=None,
+        description="A WebSocket to open instead of a command: each text frame is an event "
+        "(a binary frame a placeholder line); the socket's close ends the watch",
     )
 
     @property
@@ -104,15 +152,16 @@ class MonitorTool(Tool[MonitorInput, MonitorStarted]):
 
     async def validate_input(self, input: MonitorInput, ctx: ToolContext) -> str | None:
         if input.ws is not None:
-            return (
-                "Watching a WebSocket is not available here. Watch it with a command that "
-                "prints one line per message (websocat, a small script) as command instead."
-            )
+            if input.command is not None:
+                return "Give either command or ws, not both."
+            return ws_problem(input.ws)
         if input.command is None or not input.command.strip():
-            return "Give the command to watch (each line it prints is an event)."
+            return "Give the command to watch (each line it prints is an event), or ws."
         return None
 
     async def check_permissions(self, input: MonitorInput, ctx: ToolContext) -> PermissionDecision:
+        if input.ws is not None:
+            return ask(f"Monitor wants to open the WebSocket {input.ws.url} and watch it.")
         bash, data = _as_bash(input)
         return await bash.check_permissions(data, ctx)
 
@@ -159,8 +208,12 @@ class MonitorTool(Tool[MonitorInput, MonitorStarted]):
 
 
 def _as_bash(input: MonitorInput) -> tuple[BashTool, BashInput]:
+    command = input.command or ""
+    if input.ws is not None:  # the client, run by this same Python
+        words = [sys.executable, "-m", "hands.tools.bash._ws_lines", input.ws.url]
+        command = shlex.join([*words, *(input.ws.protocols or [])])
     data = BashInput(
-        command=input.command or "",
+        command=command,
         run_in_background=True,
         timeout=input.limit_ms,
         description=input.description,

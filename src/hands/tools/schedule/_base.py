@@ -39,5 +39,7 @@ def job_line(job: Job) -> str:
         what = f"wakeup ({job.reason})" if job.reason else "wakeup"
     else:
         what = f"{job.cron} {'recurring' if job.recurring else 'once'}"
+        if job.durable:
+            what += " durable"
     prompt = job.prompt if len(job.prompt) <= 80 else job.prompt[:79] + "…"
     return f"{job.id}  next {when(job.at)}  {what}: {prompt}"

@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from typing import ClassVar
 
 from pydantic import Field
 
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ToolResult
+from hands.errors import ToolError
 from hands.tools.schedule._base import ScheduleTool, job_line
+from hands.tools.schedule.durable import DurableFileError
 from hands.tools.schedule.jobs import CronError, Job, Schedule, next_fire
 
 
 class CronCreateInput(ToolInput):
     """Input of CronCreate."""
-
-    ignored_fields: ClassVar[Mapping[str, str]] = {
-        "durable": "every job is kept with the session (a resumed session has it again); "
-        "none outlives it",
-    }
 
     cron: str = Field(
         description="A 5-field cron expression in local time: minute hour day-of-month "
@@ -32,7 +27,12 @@ class CronCreateInput(ToolInput):
         default=True,
         description="true: fire at every match until deleted (or 30 days on); false: once",
     )
-    durable: bool | None = Field(default=None, exclude=True)
+    durable: bool = Field(
+        default=False,
+        description="true: keep the job in the project's .claude/scheduled_tasks.json, so "
+        "later sessions in this project run it too; false: this session only. Use true only "
+        "when the user asks for the job to outlive the session",
+    )
 
 
 class CronCreateTool(ScheduleTool[CronCreateInput, Job]):
@@ -41,9 +41,9 @@ class CronCreateTool(ScheduleTool[CronCreateInput, Job]):
     name = "CronCreate"
     description = (
         "Schedule a prompt to come back to you as a user turn when a cron expression "
-        "matches (local time), while this session runs: recurring (the default) until "
-        "CronDelete or 30 days, or once (recurring false) for a reminder at a set time. "
-        "CronList shows the jobs."
+        "matches (local time), while this session runs (or, durable, in later sessions of "
+        "this project too): recurring (the default) until CronDelete or 30 days, or once "
+        "(recurring false) for a reminder at a set time. CronList shows the jobs."
     )
     input_model = CronCreateInput
     search_hint = "schedule a recurring prompt, cron job, reminder"
@@ -69,11 +69,25 @@ class CronCreateTool(ScheduleTool[CronCreateInput, Job]):
             cron=" ".join(input.cron.split()),
             recurring=input.recurring,
             made=now,
+            durable=input.durable,
         )
-        return ToolResult(output=Schedule.of(ctx.session).add(job))
+        schedule = Schedule.of(ctx.session)
+        if input.durable and schedule.project is None:
+            schedule.project = ctx.root
+        try:
+            return ToolResult(output=schedule.add(job))
+        except (DurableFileError, OSError) as exc:
+            raise ToolError(
+                f"Nothing was scheduled: the durable job could not be saved ({exc}). Repair "
+                "or remove that file, or schedule the job for this session only (durable "
+                "false)."
+            ) from None
 
     def to_content(self, output: Job) -> str:
-        return (
-            f"Scheduled: {job_line(output)}\nIt comes as a user turn while this session runs; "
-            "CronDelete with its id cancels it."
+        where = (
+            "It is kept in the project's .claude/scheduled_tasks.json and comes as a user "
+            "turn in this session and in later sessions started in the project"
+            if output.durable
+            else "It comes as a user turn while this session runs"
         )
+        return f"Scheduled: {job_line(output)}\n{where}; CronDelete with its id cancels it."

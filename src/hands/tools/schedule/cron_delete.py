@@ -7,7 +7,9 @@ from pydantic import Field
 from hands.core.context import ToolContext
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ToolResult
+from hands.errors import ToolError
 from hands.tools.schedule._base import ScheduleTool, job_line
+from hands.tools.schedule.durable import DurableFileError
 from hands.tools.schedule.jobs import Job, Schedule
 
 
@@ -37,7 +39,13 @@ class CronDeleteTool(ScheduleTool[CronDeleteInput, Job]):
     async def call(
         self, input: CronDeleteInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[Job]:
-        job = Schedule.of(ctx.session).remove(input.id.strip())
+        try:
+            job = Schedule.of(ctx.session).remove(input.id.strip())
+        except (DurableFileError, OSError) as exc:
+            raise ToolError(
+                f"The job was not cancelled: the project's scheduled tasks file could not be "
+                f"changed ({exc}). Repair that file, then call CronDelete again."
+            ) from None
         assert job is not None  # checked by validate_input in this same call
         return ToolResult(output=job)
 

@@ -5,6 +5,9 @@ until deleted or 30 days old, or once), or a delay (ScheduleWakeup). The front e
 read prompts as they come (the REPL, ``-p --input-format stream-json``) ask
 :meth:`Schedule.wait_due` for the next due prompt and run it as a user turn. Jobs are
 saved in the session's folder at each change, so a resumed session has them again.
+A durable CronCreate job is kept in the project's ``.claude/scheduled_tasks.json``
+instead (:mod:`hands.tools.schedule.durable`) and comes back in every later session
+started in that project, once the folder is trusted (:meth:`Schedule.open_project`).
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ import time
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 import anyio
 
 from hands.core.session import Session
+from hands.tools.schedule import durable
 
 MAX_AGE_S = 30 * 24 * 3600
 """A recurring job ends this long after it was made."""
@@ -71,6 +75,58 @@ class Job:
     recurring: bool = False
     made: float = 0.0
     reason: str = ""
+    durable: bool = False
+    """Kept in the project's scheduled tasks file, not with the session."""
+
+
+def task_entry(job: Job) -> dict[str, object]:
+    """A durable job as the project's scheduled tasks file keeps it."""
+    entry: dict[str, object] = {
+        "id": job.id,
+        "cron": job.cron,
+        "prompt": job.prompt,
+        "createdAt": round(job.made * 1000),
+    }
+    if job.recurring:
+        entry["recurring"] = True
+    return entry
+
+
+def job_from_task(task: object, now: float) -> Job | None:
+    """The job of one entry of the file, or None (malformed, or a recurring one too old).
+
+    A recurring job goes on from ``now`` (runs missed while no session was open are not
+    made up); a one-time job whose time passed while no session was open fires at once.
+    """
+    if not isinstance(task, dict):
+        return None
+    entry = cast(dict[str, Any], task)
+    ident, cron, prompt, created = (entry.get(k) for k in ("id", "cron", "prompt", "createdAt"))
+    if not (isinstance(ident, str) and isinstance(cron, str) and isinstance(prompt, str)):
+        return None
+    if not isinstance(created, int | float) or isinstance(created, bool) or not ident:
+        return None
+    last = entry.get("lastFiredAt")
+    made = created / 1000
+    after = last / 1000 if isinstance(last, int | float) and not isinstance(last, bool) else made
+    recurring = entry.get("recurring") is True
+    try:
+        at = next_fire(cron, after)
+        if recurring and at < now:
+            at = next_fire(cron, now)
+    except CronError:
+        return None
+    if recurring and now - made > MAX_AGE_S:
+        return None
+    return Job(
+        id=ident,
+        prompt=prompt,
+        at=at if recurring else max(at, now),
+        cron=" ".join(cron.split()),
+        recurring=recurring,
+        made=made,
+        durable=True,
+    )
 
 
 class Schedule:
@@ -79,6 +135,8 @@ class Schedule:
     def __init__(self) -> None:
         self.jobs: dict[str, Job] = {}
         self.path: Path | None = None
+        self.project: Path | None = None
+        """Where durable jobs are kept (its ``.claude/scheduled_tasks.json``)."""
         self._changed = anyio.Event()
 
     @classmethod
@@ -90,16 +148,51 @@ class Schedule:
             schedule.load()
         return schedule
 
+    def open_project(self, project: Path, *, trusted: bool) -> str:
+        """Keep durable jobs in ``project``; in a trusted folder, take back the ones there.
+
+        In a folder not trusted the file is left unread (its prompts are the repository's
+        words), though new durable jobs are still added to it. Returns a line for the
+        user when the file could not be used, else "".
+        """
+        self.project = project
+        if not trusted:
+            return ""
+        now = time.time()
+        try:
+            tasks = durable.read_tasks(project)
+        except durable.DurableFileError as exc:
+            return f"durable scheduled jobs not loaded: {exc}"
+        loaded = [job_from_task(t, now) for t in tasks]
+        fresh = [j for j in loaded if j is not None and j.id not in self.jobs]
+        for job in fresh:
+            self.jobs[job.id] = job
+        if fresh:
+            self._changed.set()
+            self._changed = anyio.Event()
+        return ""
+
     def add(self, job: Job) -> Job:
-        """Keep ``job`` (a new id when none is given)."""
+        """Keep ``job`` (a new id when none is given).
+
+        A durable one is written to the project's file first; DurableFileError or
+        OSError when it cannot be (then it is not kept at all).
+        """
         if not job.id:
             job = replace(job, id=secrets.token_hex(4))
+        if job.durable:
+            if self.project is None:
+                raise durable.DurableFileError("no project folder is known to keep it in")
+            durable.put(self.project, task_entry(job))
         self.jobs[job.id] = job
         self._changed_now()
         return job
 
     def remove(self, job_id: str) -> Job | None:
-        """Forget the job; it, if there was one."""
+        """Forget the job; it, if there was one (a durable one leaves the file first)."""
+        job = self.jobs.get(job_id)
+        if job is not None and job.durable and self.project is not None:
+            durable.drop(self.project, job_id)
         job = self.jobs.pop(job_id, None)
         if job is not None:
             self._changed_now()
@@ -119,6 +212,8 @@ class Schedule:
                 del self.jobs[job.id]
             else:
                 self.jobs[job.id] = replace(job, at=later)
+            if job.durable:
+                self._record_firing(job, gone=job.id not in self.jobs, now=now)
         if due:
             self._changed_now()
         return due
@@ -134,6 +229,18 @@ class Schedule:
             with anyio.move_on_after(None if soonest is None else soonest - time.time()):
                 await changed.wait()
 
+    def _record_firing(self, job: Job, *, gone: bool, now: float) -> None:
+        """A durable job fired: a finished one leaves the file, a recurring one notes when."""
+        if self.project is None:
+            return
+        try:
+            if gone:
+                durable.drop(self.project, job.id)
+            else:
+                durable.fired(self.project, job.id, round(now * 1000))
+        except (durable.DurableFileError, OSError):
+            pass  # the prompt still runs; the file stays as it was
+
     def _changed_now(self) -> None:
         self._changed.set()
         self._changed = anyio.Event()
@@ -145,7 +252,8 @@ class Schedule:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_suffix(".tmp")
-        partial.write_text(json.dumps([asdict(j) for j in self.ordered()], indent=1))
+        kept = [asdict(j) for j in self.ordered() if not j.durable]
+        partial.write_text(json.dumps(kept, indent=1))
         partial.replace(self.path)
 
     def load(self) -> None:
@@ -165,4 +273,5 @@ class Schedule:
                 job = adapter.validate_python(entry)
             except ValidationError:
                 continue
-            self.jobs[job.id] = job
+            if not job.durable:
+                self.jobs[job.id] = job

@@ -9,12 +9,13 @@ import typing
 from hands import _lazy
 
 if typing.TYPE_CHECKING:
-    from hands.tools.skill._skills import Skill, SkillSet, load_skills
+    from hands.tools.skill._skills import Skill, SkillSet, load_skills, read_skill_dir
 
 _EXPORTS = {
     "Skill": "._skills",
     "SkillSet": "._skills",
     "load_skills": "._skills",
+    "read_skill_dir": "._skills",
 }
 
 __getattr__, __dir__ = _lazy.exports(__name__, _EXPORTS)
@@ -23,4 +24,5 @@ __all__ = [
     "Skill",
     "SkillSet",
     "load_skills",
+    "read_skill_dir",
 ]

@@ -86,18 +86,27 @@ def _read(root: Path) -> tuple[list[Skill], list[str]]:
     skills: list[Skill] = []
     warnings: list[str] = []
     for sub in SKILL_DIRS:
-        directory = root / sub
-        if not directory.is_dir():
-            continue
-        for path in sorted(directory.glob(f"*/{SKILL_FILE}")):
-            try:
-                if path.stat().st_size > MAX_SKILL_BYTES:
-                    raise FrontmatterError(f"it is larger than {MAX_SKILL_BYTES:,} bytes")
-                skills.append(parse_skill(path, path.read_text(encoding="utf-8")))
-            except (OSError, UnicodeDecodeError) as exc:
-                warnings.append(f"skill file {path} cannot be read: {exc}")
-            except FrontmatterError as exc:
-                warnings.append(f"skill file {path} was skipped: {exc}")
+        found, notes = read_skill_dir(root / sub)
+        skills += found
+        warnings += notes
+    return skills, warnings
+
+
+def read_skill_dir(directory: Path) -> tuple[list[Skill], list[str]]:
+    """The skills of ``directory``'s ``*/SKILL.md``, and a warning per unusable one."""
+    skills: list[Skill] = []
+    warnings: list[str] = []
+    if not directory.is_dir():
+        return skills, warnings
+    for path in sorted(directory.glob(f"*/{SKILL_FILE}")):
+        try:
+            if path.stat().st_size > MAX_SKILL_BYTES:
+                raise FrontmatterError(f"it is larger than {MAX_SKILL_BYTES:,} bytes")
+            skills.append(parse_skill(path, path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            warnings.append(f"skill file {path} cannot be read: {exc}")
+        except FrontmatterError as exc:
+            warnings.append(f"skill file {path} was skipped: {exc}")
     return skills, warnings
 
 

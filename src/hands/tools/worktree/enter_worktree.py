@@ -1,7 +1,8 @@
 """EnterWorktree: the session moves into a git worktree of its project, new or existing.
 
 A new one is made from the current commit under the hands home, on a branch of its own,
-so the user's checkout is never touched; ``path`` enters one that ``git worktree list``
+so the user's checkout is never touched (or by the WorktreeCreate hook, when one is
+configured); ``path`` enters one that ``git worktree list``
 has. The working directory and the project directory (what permissions and hooks take as
 the project) become the worktree's until ExitWorktree. The call changes none of the
 user's files, so it runs without asking, in plan mode too, as in Claude Code.
@@ -117,7 +118,7 @@ class EnterWorktreeTool(Tool[EnterWorktreeInput, EnterWorktreeResult]):
         else:
             label = (input.name or "session").replace("/", "-")
             tree = await create_worktree(ctx.root, home=ctx.session.home, label=label,
-                                         name=label if input.name else None)  # fmt: skip
+                                         name=label if input.name else None, ctx=ctx)  # fmt: skip
             created = True
         state.entered = Entered(
             tree=tree, created=created, cwd=ctx.cwd, project_dir=ctx.project_dir
@@ -129,8 +130,9 @@ class EnterWorktreeTool(Tool[EnterWorktreeInput, EnterWorktreeResult]):
 
     def to_content(self, output: EnterWorktreeResult) -> str:
         how = "Made the worktree" if output.created else "Entered the worktree"
+        branch = f" (branch {output.branch})" if output.branch else ""
         return (
-            f"{how} {output.path} (branch {output.branch}); the session works there now: "
+            f"{how} {output.path}{branch}; the session works there now: "
             "commands run in it and relative paths start from it. ExitWorktree returns to "
             "the project (keeping or removing the worktree)."
         )

@@ -2,8 +2,11 @@
 
 ``keep`` leaves the worktree and its branch on disk; ``remove`` deletes a worktree
 EnterWorktree made (and its branch), but one with changed files or new commits only
-with ``discard_changes: true``, and never one the session only entered. The session
-goes back to the directories it was in before.
+with ``discard_changes: true``, and never one the session only entered. One a
+WorktreeCreate hook made cannot be checked, so removing it always takes
+``discard_changes: true`` and the user's approval; the WorktreeRemove hook (or git, when
+none is configured) removes it. The session goes back to the directories it was in
+before.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Literal
 from pydantic import Field
 
 from hands.core.context import ToolContext
-from hands.core.decision import PermissionDecision, allow
+from hands.core.decision import PermissionDecision, allow, ask
 from hands.core.schema import ToolInput
 from hands.core.tool import Progress, Tool, ToolResult
 from hands.errors import ToolError
@@ -45,6 +48,7 @@ class ExitWorktreeResult:
     removed: bool
     back_in: str
     lost: tuple[str, ...] = ()
+    made_by_hook: bool = False
 
 
 class ExitWorktreeTool(Tool[ExitWorktreeInput, ExitWorktreeResult]):
@@ -77,11 +81,23 @@ class ExitWorktreeTool(Tool[ExitWorktreeInput, ExitWorktreeResult]):
                 f"{entered.tree.path} existed before EnterWorktree entered it, so it is not "
                 "removed here: use action keep, or remove it with git yourself."
             )
+        if input.action == "remove" and entered.tree.made_by_hook and not input.discard_changes:
+            return (
+                f"A WorktreeCreate hook made {entered.tree.path}, so hands cannot tell what "
+                "work it holds. Ask the user; call again with discard_changes: true to remove "
+                "it, or use action keep."
+            )
         return None
 
     async def check_permissions(
         self, input: ExitWorktreeInput, ctx: ToolContext
     ) -> PermissionDecision:
+        entered = ctx.session.service(SessionWorktree).entered
+        if input.action == "remove" and entered is not None and entered.tree.made_by_hook:
+            return ask(
+                f"Remove the worktree {entered.tree.path}? A WorktreeCreate hook made it and "
+                "what it holds cannot be checked."
+            )
         return allow("the session's own worktree")
 
     async def call(
@@ -93,7 +109,11 @@ class ExitWorktreeTool(Tool[ExitWorktreeInput, ExitWorktreeResult]):
             raise ToolError("The session is in no worktree.")
         tree = entered.tree
         lost: tuple[str, ...] = ()
-        if input.action == "remove":
+        if input.action == "remove" and tree.made_by_hook:
+            refused = await remove_worktree(tree, ctx=ctx)
+            if refused is not None:
+                raise ToolError(f"{tree.path} was not removed: {refused}")
+        elif input.action == "remove":
             lost = tuple(await changes(tree))
             if lost and not input.discard_changes:
                 listed = "\n".join(f"- {line}" for line in lost[:50])
@@ -113,17 +133,21 @@ class ExitWorktreeTool(Tool[ExitWorktreeInput, ExitWorktreeResult]):
                 removed=input.action == "remove",
                 back_in=str(entered.cwd),
                 lost=lost,
+                made_by_hook=tree.made_by_hook,
             ),
             context_modifier=_back(entered),
         )
 
     def to_content(self, output: ExitWorktreeResult) -> str:
-        if output.removed:
+        if output.removed and output.made_by_hook:
+            what = f"Removed the worktree {output.path} (made by the WorktreeCreate hook)"
+        elif output.removed:
             what = f"Removed the worktree {output.path} and its branch {output.branch}"
             if output.lost:
                 what += f" ({len(output.lost)} changes discarded)"
         else:
-            what = f"Left the worktree {output.path} on disk (branch {output.branch})"
+            branch = f" (branch {output.branch})" if output.branch else ""
+            what = f"Left the worktree {output.path} on disk{branch}"
         return f"{what}. The session works in {output.back_in} again."
 
     def describe_input(self, input: ExitWorktreeInput) -> str:

@@ -3,6 +3,12 @@
 A worktree is made from the project's current commit under the hands home, so the
 user's checkout is never touched. A sub-agent's is removed with its branch at the end
 when it has no changes (no edits, no commits), kept for the user to merge otherwise.
+
+A configured WorktreeCreate hook replaces ``git worktree add`` (another version control
+system, or git with a layout of the user's): it is given the name and answers the path.
+Such a worktree is removed by the WorktreeRemove hook, or by git when none is
+configured, and its branch, if any, is left alone. A sub-agent's is removed only when
+git shows it clean at the commit it started from; anything hands cannot check is kept.
 """
 
 from __future__ import annotations
@@ -12,11 +18,16 @@ import secrets
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 
 from hands.config.safe_git import git_argv, git_env
+from hands.core.lifecycle import WorktreeHookError, WorktreeHooks, worktree_hooks
 from hands.errors import ToolError
+
+if TYPE_CHECKING:
+    from hands.core.context import ToolContext
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -32,6 +43,8 @@ class Worktree:
     """The commit it started from."""
     trusted: bool = False
     """Whether the repository's own programs (hooks, filters) may run."""
+    made_by_hook: bool = False
+    """A WorktreeCreate hook made it: ``branch`` and ``base`` are what git could tell."""
 
 
 async def _git(cwd: Path, *args: str, trusted: bool = False) -> subprocess.CompletedProcess[bytes]:
@@ -49,14 +62,26 @@ def _err(proc: subprocess.CompletedProcess[bytes]) -> str:
 
 
 async def create_worktree(
-    project: Path, *, home: Path, label: str, name: str | None = None, trusted: bool = False
+    project: Path,
+    *,
+    home: Path,
+    label: str,
+    name: str | None = None,
+    trusted: bool = False,
+    ctx: ToolContext | None = None,
 ) -> Worktree:
     """A new worktree of ``project``'s repository; ToolError when there is none.
 
     ``name``: the worktree's (and its branch's) exact name; default ``label`` and a
     random suffix. Unless the workspace is ``trusted``, the repository's hooks
-    (``post-checkout``), filters and other programs do not run, now or later.
+    (``post-checkout``), filters and other programs do not run, now or later. With
+    ``ctx``, a WorktreeCreate hook of the session makes it instead, when one is configured.
     """
+    if name is None:
+        name = f"{_UNSAFE.sub('-', label).strip('-')[:40] or 'agent'}-{secrets.token_hex(4)}"
+    hooks = worktree_hooks(ctx)
+    if ctx is not None and hooks is not None and hooks.makes_worktrees():
+        return await _made_by_hook(project, hooks, ctx, name=name, trusted=trusted)
     try:
         top = await _git(project, "rev-parse", "--show-toplevel", trusted=trusted)
     except OSError as exc:
@@ -64,7 +89,8 @@ async def create_worktree(
     if top.returncode != 0:
         raise ToolError(
             f"Worktree isolation needs a git repository, and {project} is not inside one. "
-            "Run the agent without isolation, or initialise a repository first."
+            "Run the agent without isolation, or initialise a repository first (for another "
+            "version control system, a WorktreeCreate hook in the settings can make worktrees)."
         )
     repo = Path(_out(top))
     head = await _git(repo, "rev-parse", "--verify", "HEAD", trusted=trusted)
@@ -73,8 +99,6 @@ async def create_worktree(
             f"Worktree isolation needs a commit to start from, and the repository at {repo} "
             "has none yet."
         )
-    if name is None:
-        name = f"{_UNSAFE.sub('-', label).strip('-')[:40] or 'agent'}-{secrets.token_hex(4)}"
     path = home / "worktrees" / (_UNSAFE.sub("-", str(repo)).strip("-") or "root") / name
     if path.exists():
         raise ToolError(f"A worktree called {name!r} exists already at {path}; pick another name.")
@@ -84,6 +108,45 @@ async def create_worktree(
     if made.returncode != 0:
         raise ToolError(f"The worktree could not be made: {_err(made)[:500]}")
     return Worktree(path=path, branch=branch, repo=repo, base=_out(head), trusted=trusted)
+
+
+async def _made_by_hook(
+    project: Path, hooks: WorktreeHooks, ctx: ToolContext, *, name: str, trusted: bool
+) -> Worktree:
+    """The worktree the WorktreeCreate hook made, with what git can tell of it."""
+    try:
+        made = await hooks.worktree_create(ctx, name=name)
+    except WorktreeHookError as exc:
+        raise ToolError(
+            f"No worktree was made: {exc}. Fix the hook or its input, or go on without a "
+            "worktree."
+        ) from None
+    if not made.is_dir():
+        raise ToolError(
+            f"No worktree was made: the WorktreeCreate hook answered {made}, which is not a "
+            "directory. The hook must make the worktree and print its path."
+        )
+    path = made.resolve()
+    repo, base = project, ""
+    try:
+        top = await _git(project, "rev-parse", "--show-toplevel", trusted=trusted)
+        head = await _git(project, "rev-parse", "--verify", "HEAD", trusted=trusted)
+        branch = await _git(path, "branch", "--show-current", trusted=trusted)
+    except OSError:  # no git: nothing more to know
+        return Worktree(path=path, branch="", repo=repo, base=base, trusted=trusted,
+                        made_by_hook=True)  # fmt: skip
+    if top.returncode == 0:
+        repo = Path(_out(top))
+    if head.returncode == 0:
+        base = _out(head)
+    return Worktree(
+        path=path,
+        branch=_out(branch) if branch.returncode == 0 else "",
+        repo=repo,
+        base=base,
+        trusted=trusted,
+        made_by_hook=True,
+    )
 
 
 async def has_changes(tree: Worktree) -> bool:
@@ -109,9 +172,17 @@ async def changes(tree: Worktree) -> list[str]:
     return out
 
 
-async def remove_worktree(tree: Worktree, *, branch: bool = True) -> str | None:
-    """Remove the worktree (and its branch); what git said when it refused, else None."""
+async def remove_worktree(
+    tree: Worktree, *, branch: bool = True, ctx: ToolContext | None = None
+) -> str | None:
+    """Remove the worktree (and its branch); what refused, else None.
+
+    A worktree a WorktreeCreate hook made goes through the WorktreeRemove hook (with
+    ``ctx``), or ``git worktree remove`` when none is configured; its branch is kept.
+    """
     with anyio.CancelScope(shield=True):
+        if tree.made_by_hook:
+            return await _remove_hook_made(tree, ctx)
         gone = await _git(
             tree.repo, "worktree", "remove", "--force", str(tree.path), trusted=tree.trusted
         )
@@ -120,6 +191,38 @@ async def remove_worktree(tree: Worktree, *, branch: bool = True) -> str | None:
         if branch:
             await _git(tree.repo, "branch", "-D", tree.branch, trusted=tree.trusted)
     return None
+
+
+async def _remove_hook_made(tree: Worktree, ctx: ToolContext | None) -> str | None:
+    hooks = worktree_hooks(ctx)
+    if ctx is not None and hooks is not None and hooks.removes_worktrees():
+        try:
+            await hooks.worktree_remove(ctx, worktree_path=tree.path)
+        except WorktreeHookError as exc:
+            return None if not tree.path.exists() else str(exc)
+        return None
+    gone = await _git(
+        tree.repo, "worktree", "remove", "--force", str(tree.path), trusted=tree.trusted
+    )
+    if gone.returncode != 0:
+        return (
+            f"no WorktreeRemove hook is configured and git could not remove it "
+            f"({_err(gone)[:300] or 'git worktree remove failed'})"
+        )
+    return None
+
+
+async def _clean_at_base(tree: Worktree) -> bool:
+    """A hook-made worktree that git shows unchanged at the commit the project was at."""
+    if not tree.base:
+        return False
+    top = await _git(tree.path, "rev-parse", "--show-toplevel", trusted=tree.trusted)
+    if top.returncode != 0 or _real(Path(_out(top))) != _real(tree.path):
+        return False  # not a checkout of its own: nothing to go by
+    head = await _git(tree.path, "rev-parse", "--verify", "HEAD", trusted=tree.trusted)
+    if head.returncode != 0 or _out(head) != tree.base:
+        return False
+    return not await has_changes(tree)
 
 
 def _real(path: Path) -> Path:
@@ -148,10 +251,18 @@ async def existing_worktree(project: Path, path: Path) -> Worktree | None:
     return None
 
 
-async def finish_worktree(tree: Worktree) -> bool:
-    """Remove the worktree and its branch unless it has changes; True when it is kept."""
+async def finish_worktree(tree: Worktree, *, ctx: ToolContext | None = None) -> bool:
+    """Remove the worktree and its branch unless it has changes; True when it is kept.
+
+    A hook-made worktree is removed (see :func:`remove_worktree`) only when git shows it
+    clean at the commit it started from; otherwise it is kept.
+    """
     kept = True
     with anyio.CancelScope(shield=True):
+        if tree.made_by_hook:
+            if await _clean_at_base(tree):
+                kept = await remove_worktree(tree, ctx=ctx) is not None
+            return kept
         kept = await has_changes(tree)
         if not kept:
             await _git(
