@@ -16,7 +16,9 @@ Per call (the trivial ``add`` tool of ``overhead.py``, the same set-up):
 * openai-agents   ``FunctionTool.on_invoke_tool`` (serial, and 10 with ``asyncio.gather``)
 * pydantic-ai     ``ToolManager.handle_call`` (serial, and 10 with ``asyncio.gather``)
 * loop marginal   ``query`` + ``ScriptedModel``: a turn of 50 add calls against a turn of 1,
-                  per extra call
+                  per extra call; beside it the scripted model alone (its script read,
+                  both turns streamed against the request the loop would send), whose
+                  share is the fake model's, not the loop's
 
 Start-up (the whole process, one run each):
 
@@ -45,7 +47,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 HERE = Path(__file__).resolve().parent
 CALLS = 600
@@ -68,6 +70,8 @@ PER_CALL: dict[str, tuple[str, int]] = {
     "pydantic-ai-batch": ("pydantic-ai handle_call, gather of 10", BATCH),
     "loop-1": ("hands query loop, one turn of 1 add call", 1),
     "loop-50": (f"hands query loop, one turn of {LOOP_N} add calls", LOOP_N),
+    "model-1": ("the scripted model alone: its script of 1 call read and streamed", 1),
+    "model-50": (f"the scripted model alone: its script of {LOOP_N} calls", LOOP_N),
 }
 
 
@@ -101,6 +105,23 @@ async def build_step(name: str, cwd: Path) -> Step:
         handle = (await overhead.pydantic_ai_paths())[0]
         step = handle.serial if name == "pydantic-ai-serial" else handle.batch
         return step or _missing(f"{name}: {handle.missing}")
+    if name.startswith("model-"):
+        n = int(name.removeprefix("model-"))
+
+        async def model() -> Any:
+            from hands.models.base import ModelRequest
+            from hands.models.scripted import ScriptedModel
+
+            # what the loop's model does for a turn of n calls: read the script, stream
+            # the tool_use turn, then the final turn against a request holding the
+            # calls and their results (the usage it reports encodes the request)
+            scripted = ScriptedModel(overhead.loop_script(n))
+            async for _ in scripted.stream(ModelRequest(messages=())):
+                pass
+            async for _ in scripted.stream(ModelRequest(messages=_turn_messages(n))):
+                pass
+
+        return model
     if name.startswith("loop-"):
         n = int(name.removeprefix("loop-"))
 
@@ -109,6 +130,27 @@ async def build_step(name: str, cwd: Path) -> Step:
 
         return loop
     raise SystemExit(f"unknown path {name!r}; known: {', '.join(PER_CALL)}")
+
+
+def _turn_messages(n: int) -> tuple[Any, ...]:
+    """The request after a turn of ``n`` add calls: prompt, the calls, their results."""
+    from hands.core.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
+
+    uses = [ToolUseBlock(id=f"toolu_{i}", name="add", input={"a": i, "b": 1}) for i in range(n)]
+    results = [ToolResultBlock(tool_use_id=f"toolu_{i}", content=str(i + 1)) for i in range(n)]
+    return (
+        Message(role="user", content=(TextBlock(text="add these"),)),
+        Message(role="assistant", content=tuple(uses)),
+        Message(role="user", content=tuple(results)),
+    )
+
+
+def _check(name: str, result: Any) -> None:
+    """Stop when a path's call failed: a count of error results measures the wrong thing."""
+    blocks: list[Any] = cast("list[Any]", result) if isinstance(result, list) else [result]
+    for block in blocks:
+        if getattr(block, "is_error", False):
+            raise SystemExit(f"{name}: the call failed: {getattr(block, 'content', block)}")
 
 
 def _serial_of(candidate: Any) -> Step:
@@ -125,6 +167,7 @@ async def child(name: str, iterations: int) -> None:
         cwd = Path(tmp) / "project"
         cwd.mkdir()
         step = await build_step(name, cwd)
+        _check(name, await step())
         for _ in range(WARMUP):
             await step()
         for _ in range(iterations):
@@ -278,7 +321,7 @@ def main() -> None:
 def report(counted: dict[str, float], calls: int) -> None:
     print(f"instructions per call (callgrind, ({calls} calls - 0) / {calls}, after warm-up)")
     for name, count in counted.items():
-        if not name.startswith("loop-"):
+        if not name.startswith(("loop-", "model-")):
             print(f"  {PER_CALL[name][0]:<55} {count:>10,.0f}")
     serial, batch = counted.get("hands-serial"), counted.get("hands-batch")
     agents, agents_batch = counted.get("agents-serial"), counted.get("agents-batch")
@@ -293,6 +336,11 @@ def report(counted: dict[str, float], calls: int) -> None:
     if one is not None and many is not None:
         marginal = (many * LOOP_N - one) / (LOOP_N - 1)
         print(f"  loop marginal per extra call:        {marginal:>10,.0f}")
+        first, more = counted.get("model-1"), counted.get("model-50")
+        if first is not None and more is not None:
+            model = (more * LOOP_N - first) / (LOOP_N - 1)
+            print(f"    of it the scripted model's share:  {model:>10,.0f}")
+            print(f"    the loop's own (the rest):         {marginal - model:>10,.0f}")
 
 
 if __name__ == "__main__":

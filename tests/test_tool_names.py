@@ -19,10 +19,15 @@ ALLOWED: dict[str, frozenset[str]] = {
 
 
 def _own_modules() -> dict[str, frozenset[str]]:
+    """Each tool's module, and the module of the base class that declares its name (the
+    browser's navigation rules, which the request guard asks without the tool)."""
     own: dict[str, frozenset[str]] = {}
     for entry in BUILTIN_TOOLS:
-        path = entry.module.removeprefix("hands.").replace(".", "/") + ".py"
-        own[path] = frozenset({entry.name, *entry.aliases})
+        names = frozenset({entry.name, *entry.aliases})
+        declaring = next(c for c in entry.tool_class().__mro__ if "name" in vars(c))
+        for module in {entry.module, declaring.__module__}:
+            path = module.removeprefix("hands.").replace(".", "/") + ".py"
+            own[path] = own.get(path, frozenset()) | names
     return own
 
 

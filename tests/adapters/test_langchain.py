@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,41 +20,14 @@ from adapter_scenario import (
     toolbox_with_mcp,
     turns,
 )
+from framework_models import CONFIG, ScriptedChat, script, seen_by_model
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from hands.adapters.langchain import hands_tools
 from hands.adapters.toolbox import Toolbox
-
-
-class ScriptedChat(GenericFakeChatModel):
-    """The fake chat model, with tools bound (it answers from its script regardless)."""
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChat:  # type: ignore[override]
-        return self
-
-
-def script(messages: list[list[Step]]) -> Iterator[AIMessage]:
-    for step in messages:
-        calls = [
-            {"name": s.name, "args": dict(s.input), "id": s.id, "type": "tool_call"} for s in step
-        ]
-        yield AIMessage(content="", tool_calls=calls)
-    yield AIMessage(content="done")
-
-
-def seen_by_model(messages: Sequence[BaseMessage]) -> dict[str, tuple[str, bool]]:
-    return {
-        m.tool_call_id: (m.text if hasattr(m, "text") else str(m.content), m.status == "error")
-        for m in messages
-        if isinstance(m, ToolMessage)
-    }
-
-
-CONFIG: Any = {"configurable": {"thread_id": "t1"}}
 
 
 def test_a_run_reads_edits_is_blocked_calls_mcp_and_pauses_for_approval(tmp_path: Path) -> None:

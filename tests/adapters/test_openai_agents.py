@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
@@ -24,69 +21,10 @@ from adapter_scenario import (
     turns,
 )
 from agents import Agent, Runner
-from agents.items import ModelResponse, TResponseStreamEvent
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types.responses import (
-    ResponseFunctionToolCall,
-    ResponseOutputMessage,
-    ResponseOutputText,
-)
+from framework_models import ScriptedModel
 
 from hands.adapters.openai_agents import hands_tools
 from hands.adapters.toolbox import Toolbox
-
-
-class ScriptedModel(Model):
-    """Answers each request with the next message of tool calls, then with text."""
-
-    def __init__(self, messages: list[list[Step]]) -> None:
-        self.messages = messages
-        self.seen: dict[str, tuple[str, bool]] = {}
-        self.tool_names: list[list[str]] = []
-
-    async def get_response(
-        self,
-        system_instructions: Any,
-        input: Any,
-        model_settings: Any,
-        tools: Any,
-        *args: Any,
-        **kwargs: Any,
-    ) -> ModelResponse:
-        self.tool_names.append([t.name for t in tools])
-        for item in input if isinstance(input, list) else ():
-            entry: dict[str, Any] = item if isinstance(item, dict) else {}  # type: ignore[assignment]
-            if entry.get("type") == "function_call_output":
-                output = entry["output"]
-                text = (
-                    output
-                    if isinstance(output, str)
-                    else "".join(p.get("text", "") for p in output)
-                )
-                # hands' error results are plain strings; successes are typed text parts
-                self.seen[entry["call_id"]] = (text, isinstance(output, str))
-        if not self.messages:
-            text = ResponseOutputText(type="output_text", text="done", annotations=[])
-            message = ResponseOutputMessage(
-                id="m", type="message", role="assistant", status="completed", content=[text]
-            )
-            return ModelResponse(output=[message], usage=Usage(), response_id=None)
-        calls = [
-            ResponseFunctionToolCall(
-                id=f"fc_{s.id}",
-                call_id=s.id,
-                name=s.name,
-                arguments=json.dumps(s.input),
-                type="function_call",
-                status="completed",
-            )
-            for s in self.messages.pop(0)
-        ]
-        return ModelResponse(output=list(calls), usage=Usage(), response_id=None)
-
-    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[TResponseStreamEvent]:
-        raise NotImplementedError
 
 
 def test_a_run_reads_edits_is_blocked_calls_mcp_and_pauses_for_approval(tmp_path: Path) -> None:

@@ -22,48 +22,12 @@ from adapter_scenario import (
     toolbox_with_mcp,
     turns,
 )
+from framework_models import Script
 from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
-from pydantic_ai.messages import (
-    ModelMessage,
-    ModelRequest,
-    ModelResponse,
-    RetryPromptPart,
-    TextPart,
-    ToolCallPart,
-    ToolReturnPart,
-)
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.function import FunctionModel
 
 from hands.adapters.pydantic_ai import HandsToolset
 from hands.adapters.toolbox import Toolbox
-
-
-class Script:
-    """Answers each request with the next message of tool calls, then with text."""
-
-    def __init__(self, messages: list[list[Step]]) -> None:
-        self.messages = messages
-        self.seen: dict[str, tuple[str, bool]] = {}
-        self.tool_names: list[list[str]] = []
-        self.search_description = ""
-
-    def __call__(self, history: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        self.tool_names.append([t.name for t in info.function_tools])
-        for tool in info.function_tools:
-            if tool.name == "ToolSearch" and not self.search_description:
-                self.search_description = tool.description or ""
-        for part in history[-1].parts if isinstance(history[-1], ModelRequest) else ():
-            if isinstance(part, ToolReturnPart):
-                failed = getattr(part, "outcome", "success") != "success"
-                self.seen[part.tool_call_id] = (str(part.content), failed)
-            elif isinstance(part, RetryPromptPart) and part.tool_call_id:
-                self.seen[part.tool_call_id] = (str(part.content), True)
-        if not self.messages:
-            return ModelResponse(parts=[TextPart("done")])
-        step = self.messages.pop(0)
-        return ModelResponse(
-            parts=[ToolCallPart(s.name, dict(s.input), tool_call_id=s.id) for s in step]
-        )
 
 
 def test_a_run_reads_edits_is_blocked_calls_mcp_and_pauses_for_approval(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 from hands.agent.compaction.summary import SUMMARY_SYSTEM
 from hands.models.base import ModelRequest, StreamEvent
+from hands.models.facts import ModelFacts
 from hands.testing import ScriptedModel
 
 
@@ -19,6 +20,10 @@ class Summaries:
     @property
     def name(self) -> str:
         return self.inner.name
+
+    @property
+    def facts(self) -> ModelFacts:
+        return self.inner.facts
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         self.requests.append(request)

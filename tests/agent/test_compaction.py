@@ -19,6 +19,7 @@ from hands.core.messages import Message, ToolResultBlock, user_text
 from hands.core.session import Session
 from hands.errors import ConfigError, ModelError
 from hands.models.base import ModelRequest, StreamEvent
+from hands.models.facts import ModelFacts
 from hands.orchestration.events import ToolResultEvent
 from hands.testing import ScriptedModel
 from hands.tools.file.edit import EditTool
@@ -179,6 +180,10 @@ class FailingSummaries:
         return self.inner.name
 
     @property
+    def facts(self) -> ModelFacts:
+        return self.inner.facts
+
+    @property
     def requests(self) -> list[ModelRequest]:
         return self.inner.requests
 
@@ -258,9 +263,9 @@ def test_windows_come_from_the_table_settings_and_environment() -> None:
         {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "80"},
         {"contextWindows": {"gpt-4o": 64_000}}.get,
     )
-    assert settings.limit_for("openai:gpt-4o") == 51_200
+    assert settings.limit_for(ScriptedModel({"turns": []}, name="openai:gpt-4o")) == 51_200
     assert not CompactionSettings.from_env({"DISABLE_AUTO_COMPACT": "1"}).auto
-    assert CompactionSettings.from_env({"HANDS_CONTEXT_WINDOW": "5000"}).window_for("x") == 5000
+    assert CompactionSettings.from_env({"HANDS_CONTEXT_WINDOW": "5000"}).window_named("x") == 5000
     with pytest.raises(ConfigError, match="from 1 to 100"):
         CompactionSettings.from_env({"HANDS_AUTOCOMPACT_PCT": "250"})
     json.dumps(settings.windows)

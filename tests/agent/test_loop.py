@@ -14,6 +14,7 @@ from hands.core.limits import Limits
 from hands.core.messages import ToolResultBlock, ToolUseBlock
 from hands.errors import ModelError
 from hands.models.base import ModelRequest, StreamEvent
+from hands.models.facts import facts_for
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.testing import ScriptedModel
 
@@ -91,6 +92,7 @@ class LoggingModel:
     def __init__(self, inner: ScriptedModel) -> None:
         self.inner = inner
         self.name = inner.name
+        self.facts = inner.facts
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         async for event in self.inner.stream(request):
@@ -148,6 +150,7 @@ class BreakingModel:
     """Streams one tool_use, then the connection drops."""
 
     name = "breaking"
+    facts = facts_for("breaking")
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         from hands.models.base import BlockComplete, MessageStart, ToolUseStart
@@ -323,6 +326,7 @@ class FlakyModel:
     """The first stream breaks after a tool_use (retryably); the next ones work."""
 
     name = "flaky"
+    facts = facts_for("flaky")
 
     def __init__(self) -> None:
         self.calls = 0

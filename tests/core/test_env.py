@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -10,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from hands.agent.compaction.settings import CompactionSettings
 from hands.agent.subagents.limits import max_depth
+from hands.cli.root_check import sandboxed
+from hands.config.trust import trust_file
 from hands.core import env
 from hands.core.limits import Limits
 from hands.tools.browser._settings import BrowserSettings
@@ -56,6 +60,13 @@ def test_unset_gives_the_default_and_a_claude_code_name_stands_in() -> None:
         (Limits.from_env, {"HANDS_SIMPLE": "maybe"}, "HANDS_SIMPLE='maybe'"),
         (max_depth, {"HANDS_MAX_SUBAGENT_DEPTH": "-2"}, "HANDS_MAX_SUBAGENT_DEPTH='-2'"),
         (BrowserSettings.from_env, {"HANDS_BROWSER_HEADLESS": "2"}, "HANDS_BROWSER_HEADLESS='2'"),
+        (sandboxed, {"HANDS_SANDBOX": "maybe"}, "HANDS_SANDBOX='maybe'"),
+        (sandboxed, {"IS_SANDBOX": "perhaps"}, "IS_SANDBOX='perhaps'"),
+        (
+            CompactionSettings.from_env,
+            {"HANDS_CONTEXT_WINDOW": "big"},
+            "HANDS_CONTEXT_WINDOW='big'",
+        ),
     ],
 )
 def test_a_bad_value_is_one_error_naming_the_variable(
@@ -64,6 +75,21 @@ def test_a_bad_value_is_one_error_naming_the_variable(
     with pytest.raises(env.EnvError) as caught:
         read(variables)  # type: ignore[operator]
     assert str(caught.value).startswith(named) and "\n" not in str(caught.value)
+
+
+def test_set_but_empty_is_told_from_unset_and_home_follows_the_mapping_read() -> None:
+    assert env.given("HANDS_MANAGED_SETTINGS", {"HANDS_MANAGED_SETTINGS": ""}) == ""
+    assert env.given("HANDS_MANAGED_SETTINGS", {}) is None
+    assert env.given("HANDS_ENV_FILE", {"CLAUDE_ENV_FILE": " /tmp/x.sh "}) == "/tmp/x.sh"
+    assert trust_file({"HOME": "/h"}) == Path("/h/.hands/trusted.json")
+    assert trust_file({"HOME": "/h", "HANDS_HOME": "/o"}) == Path("/o/trusted.json")
+
+
+def test_a_value_out_of_range_names_the_claude_code_variable_that_was_read() -> None:
+    claude = {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "500"}
+    assert env.source("HANDS_CONTEXT_WINDOW", claude) == "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
+    with pytest.raises(env.EnvError, match=r"^CLAUDE_CODE_AUTO_COMPACT_WINDOW must be at least"):
+        CompactionSettings.from_env(claude)
 
 
 def test_a_bad_claude_code_name_is_named_as_set() -> None:
@@ -93,3 +119,77 @@ def test_a_text_variable_with_a_shape_is_checked_against_it() -> None:
     assert DeferralMode.from_env({"ENABLE_TOOL_SEARCH": "auto:5%"}).percent == 5.0
     with pytest.raises(env.EnvError, match="HANDS_TOOL_SEARCH='sometimes' is not auto"):
         DeferralMode.from_env({"HANDS_TOOL_SEARCH": "sometimes"})
+
+
+def _strings(node: ast.expr, names: dict[str, set[str]]) -> set[str]:
+    """The strings an expression can be: a literal, a collection of literals, or a name
+    bound to either at module level or as a loop variable over one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.Name):
+        return names.get(node.id, set())
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return set().union(*(_strings(e, names) for e in node.elts))
+    return set()
+
+
+def direct_hands_reads(source: str) -> list[str]:
+    """``line: name`` for each read of a ``HANDS_`` variable not through ``core.env``:
+    ``x.get(NAME)``, ``getenv(NAME)``, ``x[NAME]`` (loaded) and ``NAME in x``."""
+    tree = ast.parse(source)
+    names: dict[str, set[str]] = {}
+    for node in ast.walk(tree):  # module constants and loop variables, in source order
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    names[target.id] = names.get(target.id, set()) | _strings(node.value, names)
+        elif isinstance(node, ast.For | ast.comprehension) and isinstance(node.target, ast.Name):
+            names[node.target.id] = names.get(node.target.id, set()) | _strings(node.iter, names)
+    found: list[str] = []
+    for node in ast.walk(tree):
+        read: ast.expr | None = None
+        if isinstance(node, ast.Call) and node.args:
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            read = node.args[0] if called in ("get", "getenv") else None
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            read = node.slice
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In | ast.NotIn):
+            read = node.left
+        if read is not None:
+            hands = sorted(n for n in _strings(read, names) if n.startswith("HANDS_"))
+            found += [f"{getattr(node, 'lineno', 0)}: {n}" for n in hands]
+    return found
+
+
+def test_the_scan_finds_each_shape_of_direct_read() -> None:
+    source = """
+import os
+HOME_VAR = "HANDS_HOME"
+BOTH = ("CLAUDE_ENV_FILE", "HANDS_ENV_FILE")
+a = os.environ.get("HANDS_MODEL")
+b = os.getenv(HOME_VAR)
+c = env["HANDS_SANDBOX"]
+d = "HANDS_SIMPLE" in env
+for var in BOTH:
+    e = os.environ.get(var)
+env["HANDS_PROJECT_DIR"] = "set, not read"
+f = text("HANDS_MODEL", env)
+"""
+    assert direct_hands_reads(source) == [
+        "5: HANDS_MODEL",
+        "6: HANDS_HOME",
+        "7: HANDS_SANDBOX",
+        "8: HANDS_SIMPLE",
+        "10: HANDS_ENV_FILE",
+    ]
+
+
+def test_no_module_but_core_env_reads_a_hands_variable_directly() -> None:
+    reader = REPO / "src" / "hands" / "core" / "env.py"
+    found = {
+        str(path.relative_to(REPO)): reads
+        for path in sorted((REPO / "src" / "hands").rglob("*.py"))
+        if path != reader and (reads := direct_hands_reads(path.read_text()))
+    }
+    assert found == {}, "read these through hands.core.env: " + repr(found)

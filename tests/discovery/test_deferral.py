@@ -9,7 +9,6 @@ from hands.discovery.deferral import (
     DeferralMode,
     DeferredEntry,
     DeferringSource,
-    context_window,
     is_deferrable,
     reminder_message,
     reminder_text,
@@ -17,6 +16,7 @@ from hands.discovery.deferral import (
     should_defer,
 )
 from hands.discovery.tool_search import ToolSearchTool
+from hands.models.catalog import context_window
 from hands.permissions.simple import SimplePolicy
 
 

@@ -149,8 +149,10 @@ def test_result_holds_full_definitions_as_text() -> None:
 
 def test_with_anthropic_the_result_holds_tool_references() -> None:
     from hands.core.messages import TextBlock, ToolReferenceBlock
+    from hands.models.facts import facts_for
 
-    source = DeferringSource(catalogue(), mode="true", provider="anthropic")
+    facts = facts_for("anthropic:claude-sonnet-4-5")
+    source = DeferringSource(catalogue(), mode="true", facts=facts)
     tool = source.search_tool()
     out = tool.search("select:mcp__time__convert_time")  # type: ignore[attr-defined]
     content = tool.to_content(out)

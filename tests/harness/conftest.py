@@ -1,4 +1,5 @@
-"""Make the scratch project importable (``scratch``)."""
+"""Make the scratch project importable (``scratch``), and the framework adapters' scripted
+test models with their scenario (``framework_models``, ``adapter_scenario``)."""
 
 from __future__ import annotations
 
@@ -6,5 +7,6 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+for folder in (HERE, HERE.parent / "adapters", HERE.parent / "mcp", HERE.parent / "batch"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from paths import REPO
 
 DEMO_SERVER = REPO / "tests" / "mcp" / "servers" / "demo.py"
 ENV_NAME = "HANDS_SCRATCH_MARK"
+MCP_TOOL = "mcp__demo__echo"
+"""The demo server's echo tool, allowed by the project's settings."""
 DEFAULT_MODE = "acceptEdits"
 
 
@@ -40,9 +44,9 @@ def with_demo_server(project: Path) -> None:
 
 
 def scratch_project(root: Path, *, mode: str = DEFAULT_MODE) -> Path:
-    """The project: Read of secret.txt denied, Bash(echo:*) asked, ``mode`` as the default
-    mode, an env block, the :data:`LOG_HOOK`, the demo MCP server and a ``reviewer``
-    agent."""
+    """The project: Read of secret.txt denied, Bash(echo:*) asked, the demo server's echo
+    allowed, ``mode`` as the default mode, an env block, the :data:`LOG_HOOK`, the demo MCP
+    server and a ``reviewer`` agent."""
     project = root / "project"
     project.mkdir(parents=True)
     (project / "secret.txt").write_text("password\n")
@@ -53,6 +57,7 @@ def scratch_project(root: Path, *, mode: str = DEFAULT_MODE) -> Path:
             "permissions": {
                 "deny": ["Read(./secret.txt)"],
                 "ask": ["Bash(echo:*)"],
+                "allow": [MCP_TOOL],
                 "defaultMode": mode,
             },
             "env": {ENV_NAME: "from-settings"},
@@ -73,3 +78,38 @@ def hook_calls(project: Path) -> list[str]:
     if not log.exists():
         return []
     return [json.loads(line)["tool_name"] for line in log.read_text().splitlines() if line]
+
+
+MCP_SAID = "mcp-said-hi"
+CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("Read", {"file_path": "secret.txt"}),
+    ("Bash", {"command": f"printenv {ENV_NAME}"}),
+    ("Bash", {"command": "echo asked-$((40 + 2))"}),
+    ("Write", {"file_path": "made.txt", "content": "made\n"}),
+    (MCP_TOOL, {"text": MCP_SAID}),
+]
+
+
+def calls_in(project: Path) -> list[tuple[str, dict[str, Any]]]:
+    """:data:`CALLS` with their file paths in ``project``."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name, data in CALLS:
+        data = dict(data)
+        if "file_path" in data:
+            data["file_path"] = str(project / data["file_path"])
+        out.append((name, data))
+    return out
+
+
+@dataclass
+class Seen:
+    """What one front end did with :data:`CALLS`."""
+
+    texts: list[str]
+    """Each call's result text, in order."""
+    asked: list[str]
+    """The tools the front end's asker was asked about (where it can be observed)."""
+    tools: list[str] | None
+    """The tools offered (None where the front end does not list them)."""
+    where: Path | None = None
+    """Where the calls ran, when not in the project itself (a batch task's copy of it)."""

@@ -1,11 +1,14 @@
 """The same scratch project through every front end: the same decisions, hooks, env and
 tools, except where the front end's ``FrontEnd`` value says otherwise.
 
-Each front end runs the same four calls in the project: a Read the settings deny, a Bash
+Each front end runs the same five calls in the project: a Read the settings deny, a Bash
 ``printenv`` of the settings' env variable (read-only: allowed), a Bash ``echo`` the
-settings ask about, and a Write the settings' ``defaultMode`` (acceptEdits) allows once
-the workspace is trusted. What each call did is read from its effect (its output, the
-file it wrote), so the front ends are compared on what happened, not on their wording.
+settings ask about, a Write the settings' ``defaultMode`` (acceptEdits) allows once the
+workspace is trusted, and the echo tool of the project's ``.mcp.json`` server (a real
+stdio server), which the settings approve and allow. What each call did is read from its
+effect (its output, the file it wrote), so the front ends are compared on what happened,
+not on their wording. The framework adapters run through their real frameworks with each
+framework's own test model; ``hands batch`` runs one session through the local pool.
 """
 
 from __future__ import annotations
@@ -20,38 +23,23 @@ from typing import Any
 
 import anyio
 import pytest
-from scratch import ENV_NAME, hook_calls, scratch_project, write
+from framework_runs import run_batch, run_langgraph, run_openai_agents, run_pydantic_ai
+from scratch import (
+    CALLS,
+    ENV_NAME,
+    MCP_SAID,
+    MCP_TOOL,
+    Seen,
+    calls_in,
+    hook_calls,
+    scratch_project,
+    write,
+)
 
 from hands.core.decision import AskRequest, PermissionDecision, deny
 from hands.core.messages import ToolUseBlock
+from hands.harness import Harness
 from hands.harness.front_ends import ADAPTER, LIBRARY, MCP_SERVE, PRINT, REPL, TOOL, FrontEnd
-
-CALLS: list[tuple[str, dict[str, Any]]] = [
-    ("Read", {"file_path": "secret.txt"}),
-    ("Bash", {"command": f"printenv {ENV_NAME}"}),
-    ("Bash", {"command": "echo asked-$((40 + 2))"}),
-    ("Write", {"file_path": "made.txt", "content": "made\n"}),
-]
-
-
-def calls_in(project: Path) -> list[tuple[str, dict[str, Any]]]:
-    out: list[tuple[str, dict[str, Any]]] = []
-    for name, data in CALLS:
-        data = dict(data)
-        if "file_path" in data:
-            data["file_path"] = str(project / data["file_path"])
-        out.append((name, data))
-    return out
-
-
-@dataclass
-class Seen:
-    texts: list[str]
-    """Each call's result text, in order."""
-    asked: list[str]
-    """The tools the front end's asker was asked about (where it can be observed)."""
-    tools: list[str] | None
-    """The tools offered (None where the front end does not list them)."""
 
 
 class Recorder:
@@ -69,13 +57,19 @@ def block(i: int, name: str, data: dict[str, Any]) -> ToolUseBlock:
     return ToolUseBlock(id=f"toolu_parity_{i}", name=name, input=data)
 
 
-def run_library(project: Path) -> Seen:
-    from hands.harness import Harness
+async def servers_ready(harness: Harness) -> None:
+    """Connect the project's MCP servers (as a query would) and wait for them."""
+    harness.start()
+    if harness.mcp is not None:
+        await harness.mcp.wait_ready()
 
+
+def run_library(project: Path) -> Seen:
     recorder = Recorder()
 
     async def go() -> Seen:
         async with Harness.open(project, ask=recorder) as harness:
+            await servers_ready(harness)
             texts = [
                 (await harness.run_tool_use(block(i, n, d))).block.text
                 for i, (n, d) in enumerate(calls_in(project))
@@ -102,6 +96,7 @@ def run_repl_session(project: Path, tmp_path: Path) -> Seen:
     async def go() -> Seen:
         harness = setup.harness
         try:
+            await servers_ready(harness)
             texts = [
                 (
                     await harness.run_tool_use(
@@ -200,18 +195,40 @@ def run_toolbox(project: Path) -> Seen:
     return anyio.run(go)
 
 
-FRONT_ENDS: dict[str, tuple[FrontEnd, Callable[[Path, Path], Seen]]] = {
-    "library": (LIBRARY, lambda p, t: run_library(p)),
-    "repl-session": (REPL, run_repl_session),
-    "print": (PRINT, run_print),
-    "tool": (TOOL, lambda p, t: run_tool_command(p)),
-    "mcp-serve": (MCP_SERVE, lambda p, t: run_mcp_serve(p)),
-    "adapter-toolbox": (ADAPTER, lambda p, t: run_toolbox(p)),
+@dataclass(frozen=True)
+class Case:
+    """A front end, how to run the calls through it, and what its FrontEnd value implies."""
+
+    front_end: FrontEnd
+    run: Callable[[Path, Path, bool], Seen]
+    reaches_mcp: bool
+    """A trusted project's approved servers start: the front end reads project servers,
+    or (``hands tool``) starts the one server the call names, as print mode approves it."""
+    mode_named: bool = False
+    """The front end names the mode itself (a batch task's ``acceptEdits``)."""
+
+
+def case(front_end: FrontEnd, run: Callable[[Path, Path, bool], Seen], **kw: Any) -> Case:
+    reaches = front_end.project_servers != "off"
+    return Case(front_end=front_end, run=run, reaches_mcp=kw.pop("reaches_mcp", reaches), **kw)
+
+
+CASES: dict[str, Case] = {
+    "library": case(LIBRARY, lambda p, t, _: run_library(p)),
+    "repl-session": case(REPL, lambda p, t, _: run_repl_session(p, t)),
+    "print": case(PRINT, lambda p, t, _: run_print(p, t)),
+    "batch": case(PRINT, lambda p, t, trusted: run_batch(p, t, trusted=trusted), mode_named=True),
+    "tool": case(TOOL, lambda p, t, _: run_tool_command(p), reaches_mcp=True),
+    "mcp-serve": case(MCP_SERVE, lambda p, t, _: run_mcp_serve(p)),
+    "adapter-toolbox": case(ADAPTER, lambda p, t, _: run_toolbox(p)),
+    "pydantic-ai": case(ADAPTER, lambda p, t, _: run_pydantic_ai(p)),
+    "openai-agents": case(ADAPTER, lambda p, t, _: run_openai_agents(p)),
+    "langgraph": case(ADAPTER, lambda p, t, _: run_langgraph(p)),
 }
 
 
 @pytest.mark.parametrize("trusted", [True, False], ids=["trusted", "untrusted"])
-@pytest.mark.parametrize("front", list(FRONT_ENDS))
+@pytest.mark.parametrize("front", list(CASES))
 def test_every_front_end_gives_the_same_session(
     front: str, trusted: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -226,19 +243,25 @@ def test_every_front_end_gives_the_same_session(
     project = scratch_project(tmp_path)
     if trusted:
         trust(project)
-    front_end, run = FRONT_ENDS[front]
-    seen = run(project, tmp_path)
+    chosen = CASES[front]
+    front_end = chosen.front_end
+    seen = chosen.run(project, tmp_path, trusted)
+    where = seen.where or project
 
-    read, env, echo, _write = seen.texts
+    read, env, echo, _write, mcp = seen.texts
     ran_when_asked = front_end.asks == "command_line"
+    mcp_ran = trusted and chosen.reaches_mcp
     assert "password" not in read  # deny rule: everywhere, trusted or not
     assert ("from-settings" in env) == trusted  # the env block applies once trusted
     assert ("asked-42" in echo) == ran_when_asked  # the ask rule (the output, not the call)
-    assert (project / "made.txt").exists() == (trusted or ran_when_asked)  # defaultMode
+    made = trusted or ran_when_asked or chosen.mode_named  # defaultMode
+    assert (where / "made.txt").exists() == made
+    assert (MCP_SAID in mcp) == mcp_ran  # the project's server: started, approved, allowed
     expected_asks = ["Bash"] if trusted else ["Bash", "Write"]
-    if front_end.asks in ("callback", "user", "framework") and front != "print":
+    if front_end.asks in ("callback", "user", "framework") and front not in ("print", "batch"):
         assert seen.asked == expected_asks
-    assert hook_calls(project) == ([name for name, _ in CALLS] if trusted else [])
+    hooked = [name for name, _ in CALLS if name != MCP_TOOL or mcp_ran]
+    assert hook_calls(where) == (hooked if trusted else [])
     if seen.tools is not None:
         assert {"Bash", "Read", "Write"} <= set(seen.tools)
         assert ("Agent" in seen.tools) == front_end.delegates

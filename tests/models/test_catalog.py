@@ -1,18 +1,15 @@
-"""Model facts live in one place: one window table for compaction and deferral, the
-provider and its abilities from the model."""
+"""Model facts live in one place: one window table, which every model's facts come from;
+the provider and its abilities from the model."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
-from hands.agent.compaction import context_window as compaction_window
-from hands.discovery.deferral import DeferringSource
-from hands.discovery.deferral import context_window as deferral_window
+from hands.agent.compaction import CompactionSettings
 from hands.models.catalog import capabilities, context_window, provider_of
+from hands.models.facts import facts_for
 from paths import REPO
 
 
@@ -28,9 +25,12 @@ from paths import REPO
         ("ollama:mystery", 200_000),
     ],
 )
-def test_compaction_and_deferral_read_one_table(model: str, window: int) -> None:
+def test_one_table_gives_the_window_a_model_says_it_has(model: str, window: int) -> None:
+    from hands.testing import ScriptedModel
+
     assert context_window(model) == window
-    assert compaction_window(model) == deferral_window(model) == window
+    assert facts_for(model).context_window == window
+    assert CompactionSettings().window_for(ScriptedModel({"turns": []}, name=model)) == window
 
 
 def test_the_provider_comes_from_the_model() -> None:
@@ -39,24 +39,10 @@ def test_the_provider_comes_from_the_model() -> None:
     scripted = ScriptedModel.from_turns([{"type": "text", "text": "hi"}])
     assert provider_of("anthropic:claude-sonnet-4-5") == "anthropic"
     assert provider_of("claude-sonnet-4-5") == ""
-    assert provider_of(scripted) == provider_of(scripted.name)
+    assert provider_of(scripted) == scripted.facts.provider == ""
     assert capabilities("anthropic").tool_references
     assert not capabilities("openai").tool_references
     assert not capabilities("").server_web_search
-
-
-def test_the_context_window_variable_reaches_deferral_as_it_reaches_compaction(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from hands.harness import Harness
-
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"turns": [{"blocks": [{"type": "text", "text": "ok"}]}]}))
-    monkeypatch.setenv("HANDS_CONTEXT_WINDOW", "50000")
-    harness = Harness.open(tmp_path, model=f"scripted:{script}")
-    source = harness.source
-    assert isinstance(source, DeferringSource)
-    assert source.window == harness.compaction.window_for(harness.model.name) == 50_000
 
 
 def test_no_provider_name_is_compared_outside_models() -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from hands.models.base import Usage
-from hands.models.cost import ModelUsage, UsageLedger, model_id, request_cost
+from hands.models.cost import model_id, request_cost
+from hands.models.facts import facts_for
+from hands.models.ledger import ModelUsage, UsageLedger
 
 
 def test_a_claude_request_is_priced_with_its_cache_reads_and_writes() -> None:
@@ -36,8 +38,8 @@ def test_other_providers_come_from_the_table_and_unknown_models_have_no_price() 
 def test_each_request_is_priced_alone_so_a_long_context_tier_is_not_misapplied() -> None:
     ledger = UsageLedger()
     half = Usage(input_tokens=150_000)
-    ledger.add("anthropic:claude-sonnet-4-5", half)
-    ledger.add("anthropic:claude-sonnet-4-5", half)
+    ledger.add(facts_for("anthropic:claude-sonnet-4-5"), half)
+    ledger.add(facts_for("anthropic:claude-sonnet-4-5"), half)
     whole = request_cost("anthropic:claude-sonnet-4-5", half + half)
     assert whole is not None and ledger.total_cost_usd == pytest.approx(0.9)
     assert whole > ledger.total_cost_usd  # 300,000 in one request costs the higher tier
@@ -45,13 +47,13 @@ def test_each_request_is_priced_alone_so_a_long_context_tier_is_not_misapplied()
 
 def test_the_ledger_keeps_models_apart_and_says_when_a_price_was_missing() -> None:
     ledger = UsageLedger()
-    ledger.add("anthropic:claude-opus-4-6", Usage(input_tokens=10, output_tokens=5))
-    ledger.add("anthropic:claude-sonnet-4-6", Usage(input_tokens=10, output_tokens=5))
+    ledger.add(facts_for("anthropic:claude-opus-4-6"), Usage(input_tokens=10, output_tokens=5))
+    ledger.add(facts_for("anthropic:claude-sonnet-4-6"), Usage(input_tokens=10, output_tokens=5))
     assert set(ledger.by_model) == {"anthropic:claude-opus-4-6", "anthropic:claude-sonnet-4-6"}
     assert ledger.priced
     other = UsageLedger()
-    other.add("openai:local-model", Usage(input_tokens=10))
-    other.add("anthropic:claude-opus-4-6", Usage(input_tokens=10))
+    other.add(facts_for("openai:local-model"), Usage(input_tokens=10))
+    other.add(facts_for("anthropic:claude-opus-4-6"), Usage(input_tokens=10))
     ledger.merge(other.by_model)
     assert not ledger.priced and ledger.by_model["anthropic:claude-opus-4-6"].requests == 2
     wire = ledger.by_model["anthropic:claude-opus-4-6"].to_wire(context_window=200_000)

@@ -85,7 +85,7 @@ async def test_found_tools_load_by_reference_and_the_tool_list_never_changes(
             retry=RetryPolicy(max_retries=0, initial_delay=0.01),
         )
     )
-    source = DeferringSource(tools(), mode="true", provider="anthropic")
+    source = DeferringSource(tools(), mode="true", facts=model.facts)
     events: list[QueryEvent] = [
         e
         async for e in query(

@@ -1,11 +1,20 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
 
-from hands.pipeline.deadline import DeadlineExceeded, with_timer, within
+from hands import ToolContext, tool
+from hands.core.limits import Limits
+from hands.core.messages import ToolUseBlock
+from hands.core.session import Session
+from hands.pipeline.deadline import DeadlineExceeded, finish_within, with_timer, within
+from hands.pipeline.execution import run_tool_use
+from hands.pipeline.pool import ToolPool
+from hands.pipeline.runtime import ToolRuntime
 
 pytestmark = pytest.mark.anyio
 
@@ -85,3 +94,49 @@ async def test_a_call_that_never_waits_returns_its_value_and_raises_its_error() 
 
 async def _raises() -> None:
     raise ValueError("bad")
+
+
+def _started(awaitable: Any) -> tuple[Any, Any]:
+    """What the pipeline holds after a call's first step: the iterator and what it yielded."""
+    inner = awaitable.__await__()
+    return inner, inner.send(None)
+
+
+async def test_a_started_call_that_waits_finishes_under_the_limit() -> None:
+    inner, value = _started(_value())
+    assert await finish_within(inner, value, 1.0, started=time.perf_counter()) == 42
+    inner, value = _started(anyio.sleep(5))
+    with anyio.fail_after(3), pytest.raises(DeadlineExceeded):
+        await finish_within(inner, value, 0.02, started=time.perf_counter())
+    await anyio.sleep(0.001)  # no leftover cancellation
+    inner, value = _started(_value())
+    timer = RecordingTimer()
+    assert await finish_within(inner, value, 5.0, started=time.perf_counter(), timer=timer) == 42
+    assert len(timer.armed) == 1 and timer.disarmed == 1
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_every_call_keeps_its_limit_on_every_event_loop(backend: str) -> None:
+    """The pipeline takes a call's first step itself on asyncio, and opens the limit's
+    scope first elsewhere: a call that waits past the limit stops, on both."""
+
+    @tool(read_only=True)
+    async def pause(seconds: float) -> str:
+        """Wait a while."""
+        await anyio.sleep(seconds)
+        return f"waited {seconds}"
+
+    runtime = ToolRuntime(tools=ToolPool([pause]), limits=Limits(tool_timeout_s=0.1))
+    ctx = ToolContext(cwd=Path.cwd(), session=Session())
+
+    async def main() -> list[str]:
+        texts: list[str] = []
+        for seconds in (0, 0.01, 5):
+            block = ToolUseBlock(id=f"toolu_{seconds}", name="pause", input={"seconds": seconds})
+            with anyio.fail_after(3):
+                texts.append((await run_tool_use(block, ctx, runtime, lambda _: None)).block.text)
+        return texts
+
+    texts = anyio.run(main, backend=backend)
+    assert texts[:2] == ["waited 0.0", "waited 0.01"]
+    assert texts[2].startswith("pause timed out after 0.1 s")

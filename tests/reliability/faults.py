@@ -37,6 +37,7 @@ from hands.mcp.manager import McpManager
 from hands.mcp.source import McpToolSource
 from hands.models.anthropic import StreamAssembler
 from hands.models.base import ModelRequest, StreamEvent
+from hands.models.facts import facts_for
 from hands.pipeline.pool import assemble_pool
 
 from .kit import (
@@ -259,6 +260,7 @@ class WireModel:
     """
 
     name = "wire"
+    facts = facts_for("wire")
 
     def __init__(
         self, turns: Sequence[Sequence[Mapping[str, Any]]], fault: str | None, rng: random.Random

@@ -9,7 +9,7 @@ from typing import Literal, TypeAlias
 from hands.agent.compaction.compactor import CompactOutcome
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.models.base import Usage
-from hands.models.cost import ModelUsage
+from hands.models.ledger import ModelUsage
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 
 

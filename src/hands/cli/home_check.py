@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from hands.core.env import given
 from hands.core.limits import hands_home
 
 QUIET_ARGS = frozenset({"-V", "--version", "-h", "--help", "help"})
@@ -18,7 +19,7 @@ def home_problem(env: Mapping[str, str] | None = None) -> str | None:
     """Why the hands home cannot be used, or ``None``; leaves nothing behind."""
     env = os.environ if env is None else env
     home = hands_home(env)
-    name = f"HANDS_HOME ({home})" if env.get("HANDS_HOME") else f"the hands home {home}"
+    name = f"HANDS_HOME ({home})" if given("HANDS_HOME", env) else f"the hands home {home}"
     fix = "set HANDS_HOME to a directory you can write"
     if home.exists() and not home.is_dir():
         return f"{name} is not a directory; {fix}"

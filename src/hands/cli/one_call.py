@@ -75,11 +75,20 @@ def run_one(
         announce_warnings(harness.settings)
     pool = harness.pool_for_tool(name)
     mcp = None
+    resources = False
     if find_builtin(name) is None:
-        from hands.mcp.setup import manager_for_tool
+        from hands.mcp.setup import manager_for_tool, resource_tool_names
 
         loaded = harness.settings
-        mcp = manager_for_tool(cwd, name, value=loaded.value, trusted=loaded.trusted)
+        server = data.get("server")
+        mcp = manager_for_tool(
+            cwd,
+            name,
+            value=loaded.value,
+            trusted=loaded.trusted,
+            server=server if isinstance(server, str) and server else None,
+        )
+        resources = name in resource_tool_names()
     startup.done()  # every model is built: the tool runs in the user's own environment
     session = harness.session
     state_file = session_state_path(session.home, session_name) if session_name else None
@@ -90,9 +99,13 @@ def run_one(
     async def go() -> ToolResultBlock:
         tools = pool
         if mcp is not None:  # the tool's server starts now; the call waits for it
+            from hands.mcp.client_features import normalize_roots
             from hands.mcp.source import McpToolSource
 
+            mcp.roots = normalize_roots((cwd, *harness.settings.additional_directories))
             mcp.start().attach(session)
+            if resources:  # offered once a server says it has resources
+                await mcp.wait_ready()
             tools = McpToolSource(mcp, base=pool, policy=harness.policy).current_pool()
         try:
             outcome = await harness.run_tool_use(block, runtime=harness.runtime(tools=tools))

@@ -33,7 +33,7 @@ from hands.core.inbox import Inbox, notice_fields
 from hands.core.messages import Message, TextBlock, ToolUseBlock
 from hands.mcp.elicitation import ElicitationAnswer, ElicitationRequest
 from hands.models.base import Usage
-from hands.models.cost import UsageLedger
+from hands.models.ledger import UsageLedger
 from hands.tools.planning.ask_user_question import AskUserQuestionInput
 
 if TYPE_CHECKING:
@@ -436,7 +436,7 @@ class Repl:
             from hands.agent.compaction import CompactionSettings
 
             settings = self.setup.compaction or CompactionSettings()
-            window = settings.window_for(self.setup.model.name)
+            window = settings.window_for(self.setup.model)
             share = 100 * self.context_tokens / window
             self.console.print(
                 f"context: ~{self.context_tokens:,} of {window:,} tokens ({share:.0f}%); "
@@ -557,7 +557,7 @@ class Repl:
         from hands.errors import ConfigError
         from hands.models.resolve import resolve_model
 
-        provider = self.setup.model.name.partition(":")[0]
+        provider = self.setup.model.facts.provider
         try:
             model = resolve_model(arg, provider=provider)
         except (ConfigError, OSError, ValueError) as exc:

@@ -97,8 +97,8 @@ async def run(repl: Repl, arg: str) -> bool:
         system=setup.system_prompt,
         tools=setup.source.current_pool().specs(),
         history=setup.history,
-        window=settings.window_for(name),
-        limit=settings.limit_for(name),
+        window=settings.window_for(setup.model),
+        limit=settings.limit_for(setup.model),
     )
     repl.console.print(Text(render(use, model=name, counted=repl.context_tokens)))
     return True

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from hands.core.words import plural
 from hands.models.base import Usage
-from hands.models.cost import UsageLedger
+from hands.models.ledger import UsageLedger
 
 if TYPE_CHECKING:
     from hands.cli.session_setup import AgentSetup

@@ -14,13 +14,14 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from hands.core.env import switch
+
 CONTAINER_MARKERS = (Path("/.dockerenv"), Path("/run/.containerenv"))
-_TRUE = ("1", "true", "yes", "on")
 
 
 def sandboxed(env: Mapping[str, str], markers: Sequence[Path] = CONTAINER_MARKERS) -> bool:
     """Whether the process runs in a sandbox or container by the signs above."""
-    if any(env.get(name, "").strip().lower() in _TRUE for name in ("IS_SANDBOX", "HANDS_SANDBOX")):
+    if switch("HANDS_SANDBOX", env):
         return True
     if env.get("CLAUDE_CODE_BUBBLEWRAP"):
         return True

@@ -1,7 +1,7 @@
 """``CLAUDE_ENV_FILE``: shell code run before every Bash command of a session.
 
-Two sources, both Claude Code's: a script named by ``CLAUDE_ENV_FILE`` (or
-``HANDS_ENV_FILE``) in hands' own environment, and the session's environment file,
+Two sources, both Claude Code's: a script named by ``HANDS_ENV_FILE`` (or
+``CLAUDE_ENV_FILE``) in hands' own environment, and the session's environment file,
 whose path SessionStart command hooks receive as ``CLAUDE_ENV_FILE`` so they can append
 ``export NAME=value`` lines that every later command sees.
 
@@ -11,12 +11,11 @@ sandboxed command sees it too (the sandbox's private /tmp may hide the file).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from hands.core.env import text as env_text
 from hands.core.session import Session
 
-ENV_VARS = ("CLAUDE_ENV_FILE", "HANDS_ENV_FILE")
 MAX_BYTES = 256 * 1024
 """A larger environment file is not used (and a note says so)."""
 
@@ -36,11 +35,9 @@ def hook_env(session: Session) -> dict[str, str]:
 def prelude(session: Session) -> tuple[str, list[str]]:
     """(shell code to run before a command, notes about files that could not be used)."""
     paths: list[Path] = []
-    for var in ENV_VARS:
-        value = os.environ.get(var)
-        if value:
-            paths.append(Path(value).expanduser())
-            break
+    named = env_text("HANDS_ENV_FILE")
+    if named:
+        paths.append(Path(named).expanduser())
     paths.append(session_env_file(session))
     parts: list[str] = []
     notes: list[str] = []

@@ -61,6 +61,7 @@ from hands.config.untrusted import (
     untrusted_parts,
 )
 from hands.core.context import PERMISSION_MODES, PermissionMode
+from hands.core.env import given
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -541,7 +542,7 @@ def _home(env: Mapping[str, str]) -> Path:
 
 
 def _user_dirs(home: Path, env: Mapping[str, str]) -> list[Path]:
-    hands_dir = env.get("HANDS_HOME")
+    hands_dir = given("HANDS_HOME", env)
     hands = Path(hands_dir).expanduser() if hands_dir else home / ".hands"
     claude_dir = env.get("CLAUDE_CONFIG_DIR")
     claude = Path(claude_dir).expanduser() if claude_dir else home / ".claude"
@@ -549,7 +550,7 @@ def _user_dirs(home: Path, env: Mapping[str, str]) -> list[Path]:
 
 
 def _managed_paths(env: Mapping[str, str]) -> list[Path]:
-    explicit = env.get("HANDS_MANAGED_SETTINGS")
+    explicit = given("HANDS_MANAGED_SETTINGS", env)
     if explicit is not None:
         return [Path(explicit)] if explicit else []
     if sys.platform == "darwin":

@@ -24,13 +24,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from hands.core.env import given
+
 TRUST_FILE = "trusted.json"
 
 
 def trust_file(env: Mapping[str, str] | None = None) -> Path:
     """Where the trusted workspaces are recorded."""
     env = os.environ if env is None else env
-    explicit = env.get("HANDS_HOME")
+    explicit = given("HANDS_HOME", env)
     if explicit:
         return Path(explicit).expanduser() / TRUST_FILE
     home = env.get("HOME") or env.get("USERPROFILE")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
+from hands.core.frozen import twin
 from hands.core.session import Session
 
 if TYPE_CHECKING:
@@ -83,16 +83,14 @@ class ToolContext:
     def for_call(self, tool_use_id: str, *, policy: PermissionPolicy | None = None) -> ToolContext:
         """A copy for one call, without the mode an earlier call's approval chose.
 
-        The hot path (every call makes one): the fields are copied slot by slot, which
-        costs less than the frozen ``__init__`` or ``dataclasses.replace``.
+        The hot path (every call makes one): see ``_Copy`` below.
         """
-        new = _new_context(ToolContext)
-        for put, value in zip(_PUT_FIELDS, _get_fields(self), strict=True):
-            put(new, value)
-        _put_tool_use_id(new, tool_use_id)
-        _put_approved_mode(new, None)
+        new = _Copy(*_get_fields(self))
+        new.tool_use_id = tool_use_id
+        new.approved_mode = None
         if policy is not None:
-            _put_policy(new, policy)
+            new.policy = policy
+        new.__class__ = ToolContext
         return new
 
     def with_changes(self, **changes: object) -> ToolContext:
@@ -100,13 +98,8 @@ class ToolContext:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-# for_call's copy: every slot read at once, then written through its descriptor (the
-# frozen class refuses ``setattr``; its slots' own descriptors do not check)
-_new_context = object.__new__
+# for_call's copy: every field read at once into a plain twin of the class, changed there
+# and given the frozen class (hands.core.frozen): cheaper than the frozen ``__init__``,
+# ``dataclasses.replace`` or writing each slot through its descriptor
+_Copy = twin(ToolContext)
 _get_fields = operator.attrgetter(*ToolContext.__slots__)
-_PUT_FIELDS: tuple[Callable[[ToolContext, object], None], ...] = tuple(
-    getattr(ToolContext, name).__set__ for name in ToolContext.__slots__
-)
-_put_tool_use_id = ToolContext.tool_use_id.__set__  # type: ignore[attr-defined]
-_put_approved_mode = ToolContext.approved_mode.__set__  # type: ignore[attr-defined]
-_put_policy = ToolContext.policy.__set__  # type: ignore[attr-defined]

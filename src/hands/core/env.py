@@ -1,10 +1,11 @@
 """Every ``HANDS_*`` environment variable hands reads: its type, default and meaning.
 
 One list (:data:`VARIABLES`) and typed readers over it: :func:`switch`, :func:`count`,
-:func:`number` and :func:`text` read a listed variable (or the Claude Code name it
-stands for), and a value that cannot be used is an :class:`EnvError` naming the
+:func:`number`, :func:`text` and :func:`given` read a listed variable (or the Claude Code
+name it stands for), and a value that cannot be used is an :class:`EnvError` naming the
 variable and what it takes. :func:`problems` checks them all at once (the CLI does at
 start), and :func:`table` is the list as the Markdown table in ``docs/environment.md``.
+Every ``HANDS_*`` read in hands goes through these (a test scans the source for others).
 Nothing is read at import.
 """
 
@@ -180,7 +181,7 @@ VARIABLES: tuple[Variable, ...] = (
         "HANDS_MANAGED_SETTINGS",
         "text",
         "",
-        "The managed (policy) settings file; unset: the system's place.",
+        "The managed (policy) settings file; unset: the system's place; set empty: none.",
     ),
     _v(
         "HANDS_MAX_CONCURRENT_SUBAGENTS",
@@ -367,6 +368,30 @@ def text(name: str, env: Mapping[str, str] | None = None) -> str | None:
     return value or None
 
 
+def given(name: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The value as set (stripped), even empty; None when none of its names is set.
+
+    For a variable whose being set at all says something: ``HANDS_MANAGED_SETTINGS=``
+    (empty) means no managed settings, and an unset ``HANDS_HOME`` is found from the
+    ``HOME`` of the mapping read, not this process's.
+    """
+    var = variable(name)
+    env = os.environ if env is None else env
+    for read in (var.name, *var.also):
+        value = env.get(read)
+        if value is not None:
+            value = value.strip()
+            if value and var.pattern and re.fullmatch(var.pattern, value, re.IGNORECASE) is None:
+                raise _bad(var, read, value)
+            return value
+    return None
+
+
+def source(name: str, env: Mapping[str, str] | None = None) -> str:
+    """The name whose value is read: the first of the variable's names set, else its own."""
+    return _raw(variable(name), env)[0]
+
+
 _READERS = {
     "switch": switch,
     "count": count,
@@ -404,8 +429,10 @@ __all__ = [
     "Variable",
     "amount",
     "count",
+    "given",
     "number",
     "problems",
+    "source",
     "switch",
     "table",
     "text",

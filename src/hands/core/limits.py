@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from hands.core.env import given
 
 DEFAULT_MAX_CONCURRENCY = 10
 DEFAULT_TOOL_TIMEOUT_S = 600.0
@@ -16,8 +17,7 @@ PREVIEW_BYTES = 2_000
 
 def hands_home(env: Mapping[str, str] | None = None) -> Path:
     """The user's hands directory: ``$HANDS_HOME`` or ``~/.hands``."""
-    env = os.environ if env is None else env
-    home = env.get("HANDS_HOME")
+    home = given("HANDS_HOME", env)
     return Path(home).expanduser() if home else Path.home() / ".hands"
 
 

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, cast
 
+from hands.core.frozen import builder
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TextBlock:
@@ -221,6 +223,10 @@ ContentBlock: TypeAlias = (
     | ServerToolUseBlock
     | WebSearchToolResultBlock
 )
+
+
+build_result_block = builder(ToolResultBlock, "tool_use_id", "content", "is_error", "type")
+"""``ToolResultBlock`` from every field, in this order (the pipeline's hot path)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from hands.core.messages import ToolResultBlock, ToolUseBlock
+from hands.core.frozen import builder
+from hands.core.messages import ToolResultBlock, ToolUseBlock, build_result_block
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -52,6 +53,21 @@ class ToolCallOutcome:
         return self.block.is_error
 
 
+build_outcome = builder(
+    ToolCallOutcome,
+    "block",
+    "status",
+    "tool",
+    "input",
+    "output",
+    "context_modifier",
+    "extra_context",
+    "spillable",
+    "duration_ms",
+)
+"""``ToolCallOutcome`` from every field, in this order (the pipeline's hot path)."""
+
+
 def tool_use_error(message: str) -> str:
     """Wrap a message in the ``<tool_use_error>`` tag models are trained on."""
     return f"<tool_use_error>{message}</tool_use_error>"
@@ -72,13 +88,8 @@ def error_outcome(
     extra_context: tuple[str, ...] = (),
 ) -> ToolCallOutcome:
     """An ``is_error`` outcome with ``text`` as its content."""
-    return ToolCallOutcome(
-        block=ToolResultBlock(tool_use_id=block.id, content=truncate_middle(text), is_error=True),
-        status=status,
-        tool=tool,
-        input=input,
-        extra_context=extra_context,
-    )
+    result = build_result_block(block.id, truncate_middle(text), True, "tool_result")
+    return build_outcome(result, status, tool, input, None, None, extra_context, True, 0.0)
 
 
 ECHO_CHARS = 200

@@ -28,6 +28,7 @@ from typing import (
 
 from hands.core.context import ToolContext
 from hands.core.decision import PermissionDecision, passthrough
+from hands.core.frozen import builder
 from hands.core.messages import ImageBlock, ResultPart, TextBlock, ToolReferenceBlock
 from hands.core.subject import RuleSubject, Subject
 from hands.errors import ToolDefinitionError
@@ -212,6 +213,33 @@ class Tool(Generic[InputT, OutputT]):
     async def check_permissions(self, input: InputT, ctx: ToolContext) -> PermissionDecision:
         """Tool-specific permission opinion; default: none (the policy decides)."""
         return passthrough()
+
+    @cached_property
+    def checks_input(self) -> bool:
+        """Whether :meth:`validate_input` may find something (the pipeline skips it if not)."""
+        return type(self).validate_input is not Tool.validate_input
+
+    @cached_property
+    def adds_observable_input(self) -> bool:
+        """Whether :meth:`observable_input` may add fields (the pipeline skips it if not)."""
+        return type(self).observable_input is not Tool.observable_input
+
+    @cached_property
+    def permission_ignores_input(self) -> bool:
+        """Whether what the permission rules see of a call is the same for every input.
+
+        True only for a tool with no subject, the default :meth:`check_permissions` and
+        :meth:`permission_subject`, and a read-only answer that cannot depend on the
+        input: a policy may then reuse its decision for the tool's next call. Anything
+        overridden counts as depending on the input.
+        """
+        cls = type(self)
+        return (
+            self.subject is None
+            and cls.permission_subject is Tool.permission_subject
+            and cls.check_permissions is Tool.check_permissions
+            and cls.is_read_only in _FIXED_READ_ONLY
+        )
 
     # -- execution --------------------------------------------------------------------
 
@@ -430,10 +458,23 @@ class _BuiltTool(Tool[Any, Any]):
         result = await self._call(input, ctx, progress)
         if isinstance(result, ToolResult):
             return cast(ToolResult[Any], result)
-        return ToolResult(output=result)
+        return _build_result(result, None, False)
 
     def to_content(self, output: Any) -> Content:
         return default_content(output) if self._to_content is None else self._to_content(output)
+
+    @cached_property
+    def checks_input(self) -> bool:
+        return self._validate is not None
+
+    @cached_property
+    def permission_ignores_input(self) -> bool:
+        return self.subject is None and self._check is None and not callable(self._read_only)
+
+
+_build_result: Callable[..., ToolResult[Any]] = builder(
+    ToolResult, "output", "context_modifier", "is_error"
+)
 
 
 def _flag(flag: Flag, input: Any) -> bool:
@@ -467,3 +508,7 @@ class ReadOnlyTool(Tool[InputT, OutputT]):
 
     def is_concurrency_safe(self, input: InputT) -> bool:  # noqa: D102
         return True
+
+
+_FIXED_READ_ONLY: frozenset[object] = frozenset((Tool.is_read_only, ReadOnlyTool.is_read_only))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+"""``is_read_only`` implementations whose answer never depends on the input."""

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from hands.core.tool import Tool, ToolSpec
-from hands.models.catalog import DEFAULT_WINDOW, capabilities
-from hands.models.catalog import context_window as context_window
+from hands.models.catalog import DEFAULT_WINDOW
 from hands.pipeline.pool import ToolPool
 
 if TYPE_CHECKING:
     from hands.core.decision import PermissionPolicy
     from hands.core.messages import Message
+    from hands.models.facts import ModelFacts
 
 CHARS_PER_TOKEN = 4
 DEFAULT_PERCENT = 10
@@ -254,9 +254,11 @@ class DeferringSource:
     """A :class:`hands.agent.loop.ToolSource` that defers tools behind ToolSearch.
 
     ``inner`` is the source (or pool, or tools) to wrap. ``mode`` defaults to
-    ``HANDS_TOOL_SEARCH``; ``window`` is the model's context window in tokens;
-    ``policy`` (if given) turns deferral off when it denies ToolSearch outright.
-    ``provider="anthropic"`` makes ToolSearch results carry ``tool_reference`` names too.
+    ``HANDS_TOOL_SEARCH``; ``facts`` are the session model's (``model.facts``): its
+    window sets the threshold unless ``window`` (the session's window, with its
+    overrides) is given, and a provider that expands ``tool_reference`` items gets
+    ToolSearch results carrying them; ``policy`` (if given) turns deferral off when it
+    denies ToolSearch outright.
     """
 
     def __init__(
@@ -264,10 +266,10 @@ class DeferringSource:
         inner: _Source | ToolPool | Sequence[Tool[Any, Any]],
         *,
         mode: DeferralMode | str | None = None,
-        window: int = DEFAULT_CONTEXT_WINDOW,
+        window: int | None = None,
         policy: PermissionPolicy | None = None,
         env: Mapping[str, str] | None = None,
-        provider: str = "",
+        facts: ModelFacts | None = None,
         reminder_budget: int = REMINDER_BUDGET_CHARS,
     ) -> None:
         if isinstance(inner, ToolPool):
@@ -283,10 +285,11 @@ class DeferringSource:
             self.mode = mode
         else:
             self.mode = DeferralMode.parse(mode) if mode is not None else DeferralMode.from_env(env)
-        self.window = window
+        own = facts.context_window if facts is not None else DEFAULT_CONTEXT_WINDOW
+        self.window = window if window is not None else own
         self.policy = policy
-        self.provider = provider
-        self.references = capabilities(provider).tool_references
+        self.facts = facts
+        self.references = facts is not None and facts.capabilities.tool_references
         """The provider expands ``tool_reference`` items (deferred tools sent flagged)."""
         self.reminder_budget = reminder_budget
         self._found: list[str] = []

@@ -239,7 +239,7 @@ class Harness:
     @property
     def window(self) -> int:
         """The model's context window, as compaction, deferral and sub-agents see it."""
-        return self.compaction.window_for(self.model.name)
+        return self.compaction.window_for(self.model)
 
     def model_if_any(self) -> Model | None:
         """The model, or None when none is named or configured.
@@ -258,7 +258,7 @@ class Harness:
         model = self.model_if_any()
         if model is None:
             return self.compaction.window_tokens
-        return self.compaction.window_for(model.name)
+        return self.compaction.window_for(model)
 
     # -- the tools -------------------------------------------------------------------
 

@@ -25,18 +25,14 @@ def deferred_servers(
     """
     from hands.mcp.lazy import build_deferred_mcp
     from hands.mcp.server_policy import ServerPolicy
-    from hands.models.catalog import provider_of
 
     blocked = ServerPolicy.from_settings(harness.settings.value).blocked
-    model = harness.model_if_any()
-    name = model.name if model is not None else None
     built = build_deferred_mcp(
         harness.cwd,
         base=harness.pool,
         policy=harness.policy,
-        model=name,
+        model=harness.model_if_any(),
         window=harness.window_if_any(),
-        provider=provider_of(model) if model is not None else "",
         approve_project=approve,
         blocked=blocked,
         extra=harness.mcp_servers,

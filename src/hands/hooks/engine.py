@@ -176,7 +176,7 @@ class HookEngine(HookRunner):
         For ``PreToolUse``, ``PostToolUse`` and ``PostToolUseFailure``: when none is,
         calling the event does nothing, and the pipeline leaves it out.
         """
-        return self.config.has(event)
+        return bool(self.config.groups.get(event))  # config.has, one call less per tool call
 
     async def pre_tool_use(
         self, *, tool: Tool[Any, Any], tool_input: Mapping[str, Any], ctx: ToolContext

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from hands.discovery.deferral import DeferralMode, DeferringSource
     from hands.mcp.config import McpConfigSet, McpServerConfig, ProjectApproval
     from hands.mcp.manager import McpManager
+    from hands.models.base import Model
     from hands.pipeline.pool import ToolPool
 
 
@@ -33,17 +34,18 @@ def build_deferred_mcp(
     extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
     mode: DeferralMode | str | None = None,
     window: int | None = None,
-    model: str | None = None,
-    provider: str = "",
+    model: Model | None = None,
     cache: ToolListCache | None = None,
     approve_project: ProjectApproval = True,
     blocked: Callable[[McpServerConfig], str | None] | None = None,
 ) -> tuple[McpManager, DeferringSource, McpConfigSet]:
     """The project's MCP servers (not started yet) behind a DeferringSource.
 
-    Start them with ``manager.start(lazy=source.active)`` inside the running event loop.
+    Deferral's threshold is ``window`` (the session's, with its overrides), else the
+    window ``model`` says it has. Start them with ``manager.start(lazy=source.active)``
+    inside the running event loop.
     """
-    from hands.discovery.deferral import DeferringSource, context_window
+    from hands.discovery.deferral import DeferringSource
     from hands.mcp.setup import build_manager
     from hands.mcp.source import McpToolSource
 
@@ -58,10 +60,10 @@ def build_deferred_mcp(
     source = DeferringSource(
         McpToolSource(manager, base=base, policy=policy),
         mode=mode,
-        window=window if window is not None else context_window(model),
+        window=window,
         policy=policy,
         env=env,
-        provider=provider,
+        facts=model.facts if model is not None else None,
     )
     return manager, source, config
 
@@ -76,8 +78,7 @@ def start_deferred_mcp(
     extra: Mapping[str, object] | Iterable[McpServerConfig] = (),
     mode: DeferralMode | str | None = None,
     window: int | None = None,
-    model: str | None = None,
-    provider: str = "",
+    model: Model | None = None,
     cache: ToolListCache | None = None,
 ) -> DeferringSource:
     """Start the project's MCP servers (lazily where possible) behind a DeferringSource.
@@ -94,7 +95,6 @@ def start_deferred_mcp(
         mode=mode,
         window=window,
         model=model,
-        provider=provider,
         cache=cache,
     )
     manager.start(lazy=source.active).attach(session)

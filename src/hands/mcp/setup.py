@@ -112,13 +112,16 @@ def manager_for_tool(
     value: Callable[[str], Any],
     trusted: bool,
     env: Mapping[str, str] | None = None,
+    server: str | None = None,
 ) -> McpManager | None:
     """A manager (not started) with only the server the tool ``name`` belongs to.
 
     For one call from the shell (``hands tool mcp__server__tool``): servers are approved
     as in print mode (in a ``trusted`` workspace every project server but the refused
     ones, else none), the settings' ``allowedMcpServers`` / ``deniedMcpServers`` hold.
-    None when ``name`` is not an MCP tool name.
+    A resource tool (``ListMcpResourcesTool``, ``ReadMcpResourceTool``) gets the
+    ``server`` its input names, or every approved server. None when ``name`` is neither
+    an MCP tool name nor a resource tool.
     """
     from hands.mcp.config import approval_without_asking
     from hands.mcp.manager import McpManager
@@ -126,7 +129,8 @@ def manager_for_tool(
     from hands.mcp.server_policy import ServerPolicy
 
     parts = split_name(name)
-    if parts is None:
+    wanted = parts[0] if parts is not None else server
+    if parts is None and name not in resource_tool_names():
         return None
     manager, config = build_manager(
         cwd,
@@ -134,5 +138,12 @@ def manager_for_tool(
         approve_project=approval_without_asking(value, trusted=trusted),
         blocked=ServerPolicy.from_settings(value).blocked,
     )
-    chosen = [s for s in config.servers if normalize(s.name) == parts[0]]
+    chosen = [s for s in config.servers if wanted is None or normalize(s.name) == wanted]
     return McpManager(chosen, settings=manager.settings)
+
+
+def resource_tool_names() -> tuple[str, ...]:
+    """The names of the tools that list and read MCP resources."""
+    from hands.mcp.resources import ListMcpResourcesTool, ReadMcpResourceTool
+
+    return (ListMcpResourcesTool.name, ReadMcpResourceTool.name)

@@ -4,38 +4,31 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.core.tool import ToolSpec
+from hands.models.usage import Usage
 
+if TYPE_CHECKING:
+    from hands.models.facts import ModelFacts
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Usage:
-    """Token counts of one or more model requests."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_creation_input_tokens: int = 0
-    cache_read_input_tokens: int = 0
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            input_tokens=self.input_tokens + other.input_tokens,
-            output_tokens=self.output_tokens + other.output_tokens,
-            cache_creation_input_tokens=self.cache_creation_input_tokens
-            + other.cache_creation_input_tokens,
-            cache_read_input_tokens=self.cache_read_input_tokens + other.cache_read_input_tokens,
-        )
-
-    def to_wire(self) -> dict[str, int]:
-        """Anthropic's usage shape."""
-        return {
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "cache_creation_input_tokens": self.cache_creation_input_tokens,
-            "cache_read_input_tokens": self.cache_read_input_tokens,
-        }
+__all__ = [
+    "BlockComplete",
+    "Effort",
+    "InputJsonDelta",
+    "MessageStart",
+    "MessageStop",
+    "Model",
+    "ModelRequest",
+    "RetryWait",
+    "SessionModel",
+    "StreamEvent",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolUseStart",
+    "Usage",
+]
 
 
 Effort: TypeAlias = Literal["low", "medium", "high", "xhigh", "max"]
@@ -151,6 +144,11 @@ class Model(Protocol):
     @property
     def name(self) -> str:
         """The model's identifier."""
+        ...
+
+    @property
+    def facts(self) -> ModelFacts:
+        """What hands knows about it: provider, context window, capabilities, price."""
         ...
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:

@@ -1,6 +1,8 @@
 """What hands knows about a model: its provider, its context window, its API's abilities.
 
-The one place these facts live.
+The one place these facts live. Each model object carries its own as
+:class:`~hands.models.facts.ModelFacts` (``model.facts``), made from these tables; the
+rest of hands asks the object.
 """
 
 from __future__ import annotations
@@ -66,14 +68,21 @@ def context_window(model: str | None, overrides: Mapping[str, int] | None = None
     the table.
     """
     model = model or ""
-    name = model.partition(":")[2] or model
-    table = overrides or {}
-    found = _longest_prefix(name, table) or _longest_prefix(model, table)
+    found = window_override(model, overrides)
     if found is not None:
         return found
+    name = model.partition(":")[2] or model
     if name.lower().endswith(ONE_MILLION):
         return 1_000_000
     return _longest_prefix(name, WINDOWS) or DEFAULT_WINDOW
+
+
+def window_override(model: str, overrides: Mapping[str, int] | None) -> int | None:
+    """The window ``overrides`` (a name or prefix → tokens) give ``model``; None: none."""
+    if not overrides:
+        return None
+    name = model.partition(":")[2] or model
+    return _longest_prefix(name, overrides) or _longest_prefix(model, overrides)
 
 
 def provider_of(model: object) -> str:
@@ -105,4 +114,5 @@ __all__ = [
     "capabilities",
     "context_window",
     "provider_of",
+    "window_override",
 ]

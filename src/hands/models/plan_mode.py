@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from hands.models.base import Model, ModelRequest, StreamEvent
+from hands.models.facts import ModelFacts
 
 
 class PlanModeModel:
@@ -23,6 +24,11 @@ class PlanModeModel:
     def name(self) -> str:
         """``PROVIDER:LABEL`` (``anthropic:opusplan``)."""
         return f"{self.other.name.partition(':')[0]}:{self.label}"
+
+    @property
+    def facts(self) -> ModelFacts:
+        """The facts of the model for the rest of the session (whose window the session has)."""
+        return self.other.facts
 
     def for_mode(self, mode: str) -> Model:
         """The model for a request made in permission mode ``mode``."""

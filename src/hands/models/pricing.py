@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hands.models.base import Usage
+from hands.models.usage import Usage
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from hands.core.env import text as env_text
 from hands.errors import ConfigError
 from hands.models.aliases import family_model, is_alias, provider_of
 from hands.models.base import Model
@@ -62,7 +63,7 @@ def resolve_model(
     to set when nothing usable is configured.
     """
     env = os.environ if env is None else env
-    text = (spec or env.get("HANDS_MODEL") or "").strip()
+    text = (spec or env_text("HANDS_MODEL", env) or "").strip()
     if text:
         return _from_text(text, env, base_url, provider)
     offered = _environment_provider(env)

@@ -37,6 +37,7 @@ from hands.models.base import (
     ToolUseStart,
     Usage,
 )
+from hands.models.facts import ModelFacts, facts_for
 
 
 class _Strict(BaseModel):
@@ -89,12 +90,25 @@ class Script(_Strict):
 class ScriptedModel:
     """A deterministic model for tests and demos; see the module docstring."""
 
-    def __init__(self, script: Script | Mapping[str, Any], *, name: str = "scripted") -> None:
+    def __init__(
+        self,
+        script: Script | Mapping[str, Any],
+        *,
+        name: str = "scripted",
+        context_window: int | None = None,
+    ) -> None:
+        """A model that plays ``script``.
+
+        ``name`` may place it (``anthropic:…`` has Anthropic's facts); ``context_window``
+        sets its window (else the catalog's for the name).
+        """
         try:
             self.script = script if isinstance(script, Script) else Script.model_validate(script)
         except ValidationError as exc:
             raise ConfigError(f"invalid model script: {exc}") from exc
         self._name = name
+        self.facts = facts_for(name, window=context_window)
+        """What it says of itself: the catalog's facts for ``name``."""
         self._turn = 0
         self.requests: list[ModelRequest] = []
 
@@ -204,6 +218,11 @@ class ScriptedAgents:
     def name(self) -> str:
         """The model's identifier."""
         return self._name
+
+    @property
+    def facts(self) -> ModelFacts:
+        """The main script's facts."""
+        return self.main.facts
 
     def route(self, request: ModelRequest) -> Model:
         """The script that answers ``request``."""

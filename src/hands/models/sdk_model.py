@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Self
 from hands.errors import ModelError
 from hands.models.base import Usage
 from hands.models.event_stream import StreamTransport
+from hands.models.facts import ModelFacts, facts_for
 from hands.models.retry import RetryBeforeOutput, RetryPolicy
 
 Failure = Callable[[Exception], Exception]
@@ -25,6 +26,7 @@ class SdkModel:
     def __init__(self, *, model: str, client: StreamTransport, retry: RetryPolicy | None) -> None:
         self._client = client
         self._model = model
+        self._facts = facts_for(f"{self.provider}:{model}", provider=self.provider)
         self.retry = retry or RetryPolicy()
         self.total_usage = Usage()
         """Usage of every completed turn streamed by this instance (as far as reported)."""
@@ -65,6 +67,11 @@ class SdkModel:
     def name(self) -> str:
         """The model's identifier, with its provider."""
         return f"{self.provider}:{self._model}"
+
+    @property
+    def facts(self) -> ModelFacts:
+        """Its provider, window, capabilities and price, from the catalog."""
+        return self._facts
 
     @property
     def model(self) -> str:

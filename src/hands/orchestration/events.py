@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from hands.core.frozen import builder
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome
 
@@ -23,6 +24,10 @@ class ToolResultEvent:
 
     tool_use: ToolUseBlock
     outcome: ToolCallOutcome
+
+
+build_result_event = builder(ToolResultEvent, "tool_use", "outcome")
+"""``ToolResultEvent`` from its fields, in this order (once per call)."""
 
 
 ExecutorEvent: TypeAlias = ToolProgressEvent | ToolResultEvent

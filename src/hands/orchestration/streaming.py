@@ -32,7 +32,11 @@ from hands.core.context import ToolContext
 from hands.core.messages import ToolUseBlock
 from hands.core.outcome import ToolCallOutcome, error_outcome
 from hands.core.tool import Tool
-from hands.orchestration.events import ExecutorEvent, ToolProgressEvent, ToolResultEvent
+from hands.orchestration.events import (
+    ExecutorEvent,
+    ToolProgressEvent,
+    build_result_event,
+)
 from hands.orchestration.outbox import Outbox
 from hands.orchestration.partition import classify_call
 from hands.pipeline.execution import run_tool_use, timeout_outcome, unknown_tool_outcome
@@ -239,12 +243,11 @@ class StreamingToolExecutor:
         """The user interrupted: stop everything; unfinished calls say so."""
         self._abort(INTERRUPTED)
 
-    async def events(self) -> AsyncIterator[ExecutorEvent]:
+    def events(self) -> AsyncIterator[ExecutorEvent]:
         """Progress as it happens and results in request order, until all are out."""
         if self._outbox is None:
             raise RuntimeError("this executor sends its events to the sink it was given")
-        async for event in self._outbox.receive_all():
-            yield event
+        return self._outbox.receive_all()  # its own iterator: no layer per event
 
     # -- scheduling -----------------------------------------------------------------------
 
@@ -316,13 +319,15 @@ class StreamingToolExecutor:
                         lambda data: self._progress(tracked, data),
                         parsed=tracked.parsed,
                         timer=tracked,
+                        tool=tracked.tool,
                     )
                 except asyncio.CancelledError:
                     if not tracked.cancel_text or task is None:
                         raise  # not ours: the event loop is shutting down
                     task.uncancel()
                 finally:
-                    tracked.disarm()
+                    if tracked.timer is not None:
+                        tracked.disarm()
             if outcome is None and tracked.timed_out and tracked.tool is not None:
                 outcome = await timeout_outcome(
                     block, tracked.tool, tracked.parsed, self._context, self._runtime
@@ -378,7 +383,7 @@ class StreamingToolExecutor:
                 break
             tracked.state = ToolState.YIELDED
             self._head += 1
-            self._emit(ToolResultEvent(tool_use=tracked.block, outcome=tracked.outcome))
+            self._emit(build_result_event(tracked.block, tracked.outcome))
         if self._closed and self._head == len(self._tracked) and not self._done.is_set():
             self._send.close()
             self._done.set()

@@ -167,9 +167,31 @@ class PermissionEngine:
     async def decide(
         self, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext
     ) -> PermissionDecision:
-        """Allow, ask or deny one call (never passthrough)."""
+        """Allow, ask or deny one call (never passthrough).
+
+        A tool whose calls all look alike to the rules (``RuleIndex.reuses_decisions``)
+        is decided once per mode and rule set; the rule index forgets the decision when
+        its rules change. Plan mode is always decided afresh (its refusal names the
+        session's plan file).
+        """
+        index = self.index_for(ctx) if ctx.turn_allow else self.index
+        if tool.permission_ignores_input and ctx.permission_mode != "plan":
+            key = (tool, ctx.permission_mode)
+            found = index.decisions.get(key)
+            if found is not None:
+                return found
+            decision = await self._decide(tool, input, ctx, index)
+            if index.reuses_decisions(tool):
+                if len(index.decisions) >= _MAX_DECISIONS:
+                    index.decisions.clear()
+                index.decisions[key] = decision
+            return decision
+        return await self._decide(tool, input, ctx, index)
+
+    async def _decide(
+        self, tool: Tool[Any, Any], input: BaseModel, ctx: ToolContext, index: RuleIndex
+    ) -> PermissionDecision:
         name = tool.name
-        index = self.index_for(ctx)
         mode = self.effective_mode(ctx)
         call = describe(tool, input, ctx, home=self.home)
         label = f"{name}({call.display})" if call.display else name
@@ -304,6 +326,10 @@ class PermissionEngine:
         if kind == "edit":
             return verdicts.edit_verdict(index, tool, call, ctx, mode, dirs)
         return verdicts.other_verdict(index, tool, call, read_only, mode)
+
+
+_MAX_DECISIONS = 1024
+"""Decisions one rule index keeps (tools × modes; a session has far fewer)."""
 
 
 def _stays_inside(call: Any, ctx: ToolContext, dirs: tuple[str, ...]) -> bool:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from hands.core.context import ToolContext
+    from hands.core.decision import PermissionDecision
     from hands.core.subject import RuleSubject
     from hands.core.tool import Tool
 
@@ -63,6 +64,9 @@ class RuleIndex:
         self._floating: dict[tuple[RuleBehavior, Hashable], re.Pattern[str] | None] = {}
         self._fixed: dict[tuple[RuleBehavior, Target], tuple[PermissionRule, ...]] = {}
         self._seam_lines: dict[str, tuple[str, ...]] = {}
+        self.decisions: dict[tuple[Tool[Any, Any], str], PermissionDecision] = {}
+        """Decisions for tools whose calls all look alike to the rules, by tool and mode
+        (the engine's cache: see :meth:`reuses_decisions`)."""
 
     @property
     def rules(self) -> tuple[PermissionRule, ...]:
@@ -74,6 +78,22 @@ class RuleIndex:
         self._rules.extend(rules)
         for cache in (self._lists, self._families, self._floating, self._fixed, self._seam_lines):
             cache.clear()
+        self.decisions.clear()
+
+    def reuses_decisions(self, tool: Tool[Any, Any]) -> bool:
+        """Whether one decision for ``tool`` holds for all its calls under these rules.
+
+        The tool must say its calls look alike to the rules
+        (``permission_ignores_input``), and no rule about it may match an input field
+        (``Tool(param:value)``), the one kind of rule that reads the input itself.
+        """
+        if not tool.permission_ignores_input:
+            return False
+        return not any(
+            isinstance(rule.matcher, ParamPattern)
+            for behavior in ("deny", "ask", "allow")
+            for rule in self.rules_for(behavior, tool)
+        )
 
     # -- which rules ------------------------------------------------------------------
 

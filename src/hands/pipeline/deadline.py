@@ -27,16 +27,12 @@ class DeadlineExceeded(Exception):
 class _Deadline(Awaitable[T]):
     """``awaitable`` under a time limit on asyncio; the timer exists once it suspends."""
 
-    __slots__ = ("_awaitable", "_fired", "_seconds", "_started", "_task")
+    __slots__ = ("_awaitable", "_seconds", "_started")
 
     def __init__(self, awaitable: Awaitable[T], seconds: float, started: float) -> None:
         self._awaitable = awaitable
         self._seconds = seconds
         self._started = started
-
-    def _fire(self) -> None:
-        self._fired = True
-        self._task.cancel()
 
     def __await__(self) -> Generator[Any, Any, T]:
         inner: Any = self._awaitable.__await__()
@@ -44,20 +40,38 @@ class _Deadline(Awaitable[T]):
             value = inner.send(None)
         except StopIteration as stop:
             return stop.value  # finished without waiting: no timer was needed
-        task = asyncio.current_task()
-        if task is None:  # not in a task: nothing a timer could cancel
-            return (yield from _passthrough(inner, value))
-        self._task, self._fired = task, False
-        left = self._seconds - (time.perf_counter() - self._started)
-        handle = task.get_loop().call_later(left, self._fire)
-        try:
-            return (yield from _passthrough(inner, value))
-        except asyncio.CancelledError:
-            if self._fired and task.uncancel() == 0:
-                raise DeadlineExceeded from None
-            raise
-        finally:
-            handle.cancel()
+        return (yield from _limited(inner, value, self._seconds, self._started))
+
+
+class _Fire:
+    """The timer's callback: cancels the task and remembers that it did."""
+
+    __slots__ = ("fired", "task")
+
+    def __init__(self, task: asyncio.Task[Any]) -> None:
+        self.task = task
+        self.fired = False
+
+    def __call__(self) -> None:
+        self.fired = True
+        self.task.cancel()
+
+
+def _limited(inner: Any, value: Any, seconds: float, started: float) -> Generator[Any, Any, Any]:
+    """Drive ``inner``, which has just suspended with ``value``, under the limit (asyncio)."""
+    task = asyncio.current_task()
+    if task is None:  # not in a task: nothing a timer could cancel
+        return (yield from _passthrough(inner, value))
+    fire = _Fire(task)
+    handle = task.get_loop().call_later(seconds - (time.perf_counter() - started), fire)
+    try:
+        return (yield from _passthrough(inner, value))
+    except asyncio.CancelledError:
+        if fire.fired and task.uncancel() == 0:
+            raise DeadlineExceeded from None
+        raise
+    finally:
+        handle.cancel()
 
 
 class CallTimer(Protocol):
@@ -91,12 +105,18 @@ class _Armed(Awaitable[T]):
             value = inner.send(None)
         except StopIteration as stop:
             return stop.value  # finished without waiting: the timer was never needed
-        timer = self._timer
-        timer.arm(self._seconds - (time.perf_counter() - self._started))
-        try:
-            return (yield from _passthrough(inner, value))
-        finally:
-            timer.disarm()
+        return (yield from _timed(inner, value, self._timer, self._seconds, self._started))
+
+
+def _timed(
+    inner: Any, value: Any, timer: CallTimer, seconds: float, started: float
+) -> Generator[Any, Any, Any]:
+    """Drive ``inner``, which has just suspended with ``value``, with ``timer`` armed."""
+    timer.arm(seconds - (time.perf_counter() - started))
+    try:
+        return (yield from _passthrough(inner, value))
+    finally:
+        timer.disarm()
 
 
 def with_timer(
@@ -142,6 +162,41 @@ def within(
     except RuntimeError:
         return _within_scope(seconds, awaitable)
     return _Deadline(awaitable, seconds, time.perf_counter() if started is None else started)
+
+
+class _Rest(Awaitable[Any]):
+    """The rest of a started awaitable under a limit (asyncio) or a timer."""
+
+    __slots__ = ("_inner", "_seconds", "_started", "_timer", "_value")
+
+    def __init__(
+        self, inner: Any, value: Any, seconds: float, started: float, timer: CallTimer | None
+    ) -> None:
+        self._inner = inner
+        self._value = value
+        self._seconds = seconds
+        self._started = started
+        self._timer = timer
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        if self._timer is not None:
+            return _timed(self._inner, self._value, self._timer, self._seconds, self._started)
+        return _limited(self._inner, self._value, self._seconds, self._started)
+
+
+def finish_within(
+    inner: Any, value: Any, seconds: float, *, started: float, timer: CallTimer | None = None
+) -> Awaitable[Any]:
+    """Await the rest of a started awaitable under the limit counted from ``started``.
+
+    ``inner`` is ``awaitable.__await__()``, which suspended with ``value`` on its first
+    step; with ``timer``, the timer is armed for what is left instead. The pipeline
+    takes a call's first step itself on asyncio: a call that finishes without waiting
+    (most do) then needs no timer and no wrapper at all. Elsewhere (trio), where a
+    limit is a cancel scope that must be open before the call starts, use
+    :func:`within` or :func:`with_timer`.
+    """
+    return _Rest(inner, value, seconds, started, timer)
 
 
 async def _within_scope(seconds: float, awaitable: Awaitable[T]) -> T:

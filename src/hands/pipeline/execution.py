@@ -13,9 +13,10 @@ escapes (the executor turns it into a result).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -24,10 +25,11 @@ from pydantic import BaseModel, ValidationError
 from hands.core.context import ToolContext
 from hands.core.decision import AskRequest, PermissionDecision
 from hands.core.hooks import DeferringHooks, PermissionHooks, ToolHooks
-from hands.core.messages import ResultPart, TextBlock, ToolResultBlock, ToolUseBlock
+from hands.core.messages import ResultPart, TextBlock, ToolUseBlock, build_result_block
 from hands.core.outcome import (
     Status,
     ToolCallOutcome,
+    build_outcome,
     echo,
     error_outcome,
     tool_use_error,
@@ -35,9 +37,15 @@ from hands.core.outcome import (
 )
 from hands.core.schema import ToolInput
 from hands.core.spill import content_chars, spill
-from hands.core.tool import ContextModifier, Progress, Tool
+from hands.core.tool import ContextModifier, Progress, Tool, ToolResult
 from hands.errors import ToolError
-from hands.pipeline.deadline import CallTimer, DeadlineExceeded, with_timer, within
+from hands.pipeline.deadline import (
+    CallTimer,
+    DeadlineExceeded,
+    finish_within,
+    with_timer,
+    within,
+)
 from hands.pipeline.pool import resolve
 from hands.pipeline.runtime import ToolRuntime
 
@@ -78,16 +86,19 @@ async def run_tool_use(
     *,
     parsed: BaseModel | None = None,
     timer: CallTimer | None = None,
+    tool: Tool[Any, Any] | None = None,
 ) -> ToolCallOutcome:
     """Run one call through the whole pipeline. Never raises except on cancellation.
 
     With ``timer`` (the caller's per-call time limit, which cancels the call when it
     fires), the limit is armed around ``tool.call`` instead of opening a scope here; the
-    caller then builds the result with :func:`timeout_outcome`.
+    caller then builds the result with :func:`timeout_outcome`. ``tool``: the tool
+    ``block`` names in ``runtime``'s pool, when the caller has already looked it up.
     """
-    tool = resolve(block.name, runtime.tools)
     if tool is None:
-        return unknown_tool_outcome(block, runtime)
+        tool = resolve(block.name, runtime.tools)
+        if tool is None:
+            return unknown_tool_outcome(block, runtime)
     try:  # the stages run in this frame: one coroutine layer less on every call
         if ctx.tool_use_id != block.id or ctx.policy is not runtime.policy:
             ctx = ctx.for_call(block.id, policy=runtime.policy)
@@ -96,9 +107,10 @@ async def run_tool_use(
             if isinstance(result, str):
                 return error_outcome(block, result, tool=tool)
             parsed = result
-        message = await tool.validate_input(parsed, ctx)
-        if message:
-            return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
+        if tool.checks_input:
+            message = await tool.validate_input(parsed, ctx)
+            if message:
+                return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
         call = _Call(block, tool, ctx, runtime, parsed)
         hooks = runtime.hooks
         stopped = await _pre_hooks(call) if _hooked(hooks, "PreToolUse") else None
@@ -158,9 +170,10 @@ class _Call:
         self.runtime = runtime
         self.parsed = parsed
         self.raw_input: Mapping[str, Any] = block.input
-        shown = tool.observable_input(parsed, ctx)
-        if shown is not None:
-            self.raw_input = {**block.input, **shown}
+        if tool.adds_observable_input:
+            shown = tool.observable_input(parsed, ctx)
+            if shown is not None:
+                self.raw_input = {**block.input, **shown}
         self.extra: list[str] = []
         self.hook_decision: str | None = None
         self.hook_reason = ""
@@ -319,21 +332,35 @@ async def _invoke(call: _Call, progress: Progress, timer: CallTimer | None) -> N
         call.runtime.limits.tool_timeout_s,
     )
     ran = call
-    _checkpoint(tool, parsed, ctx)
-    shell = await _shell_before(tool, parsed, ctx)
+    shell: _ShellBefore | None = None
+    if tool.subject is not None:  # a tool with no subject writes no path it declares
+        _checkpoint(tool, parsed, ctx)
+        shell = await _shell_before(tool, parsed, ctx)
     started = time.perf_counter()
     try:
         if tool.handles_own_timeout:
             result = await tool.call(parsed, ctx, progress)
-        elif timer is not None:
-            result = await with_timer(
-                tool.call(parsed, ctx, progress), timer, limit_s, started=started
-            )
         else:
             try:
-                result = await within(limit_s, tool.call(parsed, ctx, progress), started=started)
-            except DeadlineExceeded:
-                raise ToolError(timeout_text(tool.name, limit_s)) from None
+                asyncio.get_running_loop()
+            except RuntimeError:  # another event loop (trio): the limit is a cancel scope
+                running = tool.call(parsed, ctx, progress)
+                result = await _in_scope(running, tool.name, limit_s, timer, started)
+            else:
+                # the call's first step runs here: one that finishes without waiting (most
+                # do) needs no timer; one that waits finishes under the limit
+                step: Any = tool.call(parsed, ctx, progress).__await__()
+                try:
+                    result = step.send(None)
+                except StopIteration as stop:
+                    result = stop.value
+                else:
+                    try:
+                        result = await finish_within(
+                            step, result, limit_s, started=started, timer=timer
+                        )
+                    except DeadlineExceeded:
+                        raise ToolError(timeout_text(tool.name, limit_s)) from None
         ran.output, ran.modifier = result.output, result.context_modifier
         ran.content = content = tool.to_content(result.output)
         if result.is_error:
@@ -383,38 +410,47 @@ def _finish(call: _Call) -> ToolCallOutcome:
     """The result block: the failure, or the content (never empty, spilled when too big)."""
     tool, block, ran = call.tool, call.block, call
     if ran.failure is not None:
-        return ToolCallOutcome(
-            block=ToolResultBlock(
-                tool_use_id=block.id, content=ran.failure or f"{tool.name} failed", is_error=True
-            ),
-            status="error",
-            tool=tool,
-            input=call.parsed,
-            output=ran.output,
-            context_modifier=ran.modifier,  # `cd x && false` still moved the shell
-            extra_context=tuple(call.extra),
-            duration_ms=ran.duration_ms,
+        text = ran.failure or f"{tool.name} failed"
+        # the modifier is kept: `cd x && false` still moved the shell
+        return build_outcome(
+            build_result_block(block.id, text, True, "tool_result"),
+            "error",
+            tool,
+            call.parsed,
+            ran.output,
+            ran.modifier,
+            tuple(call.extra),
+            True,
+            ran.duration_ms,
         )
     content = ran.content
-    if _is_empty(content):
-        content = f"({tool.name} succeeded; its output is empty)"
+    if isinstance(content, str):  # most results: measured here, without a call
+        if not content.strip():
+            content = _empty_text(tool)
+        size = len(content)
+    else:
+        if _is_empty(content):
+            content = _empty_text(tool)
+        size = content_chars(content)
     limit = tool.max_result_chars
-    if limit is not None and content_chars(content) > min(limit, call.runtime.limits.result_chars):
+    if limit is not None and size > min(limit, call.runtime.limits.result_chars):
         content = spill(content, session=call.ctx.session, tool_use_id=block.id)
     parsed = call.parsed
-    notes = parsed.ignored_notes() if isinstance(parsed, ToolInput) else ()
+    notes = (
+        parsed.ignored_notes() if isinstance(parsed, ToolInput) and parsed.ignored_fields else ()
+    )
     if notes or not isinstance(content, str):
         content = _with_notes(content, notes)
-    return ToolCallOutcome(
-        block=ToolResultBlock(tool_use_id=block.id, content=content),
-        status="ok",
-        tool=tool,
-        input=parsed,
-        output=ran.output,
-        context_modifier=ran.modifier,
-        extra_context=tuple(call.extra) if call.extra else (),
-        spillable=limit is not None,
-        duration_ms=ran.duration_ms,
+    return build_outcome(
+        build_result_block(block.id, content, False, "tool_result"),
+        "ok",
+        tool,
+        parsed,
+        ran.output,
+        ran.modifier,
+        tuple(call.extra) if call.extra else (),
+        limit is not None,
+        ran.duration_ms,
     )
 
 
@@ -599,6 +635,26 @@ async def _recheck(
 
 def _text_of(content: Sequence[ResultPart]) -> str:
     return "\n".join(b.text for b in content if isinstance(b, TextBlock))
+
+
+async def _in_scope(
+    running: Awaitable[ToolResult[Any]],
+    name: str,
+    limit_s: float,
+    timer: CallTimer | None,
+    started: float,
+) -> ToolResult[Any]:
+    """A call under its limit on an event loop other than asyncio (the scope opens first)."""
+    try:
+        if timer is None:
+            return await within(limit_s, running, started=started)
+        return await with_timer(running, timer, limit_s, started=started)
+    except DeadlineExceeded:
+        raise ToolError(timeout_text(name, limit_s)) from None
+
+
+def _empty_text(tool: Tool[Any, Any]) -> str:
+    return f"({tool.name} succeeded; its output is empty)"
 
 
 def _is_empty(content: str | Sequence[ResultPart]) -> bool:

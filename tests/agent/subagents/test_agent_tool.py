@@ -19,6 +19,7 @@ from hands.core.schema import ToolInput
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import StreamInterruptedError
 from hands.models.base import ModelRequest, StreamEvent
+from hands.models.facts import facts_for
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
 from hands.pipeline.pool import pool_for
 from hands.testing import ScriptedAgents, ScriptedModel
@@ -288,6 +289,8 @@ class _Broken:
 
     def __init__(self, *, retryable: bool, then: ScriptedModel | None = None) -> None:
         self.retryable, self.then, self.calls = retryable, then, 0
+
+    facts = facts_for("scripted")
 
     @property
     def name(self) -> str:

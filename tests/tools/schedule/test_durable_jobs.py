@@ -36,8 +36,15 @@ def test_durable_jobs_live_in_the_project_file_and_session_jobs_in_the_session(
     assert set(schedule.jobs) == {"theirs"}  # the malformed entry is left out
     now = time.time()
     kept = schedule.add(
-        Job(id="", prompt="nightly", at=now + 60, cron="0 2 * * *", recurring=True,
-            made=now, durable=True)  # fmt: skip
+        Job(
+            id="",
+            prompt="nightly",
+            at=now + 60,
+            cron="0 2 * * *",
+            recurring=True,
+            made=now,
+            durable=True,
+        )
     )
     here = schedule.add(Job(id="", prompt="only now", at=now + 60, cron="0 3 * * *", made=now))
     written = tasks(project)
@@ -137,8 +144,15 @@ def test_a_durable_job_comes_back_in_the_next_trusted_session_only(tmp_path: Pat
     (made,) = tool_results(
         print_run(
             project,
-            [tool_use("CronCreate", cron="30 8 * * *", prompt="DURABLE CHECK",
-                      recurring=False, durable=True)],  # fmt: skip
+            [
+                tool_use(
+                    "CronCreate",
+                    cron="30 8 * * *",
+                    prompt="DURABLE CHECK",
+                    recurring=False,
+                    durable=True,
+                )
+            ],
         )
     )
     assert not made["is_error"] and "scheduled_tasks.json" in made["text"]

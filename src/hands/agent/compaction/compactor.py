@@ -129,15 +129,15 @@ async def compact_conversation(
             error=error,
         )
 
-    if trigger == "auto" and after_clearing < settings.limit_for(model.name):
+    if trigger == "auto" and after_clearing < settings.limit_for(model):
         return kept("cleared" if cleared.count else "unchanged")
     if not summarize_allowed:
         return kept("cleared" if cleared.count else "unchanged")
     # the turns kept verbatim leave room: at most a share of the window, and a quarter of
     # the threshold, so the next requests do not compact again at once
     budget = min(
-        int(settings.window_for(model.name) * settings.recent_share),
-        settings.limit_for(model.name) // 4,
+        int(settings.window_for(model) * settings.recent_share),
+        settings.limit_for(model) // 4,
     )
     start = _recent_start(cleared.messages, budget)
     older = cleared.messages[:start]
@@ -160,7 +160,7 @@ async def compact_conversation(
             older,
             tools=tools,
             instructions=instructions,
-            window=settings.window_for(model.name),
+            window=settings.window_for(model),
         )
     except SummaryFailedError as exc:
         return kept("failed", str(exc))
@@ -266,7 +266,7 @@ class Compactor:
         if not self.settings.auto:
             return None
         tokens = self.tokens(messages, system, tools)
-        if tokens < self.settings.limit_for(self.model.name):
+        if tokens < self.settings.limit_for(self.model):
             return None
         outcome = await compact_conversation(
             messages,

@@ -13,11 +13,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from hands.core.env import switch
+from hands.core.env import EnvError, count, number, source, switch
 from hands.errors import ConfigError
-from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window
+from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window, window_override
+
+if TYPE_CHECKING:
+    from hands.models.base import Model
 
 __all__ = ["DEFAULT_WINDOW", "WINDOWS", "CompactionSettings", "context_window"]
 
@@ -43,13 +46,25 @@ class CompactionSettings:
     windows: Mapping[str, int] = field(default_factory=lambda: dict[str, int]())
     """Context windows by model name or prefix, over the built-in table."""
 
-    def window_for(self, model: str) -> int:
-        """The window of ``model`` under these settings."""
-        return self.window_tokens or context_window(model, self.windows)
+    def window_for(self, model: Model) -> int:
+        """The window of ``model``: the environment's, the settings' or the model's own.
 
-    def limit_for(self, model: str) -> int:
+        ``HANDS_CONTEXT_WINDOW`` first, then the settings' ``contextWindows`` entry for
+        its name, then what the model says of itself (``model.facts``).
+        """
+        return (
+            self.window_tokens
+            or window_override(model.name, self.windows)
+            or model.facts.context_window
+        )
+
+    def limit_for(self, model: Model) -> int:
         """The token count at which auto-compaction starts for ``model``."""
         return int(self.window_for(model) * self.percent / 100)
+
+    def window_named(self, name: str) -> int:
+        """The window of a model known only by its name (a share of the cost ledger)."""
+        return self.window_tokens or context_window(name, self.windows)
 
     @classmethod
     def from_env(
@@ -61,15 +76,13 @@ class CompactionSettings:
         env = os.environ if env is None else env
         value: Callable[[str], Any] = setting or (lambda key: None)
         percent = _percent(value("autoCompactPercent"), "autoCompactPercent")
-        for name in ("HANDS_AUTOCOMPACT_PCT", "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"):
-            if env.get(name):
-                percent = _percent(env[name], name)
-                break
+        given_percent = number("HANDS_AUTOCOMPACT_PCT", env)
+        if given_percent is not None:
+            percent = _percent(given_percent, source("HANDS_AUTOCOMPACT_PCT", env), EnvError)
+        given_window = count("HANDS_CONTEXT_WINDOW", env)
         window = None
-        for name in ("HANDS_CONTEXT_WINDOW", "CLAUDE_CODE_AUTO_COMPACT_WINDOW"):
-            if env.get(name):
-                window = _tokens(env[name], name)
-                break
+        if given_window is not None:
+            window = _tokens(given_window, source("HANDS_CONTEXT_WINDOW", env), EnvError)
         auto = value("autoCompactEnabled") is not False
         if switch("HANDS_DISABLE_AUTO_COMPACT", env):
             auto = False
@@ -86,23 +99,23 @@ class CompactionSettings:
         )
 
 
-def _percent(raw: object, where: str) -> float | None:
+def _percent(raw: object, where: str, error: type[ConfigError] = ConfigError) -> float | None:
     if raw is None:
         return None
     try:
         value = float(cast(Any, raw))
     except (TypeError, ValueError):
-        raise ConfigError(f"{where} must be a number from 1 to 100, not {raw!r}") from None
+        raise error(f"{where} must be a number from 1 to 100, not {raw!r}") from None
     if not 1 <= value <= 100:
-        raise ConfigError(f"{where} must be from 1 to 100, not {value:g}")
+        raise error(f"{where} must be from 1 to 100, not {value:g}")
     return value
 
 
-def _tokens(raw: object, where: str) -> int:
+def _tokens(raw: object, where: str, error: type[ConfigError] = ConfigError) -> int:
     try:
         value = int(cast(Any, raw))
     except (TypeError, ValueError):
-        raise ConfigError(f"{where} must be a whole number of tokens, not {raw!r}") from None
+        raise error(f"{where} must be a whole number of tokens, not {raw!r}") from None
     if value < 1000:
-        raise ConfigError(f"{where} must be at least 1000 tokens, not {value}")
+        raise error(f"{where} must be at least 1000 tokens, not {value}")
     return value

@@ -25,6 +25,7 @@ from hands.cli import startup
 from hands.cli.console import console_for
 from hands.cli.session_view import SessionView
 from hands.core.decision import AskRequest, PermissionDecision, allow
+from hands.core.env import given
 from hands.core.session import Session
 from hands.models.scripted import ScriptedModel
 from hands.permissions.domains import NetworkDomains
@@ -98,7 +99,7 @@ def run_demo(*, keep: bool = False, console: Console | None = None) -> int:
 @contextmanager
 def _home_in(home: Path) -> Generator[None]:
     """The demo's sessions, results and caches go to ``home``, not the user's hands home."""
-    before = os.environ.get("HANDS_HOME")
+    before = given("HANDS_HOME")
     os.environ["HANDS_HOME"] = str(home)
     try:
         yield

@@ -14,6 +14,7 @@ from typing import Any
 
 from hands.errors import ModelAPIError
 from hands.models.base import Model, ModelRequest, RetryWait, StreamEvent
+from hands.models.facts import ModelFacts
 
 
 def unavailable(exc: ModelAPIError) -> bool:
@@ -35,6 +36,11 @@ class FallbackModel:
     def name(self) -> str:
         """The main model's identifier."""
         return self.primary.name
+
+    @property
+    def facts(self) -> ModelFacts:
+        """The main model's facts (a request's usage is priced by the model that served it)."""
+        return self.primary.facts
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.primary, attr)

@@ -25,7 +25,8 @@ from hands.models.base import (
     ToolUseStart,
     Usage,
 )
-from hands.models.cost import ModelUsage, model_id
+from hands.models.cost import model_id
+from hands.models.ledger import ModelUsage
 
 PROTOCOL_VERSION = "2.1.332"
 """The Claude Code release whose SDK protocol hands speaks (``claude_code_version``)."""

@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeAlias, cast, get_args
 from hands.cli.args import UsageError
 from hands.cli.sdk.flags import SdkArgs
 from hands.models.base import Effort, Model, ModelRequest, StreamEvent
+from hands.models.facts import ModelFacts
 
 TASK_BUDGET_BETA = "task-budgets-2026-03-13"
 """The ``anthropic-beta`` value the API wants with ``output_config.task_budget``."""
@@ -119,6 +120,11 @@ class ShapedModel:
     def name(self) -> str:
         """The inner model's identifier."""
         return self.inner.name
+
+    @property
+    def facts(self) -> ModelFacts:
+        """The inner model's facts."""
+        return self.inner.facts
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.inner, attr)

@@ -530,7 +530,7 @@ class SdkSession:
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
-        return {name: compaction.window_for(name) for name in self.tally.ledger.by_model}
+        return {name: compaction.window_named(name) for name in self.tally.ledger.by_model}
 
     def initialize_response(self) -> dict[str, Any]:
         """The answer to ``initialize``: what this session offers."""
@@ -681,7 +681,8 @@ class SdkSession:
     def context_usage(self) -> dict[str, Any]:
         """How full the context window is, as the provider last counted it."""
         model = self.setup.model.name
-        window = self.setup.compaction.window_for(model) if self.setup.compaction else 0
+        compaction = self.setup.compaction
+        window = compaction.window_for(self.setup.model) if compaction else 0
         tokens = self.context_tokens or 0
         return {
             "model": model,

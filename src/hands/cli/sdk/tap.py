@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hands.models.base import MessageStop, Model, ModelRequest, StreamEvent
-from hands.models.cost import UsageLedger
+from hands.models.facts import ModelFacts
+from hands.models.ledger import UsageLedger
 
 
 @dataclass(kw_only=True)
@@ -41,6 +42,11 @@ class TappedModel:
         """The inner model's identifier."""
         return self.inner.name
 
+    @property
+    def facts(self) -> ModelFacts:
+        """The inner model's facts."""
+        return self.inner.facts
+
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.inner, attr)
 
@@ -49,9 +55,9 @@ class TappedModel:
         started = time.perf_counter()
         try:
             async for event in self.inner.stream(request):
-                if isinstance(event, MessageStop):  # a fallback's usage under its own name
-                    served: object = getattr(self.inner, "serving", self.inner)
-                    self.tally.ledger.add(getattr(served, "name", self.inner.name), event.usage)
+                if isinstance(event, MessageStop):  # a fallback's usage under its own facts
+                    served: Model = getattr(self.inner, "serving", self.inner)
+                    self.tally.ledger.add(served.facts, event.usage)
                 if self.on_event is not None:
                     self.on_event(event)
                 yield event

@@ -1,7 +1,7 @@
 """Navigation safety: which URLs the browser may open, and every request checked on its way.
 
 The browser follows WebFetch's network rules. ``Browser_navigate`` asks per domain and
-obeys ``WebFetch(domain:…)`` rules (its subject declares that family); private, loopback
+obeys ``WebFetch(domain:…)`` rules (:mod:`hands.tools.browser._navigation`); private, loopback
 and metadata addresses are refused unless the user opened that exact host (an exact
 domain allow rule, or ``sandbox.network.allowedDomains``); ``file://`` opens only inside
 the working directories. Each request the page makes passes :class:`RequestGuard`: a deny
@@ -16,7 +16,6 @@ resolves each name once and connects only to the address it checked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -24,7 +23,8 @@ from urllib.request import url2pathname
 
 from hands.core.outcome import echo
 from hands.net.address import Address, address_problem
-from hands.tools.web import ResolveError, opened_hosts, parse_url, resolve
+from hands.tools.browser._navigation import NavigationRules, decide_url, is_opened
+from hands.tools.web import ResolveError, resolve
 
 if TYPE_CHECKING:
     from playwright.async_api import Request, Route
@@ -33,54 +33,6 @@ if TYPE_CHECKING:
     from hands.tools.browser._session import BrowserSession
 
 _PASS_SCHEMES = frozenset({"data", "blob", "about", "chrome-error"})
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Target:
-    """A URL the browser may be sent to."""
-
-    url: str
-    host: str = ""
-    """The host of an http(s) URL, lower case ASCII."""
-    path: Path | None = None
-    """The file of a ``file://`` URL."""
-
-
-def parse_target(raw: str, ctx: ToolContext) -> Target | str:
-    """The checked URL, or a message saying why it cannot be opened."""
-    text = raw.strip()
-    if text == "about:blank":
-        return Target(url=text)
-    try:
-        parts = urlsplit(text)
-    except ValueError as exc:
-        return f"The url {echo(text)!r} is malformed ({exc})."
-    scheme = parts.scheme.lower()
-    if scheme == "file":
-        return _file_target(parts.path, ctx)
-    if scheme not in ("http", "https"):
-        what = f"the {scheme}: scheme" if scheme else "no scheme"
-        return (
-            f"The url {echo(text)!r} has {what}; the browser opens http(s) URLs, file:// URLs "
-            "inside the working directories, and about:blank. Give a full URL such as "
-            "https://example.com/."
-        )
-    parsed = parse_url(text)
-    if isinstance(parsed, str):
-        return parsed
-    return Target(url=text, host=parsed.host)
-
-
-def _file_target(raw_path: str, ctx: ToolContext) -> Target | str:
-    path = Path(url2pathname(raw_path))
-    if not path.is_absolute():
-        return f"The file URL's path {echo(raw_path)!r} is not absolute."
-    if not ctx.is_inside_working_dirs(path):
-        return (
-            f"{path} is outside the working directories; the browser opens file:// URLs only "
-            "inside them (add a directory with --add-dir to open files there)."
-        )
-    return Target(url=path.resolve().as_uri(), path=path)
 
 
 async def address_refusal(host: str, port: int, ctx: ToolContext) -> str | None:
@@ -92,13 +44,6 @@ async def address_refusal(host: str, port: int, ctx: ToolContext) -> str | None:
     except ResolveError:
         return None  # the browser's own lookup fails the same way, with its own error
     return addresses_refusal(host, addresses)
-
-
-def is_opened(host: str, ctx: ToolContext) -> bool:
-    """Whether the user opened ``host`` by name, so its non-public addresses may be reached."""
-    from hands.tools.browser.browser_navigate import BrowserNavigateTool
-
-    return host in opened_hosts(BrowserNavigateTool(), ctx)
 
 
 def addresses_refusal(host: str, addresses: Sequence[Address]) -> str | None:
@@ -175,31 +120,13 @@ class RequestGuard:
         if new_host and verdict != "allow":
             return (
                 f"opening {host} needs the user's permission; call "
-                f"{navigate_tool_name()} with this URL to ask for it"
+                f"{NavigationRules.name} with this URL to ask for it"
             )
         default = 443 if url.startswith(("https:", "wss:")) else 80
         refused = await address_refusal(host, port or default, ctx)
         if refused is None and new_host:
             self.browser.approved_hosts.add(host)
         return refused
-
-
-async def decide_url(url: str, ctx: ToolContext) -> str:
-    """What the session's rules say about navigating to ``url``: allow, ask or deny."""
-    from hands.tools.browser.browser_navigate import BrowserNavigateInput, BrowserNavigateTool
-
-    policy = ctx.policy
-    if policy is None:
-        return "ask"
-    decision = await policy.decide(BrowserNavigateTool(), BrowserNavigateInput(url=url), ctx)
-    return decision.behavior
-
-
-def navigate_tool_name() -> str:
-    """The navigate tool's name, for messages."""
-    from hands.tools.browser.browser_navigate import BrowserNavigateTool
-
-    return BrowserNavigateTool.name
 
 
 def _is_top_navigation(request: Request) -> bool:

@@ -25,7 +25,8 @@ import anyio.abc
 
 from hands.core.outcome import echo
 from hands.net.address import Address
-from hands.tools.browser._guard import addresses_refusal, decide_url, is_opened
+from hands.tools.browser._guard import addresses_refusal
+from hands.tools.browser._navigation import decide_url, is_opened
 from hands.tools.http_proxy import Blocked, ProxyError, ProxyHandler, Request, connect_first
 from hands.tools.web import ResolveError, resolve
 

@@ -78,9 +78,9 @@ class BrowserSettings:
 def find_executable(env: Mapping[str, str] | None = None) -> str | None:
     """``HANDS_BROWSER_EXECUTABLE`` when set (even if wrong: the launch says so), else PATH."""
     env = os.environ if env is None else env
-    given = env.get(EXECUTABLE_VARIABLE, "").strip()
-    if given:
-        return given
+    named = text(EXECUTABLE_VARIABLE, env)
+    if named:
+        return named
     path = env.get("PATH")
     for name in CANDIDATES:
         found = shutil.which(name, path=path)

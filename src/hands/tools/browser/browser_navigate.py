@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantic import Field
-
-from hands.core.schema import ToolInput
-from hands.core.subject import Subject, fetches_url, reads_path
 from hands.errors import ToolError
-from hands.tools.browser._base import Action, BrowserTool, first_line
-from hands.tools.web.web_fetch import WebFetchTool
+from hands.tools.browser._base import Action, BrowserReport, BrowserTool, first_line
+from hands.tools.browser._navigation import BrowserNavigateInput, NavigationRules, parse_target
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
     from hands.tools.browser._session import BrowserSession, Tab
-
-_FILE_SUBJECT = reads_path("url")
 
 DESCRIPTION = """Open a URL in a real (headless) Chromium and get the page back as an
 accessibility snapshot: roles, names, values and states, with a ref such as [ref=e12] on
@@ -34,41 +28,17 @@ select_option, hover, screenshot).
   cookies and logins are kept between calls."""
 
 
-class BrowserNavigateInput(ToolInput):
-    """Input of Browser_navigate."""
+class BrowserNavigateTool(NavigationRules[BrowserReport], BrowserTool[BrowserNavigateInput]):
+    """Open a URL in the current tab (its rules: :class:`NavigationRules`)."""
 
-    url: str = Field(description="The URL to open")
-
-
-class BrowserNavigateTool(BrowserTool[BrowserNavigateInput]):
-    """Open a URL in the current tab."""
-
-    name = "Browser_navigate"
-    aliases = ("browser_navigate",)
     description = DESCRIPTION
-    input_model = BrowserNavigateInput
-    subject = fetches_url("url", shares_rules_of=WebFetchTool.name)
     search_hint = "open a web page in a real browser: click, type, log in, fill forms"
-
-    def permission_subject(self, input: BrowserNavigateInput, ctx: ToolContext) -> Subject | None:
-        from hands.tools.browser._guard import Target, parse_target  # lazy: start-up
-
-        target = parse_target(input.url, ctx)
-        if isinstance(target, Target) and target.path is not None:
-            return Subject(kind="read", value=str(target.path), declared=_FILE_SUBJECT)
-        return super().permission_subject(input, ctx)
-
-    async def validate_input(self, input: BrowserNavigateInput, ctx: ToolContext) -> str | None:
-        from hands.tools.browser._guard import parse_target  # lazy: start-up
-
-        target = parse_target(input.url, ctx)
-        return target if isinstance(target, str) else None
 
     async def act(
         self, input: BrowserNavigateInput, tab: Tab, browser: BrowserSession, ctx: ToolContext
     ) -> Action:
         from hands.tools.browser._events import bullet  # lazy: start-up
-        from hands.tools.browser._guard import address_refusal, parse_target  # lazy: start-up
+        from hands.tools.browser._guard import address_refusal  # lazy: start-up
         from hands.tools.http_proxy import BLOCKED_HEADER, BLOCKED_VALUE  # lazy: start-up
 
         target = parse_target(input.url, ctx)

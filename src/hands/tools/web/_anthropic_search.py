@@ -38,12 +38,9 @@ _ERRORS = {
 }
 
 
-def is_anthropic(model: object) -> bool:
+def is_anthropic(model: Model | None) -> bool:
     """Whether ``model`` talks to the Anthropic Messages API (which has the web search)."""
-    from hands.models.catalog import capabilities
-
-    provider = getattr(model, "provider", None)  # declared by the model, not guessed
-    return isinstance(provider, str) and capabilities(provider).server_web_search
+    return model is not None and model.facts.capabilities.server_web_search
 
 
 def search_tool(query: Query, *, max_uses: int = MAX_SEARCHES_PER_CALL) -> dict[str, Any]:

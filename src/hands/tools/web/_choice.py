@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from hands.core.env import text
 from hands.errors import ToolError
 from hands.tools.web._anthropic_search import AnthropicSearchBackend, is_anthropic
 from hands.tools.web._backends import (
@@ -34,7 +35,7 @@ def backend_from_env(
     an Anthropic one, else DuckDuckGo.
     """
     env = os.environ if env is None else env
-    chosen = env.get(BACKEND_VARIABLE, "").strip().lower()
+    chosen = (text(BACKEND_VARIABLE, env) or "").lower()
     brave = env.get("BRAVE_API_KEY") or env.get("BRAVE_SEARCH_API_KEY") or ""
     tavily = env.get("TAVILY_API_KEY", "")
     searxng = env.get("SEARXNG_URL", "")
@@ -52,11 +53,11 @@ def backend_from_env(
     if chosen == "brave":
         if not brave:
             raise ToolError(_unset("Brave Search", "BRAVE_API_KEY"))
-        return BraveBackend(key=brave, url=env.get("HANDS_BRAVE_URL") or BRAVE_URL)
+        return BraveBackend(key=brave, url=text("HANDS_BRAVE_URL", env) or BRAVE_URL)
     if chosen == "tavily":
         if not tavily:
             raise ToolError(_unset("Tavily", "TAVILY_API_KEY"))
-        return TavilyBackend(key=tavily, url=env.get("HANDS_TAVILY_URL") or TAVILY_URL)
+        return TavilyBackend(key=tavily, url=text("HANDS_TAVILY_URL", env) or TAVILY_URL)
     if chosen == "searxng":
         if not searxng:
             raise ToolError(_unset("SearXNG", "SEARXNG_URL (the instance's base URL)"))

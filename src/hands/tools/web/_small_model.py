@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from hands.core.env import text
 from hands.errors import HandsError
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def small_model_spec(env: Mapping[str, str] | None = None) -> str | None:
     an Anthropic key is set.
     """
     env = os.environ if env is None else env
-    spec = env.get(SMALL_MODEL_VARIABLE, "").strip()
+    spec = text(SMALL_MODEL_VARIABLE, env)
     if spec:
         return spec
     anthropic = env.get(ANTHROPIC_SMALL_VARIABLE, "").strip()
