@@ -17,6 +17,7 @@ from hands.agent.transcript import prompts
 from hands.core.decision import AskRequest, PermissionDecision, deny
 from hands.core.messages import TextBlock, ToolResultBlock
 from hands.models.base import MessageStart, ModelRequest, StreamEvent, TextDelta
+from hands.models.facts import facts_for
 from hands.orchestration.streaming import NOT_STARTED_INTERRUPTED
 from hands.testing import ScriptedModel
 
@@ -43,6 +44,7 @@ class HalfReply:
     """A model that streams half a sentence, then waits forever."""
 
     name = "half"
+    facts = facts_for("half")
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         yield MessageStart(id="m", model="half")
@@ -52,7 +54,7 @@ class HalfReply:
 
 
 async def test_a_reply_cut_short_is_kept_and_the_interruption_marked(tmp_path: Path) -> None:
-    q = query("explain", QueryOptions(model=HalfReply(), tools=[look], cwd=tmp_path))  # type: ignore[arg-type]
+    q = query("explain", QueryOptions(model=HalfReply(), tools=[look], cwd=tmp_path))
     events: list[Any] = []
     with anyio.fail_after(5):
         async for event in q:
