@@ -89,6 +89,17 @@ def test_print_mode_without_hooks_or_servers_loads_neither(tmp_path: Path) -> No
     assert "hands.tools.planning.todo_write" not in modules  # the Task tools are on
 
 
+def test_print_mode_with_the_browser_on_loads_no_http_client(tmp_path: Path) -> None:
+    """The browser's tools are offered, not used: nothing of an HTTP stack is loaded."""
+    project = tmp_path / "project"
+    project.mkdir()
+    args = ["-p", "hi", "--model", script(tmp_path), "--output-format", "stream-json"]
+    proc, modules = imported(args, project, env={"HANDS_BROWSER": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert "hands.tools.browser.browser_navigate" in modules  # offered, so the check can fail
+    assert not under(modules, "http.client", "urllib.request", "httpx", "playwright")
+
+
 def test_print_mode_with_a_hook_loads_the_hook_engine(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()

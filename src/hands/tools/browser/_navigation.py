@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 from pydantic import Field
 
@@ -100,6 +99,8 @@ def parse_target(raw: str, ctx: ToolContext) -> Target | str:
 
 
 def _file_target(raw_path: str, ctx: ToolContext) -> Target | str:
+    from urllib.request import url2pathname  # lazy: urllib.request loads http.client
+
     path = Path(url2pathname(raw_path))
     if not path.is_absolute():
         return f"The file URL's path {echo(raw_path)!r} is not absolute."
