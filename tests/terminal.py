@@ -10,6 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+MODE_BAR = " · Shift-Tab cycles"
+"""The end of the mode bar, the line under the input."""
+
 
 class Terminal:
     def __init__(self, socket: Path) -> None:
@@ -27,20 +30,43 @@ class Terminal:
     def send(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.target, *keys)
 
+    def paste(self, text: str) -> None:
+        """Paste ``text`` as a terminal does: bracketed, when the program asked for that."""
+        self.tmux("set-buffer", "-b", "pasted", text)
+        self.tmux("paste-buffer", "-p", "-d", "-b", "pasted", "-t", self.target)
+
     def submit(self, line: str, until: str) -> str:
         """Type ``line``, press Enter, and wait for ``until`` to appear; the screen then."""
         self.send(line, "Enter")
         return self.wait_for(until)
 
+    def input_lines(self) -> list[str]:
+        """The screen's lines down to the input line: the mode bar (at the bottom) left out."""
+        lines = self.screen().rstrip().splitlines()
+        for index in range(len(lines) - 1, max(len(lines) - 4, -1), -1):
+            if MODE_BAR in lines[index]:
+                return "\n".join(lines[:index]).rstrip().splitlines()
+        return lines
+
     def wait_for_prompt(self, timeout: float = 15) -> None:
         """Wait until the input prompt is on screen (keys typed earlier may be lost)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            lines = self.screen().rstrip().splitlines()
+            lines = self.input_lines()
             if lines and lines[-1].strip() == ">":
                 return
             time.sleep(0.1)
         raise AssertionError(f"no prompt; the screen was:\n{self.screen()}")
+
+    def wait_for_input(self, text: str, timeout: float = 15) -> str:
+        """Wait until the input prompt holds ``text`` (its last line), idle; the screen."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = "\n".join(self.input_lines())
+            if screen.endswith(f"> {text}") and "Working…" not in screen[-400:]:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"the input never held {text!r}; the screen was:\n{self.screen()}")
 
     def wait_for(self, text: str, timeout: float = 15) -> str:
         deadline = time.monotonic() + timeout
@@ -106,6 +132,13 @@ def start(term: Terminal, cwd: Path, home: Path, script: Path, *extra: str, **op
             time.sleep(0.1)
     term.wait_for("(/help")
     term.wait_for_prompt()
+
+
+def start_on_api(term: Terminal, cwd: Path, home: Path, url: str, **options: Any) -> None:
+    """:func:`start` with the ``sonnet`` model served by the Anthropic API at ``url``."""
+    env = {"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": url, "NO_PROXY": "127.0.0.1"}
+    env.update(options.pop("env", {}))
+    start(term, cwd, home, cwd / "unused.json", model="sonnet", env=env, **options)
 
 
 def call_then_reply(path: Path, name: str, tool_input: dict, reply: str) -> Path:

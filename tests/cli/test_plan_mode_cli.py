@@ -142,7 +142,7 @@ def test_repl_plan_approval_with_auto_accept_edits_then_edits_go_ahead(
     assert screen.count("1. Yes") == 1
     terminal.wait_for_prompt()
     terminal.send("BTab")  # the session goes on in acceptEdits: plan is next
-    terminal.wait_for("mode plan: ")
+    terminal.wait_for("mode plan · ")
 
 
 def test_repl_keep_planning_sends_the_feedback_and_stays_in_plan_mode(
@@ -172,4 +172,4 @@ def test_repl_keep_planning_sends_the_feedback_and_stays_in_plan_mode(
     transcript = next((hands_home / "projects").glob(f"*/{session_id}.jsonl")).read_text()
     assert "The user says: smaller steps" in transcript
     terminal.send("BTab")  # still planning: default is next
-    terminal.wait_for("mode default: ")
+    terminal.wait_for("mode default · ")

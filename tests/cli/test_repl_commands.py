@@ -20,7 +20,7 @@ def test_help_lists_every_command_and_tab_completes_them(
 
     s = script(tmp_path / "s.json", [{"blocks": [{"type": "text", "text": "hi"}]}])
     start(terminal, tmp_path, hands_home, s)
-    screen = terminal.submit("/help", "Shift-Tab cycles")
+    screen = terminal.submit("/help", "Shift-Tab cycles the permission mode")
     for name in COMMANDS:
         assert f"\n{name} " in screen, name
     assert "!COMMAND" in screen and "@PATH" in screen
@@ -69,7 +69,7 @@ def test_shift_tab_cycles_the_permission_modes(
     )
     for mode in ("acceptEdits", "plan", "default", "acceptEdits"):
         terminal.send("BTab")
-        terminal.wait_for(f"mode {mode}: ")
+        terminal.wait_for(f"mode {mode} · ")
     assert "mode bypassPermissions" not in terminal.screen()  # only when started in it
     terminal.wait_for_prompt()
     terminal.send("write it", "Enter")  # acceptEdits: the write is not asked about
@@ -84,7 +84,7 @@ def test_shift_tab_reaches_bypass_only_when_started_in_it(
     start(terminal, tmp_path, hands_home, s, "--permission-mode", "bypassPermissions")
     for mode in ("default", "acceptEdits", "plan", "bypassPermissions"):
         terminal.send("BTab")
-        terminal.wait_for(f"mode {mode}:")
+        terminal.wait_for(f"mode {mode} · ")
 
 
 def transcript(home: Path) -> str:

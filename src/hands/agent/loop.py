@@ -30,6 +30,7 @@ from hands.agent.events import (
     StreamRetryEvent,
     TextDeltaEvent,
 )
+from hands.agent.interruption import PartialText, interruption_marker
 from hands.agent.options import QueryOptions, ReadySource, ToolSource
 from hands.core.context import PermissionMode, ToolContext
 from hands.core.hooks import LoopHooks
@@ -369,6 +370,7 @@ class Query:
             effort=run.opts.effort,
         )
         executor: StreamingToolExecutor | None = None
+        partial = PartialText()
         async with anyio.create_task_group() as tg:
             # the model's pump and the executor write, this turn reads; it ends when both
             # are done
@@ -382,8 +384,10 @@ class Query:
             tg.start_soon(self._pump_model, request, executor, outbox, run.opts.streaming)
             async for event in outbox.receive_all():
                 if isinstance(event, TextDelta):
+                    partial.add(event.index, event.text)
                     yield TextDeltaEvent(text=event.text)
                 elif isinstance(event, BlockComplete):
+                    partial.done(event.index)
                     turn.blocks.append(event.block)
                     yield BlockEvent(block=event.block)
                 elif isinstance(event, MessageStop):
@@ -406,6 +410,10 @@ class Query:
                     )
                 elif isinstance(event, _ModelFailed):
                     turn.failure = event.error
+        if self._interrupted:  # the reply cut short is kept as far as it came
+            for block in partial.blocks():
+                turn.blocks.append(block)
+                yield BlockEvent(block=block)
         assert executor is not None
         run.ctx = executor.context
         self._mode = run.ctx.permission_mode
@@ -437,6 +445,9 @@ class Query:
             yield MessageEvent(message=user)
         turn.stop = True
         if self._interrupted:
+            marker = interruption_marker(during_calls=bool(results))
+            self.messages.append(marker)
+            yield MessageEvent(message=marker)
             run.subtype, run.error = "interrupted", "interrupted by the user"
             return
         if turn.failure is not None:

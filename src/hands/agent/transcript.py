@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from hands.agent.interruption import is_interruption_marker
 from hands.core.messages import Message, ToolResultBlock, message_from_wire
 from hands.errors import ConfigError
 
@@ -205,7 +206,7 @@ def sessions(home: Path, cwd: Path) -> list[Path]:
 
 
 def prompts(messages: Iterable[Message]) -> list[Message]:
-    """The user's own prompts among ``messages`` (not tool results or reminders)."""
+    """The user's own prompts among ``messages``: no results, reminders, interruptions."""
     return [
         m
         for m in messages
@@ -213,6 +214,7 @@ def prompts(messages: Iterable[Message]) -> list[Message]:
         and m.text.strip()
         and not any(isinstance(b, ToolResultBlock) for b in m.content)
         and not m.text.lstrip().startswith("<system-reminder>")
+        and not is_interruption_marker(m)
     ]
 
 

@@ -1,8 +1,10 @@
 """``hands``: the interactive session. A prompt, the model's work rendered live, repeat.
 
-Esc or Ctrl-C during a turn interrupts it (tools cancelled, every call settled); Ctrl-C at
-a permission prompt denies the call and interrupts the turn; a second Ctrl-C in the same
-turn, or two on an empty prompt, leave. Esc then Enter inserts a newline.
+Esc or Ctrl-C during a turn interrupts it (tools cancelled, every call settled); Esc or
+Ctrl-C at a permission prompt denies the call and interrupts the turn; a second Ctrl-C in
+the same turn, or two on an empty prompt, leave. The keys of the input line are in
+``repl_input`` (newlines, pastes, what is typed during a turn); the mode bar under it is
+``repl_mode_bar``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from rich.text import Text
 from hands.agent import hook_turns
 from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
-from hands.cli.repl_commands import ALIASES, COMMANDS, describe_mode, help_text, next_mode
+from hands.cli.repl_commands import ALIASES, COMMANDS, help_text
+from hands.cli.repl_mode_bar import cycle_mode, mode_now, under_turn
+from hands.cli.repl_mode_bar import install as install_mode_bar
 from hands.cli.repl_slash import find as find_slash
 from hands.cli.repl_status_line import install as install_status_line
 from hands.cli.session_setup import AgentSetup
@@ -75,7 +79,7 @@ class Repl:
         self.console = console
         self.keys = keys
         self.mode: PermissionMode = permission_mode
-        self._bypass = permission_mode == "bypassPermissions"
+        self.bypass_in_cycle = permission_mode == "bypassPermissions"
         self.usage = Usage()
         self.ledger = UsageLedger()
         self.prompts = 0
@@ -87,11 +91,14 @@ class Repl:
         """What ``!command`` runs printed, sent with the next prompt."""
         self._shell_scope: anyio.CancelScope | None = None
         self._shells = 0
-        keys.on_shift_tab = self._cycle_mode
+        keys.on_shift_tab = lambda: cycle_mode(self)
         self.view = SessionView(console, setup.pool)
         from hands.cli.todo_panel import TodoPanel
 
         self.view.footer = TodoPanel.for_project(setup.session, setup.cwd)
+        self.view.under = lambda: under_turn(mode_now(self), keys.typeahead.render())
+        self._queued: str | None = None
+        """Prompts typed while the last turn ran, to send now."""
         self._ask_lock = anyio.Lock()
         self._turn: Query | None = None
         self._leave = False
@@ -140,6 +147,7 @@ class Repl:
         for warning in self.custom.warnings:
             self.console.print(Text(f"hands: warning: {warning}", style="yellow"))
         install_status_line(self)
+        install_mode_bar(self)  # over the status line
         if self.setup.resumed:
             from hands.cli.sessions_list import replay
 
@@ -212,8 +220,12 @@ class Repl:
         empty_interrupts = 0
         while True:
             try:
-                line = await self.keys.line("> ", default=self._prefill)
-                self._prefill = ""
+                line, self._queued = self._queued or "", None
+                if line:  # typed while the last turn ran: shown as if typed now
+                    self.console.print(Text(f"> {line}"), markup=False, highlight=False)
+                else:
+                    line = await self.keys.line("> ", default=self._prefill)
+                    self._prefill = ""
             except KeyboardInterrupt:
                 empty_interrupts += 1
                 if empty_interrupts >= 2:
@@ -280,13 +292,10 @@ class Repl:
             self.console.print(Text(f"  ⎿ {said}", style="dim"))
         await self.turn("\n\n".join(notices), typed=False)
 
-    def _cycle_mode(self) -> str:
-        before, self.mode = self.mode, next_mode(self.mode, bypass=self._bypass)
-        from hands.permissions import plan_mode
-
-        if plan_mode.planning(self.mode):
-            plan_mode.enter(self.setup.session, before)
-        return describe_mode(self.mode) + " (Shift-Tab for the next)"
+    @property
+    def running(self) -> Query | None:
+        """The turn under way, if any."""
+        return self._turn
 
     async def command(self, text: str) -> None:
         """Run a slash command."""
@@ -631,6 +640,7 @@ class Repl:
             wait_for_background=False,
         )
         q = query(message, options)
+        inbox = self.setup.session.service(Inbox)
         self.setup.record_prompt(message)
         self._turn = q
         self._shown.clear()
@@ -643,10 +653,14 @@ class Repl:
                     self.view.show(event)
                     if isinstance(event, BlockEvent) and isinstance(event.block, ToolUseBlock):
                         self._shown.setdefault(event.block.id, anyio.Event()).set()
+                    if not q.interrupted:  # what was queued meanwhile goes with the results
+                        self.keys.typeahead.pass_on(event, inbox, self.console)
                 keys.cancel_scope.cancel()
         finally:
             self._turn = None
             self.view.end()
+            after = self.keys.typeahead.end_turn(interrupted=q.interrupted, inbox=inbox)
+            self._queued, self._prefill = after.prompt, after.line or self._prefill
         self.setup.history = list(q.messages)
         self.mode = q.permission_mode  # EnterPlanMode / ExitPlanMode switch it
         self.context_tokens = q.context_tokens
@@ -736,9 +750,10 @@ class Repl:
                         break
                     await show_question(self.console, body)
                 return answer
-            except (KeyboardInterrupt, EOFError):
-                if turn is not None:
-                    self._interrupt()
-                return "3"
+            except (KeyboardInterrupt, EOFError):  # Ctrl-C or Esc: a no, and the turn stops
+                if turn is None:
+                    return ""
+                self._interrupt()
+                return "n"
             finally:
                 self.view.release()

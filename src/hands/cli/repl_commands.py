@@ -40,7 +40,9 @@ INPUT_HELP = """\
 !COMMAND      run a shell command; its output goes with your next prompt
 @PATH         attach a file to the prompt (Tab completes paths)
 Tab           complete a command or a path; Shift-Tab cycles the permission mode
-Esc or Ctrl-C interrupts a turn; Esc then Enter inserts a newline; Esc Esc rewinds."""
+Esc or Ctrl-C interrupts a turn (at a permission question: refuses and interrupts)
+\\ then Enter  a new line (Esc then Enter too); Esc Esc on an empty line rewinds
+typing        during a turn: shown under it; Enter queues it for the model's next step"""
 
 
 def help_text() -> str:

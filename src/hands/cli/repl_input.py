@@ -2,10 +2,13 @@
 
 At the input prompt Ctrl-C clears typed text (on an empty line it raises
 ``KeyboardInterrupt``: the REPL counts two to leave), Tab completes and Shift-Tab calls
-back (the REPL cycles the permission mode and says so above the prompt), Esc Esc on an
-empty line enters ``/rewind``. At a permission
-prompt Ctrl-C always raises. While a turn runs the terminal stays in raw mode: Esc and
-Ctrl-C interrupt the turn, anything else typed is kept and lands in the next prompt.
+back (the REPL cycles the permission mode, shown under the input), Esc Esc on an
+empty line enters ``/rewind``, Esc-Enter and backslash-Enter insert a newline
+(``cli/repl_newline.py``), a large paste shows as a placeholder and is sent in full
+(``cli/repl_paste.py``). At a question (a permission prompt, any answer) Ctrl-C
+and Esc raise ``KeyboardInterrupt``. While a turn runs the terminal stays in raw mode:
+Esc and Ctrl-C interrupt the turn, anything else typed is shown under the turn and queued
+(``cli/repl_typeahead.py``).
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from typing import Any
 
 import anyio
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.completion import Completer
-from prompt_toolkit.history import FileHistory
-from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
+
+from hands.cli.repl_newline import add_newline_keys
+from hands.cli.repl_paste import PasteHistory, Pastes
+from hands.cli.repl_typeahead import TypeAhead
 
 REWIND_LINE = "/rewind"
 """What Esc Esc on an empty prompt enters."""
@@ -38,15 +42,15 @@ class TerminalInput:
         history.parent.mkdir(parents=True, exist_ok=True)
         self._answering = False
         self._reading = False
-        self.on_shift_tab: Callable[[], str] | None = None
-        """Called on Shift-Tab at the input prompt; what it returns is printed above it."""
+        self.on_shift_tab: Callable[[], None] | None = None
+        """Called on Shift-Tab at the input prompt; the prompt is drawn again after it."""
         bindings = KeyBindings()
 
-        # Esc then Enter inserts a newline. Ctrl-J is left alone: keys typed before the
-        # prompt is drawn arrive with Enter turned into Ctrl-J, and must still submit.
-        @bindings.add("escape", "enter")
-        def _newline(event: Any) -> None:
-            event.current_buffer.insert_text("\n")
+        add_newline_keys(bindings)  # Esc-Enter, backslash-Enter
+        self.pastes = Pastes()
+        self.pastes.bind(bindings)  # a large paste collapses to a placeholder
+        self.typeahead = TypeAhead(self.pastes)
+        """What is typed while a turn runs."""
 
         # Esc Esc on an empty input line opens the rewind menu (as the line "/rewind")
         @bindings.add("escape", "escape")
@@ -67,18 +71,18 @@ class TerminalInput:
             callback = self.on_shift_tab
             if callback is None or self._answering:
                 return
-            said = callback()
-            run_in_terminal(lambda: print(said))
+            callback()
+            event.app.invalidate()
 
         self.bindings = bindings
         self.session: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history)),
+            history=PasteHistory(str(history), self.pastes),
             key_bindings=bindings,
             multiline=False,
             completer=completer,
             complete_while_typing=False,
         )
-        self._answers: PromptSession[str] = PromptSession(key_bindings=bindings)
+        self._answers: PromptSession[str] = PromptSession(key_bindings=_answer_keys())
 
     async def line(self, text: str, default: str = "") -> str:
         """The next input line (``KeyboardInterrupt`` on Ctrl-C at an empty line).
@@ -88,7 +92,8 @@ class TerminalInput:
         self._answering = False
         self._reading = True
         try:
-            return await self.session.prompt_async(text, handle_sigint=False, default=default)
+            line = await self.session.prompt_async(text, handle_sigint=False, default=default)
+            return self.pastes.expand(line)
         finally:
             self._reading = False
 
@@ -123,10 +128,9 @@ class TerminalInput:
     async def watch_turn(
         self, *, on_escape: Callable[[], None], on_ctrl_c: Callable[[], None]
     ) -> None:
-        """Until cancelled: Esc and Ctrl-C call back, other keys wait for the next prompt."""
+        """Until cancelled: Esc, Ctrl-C and Shift-Tab call back; other keys: :attr:`typeahead`."""
         terminal = self.session.input
         loop = asyncio.get_running_loop()
-        kept: list[KeyPress] = []
 
         def handle(keys: list[KeyPress]) -> None:
             for key in keys:
@@ -134,15 +138,27 @@ class TerminalInput:
                     on_escape()
                 elif key.key == Keys.ControlC:
                     on_ctrl_c()
+                elif key.key == Keys.BackTab and self.on_shift_tab is not None:
+                    self.on_shift_tab()
                 else:
-                    kept.append(key)
+                    self.typeahead.feed(key)
 
         def ready() -> None:
             handle(terminal.read_keys())
             loop.call_later(_ESC_WAIT_S, lambda: handle(terminal.flush_keys()))
 
-        try:
-            with terminal.raw_mode(), terminal.attach(ready):
-                await anyio.sleep_forever()
-        finally:
-            store_typeahead(terminal, kept)
+        with terminal.raw_mode(), terminal.attach(ready):
+            await anyio.sleep_forever()
+
+
+def _answer_keys() -> KeyBindings:
+    """An answer's keys: Ctrl-C and Esc both cancel the question (``KeyboardInterrupt``)."""
+    keys = KeyBindings()
+
+    # eager: a lone Esc acts at once instead of waiting to see if it starts an Alt- key
+    @keys.add("escape", eager=True)
+    @keys.add("c-c")
+    def _cancel(event: Any) -> None:
+        event.app.exit(exception=KeyboardInterrupt())
+
+    return keys

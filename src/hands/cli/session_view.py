@@ -107,6 +107,8 @@ class SessionView:
         self._working: _Working | None = None
         self.footer: Callable[[], RenderableType | None] | None = None
         """Drawn under the running tools while a turn runs (the todo checklist)."""
+        self.under: Callable[[], RenderableType | None] | None = None
+        """Drawn under the working line (what the user types meanwhile)."""
 
     # -- public -------------------------------------------------------------------
 
@@ -315,6 +317,9 @@ class SessionView:
             parts.append(footer)
         if self._working is not None:
             parts.append(self._working)
+        under = self.under() if self.under is not None else None
+        if under is not None:
+            parts.append(under)
         return Group(*parts)
 
 

@@ -421,6 +421,9 @@ class StreamingToolExecutor:
         if self._abort_text:
             return
         self._abort_text = text
+        # a call that stops the turn from inside itself (the user refused it and
+        # interrupted, at its permission question) settles with its own outcome
+        current = asyncio.current_task()
         for tracked in self._tracked:
             if tracked.state is ToolState.QUEUED:
                 queued_text = NOT_STARTED_INTERRUPTED if text == INTERRUPTED else text
@@ -430,7 +433,7 @@ class StreamingToolExecutor:
                         tracked.block, queued_text, status="cancelled", tool=tracked.tool
                     ),
                 )
-            elif tracked.state is ToolState.EXECUTING:
+            elif tracked.state is ToolState.EXECUTING and tracked.task is not current:
                 tracked.stop(text)
         self._flush()
 
