@@ -165,3 +165,27 @@ class SessionModel:
     """
 
     model: Model | None = None
+
+
+class WrappedModel:
+    """A model that adds something to ``inner``'s requests or events.
+
+    Its name and facts are ``inner``'s, and so is every other attribute it does not
+    define itself.
+    """
+
+    def __init__(self, inner: Model) -> None:
+        self.inner = inner
+
+    @property
+    def name(self) -> str:
+        """The inner model's identifier."""
+        return self.inner.name
+
+    @property
+    def facts(self) -> ModelFacts:
+        """The inner model's facts."""
+        return self.inner.facts
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.inner, attr)

@@ -17,8 +17,7 @@ from typing import Any, Literal, TypeAlias, cast, get_args
 
 from hands.cli.args import UsageError
 from hands.cli.sdk.flags import SdkArgs
-from hands.models.base import Effort, Model, ModelRequest, StreamEvent
-from hands.models.facts import ModelFacts
+from hands.models.base import Effort, Model, ModelRequest, StreamEvent, WrappedModel
 
 TASK_BUDGET_BETA = "task-budgets-2026-03-13"
 """The ``anthropic-beta`` value the API wants with ``output_config.task_budget``."""
@@ -109,25 +108,12 @@ def add_betas(env: MutableMapping[str, str], betas: tuple[str, ...]) -> None:
     env["ANTHROPIC_CUSTOM_HEADERS"] = "\n".join([*kept, f"anthropic-beta: {merged}"])
 
 
-class ShapedModel:
+class ShapedModel(WrappedModel):
     """Forwards each request to ``inner`` with the session's extra body fields."""
 
     def __init__(self, inner: Model, choices: ModelChoices) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.choices = choices
-
-    @property
-    def name(self) -> str:
-        """The inner model's identifier."""
-        return self.inner.name
-
-    @property
-    def facts(self) -> ModelFacts:
-        """The inner model's facts."""
-        return self.inner.facts
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(self.inner, attr)
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """The inner model's stream of the request, shaped."""

@@ -9,10 +9,8 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from hands.models.base import MessageStop, Model, ModelRequest, StreamEvent
-from hands.models.facts import ModelFacts
+from hands.models.base import MessageStop, Model, ModelRequest, StreamEvent, WrappedModel
 from hands.models.ledger import UsageLedger
 
 
@@ -24,7 +22,7 @@ class ModelTally:
     ledger: UsageLedger = field(default_factory=UsageLedger)
 
 
-class TappedModel:
+class TappedModel(WrappedModel):
     """Forwards every request to ``inner``; counts time and usage; shows each event."""
 
     def __init__(
@@ -33,22 +31,9 @@ class TappedModel:
         tally: ModelTally,
         on_event: Callable[[StreamEvent], None] | None = None,
     ) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.tally = tally
         self.on_event = on_event
-
-    @property
-    def name(self) -> str:
-        """The inner model's identifier."""
-        return self.inner.name
-
-    @property
-    def facts(self) -> ModelFacts:
-        """The inner model's facts."""
-        return self.inner.facts
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(self.inner, attr)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """The inner model's stream, timed."""
