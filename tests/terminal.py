@@ -69,10 +69,13 @@ class Terminal:
         raise AssertionError(f"the input never held {text!r}; the screen was:\n{self.screen()}")
 
     def wait_for(self, text: str, timeout: float = 15) -> str:
+        """The screen once ``text`` is on it, also when the terminal wrapped it at a space
+        (a long temporary path pushes a message across lines)."""
         deadline = time.monotonic() + timeout
+        wanted = " ".join(text.split())
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if text in screen or (wanted and wanted in " ".join(screen.split())):
                 return screen
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
