@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -188,3 +191,27 @@ def test_todos_shows_the_task_list_the_model_made(
     terminal.wait_for_prompt()
     screen = terminal.submit("/todos", "waits for")  # the task table's last column
     assert re.search(r"#1 +│ pending +│ Write the parser", screen), screen
+
+
+def _running(marker: str) -> bool:
+    found = subprocess.run(["pgrep", "-f", marker], capture_output=True, check=False)
+    return found.returncode == 0
+
+
+@tmux
+def test_a_background_shell_ends_when_the_terminal_goes_away(
+    terminal: Terminal, tmp_path: Path, hands_home: Path
+) -> None:
+    marker = f"sleep 300.{uuid.uuid4().int % 10**9:09d}"  # a process no other test runs
+    job = {
+        "command": marker,
+        "run_in_background": True,
+        "description": "outlives nothing",
+    }
+    _start_job(terminal, tmp_path, hands_home, job)
+    assert _running(marker)  # started, so the check below can fail
+    terminal.tmux("kill-server")  # the terminal closes: the REPL gets SIGHUP
+    deadline = time.monotonic() + 15
+    while _running(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(marker)
