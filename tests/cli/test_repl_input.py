@@ -91,6 +91,22 @@ def test_a_large_paste_shows_as_a_placeholder_and_is_sent_in_full(
     assert "+pasted line 3\n" in history and "Pasted text" not in history  # kept in full
 
 
+def test_pasting_the_same_text_again_expands_its_placeholder(
+    terminal: Terminal, tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    many_lines = "\n".join(f"pasted line {n}" for n in range(1, 7))
+    start_on_api(terminal, tmp_path, hands_home, server.url)
+    _answer(server)
+    terminal.paste(many_lines)
+    terminal.wait_for("> [Pasted text #1 +6 lines]")
+    terminal.paste(many_lines)  # again, right after it: shown in full, to edit
+    screen = terminal.wait_for("pasted line 6")
+    assert "Pasted text" not in screen and "pasted line 3" in screen
+    terminal.send("Enter")
+    terminal.wait_for("success · 1 turn")
+    assert _prompt_sent(server) == many_lines
+
+
 def _slow_answer(server: LoopbackServer, gate: threading.Event) -> None:
     server.queue(
         sse_reply(a_start(), *a_text(0, "Working on it."), Wait(gate=gate, timeout=60), *a_end())

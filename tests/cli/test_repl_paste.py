@@ -34,3 +34,13 @@ def test_the_history_keeps_the_line_with_its_pastes(tmp_path: Path) -> None:
     history.append_string(f"look {shown}")
     again = PasteHistory(str(tmp_path / "history"), Pastes())
     assert list(again.load_history_strings()) == ["look one\ntwo\nthree\nfour"]
+
+
+def test_the_same_paste_again_after_its_placeholder_expands_it() -> None:
+    pastes = Pastes()
+    text = "a\nb\nc\nd"
+    shown = pastes.add(text)
+    assert pastes.pasted(text, f"look {shown}") == (len(shown), text)  # expanded in place
+    assert pastes.pasted(text, f"{shown} and") == (0, "[Pasted text #2 +4 lines]")  # not after it
+    assert pastes.pasted("other\n1\n2\n3", "[Pasted text #2 +4 lines]")[0] == 0
+    assert pastes.pasted("x", "") == (0, "x")

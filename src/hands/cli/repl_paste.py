@@ -5,6 +5,7 @@ characters is kept aside and a placeholder takes its place in the line; a smalle
 inserted as it is. Text typed around a placeholder is edited as usual, and each intact
 placeholder becomes its paste again when the line is sent (and in the history), so the
 model gets every character. A placeholder the user broke by editing it is sent as typed.
+Pasting the same text again right after its placeholder expands it in the line.
 """
 
 from __future__ import annotations
@@ -45,6 +46,17 @@ class Pastes:
         self._texts[number] = (shown, text)
         return shown
 
+    def pasted(self, text: str, before_cursor: str) -> tuple[int, str]:
+        """A paste at the cursor: the characters before the cursor it replaces, and its text.
+
+        The same text pasted again right after its placeholder expands it in the line,
+        so it can be edited there: the placeholder goes and the full text takes its place.
+        """
+        last = self._texts.get(len(self._texts))
+        if last is not None and last[1] == text and before_cursor.endswith(last[0]):
+            return len(last[0]), text
+        return 0, self.add(text)
+
     def expand(self, line: str) -> str:
         """``line`` with each intact placeholder replaced by its paste."""
 
@@ -60,7 +72,11 @@ class Pastes:
         @bindings.add(Keys.BracketedPaste)
         def _paste(event: Any) -> None:
             data = event.data.replace("\r\n", "\n").replace("\r", "\n")
-            event.current_buffer.insert_text(self.add(data))
+            buffer = event.current_buffer
+            replaced, text = self.pasted(data, buffer.document.text_before_cursor)
+            if replaced:
+                buffer.delete_before_cursor(replaced)
+            buffer.insert_text(text)
 
 
 class PasteHistory(FileHistory):
