@@ -14,6 +14,17 @@ MODE_BAR = " · Shift-Tab cycles"
 """The end of the mode bar, the line under the input."""
 
 
+def shows(screen: str, text: str) -> bool:
+    """Whether ``text`` is on ``screen``, also when the terminal wrapped it: at a space, or
+    inside a word longer than the line (a long temporary path)."""
+    if text in screen:
+        return True
+    wanted = " ".join(text.split())
+    if wanted and wanted in " ".join(screen.split()):
+        return True
+    return text in "".join(screen.splitlines())
+
+
 class Terminal:
     def __init__(self, socket: Path) -> None:
         self.socket = socket
@@ -72,10 +83,9 @@ class Terminal:
         """The screen once ``text`` is on it, also when the terminal wrapped it at a space
         (a long temporary path pushes a message across lines)."""
         deadline = time.monotonic() + timeout
-        wanted = " ".join(text.split())
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen or (wanted and wanted in " ".join(screen.split())):
+            if shows(screen, text):
                 return screen
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hands.config.trust import trust
-from terminal import Terminal, call_then_reply, launch, script, start
+from terminal import Terminal, call_then_reply, launch, script, shows, start
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -86,7 +86,7 @@ def test_denying_with_a_comment_reaches_the_model(
     terminal.wait_for("3. No")
     terminal.send("use the docs folder instead", "Enter")
     screen = terminal.wait_for("success · 2 turns")
-    assert "The user says: use the docs folder instead" in screen
+    assert shows(screen, "The user says: use the docs folder instead")
     assert not target.exists()
 
 
@@ -237,7 +237,7 @@ def test_untrusted_project_hooks_and_env_wait_for_trust_and_no_means_none_runs(
     )
     launch(terminal, project, hands_home, s, user_home=tmp_path)
     screen = answer_trust(terminal, "n")
-    assert f"touch {started}" in screen and f"touch {pre}" in screen
+    assert shows(screen, f"touch {started}") and shows(screen, f"touch {pre}")
     assert "PROJECT_TOKEN" in screen
     terminal.send("read it", "Enter")
     terminal.wait_for("success · 2 turns")
