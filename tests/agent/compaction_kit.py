@@ -5,25 +5,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from hands.agent.compaction.summary import SUMMARY_SYSTEM
-from hands.models.base import ModelRequest, StreamEvent
-from hands.models.facts import ModelFacts
+from hands.models.base import ModelRequest, StreamEvent, WrappedModel
 from hands.testing import ScriptedModel
 
 
-class Summaries:
+class Summaries(WrappedModel):
     """The scripted model for the session; summary requests get a summary of their own."""
 
     def __init__(self, inner: ScriptedModel) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.requests: list[ModelRequest] = []
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def facts(self) -> ModelFacts:
-        return self.inner.facts
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         self.requests.append(request)

@@ -18,8 +18,7 @@ from hands.core.context import ToolContext
 from hands.core.messages import Message, ToolResultBlock, user_text
 from hands.core.session import Session
 from hands.errors import ConfigError, ModelError
-from hands.models.base import ModelRequest, StreamEvent
-from hands.models.facts import ModelFacts
+from hands.models.base import ModelRequest, StreamEvent, WrappedModel
 from hands.orchestration.events import ToolResultEvent
 from hands.testing import ScriptedModel
 from hands.tools.file.edit import EditTool
@@ -168,24 +167,17 @@ async def test_auto_compaction_summarises_and_the_session_goes_on(tmp_path: Path
     assert r.query.messages[0] is opening or r.query.messages[0] == opening
 
 
-class FailingSummaries:
+class FailingSummaries(WrappedModel):
     """The scripted model, except that a summary request fails at the provider."""
 
     def __init__(self, inner: ScriptedModel) -> None:
-        self.inner = inner
+        super().__init__(inner)
+        self.scripted = inner
         self.summary_requests = 0
 
     @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def facts(self) -> ModelFacts:
-        return self.inner.facts
-
-    @property
     def requests(self) -> list[ModelRequest]:
-        return self.inner.requests
+        return self.scripted.requests
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         if is_summary_request(request):
