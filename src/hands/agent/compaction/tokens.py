@@ -13,6 +13,9 @@ CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1600
 _ENCODER = json.JSONEncoder(default=str)
 """``json.dumps(..., default=str)`` without making an encoder per block."""
+_quoted = json.encoder.encode_basestring_ascii
+"""A string as ``json.dumps`` writes it (quotes and escapes included)."""
+_RESULT_FRAME = len('{"type": "tool_result", "tool_use_id": , "content": , "is_error": }')
 
 
 def estimate_message(message: Message) -> int:
@@ -24,8 +27,13 @@ def estimate_message(message: Message) -> int:
             chars += len(block.text)
         elif isinstance(block, ImageBlock):
             images += 1
-        elif isinstance(block, ToolResultBlock) and not isinstance(block.content, str):
-            for part in block.content:
+        elif isinstance(block, ToolResultBlock):
+            content = block.content
+            if isinstance(content, str):  # its JSON's length, without building the JSON
+                chars += _RESULT_FRAME + len(_quoted(block.tool_use_id)) + len(_quoted(content))
+                chars += 4 if block.is_error else 5
+                continue
+            for part in content:
                 if isinstance(part, ImageBlock):
                     images += 1
                 elif isinstance(part, DocumentBlock):  # a page costs about an image
