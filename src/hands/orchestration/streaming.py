@@ -8,19 +8,28 @@ order. Every call gets exactly one result, whatever happens: a failing Bash call
 its siblings (switchable off), ``discard()`` abandons what is pending, ``interrupt()``
 stops everything.
 
-Each call is its own asyncio task, cancelled on its own (a native cancel with a reason,
-undone with ``Task.uncancel``), so cancelling one never touches another. A supervisor
-task in the turn's task group keeps the structure: the group cannot finish while a call
-runs, and cancelling the group interrupts every call and waits for them to settle.
-Spawning through anyio costs ~30 µs a task; a plain task costs ~3 µs, and every call
-pays it. The executor therefore needs the asyncio backend.
+Calls run in worker tasks. A worker runs the calls ready to start one after another,
+each in its own copy of the context; most calls finish without ever waiting, so a batch
+of them costs one task, not one each. A call that waits keeps its worker to its end (its
+cancel scopes, its timer and its cancellation belong to that task), and the calls ready
+meanwhile get a new worker, so they still run side by side. A call is cancelled on its
+own through its worker (a native cancel, undone with ``Task.uncancel``), which runs
+nothing else meanwhile; a worker whose call was stopped ends with it, so no
+cancellation meant for one call reaches the next. A supervisor task in the turn's task
+group keeps the structure: the group cannot finish while a call runs, and cancelling
+the group interrupts every call and waits for them to settle. Spawning through anyio
+costs ~30 µs a task, a plain task ~3 µs. The executor therefore needs the asyncio
+backend.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator
+from contextvars import Context, copy_context
 from enum import Enum
+from functools import partial
 from typing import Any
 
 import anyio
@@ -161,6 +170,10 @@ class StreamingToolExecutor:
         self._closed = False
         self._abort_text = ""
         self._sibling_text = ""
+        self._ready: deque[_Tracked] = deque()
+        """Started calls no worker has taken yet."""
+        self._pickers = 0
+        """Workers that will take a ready call before they next wait (see _work)."""
         self._outbox: Outbox[ExecutorEvent] | None = None
         self._send: MemoryObjectSendStream[Any] | Outbox[Any]
         if sink is None:
@@ -215,6 +228,9 @@ class StreamingToolExecutor:
                 tracked,
                 error_outcome(block, self._sibling_text, status="cancelled", tool=tool),
             )
+        else:  # it waits its turn, or starts: nothing to send yet
+            self._process()
+            return
         self._process()
         self._flush()
 
@@ -279,6 +295,8 @@ class StreamingToolExecutor:
             if not self._can_start(tracked):
                 break
             self._start(tracked)
+            if index == self._scan:  # everything before the scan has left the queue
+                self._scan = index + 1
 
     def _start(self, tracked: _Tracked) -> None:
         tracked.state = ToolState.EXECUTING
@@ -287,9 +305,14 @@ class StreamingToolExecutor:
             self._unsafe_executing += 1
         if self._idle.is_set():
             self._idle = asyncio.Event()
-        tracked.task = self._loop.create_task(
-            self._run(tracked), name=f"tool {tracked.block.name} {tracked.block.id}"
-        )
+        self._ready.append(tracked)
+        if not self._pickers:
+            self._spawn()
+
+    def _spawn(self) -> None:
+        # the loop holds the new task until it runs; a call it runs then holds it
+        self._pickers += 1
+        self._loop.create_task(self._work(), name="tool calls")
 
     async def _supervise(self) -> None:
         # Lives in the turn's task group: the group waits for every call through it, and
@@ -304,58 +327,99 @@ class StreamingToolExecutor:
             raise
         await _release_spawns()
 
-    async def _run(self, tracked: _Tracked) -> None:
-        outcome: ToolCallOutcome | None = None
-        block = tracked.block
-        task = tracked.task
-        tracked.started = True
-        try:
-            if not tracked.cancel_text:  # not stopped before it got going
-                try:
-                    outcome = await run_tool_use(
-                        block,
+    async def _work(self) -> None:
+        """A worker: takes ready calls in order and runs each to its end.
+
+        While it runs without waiting it counts among the pickers, which take what
+        becomes ready; once its call waits it leaves them (a new worker takes the ready
+        calls meanwhile) and comes back when the call ends, unless the call was stopped.
+        """
+        task = asyncio.current_task()
+        ready = self._ready
+        while ready:
+            tracked = ready.popleft()
+            tracked.task = task
+            tracked.started = True
+            outcome: ToolCallOutcome | None = None
+            runs = not tracked.cancel_text  # not stopped before it got going
+            picking, ended = True, False
+            try:
+                if runs:
+                    context = copy_context()
+                    running = run_tool_use(
+                        tracked.block,
                         self._context,
                         self._runtime,
-                        lambda data: self._progress(tracked, data),
+                        partial(self._progress, tracked),
                         parsed=tracked.parsed,
                         timer=tracked,
                         tool=tracked.tool,
                     )
-                except asyncio.CancelledError:
-                    if not tracked.cancel_text or task is None:
-                        raise  # not ours: the event loop is shutting down
-                    task.uncancel()
-                finally:
-                    if tracked.timer is not None:
-                        tracked.disarm()
-            if outcome is None and tracked.timed_out and tracked.tool is not None:
-                outcome = await timeout_outcome(
-                    block, tracked.tool, tracked.parsed, self._context, self._runtime
-                )
-        finally:
-            self._executing -= 1
-            if not tracked.safe:
-                self._unsafe_executing -= 1
-            if outcome is None:
-                text = (
-                    INTERRUPTED if tracked.cancel_text in ("", "timeout") else tracked.cancel_text
-                )
-                outcome = error_outcome(
-                    block, text, status="cancelled", tool=tracked.tool, input=tracked.parsed
-                )
-            self._settle(tracked, outcome)
-            if (
-                outcome.status == "error"
-                and self._cascade
-                and tracked.tool is not None
-                and tracked.tool.cascades_errors
-                and not self._sibling_text
-            ):
-                self._cancel_siblings(tracked)
+                    try:
+                        try:
+                            waiting = context.run(running.send, None)
+                        except StopIteration as done:
+                            outcome = done.value
+                        else:  # it waits, and keeps this worker until it ends
+                            picking = False
+                            self._leave()
+                            outcome = await _Rest(running, waiting, context)
+                    except asyncio.CancelledError:
+                        if not tracked.cancel_text or task is None:
+                            raise  # not ours: the event loop is shutting down
+                        task.uncancel()
+                    finally:
+                        if tracked.timer is not None:
+                            tracked.disarm()
+                if outcome is None and tracked.timed_out and tracked.tool is not None:
+                    outcome = await timeout_outcome(
+                        tracked.block, tracked.tool, tracked.parsed, self._context, self._runtime
+                    )
+                ended = True
+            finally:
+                # a call stopped while it ran may have left a cancellation pending on
+                # this task: the task ends with it
+                going_on = ended and not (runs and tracked.cancel_text)
+                if picking and not going_on:
+                    self._pickers -= 1
+                elif going_on and not picking:
+                    self._pickers += 1
+                self._finished(tracked, outcome)
+            if not going_on:
+                return
+        self._pickers -= 1
+
+    def _leave(self) -> None:
+        """The running worker's call waits: ready calls need another worker meanwhile."""
+        self._pickers -= 1
+        if self._ready and not self._pickers:
+            self._spawn()
+
+    def _finished(self, tracked: _Tracked, outcome: ToolCallOutcome | None) -> None:
+        self._executing -= 1
+        if not tracked.safe:
+            self._unsafe_executing -= 1
+        if outcome is None:
+            text = INTERRUPTED if tracked.cancel_text in ("", "timeout") else tracked.cancel_text
+            outcome = error_outcome(
+                tracked.block, text, status="cancelled", tool=tracked.tool, input=tracked.parsed
+            )
+        self._settle(tracked, outcome)
+        if (
+            outcome.status == "error"
+            and self._cascade
+            and tracked.tool is not None
+            and tracked.tool.cascades_errors
+            and not self._sibling_text
+        ):
+            self._cancel_siblings(tracked)
+        if self._scan < len(self._tracked):  # a queued call may start now
             self._process()
-            self._flush()
-            if self._executing == 0:
-                self._idle.set()
+        if self._ready and not self._pickers:
+            self._spawn()
+        self._flush()
+        if self._executing == 0:
+            self._idle.set()
 
     def _progress(self, tracked: _Tracked, data: Any) -> None:
         if tracked.state is ToolState.EXECUTING:
@@ -364,16 +428,14 @@ class StreamingToolExecutor:
     def _settle(self, tracked: _Tracked, outcome: ToolCallOutcome) -> None:
         tracked.outcome = outcome
         tracked.state = ToolState.COMPLETED
-        self._apply_modifiers()
-
-    def _apply_modifiers(self) -> None:
-        while self._modified < len(self._tracked):
-            tracked = self._tracked[self._modified]
-            if tracked.outcome is None:
+        # context modifiers apply in request order, each once every earlier call is done
+        tracked_list = self._tracked
+        while self._modified < len(tracked_list):
+            done = tracked_list[self._modified].outcome
+            if done is None:
                 return
-            modifier = tracked.outcome.context_modifier
-            if modifier is not None:
-                self._context = modifier(self._context)
+            if done.context_modifier is not None:
+                self._context = done.context_modifier(self._context)
             self._modified += 1
 
     def _flush(self) -> None:
@@ -383,7 +445,10 @@ class StreamingToolExecutor:
                 break
             tracked.state = ToolState.YIELDED
             self._head += 1
-            self._emit(build_result_event(tracked.block, tracked.outcome))
+            try:
+                self._send.send_nowait(build_result_event(tracked.block, tracked.outcome))
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                pass  # the consumer stopped listening: the calls still running go on
         if self._closed and self._head == len(self._tracked) and not self._done.is_set():
             self._send.close()
             self._done.set()
@@ -436,6 +501,38 @@ class StreamingToolExecutor:
             elif tracked.state is ToolState.EXECUTING and tracked.task is not current:
                 tracked.stop(text)
         self._flush()
+
+
+class _Rest:
+    """The rest of a call that waited, each step in the call's own context."""
+
+    __slots__ = ("_context", "_running", "_waiting")
+
+    def __init__(
+        self, running: Coroutine[Any, Any, ToolCallOutcome], waiting: Any, context: Context
+    ) -> None:
+        self._running = running
+        self._waiting = waiting
+        self._context = context
+
+    def __await__(self) -> Generator[Any, Any, ToolCallOutcome]:
+        running, run, value = self._running, self._context.run, self._waiting
+        while True:
+            try:
+                sent = yield value
+            except GeneratorExit:
+                running.close()
+                raise
+            except BaseException as exc:
+                try:
+                    value = run(running.throw, exc)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    value = run(running.send, sent)
+                except StopIteration as stop:
+                    return stop.value
 
 
 async def _release_spawns() -> None:
