@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from hands.agent.compaction.compactor import CompactOutcome
+from hands.core.frozen import builder
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.models.base import Usage
 from hands.models.ledger import ModelUsage
@@ -25,6 +26,11 @@ class BlockEvent:
     """A complete assistant content block (text, thinking or tool_use)."""
 
     block: ContentBlock
+
+
+build_text_delta_event = builder(TextDeltaEvent, "text")
+build_block_event = builder(BlockEvent, "block")
+"""The events the loop makes for every text fragment and block, from their one field."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

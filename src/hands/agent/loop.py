@@ -28,7 +28,8 @@ from hands.agent.events import (
     ResultEvent,
     ResultSubtype,
     StreamRetryEvent,
-    TextDeltaEvent,
+    build_block_event,
+    build_text_delta_event,
 )
 from hands.agent.interruption import PartialText, interruption_marker
 from hands.agent.options import QueryOptions, ReadySource, ToolSource
@@ -385,11 +386,11 @@ class Query:
             async for event in outbox.receive_all():
                 if isinstance(event, TextDelta):
                     partial.add(event.index, event.text)
-                    yield TextDeltaEvent(text=event.text)
+                    yield build_text_delta_event(event.text)
                 elif isinstance(event, BlockComplete):
                     partial.done(event.index)
                     turn.blocks.append(event.block)
-                    yield BlockEvent(block=event.block)
+                    yield build_block_event(event.block)
                 elif isinstance(event, MessageStop):
                     self.usage = self.usage + event.usage
                     self.ledger.add(self._request_model, event.usage)

@@ -228,6 +228,9 @@ ContentBlock: TypeAlias = (
 build_result_block = builder(ToolResultBlock, "tool_use_id", "content", "is_error", "type")
 """``ToolResultBlock`` from every field, in this order (the pipeline's hot path)."""
 
+build_tool_use_block = builder(ToolUseBlock, "id", "name", "input", "type")
+"""``ToolUseBlock`` from every field, in this order (a model stream makes one per call)."""
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Message:

@@ -43,15 +43,15 @@ from hands.models.aliases import ONE_MILLION, ONE_MILLION_BETA
 from hands.models.anthropic_wire import messages_client, static_credential
 from hands.models.base import (
     BlockComplete,
-    InputJsonDelta,
     MessageStart,
     MessageStop,
     ModelRequest,
     StreamEvent,
-    TextDelta,
     ThinkingDelta,
-    ToolUseStart,
     Usage,
+    build_input_json_delta,
+    build_text_delta,
+    build_tool_use_start,
 )
 from hands.models.event_stream import (
     ApiConnectionError,
@@ -346,7 +346,7 @@ class StreamAssembler:
             text = str(block.get("text") or "")
             if text:
                 self._open[index].parts.append(text)
-                return [TextDelta(index=index, text=text)]
+                return [build_text_delta(index, text)]
             return []
         if kind == "thinking":
             self._open[index] = _Open(kind=kind, signature=str(block.get("signature") or ""))
@@ -363,7 +363,7 @@ class StreamAssembler:
             initial = block.get("input")
             if isinstance(initial, Mapping) and initial:
                 self._open[index].parts.append(json.dumps(initial))
-            return [ToolUseStart(index=index, id=tool_id, name=name)]
+            return [build_tool_use_start(index, tool_id, name)]
         if kind in ("server_tool_use", "web_search_tool_result"):
             self._open[index] = _server_block(index, kind, block)
             return []
@@ -384,7 +384,7 @@ class StreamAssembler:
         if kind == "text_delta" and block.kind == "text":
             text = str(delta.get("text") or "")
             block.parts.append(text)
-            return [TextDelta(index=index, text=text)] if text else []
+            return [build_text_delta(index, text)] if text else []
         if kind == "thinking_delta" and block.kind == "thinking":
             thinking = str(delta.get("thinking") or "")
             block.parts.append(thinking)
@@ -395,7 +395,7 @@ class StreamAssembler:
         if kind == "input_json_delta" and block.kind == "tool_use":
             fragment = str(delta.get("partial_json") or "")
             block.parts.append(fragment)
-            return [InputJsonDelta(index=index, partial_json=fragment)] if fragment else []
+            return [build_input_json_delta(index, fragment)] if fragment else []
         if kind == "input_json_delta" and block.kind == "server_tool_use":
             block.parts.append(str(delta.get("partial_json") or ""))
             return []

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
+from hands.core.frozen import builder
 from hands.core.messages import ContentBlock, Message, ToolUseBlock
 from hands.core.tool import ToolSpec
 from hands.models.usage import Usage
@@ -124,6 +125,14 @@ class RetryWait:
     """The number of the attempt about to be made (2 for the first retry)."""
     max_attempts: int
     delay_s: float
+
+
+# The events a stream makes for every tool call and text fragment, from their fields in
+# this order, without a frozen __init__'s object.__setattr__ per field (hands.core.frozen).
+build_text_delta = builder(TextDelta, "index", "text")
+build_tool_use_start = builder(ToolUseStart, "index", "id", "name")
+build_input_json_delta = builder(InputJsonDelta, "index", "partial_json")
+build_block_complete = builder(BlockComplete, "index", "block")
 
 
 StreamEvent: TypeAlias = (

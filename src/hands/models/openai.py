@@ -33,15 +33,15 @@ from hands.core.messages import TextBlock, ThinkingBlock, ToolUseBlock
 from hands.errors import MalformedStreamError, ModelAPIError, StreamInterruptedError
 from hands.models.base import (
     BlockComplete,
-    InputJsonDelta,
     MessageStart,
     MessageStop,
     ModelRequest,
     StreamEvent,
-    TextDelta,
     ThinkingDelta,
-    ToolUseStart,
     Usage,
+    build_input_json_delta,
+    build_text_delta,
+    build_tool_use_start,
 )
 from hands.models.convert_openai import messages_to_openai, tools_to_openai
 from hands.models.event_stream import (
@@ -288,7 +288,7 @@ class ChunkAssembler:
             self._text = (self._allocate(), [])
         index, parts = self._text
         parts.append(piece)
-        out.append(TextDelta(index=index, text=piece))
+        out.append(build_text_delta(index, piece))
         return out
 
     def _add_call(self, delta: Mapping[str, Any]) -> list[StreamEvent]:
@@ -319,14 +319,14 @@ class ChunkAssembler:
             current.name += name
         if current.name and not current.started:
             current.started = True
-            out.append(ToolUseStart(index=current.index, id=current.id, name=current.name))
+            out.append(build_tool_use_start(current.index, current.id, current.name))
         arguments = function.get("arguments")
         if isinstance(arguments, Mapping):  # a few servers send the object itself
             arguments = json.dumps(arguments)
         if isinstance(arguments, str) and arguments:
             current.arguments.append(arguments)
             if current.started:
-                out.append(InputJsonDelta(index=current.index, partial_json=arguments))
+                out.append(build_input_json_delta(current.index, arguments))
         return out
 
     def _close_text(self) -> list[StreamEvent]:
@@ -355,9 +355,9 @@ class ChunkAssembler:
         out: list[StreamEvent] = []
         raw = "".join(call.arguments)
         if not call.started:
-            out.append(ToolUseStart(index=call.index, id=call.id, name=call.name))
+            out.append(build_tool_use_start(call.index, call.id, call.name))
             if raw:
-                out.append(InputJsonDelta(index=call.index, partial_json=raw))
+                out.append(build_input_json_delta(call.index, raw))
         try:
             parsed: Any = json.loads(raw) if raw.strip() else {}
         except json.JSONDecodeError:

@@ -22,20 +22,22 @@ from typing import Annotated, Any, Literal
 import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from hands.core.messages import TextBlock, ThinkingBlock, ToolUseBlock
+from hands.core.messages import Message, TextBlock, ThinkingBlock, build_tool_use_block
+from hands.core.tool import ToolSpec
 from hands.errors import ConfigError, ScriptExhaustedError
 from hands.models.base import (
     BlockComplete,
-    InputJsonDelta,
     MessageStart,
     MessageStop,
     Model,
     ModelRequest,
     StreamEvent,
-    TextDelta,
     ThinkingDelta,
-    ToolUseStart,
     Usage,
+    build_block_complete,
+    build_input_json_delta,
+    build_text_delta,
+    build_tool_use_start,
 )
 from hands.models.facts import ModelFacts, facts_for
 
@@ -111,6 +113,10 @@ class ScriptedModel:
         """What it says of itself: the catalog's facts for ``name``."""
         self._turn = 0
         self.requests: list[ModelRequest] = []
+        self._sizes: dict[int, tuple[Message, int]] = {}
+        """Each message's JSON length by its identity (the entry keeps the message, so the
+        identity stays its own): a request repeats the conversation so far."""
+        self._tool_sizes: tuple[Sequence[ToolSpec], int] = ((), 0)
 
     @classmethod
     def from_file(cls, path: str | Path) -> ScriptedModel:
@@ -157,9 +163,9 @@ class ScriptedModel:
                 await anyio.sleep(block.delay_ms / 1000)
             if isinstance(block, ScriptText):
                 for piece in _chunks(block.text):
-                    yield TextDelta(index=index, text=piece)
+                    yield build_text_delta(index, piece)
                 output_chars += len(block.text)
-                yield BlockComplete(index=index, block=TextBlock(text=block.text))
+                yield build_block_complete(index, TextBlock(text=block.text))
             elif isinstance(block, ScriptThinking):
                 for piece in _chunks(block.thinking):
                     yield ThinkingDelta(index=index, thinking=piece)
@@ -167,26 +173,40 @@ class ScriptedModel:
             else:
                 has_tool_use = True
                 tool_id = block.id or f"toolu_s{turn_no:02d}_{index:02d}"
-                yield ToolUseStart(index=index, id=tool_id, name=block.name)
+                yield build_tool_use_start(index, tool_id, block.name)
                 raw = json.dumps(block.input)
                 output_chars += len(raw)
                 for piece in _fragments(raw):
-                    yield InputJsonDelta(index=index, partial_json=piece)
-                yield BlockComplete(
-                    index=index,
-                    block=ToolUseBlock(id=tool_id, name=block.name, input=json.loads(raw)),
-                )
+                    yield build_input_json_delta(index, piece)
+                parsed = build_tool_use_block(tool_id, block.name, json.loads(raw), "tool_use")
+                yield build_block_complete(index, parsed)
         if turn.end_delay_ms > 0:
             await anyio.sleep(turn.end_delay_ms / 1000)
         stop = turn.stop_reason or ("tool_use" if has_tool_use else "end_turn")
-        # like a provider's count, the usage covers the whole request: system and tools too
-        prompt_chars = sum(len(json.dumps(m.to_wire())) for m in request.messages)
-        prompt_chars += len(request.system)
-        prompt_chars += sum(len(json.dumps(t.to_wire())) for t in request.tools)
+        prompt_chars = self._request_chars(request)
         yield MessageStop(
             stop_reason=stop,
             usage=Usage(input_tokens=prompt_chars // 4 + 1, output_tokens=output_chars // 4 + 1),
         )
+
+    def _request_chars(self, request: ModelRequest) -> int:
+        """The request's size in characters of JSON: messages, system and tools.
+
+        Like a provider's count, the usage covers the whole request. Each request repeats
+        the conversation so far, and messages are frozen: each is encoded once.
+        """
+        sizes = self._sizes
+        chars = len(request.system)
+        for message in request.messages:
+            known = sizes.get(id(message))
+            if known is None:
+                known = sizes[id(message)] = (message, len(json.dumps(message.to_wire())))
+            chars += known[1]
+        tools, size = self._tool_sizes
+        if tools is not request.tools:
+            size = sum(len(json.dumps(t.to_wire())) for t in request.tools)
+            self._tool_sizes = (request.tools, size)
+        return chars + size
 
 
 def _chunks(text: str) -> list[str]:
