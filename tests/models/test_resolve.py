@@ -102,7 +102,13 @@ def test_the_settings_model_names_the_claude_model_after_flags_and_env() -> None
     assert flag.name == "anthropic:claude-x"
     alias = resolve_model(None, env, settings_model="haiku")
     assert alias.name == "anthropic:claude-haiku-4-5"  # Claude Code's alias, resolved
-    note = settings_model_note("mystery-model")
+    note = settings_model_note("mystery-model", chosen)
     assert note is not None and "'mystery-model'" in note
-    assert settings_model_note("opusplan") is None
-    assert settings_model_note("claude-opus-4-7") is None and settings_model_note(None) is None
+    assert settings_model_note("opusplan", chosen) is None
+    assert settings_model_note("claude-opus-4-7", chosen) is None
+    assert settings_model_note(None, chosen) is None
+    local = resolve_model(
+        None, {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, settings_model="qwen3"
+    )
+    assert local.name == "openai:qwen3"  # a local server may serve the name: no notice
+    assert settings_model_note("mystery-model", local) is None

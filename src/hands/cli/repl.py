@@ -560,9 +560,10 @@ class Repl:
             )
             return
         from hands.errors import ConfigError
+        from hands.models.facts import facts_of
         from hands.models.resolve import resolve_model
 
-        provider = self.setup.model.facts.provider
+        provider = facts_of(self.setup.model).provider
         try:
             model = resolve_model(arg, provider=provider)
         except (ConfigError, OSError, ValueError) as exc:
