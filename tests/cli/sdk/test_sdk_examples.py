@@ -37,6 +37,19 @@ sys.argv = [path, *sys.argv[3:]]
 runpy.run_path(path, run_name="__main__")
 """
 
+STREAMING_EXAMPLES = (
+    "basic_streaming",
+    "multi_turn_conversation",
+    "concurrent_responses",
+    "with_interrupt",
+    "manual_message_handling",
+    "with_options",
+    "async_iterable_prompt",
+    "bash_command",
+    "control_protocol",
+    "error_handling",
+)
+
 EXAMPLES = [
     ("quick_start",),
     ("agents",),
@@ -46,7 +59,9 @@ EXAMPLES = [
     ("mcp_calculator",),
     ("setting_sources", "all"),
     ("stderr_callback_example",),
-    ("streaming_mode", "all"),
+    # streaming_mode's ten examples one by one, not "all": two of them wait out their own
+    # timeouts (30 s, 3 s) and sleeps, so in one process they were the suite's longest test
+    *(("streaming_mode", name) for name in STREAMING_EXAMPLES),
     ("system_prompt",),
     ("tool_permission_callback",),
     ("tools_option",),
