@@ -23,8 +23,8 @@ from urllib.request import url2pathname
 
 from hands.core.outcome import echo
 from hands.net.address import Address, address_problem
+from hands.net.resolve import ResolveError, resolve
 from hands.tools.browser._navigation import NavigationRules, decide_url, is_opened
-from hands.tools.web import ResolveError, resolve
 
 if TYPE_CHECKING:
     from playwright.async_api import Request, Route

@@ -23,10 +23,10 @@ import anyio
 import anyio.abc
 
 from hands.core.outcome import echo
+from hands.net.resolve import ResolveError, resolve
 from hands.tools.browser._guard import addresses_refusal
 from hands.tools.browser._navigation import decide_url, is_opened
 from hands.tools.http_proxy import Blocked, ProxyError, ProxyHandler, Request, connect_first
-from hands.tools.web import ResolveError, resolve
 
 if TYPE_CHECKING:
     from hands.tools.browser._contract import BrowserState, Resolver, StopProxy
