@@ -31,6 +31,7 @@ LOOKUPS = frozenset(
 )
 """``hands.models``' name-keyed tables and the functions that read them."""
 _AFFIXES = frozenset({"startswith", "endswith", "removeprefix", "removesuffix"})
+_SPLITS = frozenset({"partition", "rpartition", "split", "rsplit"})
 
 ALLOWED = {
     # the search backend the user names anthropic (HANDS_WEBSEARCH_BACKEND=anthropic), not a
@@ -48,6 +49,18 @@ def _names_a_model(node: ast.expr) -> str | None:
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return next((f for e in node.elts if (f := _names_a_model(e)) is not None), None)
     return None
+
+
+def _splits_a_name(node: ast.AST) -> bool:
+    """``x.name.partition(":")`` and the like: a model's provider read off its name."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _SPLITS
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "name"
+        and any(isinstance(a, ast.Constant) and a.value == ":" for a in node.args)
+    )
 
 
 def name_lookups(source: str) -> list[str]:
@@ -72,7 +85,9 @@ def name_lookups(source: str) -> list[str]:
             and node.func.attr in _AFFIXES
         ):
             named = list(node.args)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("hands.models"):
+        if _splits_a_name(node):
+            hit(node, "splits a name at its provider")
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("hands.models"):
             for alias in node.names:
                 if alias.name in LOOKUPS:
                     hit(node, f"imports {alias.name}")
@@ -96,6 +111,7 @@ ALIAS = {"opus": "claude-opus-4-1"}
 placed = name.startswith("anthropic:") or name.lower().startswith("claude")
 fine = facts.provider and facts.capabilities.bare_ids
 print("anthropic", "claude-opus-4-1")
+hint = setup.model.name.partition(":")[0]
 """
     assert name_lookups(source) == [
         "2: imports capabilities",
@@ -107,6 +123,7 @@ print("anthropic", "claude-opus-4-1")
         '9: "claude-opus-4-1"',
         '10: "anthropic:"',
         '10: "claude"',
+        "13: splits a name at its provider",
     ]
 
 

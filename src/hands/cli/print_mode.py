@@ -84,7 +84,7 @@ async def _typed_prompt(prompt: str, setup: AgentSetup, mode: PermissionMode) ->
     if expansion.model is not None:
         from hands.models.resolve import resolve_model
 
-        setup.model = resolve_model(expansion.model, provider=setup.model.name.partition(":")[0])
+        setup.model = resolve_model(expansion.model, provider=facts_of(setup.model).provider)
     attached, _ = attachments(expansion.text, setup.cwd)
     return Message(role="user", content=(TextBlock(text=expansion.text), *attached))
 
