@@ -39,7 +39,7 @@ from hands.models.base import (
     build_text_delta,
     build_tool_use_start,
 )
-from hands.models.facts import ModelFacts, facts_for
+from hands.models.facts import ModelFacts, facts_for, facts_of
 
 
 class _Strict(BaseModel):
@@ -242,7 +242,7 @@ class ScriptedAgents:
     @property
     def facts(self) -> ModelFacts:
         """The main script's facts."""
-        return self.main.facts
+        return facts_of(self.main)
 
     def route(self, request: ModelRequest) -> Model:
         """The script that answers ``request``."""
