@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hands.agent.compaction.tokens import CHARS_PER_TOKEN, estimate_message
@@ -20,9 +20,10 @@ def json_estimate(message: Message) -> int:
     return chars // CHARS_PER_TOKEN + 4
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     results=st.lists(
-        st.tuples(st.text(max_size=30), st.text(max_size=300), st.booleans()),
+        st.tuples(st.text(max_size=20), st.text(max_size=120), st.booleans()),
         min_size=1,
         max_size=6,
     )
@@ -30,9 +31,7 @@ def json_estimate(message: Message) -> int:
 def test_a_text_result_counts_as_its_json(results: list[tuple[str, str, bool]]) -> None:
     message = Message(
         role="user",
-        content=tuple(
-            ToolResultBlock(tool_use_id=i, content=c, is_error=e) for i, c, e in results
-        ),
+        content=tuple(ToolResultBlock(tool_use_id=i, content=c, is_error=e) for i, c, e in results),
     )
     assert estimate_message(message) == json_estimate(message)
 
