@@ -10,7 +10,6 @@ hooks run, so its calls reach hands' gate in the message's order by themselves.)
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 import anyio
 import pytest
 from adapter_scenario import Step
+from one_message import FRAMEWORKS
 
 RUNS = 20
 
@@ -78,48 +78,6 @@ def expected(run: int) -> list[str]:
     return [f"first{run} start", f"first{run} end", f"second{run} start", f"second{run} end"]
 
 
-async def through_openai_agents(root: Path, steps: list[Step]) -> None:
-    from agents import Agent, Runner
-    from framework_models import ScriptedModel
-
-    from hands.adapters.openai_agents import hands_tools
-    from hands.adapters.toolbox import Toolbox
-
-    async with Toolbox(cwd=root, trusted=True) as box:
-        model = ScriptedModel([steps])
-        agent = Agent(name="coder", model=model, tools=list(hands_tools(box)))
-        run = await Runner.run(agent, "go")
-        assert not run.interruptions and run.final_output == "done"
-        assert all(not model.seen[s.id][1] for s in steps), model.seen
-
-
-async def through_langgraph(root: Path, steps: list[Step], *, sync: bool = False) -> None:
-    from framework_models import CONFIG, ScriptedChat, script, seen_by_model
-    from langchain.agents import create_agent
-    from langchain_core.messages import HumanMessage
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    from hands.adapters.langchain import hands_tools
-    from hands.adapters.toolbox import Toolbox
-
-    async with Toolbox(cwd=root, trusted=True) as box:
-        chat = ScriptedChat(messages=script([steps]))
-        agent: Any = create_agent(chat, tools=hands_tools(box), checkpointer=InMemorySaver())
-        start = {"messages": [HumanMessage("go")]}
-        # synchronously, the graph runs each call in a thread of its own
-        state = agent.invoke(start, CONFIG) if sync else await agent.ainvoke(start, CONFIG)
-        assert state["messages"][-1].content == "done"
-        seen = seen_by_model(state["messages"])
-        assert all(not seen[s.id][1] for s in steps), seen
-
-
-FRAMEWORKS = {
-    "openai-agents": ("agents", through_openai_agents),
-    "langgraph": ("langgraph", through_langgraph),
-    "langgraph-sync": ("langgraph", functools.partial(through_langgraph, sync=True)),
-}
-
-
 @pytest.mark.parametrize("framework", list(FRAMEWORKS))
 def test_two_unsafe_calls_of_one_message_run_alone_in_the_message_s_order(
     tmp_path: Path, framework: str
@@ -131,7 +89,9 @@ def test_two_unsafe_calls_of_one_message_run_alone_in_the_message_s_order(
     orders: list[list[str]] = []
     for run in range(RUNS):
         log.unlink(missing_ok=True)
-        anyio.run(through, root, two_writes(run))
+        steps = two_writes(run)
+        seen = anyio.run(through, root, steps)
+        assert all(not seen[s.id][1] for s in steps), seen
         orders.append(log.read_text().splitlines())
     wrong = [(run, order) for run, order in enumerate(orders) if order != expected(run)]
     assert not wrong, f"{len(wrong)} of {RUNS} runs out of order or overlapping: {wrong[:3]}"
