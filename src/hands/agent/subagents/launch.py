@@ -117,6 +117,16 @@ def _start_background(prepared: Prepared, tree: Worktree | None) -> ToolResult[A
     )
     registry.add(record)
     session.service(Inbox).started(ctx.agent_id)
+    session.service(TaskFeed).publish(
+        TaskChange(
+            task_id=record.id,
+            state="running",
+            description=record.description,
+            owner=ctx.agent_id,
+            kind="local_agent",
+            tool_use_id=ctx.tool_use_id,
+        )
+    )
     task = asyncio.get_running_loop().create_task(
         _run_background(prepared, record, tree), name=f"agent:{record.id}"
     )
@@ -175,15 +185,33 @@ async def _run_background(
         record.finish(status, text)
         record.resume = _resumer(prepared, record, finished, tree)
         ended: TaskState = "killed" if status == "stopped" else status
-        feed.publish(TaskChange(task_id=record.id, state=ended, description=record.description))
+        feed.publish(
+            TaskChange(
+                task_id=record.id,
+                state=ended,
+                description=record.description,
+                owner=record.parent_id,
+                tool_uses=finished.tool_uses if finished is not None else 0,
+                total_tokens=_tokens(finished),
+            )
+        )
         notice = task_notice(
             task_id=record.id,
             status=status,
             summary=f'The background {record.agent_type} agent "{record.description}" {status}.',
             result=text,
             output_file=str(record.output_path),
+            tool_use_id=prepared.parent.tool_use_id or "",
         )
         prepared.parent.session.service(Inbox).finished(record.parent_id, notice)
+
+
+def _tokens(finished: Finished | None) -> int:
+    """The input and output tokens of an agent's requests, as its progress counts them."""
+    if finished is None:
+        return 0
+    usage = finished.usage
+    return usage.input_tokens + usage.output_tokens
 
 
 def _resumer(
