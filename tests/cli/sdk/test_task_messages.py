@@ -18,6 +18,7 @@ from claude_agent_sdk import (
     ClaudeSDKClient,
     Message,
     ResultMessage,
+    SystemMessage,
     TaskNotificationMessage,
     TaskProgressMessage,
     TaskStartedMessage,
@@ -101,3 +102,32 @@ async def test_background_agent_reports_progress_per_tool_call(
     assert progress.usage["duration_ms"] >= 0
     assert isinstance(updated, TaskUpdatedMessage) and updated.status == "completed"
     assert isinstance(notified, TaskNotificationMessage) and notified.task_id == started.task_id
+
+
+async def test_a_command_a_subagent_started_is_announced_with_its_parent(
+    tmp_path: Path, server: LoopbackServer
+) -> None:
+    server.route = lambda body: "sub" if _first_text(body).startswith("SUBTASK") else None
+    job = {"command": "echo sub", "run_in_background": True, "description": "sub job"}
+    server.queue_for("sub", calls("Bash", job, id="toolu_2"), said("started"), said("heard"))
+    spawn = {"description": "d", "prompt": "SUBTASK: start a job", "run_in_background": False}
+    server.queue(calls("Agent", spawn), said("the agent is back"))
+    opts = options(tmp_path, "claude-sonnet-4-5", env=anthropic_env(server), allowed_tools=["Bash"])
+    messages = await run("go", opts)
+    assert isinstance(messages[-1], ResultMessage) and not messages[-1].is_error, messages[-1]
+    started, updated = _tasks(messages)
+    assert isinstance(started, TaskStartedMessage) and started.task_type == "local_bash"
+    assert started.tool_use_id == "toolu_2" and started.description == "sub job"
+    parent = started.data["parent_task_id"]
+    assert isinstance(parent, str) and parent.startswith("a")
+    assert isinstance(updated, TaskUpdatedMessage) and updated.status == "completed"
+    levels = [
+        m.data["tasks"]
+        for m in messages
+        if isinstance(m, SystemMessage) and m.subtype == "background_tasks_changed"
+    ]
+    assert levels == [
+        [{"task_id": started.task_id, "task_type": "local_bash", "description": "sub job",
+          "parent_task_id": parent}],
+        [],
+    ]  # fmt: skip
