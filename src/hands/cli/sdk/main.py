@@ -176,10 +176,9 @@ def _serve(args: SdkArgs) -> int:
     )
     max_turns = args.number("max_turns", integer=True, minimum=1)
     budget = args.number("max_budget_usd", minimum=0)
-    from hands.cli.sdk.model_choice import add_betas, choices
+    from hands.cli.sdk.model_choice import choices
 
     model_choices = choices(args)
-    add_betas(os.environ, model_choices.all_betas)  # read by every Anthropic model built
     system, append = _prompts(args, cwd)
     from hands.cli.sdk.first_line import read_early
 
@@ -303,6 +302,7 @@ def _run(
             replay_user_messages=args.on("replay"),
             file_checkpointing=checkpointing_asked(),
             effort=model_choices.effort,
+            betas=model_choices.betas,
         ),
         ControlChannel(),
     )

@@ -109,6 +109,8 @@ class SdkOptions:
     """The program's ``enable_file_checkpointing``: files are recorded for ``rewind_files``."""
     effort: Effort | None = None
     """``--effort``: asked for on every request (sub-agents inherit it)."""
+    betas: tuple[str, ...] = ()
+    """``--betas``: named in every request's ``anthropic-beta`` header (sub-agents' too)."""
 
 
 @dataclass(kw_only=True)
@@ -147,6 +149,9 @@ class SdkSession:
         self.notes: list[str] = []
         self._input_ended = False
         self._reported_state = ""
+        self._thinking_asked: tuple[Thinking | Literal["unset"], str | None] = ("unset", "keep")
+        """What ``set_max_thinking_tokens`` asked for (``"unset"``, ``"keep"``: nothing);
+        a model chosen later with ``set_model`` takes it too."""
         self.tasks = TaskLines(session_id=setup.session.id, send=lambda obj: self.send(stamp(obj)))
         setup.session.service(TaskFeed).listen(self.tasks.change)
 
@@ -448,8 +453,10 @@ class SdkSession:
             session_end=None,
             wait_for_background=False,  # work that ends later wakes the session (wake.py)
         )
-        if self.options.effort is not None:
-            opts = dataclasses.replace(opts, effort=self.options.effort)
+        if self.options.effort is not None or self.options.betas:
+            opts = dataclasses.replace(
+                opts, effort=self.options.effort or opts.effort, betas=self.options.betas
+            )
         self._first_turn = False
         q = query(message, opts)
         self._current = q
@@ -665,6 +672,11 @@ class SdkSession:
                 f"set_max_thinking_tokens: the model {self.setup.model.name} takes no thinking "
                 "budget (Anthropic models do)"
             )
+        kept_thinking, kept_display = self._thinking_asked
+        self._thinking_asked = (
+            kept_thinking if thinking == "unset" else thinking,
+            kept_display if display == "keep" else display,
+        )
 
     def set_model(self, name: str | None) -> None:
         """The model of the next turn (``None``: the first one)."""
@@ -679,6 +691,11 @@ class SdkSession:
             except HandsError as exc:
                 raise ControlRefused(str(exc)) from None
         self.setup.model = TappedModel(inner, self.tally, self._on_model_event)
+        thinking, display = self._thinking_asked
+        if thinking != "unset" or display != "keep":  # what the session asked for stays
+            from hands.cli.sdk.model_choice import set_thinking
+
+            set_thinking(self.setup.model, thinking, display)
 
     def mcp_status(self) -> list[dict[str, Any]]:
         """Each server's name, status, and what it offers."""
