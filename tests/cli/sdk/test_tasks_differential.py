@@ -10,13 +10,18 @@ API of its own (a sub-agent's requests get their own script), once with Claude C
   ``background_tasks_changed``, and that the woken turn's request tells the model of the
   task (each side in its own words);
 * the model flags: the request fields and betas ``effort``, ``max_thinking_tokens`` and
-  ``task_budget`` give.
+  ``task_budget`` give;
+* a plugin (``plugins``): its name, skill and agent in ``init``, and its PreToolUse hook
+  blocking a Bash call.
 
 Documented differences: ``background_tasks_changed`` may come before or after the
 ``task_notification`` of the same end (the SDK's types leave that order unspecified);
 Claude Code adds fields hands does not fill (``run_id``, ``is_backgrounded``,
 ``subagent_type``, ``prompt``, ``spawn_depth``) and sends defaults hands does not
-(adaptive thinking, its own betas).
+(adaptive thinking, its own betas); on a model with adaptive thinking Claude Code sends
+adaptive thinking whatever ``max_thinking_tokens`` says, hands the budget; Claude Code
+lists built-in plugins of its own, and loads a project's plugin without a trust decision
+(hands: only in a trusted folder, here ``--trust``).
 """
 
 from __future__ import annotations
@@ -145,3 +150,43 @@ def test_model_flags_give_the_same_request_fields() -> None:
     claude, hands = (_main_request(t, budget)["thinking"] for t in ("claude", "hands"))
     claude = {k: v for k, v in claude.items() if k != "display"}  # Claude Code's own default
     assert hands == claude == {"type": "enabled", "budget_tokens": 2048}
+
+
+PLUGIN = {
+    "notes/.claude-plugin/plugin.json": json.dumps({"name": "notes", "version": "1.2.0"}),
+    "notes/agents/scribe.md": "---\nname: scribe\ndescription: writes notes\n---\nYou write.\n",
+    "notes/skills/tidy/SKILL.md": "---\nname: tidy\ndescription: tidy files\n---\nTIDY\n",
+    "notes/hooks/block.sh": 'echo "the notes plugin blocks Bash" >&2\nexit 2\n',
+    "notes/hooks/hooks.json": json.dumps(
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh ${CLAUDE_PLUGIN_ROOT}/hooks/block.sh"}]}]}}
+    ),
+}  # fmt: skip
+
+
+def _plugin_facts(events: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """The plugin's name in ``init`` (Claude Code's own built-in ``cc-plugin-*`` left out),
+    its skill and agent there, and whether its hook blocked the Bash call."""
+    [init, *_] = [e["data"] for e in events if e.get("subtype") == "init"]
+    blocked = [e for e in events if e["type"] == "api" and e["who"] == "main"][1]["last"]
+    return (
+        [p["name"] for p in init["plugins"] if not p["name"].startswith("cc-plugin-")],
+        "notes:tidy" in init["skills"],
+        "notes:scribe" in init["agents"],
+        "the notes plugin blocks Bash" in blocked,
+    )
+
+
+def test_a_plugin_gives_the_same_names_and_hook_effect() -> None:
+    _ready()
+    scenario = {
+        "main": [
+            [{"type": "tool_use", "name": "Bash", "input": {"command": "echo ran"}}],
+            [{"type": "text", "text": "done"}],
+        ],
+        "files": PLUGIN,
+        "options": {"plugins": ["notes"], "allowed_tools": ["Bash"]},
+        "hands_extra_args": {"trust": None},  # hands loads a project's plugin only if trusted
+    }
+    claude, hands = (_plugin_facts(_run(t, scenario)) for t in ("claude", "hands"))
+    assert hands == claude == (["notes"], True, True, True)
