@@ -84,7 +84,11 @@ FLAGS: tuple[Flag, ...] = (
         dest="max_thinking_tokens",
         note="a thinking budget in tokens (0: off) unless --thinking is given; Anthropic models",
     ),
-    Flag(names=("--betas",), dest="betas", note="sent in the anthropic-beta header"),
+    Flag(
+        names=("--betas",),
+        dest="betas",
+        note="sent in the anthropic-beta header of every model request, not in commands' env",
+    ),
     Flag(names=("--permission-mode",), dest="permission_mode"),
     Flag(
         names=("--permission-prompt-tool",),
