@@ -207,8 +207,8 @@ FLAGS: tuple[Flag, ...] = (
         names=("--managed-settings-in-initialize",),
         dest="managed_in_initialize",
         takes_value=False,
-        status="refused",
-        note="managed settings come from the system's managed-settings file",
+        note="policy settings from the initialize request's managedSettings (with "
+        "--await-initialize; not with --managed-settings); none there: no session, exit 1",
     ),
     Flag(
         names=("--project-config-root",),

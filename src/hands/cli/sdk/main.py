@@ -41,6 +41,9 @@ def main(argv: Sequence[str]) -> int:
         sys.stdout.write(json.dumps(line) + "\n")
         sys.stdout.flush()
         return 1
+    except ManagedSettingsMissing as exc:  # as Claude Code: one line, exit 1, no session
+        print(f"hands: {exc}", file=sys.stderr)
+        return 1
     except UsageError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         return 2
@@ -151,6 +154,7 @@ def _serve(args: SdkArgs) -> int:
     check_settings_value(settings_value, cwd)
     managed = args.text("managed_settings")
     check_settings_value(managed, cwd, flag="--managed-settings")
+    first_line, managed = _managed_in_initialize(args, managed)
     sources = args.text("setting_sources")
     setting_sources = None
     if sources is not None:
@@ -182,7 +186,8 @@ def _serve(args: SdkArgs) -> int:
     system, append = _prompts(args, cwd)
     from hands.cli.sdk.first_line import read_early
 
-    first_line = sys.stdin.buffer.readline()  # the SDK's initialize, sent at once
+    if first_line is None:
+        first_line = sys.stdin.buffer.readline()  # the SDK's initialize, sent at once
     early = read_early(first_line)
     if early.system_prompt is not None:
         system = early.system_prompt
@@ -231,6 +236,39 @@ def _serve(args: SdkArgs) -> int:
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
     return _run(args, setup, model_choices, max_turns, budget, structured, first_line)
+
+
+class ManagedSettingsMissing(Exception):
+    """``--managed-settings-in-initialize`` and no usable ``managedSettings`` came."""
+
+
+def _managed_in_initialize(args: SdkArgs, managed: str | None) -> tuple[bytes | None, str | None]:
+    """The first line, read now, and the policy settings its ``initialize`` delivers.
+
+    Only with ``--managed-settings-in-initialize`` (the settings as JSON); else
+    ``(None, managed)``. Without them no session starts (:class:`ManagedSettingsMissing`).
+    """
+    if not args.on("managed_in_initialize"):
+        return None, managed
+    if not args.on("await_initialize"):
+        raise UsageError("--managed-settings-in-initialize needs --await-initialize")
+    if managed is not None:
+        raise UsageError(
+            "--managed-settings-in-initialize cannot be combined with --managed-settings"
+        )
+    import json
+
+    from hands.cli.sdk.first_line import read_early
+
+    line = sys.stdin.buffer.readline()
+    delivered = read_early(line).managed_settings
+    if delivered is None:
+        raise ManagedSettingsMissing(
+            "--managed-settings-in-initialize: the first input line was no initialize "
+            "request with a managedSettings object (input ended, or it had none); no "
+            "session starts without the managed settings"
+        )
+    return line, json.dumps(delivered)
 
 
 def _resume_at(
@@ -303,6 +341,7 @@ def _run(
             file_checkpointing=checkpointing_asked(),
             effort=model_choices.effort,
             betas=model_choices.betas,
+            managed_in_initialize=args.on("managed_in_initialize"),
         ),
         ControlChannel(),
     )

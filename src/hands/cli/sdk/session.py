@@ -111,6 +111,8 @@ class SdkOptions:
     """``--effort``: asked for on every request (sub-agents inherit it)."""
     betas: tuple[str, ...] = ()
     """``--betas``: named in every request's ``anthropic-beta`` header (sub-agents' too)."""
+    managed_in_initialize: bool = False
+    """The policy settings came in ``initialize`` (``--managed-settings-in-initialize``)."""
 
 
 @dataclass(kw_only=True)
@@ -591,6 +593,7 @@ class SdkSession:
             "account": {},
             "pid": os.getpid(),
             "hook_on_failure_supported": False,
+            **({"managed_settings_applied": True} if self.options.managed_in_initialize else {}),
         }
 
     def add_hooks(self, config: dict[str, Any]) -> None:
