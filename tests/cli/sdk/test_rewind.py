@@ -156,3 +156,28 @@ async def test_rewind_files_reaches_a_prompt_of_the_process_before_a_resume(
         await client.rewind_files(first)  # a prompt of the earlier process
     assert (root / "notes.txt").read_text() == "before\n"
     assert not (root / "created.txt").exists()
+
+
+async def test_rewind_files_in_a_fork_reaches_the_parents_prompts(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    opts = options(
+        tmp_path, _writes(tmp_path), permission_mode="acceptEdits",
+        enable_file_checkpointing=True, extra_args=REPLAY,
+    )  # fmt: skip
+    first, session = "", ""
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("change the notes")
+        async for message in client.receive_response():
+            if isinstance(message, UserMessage) and isinstance(message.content, str):
+                first = message.uuid or ""
+            if isinstance(message, ResultMessage):
+                session = message.session_id
+    assert (root / "notes.txt").read_text() == "after\n" and (root / "created.txt").exists()
+    forked = options(
+        tmp_path, scripted(tmp_path, [text("unused")]), permission_mode="acceptEdits",
+        enable_file_checkpointing=True, extra_args=REPLAY, resume=session, fork_session=True,
+    )  # fmt: skip
+    async with ClaudeSDKClient(forked) as client:
+        await client.rewind_files(first)  # a prompt of the session it forked from
+    assert (root / "notes.txt").read_text() == "before\n"
+    assert not (root / "created.txt").exists()

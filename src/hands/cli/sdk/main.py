@@ -221,6 +221,12 @@ def _serve(args: SdkArgs) -> int:
         extra_tools=(structured,) if structured is not None else (),
         new_session_id=new_id,
     )
+    if args.on("fork_session"):  # before the fork writes a transcript of its own
+        from hands.agent.transcript import find
+        from hands.cli.sdk.rewind import inherit_checkpoints
+
+        parent = find(setup.session.home, setup.cwd, session_id=resume).stem
+        inherit_checkpoints(setup.session, parent)
     _resume_at(args, setup, resume=resume, continue_last=continue_last)
     setup.model = configured(setup.model, model_choices, resolve=_resolve)
     announce_warnings(setup.settings)
