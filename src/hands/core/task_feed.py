@@ -36,6 +36,10 @@ class TaskChange:
     """What it is, on a start: ``local_bash`` (a shell command) or ``local_agent``."""
     tool_use_id: str = ""
     """The call that started it, on a start."""
+    foreground: bool = False
+    """A sub-agent its call waits for (no notice follows its end: the call's result says)."""
+    output_file: str = ""
+    """Where its output or conversation is kept, on an end."""
 
 
 Listener = Callable[[TaskChange], None]

@@ -34,6 +34,8 @@ class _Task:
     """``time.monotonic()`` when it started."""
     parent: str | None = None
     """The sub-agent that started it (``None``: the main agent)."""
+    foreground: bool = False
+    """A sub-agent its call waits for: its end is told here, with no notice to follow."""
     tool_uses: int = 0
     total_tokens: int = 0
     ended: float | None = None
@@ -85,7 +87,7 @@ class TaskLines:
     def change(self, change: TaskChange) -> None:
         """A task's start, progress or end."""
         if change.state == "running":
-            self._started_by_subagent(change)
+            self._announced(change)
             return
         known = self._live.get(change.task_id)
         if known is None:
@@ -111,11 +113,36 @@ class TaskLines:
         self.send({**line, "session_id": self.session_id})
         known.ended = time.monotonic()
         self._ended[change.task_id] = self._live.pop(change.task_id)
+        if known.foreground:
+            self._foreground_ended(change, known)
         self._level()
 
-    def _started_by_subagent(self, change: TaskChange) -> None:
-        """A task a sub-agent started (the main agent's are announced by their call's result)."""
-        if change.owner is None or change.task_id in self._live:
+    def _foreground_ended(self, change: TaskChange, task: _Task) -> None:
+        """A sub-agent its call waited for ended: its ``task_notification``.
+
+        No notice follows such an end: the call's result says what came of it.
+        """
+        status = {"completed": "completed", "killed": "stopped"}.get(str(change.state), "failed")
+        self.send(
+            {
+                "type": "system",
+                "subtype": "task_notification",
+                "task_id": change.task_id,
+                "tool_use_id": task.tool_use_id,
+                "status": status,
+                "output_file": change.output_file,
+                "summary": f'The agent "{task.description}" {status}.',
+                "usage": task.usage(),
+                "session_id": self.session_id,
+            }
+        )
+
+    def _announced(self, change: TaskChange) -> None:
+        """A task announced as it starts: one a sub-agent started, or a foreground sub-agent.
+
+        The main agent's background tasks are announced by their call's result.
+        """
+        if (change.owner is None and not change.foreground) or change.task_id in self._live:
             return
         line = {
             "type": "system",
@@ -124,15 +151,17 @@ class TaskLines:
             "tool_use_id": change.tool_use_id,
             "description": change.description,
             "task_type": change.kind,
-            "parent_task_id": change.owner,
             "session_id": self.session_id,
         }
+        if change.owner is not None:
+            line["parent_task_id"] = change.owner
         task = _Task(
             tool_use_id=change.tool_use_id,
             description=change.description,
             task_type=change.kind,
             at=time.monotonic(),
             parent=change.owner,
+            foreground=change.foreground,
         )
         self._start(line, task)
 
@@ -147,7 +176,10 @@ class TaskLines:
 
     def agents_running(self) -> bool:
         """Whether a background agent the main agent started still runs."""
-        return any(t.task_type == "local_agent" and t.parent is None for t in self._live.values())
+        return any(
+            t.task_type == "local_agent" and t.parent is None and not t.foreground
+            for t in self._live.values()
+        )
 
     def _level(self) -> None:
         """``background_tasks_changed``: every live task, after a change of the set."""
