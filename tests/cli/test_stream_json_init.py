@@ -32,14 +32,13 @@ def init_line(tmp_path: Path, servers: dict[str, Any]) -> dict[str, Any]:
 def test_a_server_that_starts_is_connected_with_its_tools_in_the_init_line(
     tmp_path: Path,
 ) -> None:
-    init = init_line(
-        tmp_path, {"demo": {"command": sys.executable, "args": [str(DEMO_SERVER)]}}
-    )
-    assert init["mcp_servers"] == [{"name": "demo", "status": "connected"}]
+    init = init_line(tmp_path, {"demo": {"command": sys.executable, "args": [str(DEMO_SERVER)]}})
+    # Claude Code names where each definition came from; --mcp-config is "dynamic"
+    assert init["mcp_servers"] == [{"name": "demo", "status": "connected", "source": "dynamic"}]
     assert "mcp__demo__echo" in init["tools"]
 
 
 def test_a_server_that_cannot_start_is_failed_in_the_init_line(tmp_path: Path) -> None:
     init = init_line(tmp_path, {"gone": {"command": sys.executable, "args": ["-c", "pass"]}})
-    assert init["mcp_servers"] == [{"name": "gone", "status": "failed"}]
+    assert init["mcp_servers"] == [{"name": "gone", "status": "failed", "source": "dynamic"}]
     assert not [t for t in init["tools"] if t.startswith("mcp__gone__")]

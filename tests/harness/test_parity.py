@@ -143,6 +143,8 @@ def run_print(project: Path, tmp_path: Path) -> Seen:
                 )
     init = lines[0]
     servers = {s["name"]: s["status"] for s in init["mcp_servers"]}
+    # the scratch project's server comes from its .mcp.json, trusted or not
+    assert {s["source"] for s in init["mcp_servers"]} == {"project"}, init["mcp_servers"]
     return Seen(texts=texts, asked=[], tools=list(init["tools"]), servers=servers)
 
 

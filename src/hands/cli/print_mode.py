@@ -151,7 +151,7 @@ def run_print(
                         tools=setup.tool_names(),
                         model=model.name,
                         permission_mode=permission_mode,
-                        mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
+                        mcp_servers=[(s.name, s.wire_status, s.source) for s in setup.mcp.status()],
                         api_key_source=facts_of(model).key_source(),
                     )
                 )

@@ -49,6 +49,7 @@ from hands.core.inbox import Inbox
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
 from hands.core.outcome import ToolCallOutcome
 from hands.core.task_feed import TaskFeed
+from hands.mcp.status import ServerStatus
 from hands.models.base import Effort, MessageStart, StreamEvent
 from hands.models.facts import facts_of
 from hands.orchestration.events import ToolResultEvent
@@ -547,7 +548,7 @@ class SdkSession:
             tools=setup.tool_names(),
             model=model.shown_name,
             permission_mode=self.mode,
-            mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
+            mcp_servers=[(s.name, status, s.source) for s, status in self._mcp_statuses()],
             agents=self._agent_names(),
             skills=self._skill_names(),
             plugins=[p.facts() for p in self.setup.settings.plugins],
@@ -694,15 +695,23 @@ class SdkSession:
 
             set_thinking(self.setup.model, thinking, display)
 
+    def _mcp_statuses(self) -> list[tuple[ServerStatus, str]]:
+        """Each server's status and its status word (a server switched off is disabled)."""
+        return [
+            (s, "disabled" if s.name in self._switched_off else s.wire_status)
+            for s in self.setup.mcp.status()
+        ]
+
     def mcp_status(self) -> list[dict[str, Any]]:
         """Each server's name, status, and what it offers."""
         out: list[dict[str, Any]] = []
-        for status in self.setup.mcp.status():
+        for status, word in self._mcp_statuses():
             off = status.name in self._switched_off
             entry: dict[str, Any] = {
                 "name": status.name,
-                "status": "disabled" if off else status.wire_status,
+                "status": word,
                 "scope": status.scope,
+                "source": status.source,
                 "tools": [{"name": t} for t in status.tools],
             }
             if status.server_info:
