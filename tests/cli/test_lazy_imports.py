@@ -57,6 +57,7 @@ def test_a_read_loads_no_other_tool_nor_the_sdks(tmp_path: Path) -> None:
     assert not under(modules, "hands.tools.web", "hands.tools.bash.bash", "hands.tools.search")
     assert not under(modules, "hands.tools.browser", "hands.tools.planning", "hands.mcp")
     assert not under(modules, "hands.hooks", "hands.agent", "hands.models")
+    assert "hands.config.commands" not in modules  # the folder has no command to list
 
 
 def test_a_webfetch_domain_rule_still_reaches_the_fetcher(tmp_path: Path) -> None:
