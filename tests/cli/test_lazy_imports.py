@@ -110,6 +110,7 @@ def test_print_mode_with_a_hook_loads_the_hook_engine(tmp_path: Path) -> None:
     proc, modules = imported(args, project)
     assert proc.returncode == 0 and proc.stdout == "Done.\n", proc.stderr
     assert "hands.hooks.engine" in modules
+    assert not under(modules, "hands.cli.sdk")  # an Agent SDK's flags are not read
 
 
 EAGER = """
