@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hands import QueryOptions, query
-from hands.agent.compaction import CompactionSettings, compact_conversation, context_window
+from hands.agent.compaction import CompactionSettings, compact_conversation
 from hands.agent.compaction.clearing import CLEARED
 from hands.agent.compaction.summary import SUMMARY_SYSTEM
 from hands.agent.events import CompactionEvent, ResultEvent
@@ -19,6 +19,8 @@ from hands.core.messages import Message, ToolResultBlock, user_text
 from hands.core.session import Session
 from hands.errors import ConfigError, ModelError
 from hands.models.base import ModelRequest, StreamEvent, WrappedModel
+from hands.models.catalog import context_window
+from hands.models.facts import facts_for
 from hands.orchestration.events import ToolResultEvent
 from hands.testing import ScriptedModel
 from hands.tools.file.edit import EditTool
@@ -257,7 +259,11 @@ def test_windows_come_from_the_table_settings_and_environment() -> None:
     )
     assert settings.limit_for(ScriptedModel({"turns": []}, name="openai:gpt-4o")) == 51_200
     assert not CompactionSettings.from_env({"DISABLE_AUTO_COMPACT": "1"}).auto
-    assert CompactionSettings.from_env({"HANDS_CONTEXT_WINDOW": "5000"}).window_named("x") == 5000
+    assert (
+        CompactionSettings.from_env({"HANDS_CONTEXT_WINDOW": "5000"}).window_of(facts_for("x"))
+        == 5000
+    )
+    assert settings.window_of(facts_for("openai:gpt-4o-mini")) == 64_000  # the settings' prefix
     with pytest.raises(ConfigError, match="from 1 to 100"):
         CompactionSettings.from_env({"HANDS_AUTOCOMPACT_PCT": "250"})
     json.dumps(settings.windows)

@@ -198,14 +198,12 @@ def _session_python(marker: str) -> int | None:
 
 
 def test_a_session_killed_from_outside_under_bubblewrap_is_retried(tmp_path: Path) -> None:
-    # bubblewrap reports its child's SIGKILL as exit 137: still a crash, still retried
+    # bubblewrap reports its child's SIGKILL as exit 137: still a crash, still retried.
+    # The Bash sandbox sees neither this test's folder nor an earlier attempt's files, so
+    # the retry is told apart by its script: rewritten before the kill, read at its start.
     token = secrets.token_hex(4)
-    killed = tmp_path / "killed-once"  # readable from the sandbox, written by this test
-    slow = script(
-        tmp_path / "slow.json",
-        bash(f"if [ -e {killed} ]; then echo ok; else touch started; sleep 60; fi"),
-        text("survived"),
-    )
+    path = tmp_path / "slow.json"
+    slow = script(path, bash("touch started; sleep 60"), text("the first script"))
     task = BatchTask(id="crashy", prompt=f"crash-{token}", model=slow)
     results = ResultsFile(tmp_path / "results.jsonl")
     settings = RunSettings(run_dir=tmp_path / "runs", sandbox="bwrap")
@@ -223,13 +221,14 @@ def test_a_session_killed_from_outside_under_bubblewrap_is_retried(tmp_path: Pat
     assert started.exists(), "the first attempt never reached its Bash call"
     pid = _session_python(f"crash-{token}")
     assert pid is not None
-    killed.touch()
+    script(tmp_path / "quick.json", bash("echo ok"), text("survived"))
+    (tmp_path / "quick.json").replace(path)
     os.kill(pid, signal.SIGKILL)
     runner.join(timeout=180)
     assert not runner.is_alive()
     (entry,) = read_results(tmp_path / "results.jsonl")
     assert entry["status"] == "completed" and entry["attempt"] == 2, entry
-    assert entry["final_text"] == "survived"
+    assert entry["final_text"] == "survived"  # the retry read the script afresh
 
 
 def test_a_task_whose_own_session_fails_is_not_retried(tmp_path: Path) -> None:

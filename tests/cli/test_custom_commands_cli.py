@@ -76,6 +76,17 @@ def test_print_mode_expands_a_command_before_the_model_sees_it(
     assert "Tidy up the desk." in seen
 
 
+def test_a_commands_model_alias_runs_on_the_sessions_provider(
+    tmp_path: Path, hands_home: Path, server: LoopbackServer
+) -> None:
+    home, project = _project(tmp_path)
+    (project / ".claude" / "commands" / "quick.md").write_text(
+        "---\nmodel: haiku\n---\nBe quick.\n"
+    )
+    _print(server, home, project, "/quick", "--trust", "--output-format", "json")
+    assert server.requests[-1].body["model"] == "claude-haiku-4-5"  # Anthropic's haiku
+
+
 def test_an_untrusted_projects_commands_stay_inert(
     tmp_path: Path, hands_home: Path, server: LoopbackServer
 ) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-import time
+import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from mcp_helpers import SERVERS, free_port
+from mcp_helpers import SERVERS
 
 OAUTH_SERVER = SERVERS / "oauth_server.py"
 FOLLOW_BROWSER = SERVERS / "follow_browser.py"
@@ -43,31 +43,30 @@ class Guarded:
         return {"type": kind, "url": self.url, **fields}
 
 
-def _wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if process.poll() is not None:
-            raise RuntimeError(f"the OAuth test server exited with {process.returncode}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on {port}")
+def _ports(process: subprocess.Popen[str], seconds: float = 60) -> tuple[int, int]:
+    """The two ports the server bound itself, from its first line (it listens by then)."""
+    stdout = process.stdout
+    assert stdout is not None
+    ready: list[str] = []
+    reader = threading.Thread(target=lambda: ready.append(stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    if not ready or not ready[0]:
+        raise RuntimeError(f"the OAuth test server did not start (exit {process.poll()})")
+    ports = json.loads(ready[0])
+    return int(ports["as_port"]), int(ports["rs_port"])
 
 
 @contextmanager
 def guarded_server(tmp: Path, *extra: str) -> Iterator[Guarded]:
     """Start the authorization server and the MCP server (``extra``: their options)."""
-    as_port, rs_port = free_port(), free_port()
-    log = tmp / f"oauth-events-{rs_port}.jsonl"
+    log = tmp / f"oauth-events-{uuid.uuid4().hex[:8]}.jsonl"
     process = subprocess.Popen(
-        [sys.executable, str(OAUTH_SERVER), "--as-port", str(as_port), "--rs-port",
-         str(rs_port), "--log", str(log), *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, str(OAUTH_SERVER), "--log", str(log), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
-        _wait_for(as_port, process)
-        _wait_for(rs_port, process)
+        as_port, rs_port = _ports(process)
         path = "sse" if "--sse" in extra else "mcp"
         yield Guarded(
             issuer=f"http://127.0.0.1:{as_port}", url=f"http://127.0.0.1:{rs_port}/{path}", log=log

@@ -59,4 +59,6 @@ def test_the_ledger_keeps_models_apart_and_says_when_a_price_was_missing() -> No
     wire = ledger.by_model["anthropic:claude-opus-4-6"].to_wire(context_window=200_000)
     assert wire["inputTokens"] == 20 and wire["outputTokens"] == 5
     assert wire["costUSD"] == ledger.by_model["anthropic:claude-opus-4-6"].cost_usd > 0
-    assert ModelUsage().priced and model_id("anthropic:claude-x[1m]") == "claude-x"
+    fresh = ModelUsage(facts=facts_for("anthropic:claude-x[1m]"))
+    assert fresh.priced and fresh.facts.id == model_id(fresh.facts.name) == "claude-x"
+    assert fresh.to_wire()["contextWindow"] == 1_000_000

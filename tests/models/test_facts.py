@@ -115,3 +115,17 @@ def test_deferral_sends_tool_references_when_the_model_object_says_its_api_expan
     plain = Harness.open(tmp_path, model=_said()).source
     assert isinstance(placed, DeferringSource) and isinstance(plain, DeferringSource)
     assert placed.references and not plain.references
+
+
+def test_the_facts_say_how_the_front_ends_show_and_key_the_model() -> None:
+    sonnet = AnthropicModel("claude-sonnet-4-6[1m]", api_key="k", base_url=UNUSED).facts
+    assert (sonnet.id, sonnet.shown_name) == ("claude-sonnet-4-6", "claude-sonnet-4-6[1m]")
+    gpt = OpenAIModel("gpt-4.1", api_key="k", base_url=UNUSED).facts
+    assert (gpt.id, gpt.shown_name) == ("gpt-4.1", "openai:gpt-4.1")  # Claude ids go bare
+    env = {"ANTHROPIC_AUTH_TOKEN": "t", "OPENAI_API_KEY": "o"}
+    assert (sonnet.key_source(env), gpt.key_source(env)) == (
+        "ANTHROPIC_AUTH_TOKEN",
+        "OPENAI_API_KEY",
+    )
+    assert sonnet.key_source({}) == "none" and _said().facts.key_source(env) == "none"
+    assert gpt.window({"gpt-4": 64_000}) == 64_000 and gpt.window({"claude": 1}) == 1_047_576

@@ -102,7 +102,34 @@ def test_the_settings_model_names_the_claude_model_after_flags_and_env() -> None
     assert flag.name == "anthropic:claude-x"
     alias = resolve_model(None, env, settings_model="haiku")
     assert alias.name == "anthropic:claude-haiku-4-5"  # Claude Code's alias, resolved
-    note = settings_model_note("mystery-model")
+    note = settings_model_note("mystery-model", chosen)
     assert note is not None and "'mystery-model'" in note
-    assert settings_model_note("opusplan") is None
-    assert settings_model_note("claude-opus-4-7") is None and settings_model_note(None) is None
+    assert settings_model_note("opusplan", chosen) is None
+    assert settings_model_note("claude-opus-4-7", chosen) is None
+    assert settings_model_note(None, chosen) is None
+    local = resolve_model(
+        None, {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, settings_model="qwen3"
+    )
+    assert local.name == "openai:qwen3"  # a local server may serve the name: no notice
+    assert settings_model_note("mystery-model", local) is None
+
+
+def test_the_sdks_model_option_names_the_models_the_command_line_does() -> None:
+    from hands.models.resolve import sdk_model_spec
+
+    env = {"ANTHROPIC_API_KEY": "a"}
+    assert sdk_model_spec("opus", env) == "anthropic:opus"
+    same = resolve_model(sdk_model_spec("opus", env), env).name
+    assert same == resolve_model("opus", env).name == "anthropic:claude-opus-4-6"
+    pinned = {**env, "ANTHROPIC_DEFAULT_OPUS_MODEL": "claude-opus-4-1"}
+    assert resolve_model(sdk_model_spec("opus", pinned), pinned).name == "anthropic:claude-opus-4-1"
+    openai = {"OPENAI_API_KEY": "o"}
+    assert sdk_model_spec("sonnet[1m]", openai) == "anthropic:sonnet[1m]"  # a Claude family
+    assert sdk_model_spec("claude-x", openai) == "anthropic:claude-x"
+    assert sdk_model_spec("opusplan", openai) == "openai:opusplan"  # not a family: the server's
+    local = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+    assert sdk_model_spec("qwen3", local) == "openai:qwen3"
+    assert sdk_model_spec("qwen3", {**local, **env}) == "anthropic:qwen3"
+    assert sdk_model_spec("qwen3", {}) == "anthropic:qwen3"
+    assert sdk_model_spec(" scripted:/tmp/s.json ", env) == "scripted:/tmp/s.json"
+    assert sdk_model_spec("  ", env) is None and sdk_model_spec(None, env) is None

@@ -137,7 +137,7 @@ async def test_skill_rules_decide_invocations_and_unknown_skills_are_errors(
 def test_the_listing_budget_is_one_percent_of_the_window_unless_the_environment_says(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hands.agent.compaction.settings import context_window
+    from hands.models.catalog import context_window
     from hands.tools.skill.skill import budget
 
     monkeypatch.delenv("HANDS_SKILL_CHAR_BUDGET", raising=False)

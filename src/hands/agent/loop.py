@@ -60,6 +60,7 @@ from hands.models.base import (
     TextDelta,
     Usage,
 )
+from hands.models.facts import facts_of
 from hands.models.ledger import UsageLedger
 from hands.models.plan_mode import model_in_mode
 from hands.orchestration.events import ToolProgressEvent, ToolResultEvent
@@ -129,7 +130,7 @@ class Query:
         self.usage = Usage()
         self.ledger = UsageLedger()
         """Usage and cost per model, request by request (opusplan uses two)."""
-        self._request_model = options.model.facts
+        self._request_model = facts_of(options.model)
         self.session = options.session or Session()
         self._iterator: AsyncIterator[QueryEvent] | None = None
         self._current: _Run | None = None
@@ -490,7 +491,7 @@ class Query:
                 if self._interrupted:
                     scope.cancel()
                 model = model_in_mode(self.options.model, self._mode)  # opusplan
-                self._request_model = model.facts
+                self._request_model = facts_of(model)
                 async for event in model.stream(request):
                     if isinstance(event, BlockComplete):
                         if event.tool_use is not None:

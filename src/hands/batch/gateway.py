@@ -25,15 +25,8 @@ from typing import Any
 
 import httpx
 
-PROVIDERS = {
-    "anthropic": ("ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
-    "openai": ("OPENAI_BASE_URL", "https://api.openai.com/v1"),
-}
-"""Provider → (its base-URL variable, the API's own address)."""
-_CREDENTIALS = {
-    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"),
-    "openai": ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
-}
+from hands.models.catalog import HTTP_PROVIDERS
+
 _RATE_LIMITED = frozenset({429, 529})
 _HOP_BY_HOP = frozenset(
     {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host",
@@ -80,9 +73,10 @@ class ModelGateway:
             raise ValueError("the model request limit must be at least 1")
         self._slots = asyncio.Semaphore(self.limit)
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(600.0, connect=30.0))
-        for name, (variable, default) in PROVIDERS.items():
-            if any(self.env.get(v) for v in _CREDENTIALS[name]):
-                self._upstreams[name] = (self.env.get(variable) or default).rstrip("/")
+        for name, api in HTTP_PROVIDERS.items():
+            variable = api.base_url_variable
+            if any(self.env.get(v) for v in (*api.key_variables, variable)):
+                self._upstreams[name] = (self.env.get(variable) or api.api_address).rstrip("/")
 
     @property
     def providers(self) -> tuple[str, ...]:
@@ -93,7 +87,8 @@ class ModelGateway:
         """Base-URL variables that send a session's model requests through the gateway."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         return {
-            PROVIDERS[name][0]: f"http://{host}:{self._port}/{name}" for name in self._upstreams
+            HTTP_PROVIDERS[name].base_url_variable: f"http://{host}:{self._port}/{name}"
+            for name in self._upstreams
         }
 
     def start(self) -> None:

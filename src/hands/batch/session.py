@@ -330,18 +330,19 @@ def _mapping(value: object) -> dict[str, Any]:
 
 
 def _cost(model: str, usage: Mapping[str, Any]) -> float | None:
+    """What the session's ``usage`` cost on ``model`` (its ``PROVIDER:ID``); None: no price."""
     from hands.models.base import Usage
-    from hands.models.pricing import price_for
+    from hands.models.facts import facts_for
 
-    price = price_for(model) if model else None
-    if price is None:
+    if not model:
         return None
     known = {
         k: int(v)
         for k, v in usage.items()
         if k in Usage.__dataclass_fields__ and isinstance(v, int)
     }
-    return round(price.cost(Usage(**known)), 6)
+    cost = facts_for(model).cost(Usage(**known))
+    return None if cost is None else round(cost, 6)
 
 
 def _sandboxed(

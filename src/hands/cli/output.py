@@ -28,7 +28,7 @@ def init_message(
 
     ``mcp_servers``: each server's name and status (``connected``, ``pending``,
     ``failed``, ``needs-auth``, ``disabled``). ``api_key_source``: the variable the
-    model's credential came from (:func:`hands.models.resolve.api_key_source`).
+    model's credential came from (:meth:`hands.models.facts.ModelFacts.key_source`).
     """
     return {
         "type": "system",
@@ -73,14 +73,11 @@ def result_message(event: ResultEvent) -> dict[str, Any]:
 
 
 def model_usage_wire(event: ResultEvent) -> dict[str, Any]:
-    """The result's ``modelUsage``: per model id, tokens, cost and context window."""
-    from hands.agent.compaction.settings import context_window
-    from hands.models.cost import model_id
+    """The result's ``modelUsage``: per model id, tokens, cost and context window.
 
-    return {
-        model_id(name): share.to_wire(context_window=context_window(name))
-        for name, share in event.model_usage.items()
-    }
+    Each model's id and window are what its facts say.
+    """
+    return {share.facts.id: share.to_wire() for share in event.model_usage.values()}
 
 
 def stream_json_lines(event: QueryEvent, *, session_id: str, model: str) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from hands.cli.output import dumps, init_message, result_message, stream_json_li
 from hands.cli.session_setup import AgentSetup
 from hands.core.context import PermissionMode
 from hands.core.messages import Message, message_from_wire, user_text
-from hands.models.resolve import api_key_source
+from hands.models.facts import facts_of
 
 
 class InputError(ValueError):
@@ -84,7 +84,7 @@ async def _typed_prompt(prompt: str, setup: AgentSetup, mode: PermissionMode) ->
     if expansion.model is not None:
         from hands.models.resolve import resolve_model
 
-        setup.model = resolve_model(expansion.model, provider=setup.model.name.partition(":")[0])
+        setup.model = resolve_model(expansion.model, provider=facts_of(setup.model).provider)
     attached, _ = attachments(expansion.text, setup.cwd)
     return Message(role="user", content=(TextBlock(text=expansion.text), *attached))
 
@@ -148,7 +148,7 @@ def run_print(
                         model=model.name,
                         permission_mode=permission_mode,
                         mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
-                        api_key_source=api_key_source(model.name),
+                        api_key_source=facts_of(model).key_source(),
                     )
                 )
             )

@@ -388,13 +388,12 @@ class Repl:
             await self.turn(expansion.text)
             return True
         from hands.errors import ConfigError
+        from hands.models.facts import facts_of
         from hands.models.resolve import resolve_model
 
         current = self.setup.model
         try:
-            self.setup.model = resolve_model(
-                expansion.model, provider=current.name.partition(":")[0]
-            )
+            self.setup.model = resolve_model(expansion.model, provider=facts_of(current).provider)
         except (ConfigError, OSError, ValueError) as exc:
             self.console.print(
                 Text(f"The command's model {expansion.model!r} cannot be used: {exc}", style="red")
@@ -560,9 +559,10 @@ class Repl:
             )
             return
         from hands.errors import ConfigError
+        from hands.models.facts import facts_of
         from hands.models.resolve import resolve_model
 
-        provider = self.setup.model.facts.provider
+        provider = facts_of(self.setup.model).provider
         try:
             model = resolve_model(arg, provider=provider)
         except (ConfigError, OSError, ValueError) as exc:

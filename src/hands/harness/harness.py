@@ -224,8 +224,8 @@ class Harness:
         configured = self.settings.value("model")
         named = configured if isinstance(configured, str) else None
         model = resolve_model(spec, settings_model=named)
-        note = settings_model_note(configured) if spec is None else None
-        if note is not None and model.name.startswith("anthropic:"):
+        note = settings_model_note(configured, model) if spec is None else None
+        if note is not None:
             self.on_notice(note)
         return model
 

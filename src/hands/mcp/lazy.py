@@ -48,6 +48,7 @@ def build_deferred_mcp(
     from hands.discovery.deferral import DeferringSource
     from hands.mcp.setup import build_manager
     from hands.mcp.source import McpToolSource
+    from hands.models.facts import facts_of
 
     manager, config = build_manager(
         cwd,
@@ -63,7 +64,7 @@ def build_deferred_mcp(
         window=window,
         policy=policy,
         env=env,
-        facts=model.facts if model is not None else None,
+        facts=facts_of(model) if model is not None else None,
     )
     return manager, source, config
 

@@ -76,3 +76,36 @@ def family_model(alias: str, provider: str, env: Mapping[str, str]) -> str | Non
         if alias.lower().endswith(ONE_MILLION) and not chosen.endswith(ONE_MILLION):
             chosen += ONE_MILLION
     return chosen
+
+
+UNMAPPED_ALIASES = frozenset({"fable"})
+"""Aliases Claude Code offers that name no model here: the caller's model is used."""
+
+
+def agent_model_spec(
+    wanted: str | None, parent: str, overrides: Mapping[str, str] | None = None
+) -> str | None:
+    """The ``PROVIDER:NAME`` a sub-agent asking for ``wanted`` runs on; None: ``parent``.
+
+    ``parent`` is the caller's model's name (``PROVIDER:ID``). A family alias maps to the
+    caller's provider's model (a provider without a table keeps the caller's model);
+    ``overrides`` (the settings' ``agentModels``) win; ``PROVIDER:NAME`` is taken as
+    written and a bare id goes to the caller's provider.
+    """
+    choice = (wanted or "inherit").strip()
+    if not choice or choice.lower() == "inherit" or choice.lower() in UNMAPPED_ALIASES:
+        return None
+    provider, _, current = parent.partition(":")
+    alias = choice.lower()
+    if overrides and alias in overrides:
+        return overrides[alias]
+    table = ALIASES.get(provider)
+    if alias in FAMILY_ENV:
+        if table is None:
+            return None
+        choice = table[alias]
+    if ":" in choice:
+        return choice
+    if table is None:
+        return None
+    return None if choice == current else f"{provider}:{choice}"

@@ -60,7 +60,6 @@ from hands.models.event_stream import (
     StreamTransport,
     drain,
 )
-from hands.models.pricing import estimate_cost
 from hands.models.retry import (
     RetryBeforeOutput,
     RetryPolicy,
@@ -150,7 +149,7 @@ class AnthropicModel(SdkModel):
     @property
     def total_cost_usd(self) -> float | None:
         """Estimated cost of :attr:`total_usage`; None for a model of unknown price."""
-        return estimate_cost(self._model, self.total_usage)
+        return self.facts.cost(self.total_usage)
 
     def request_params(self, request: ModelRequest) -> dict[str, Any]:
         """The keyword arguments of ``messages.create`` for ``request``.

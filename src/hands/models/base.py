@@ -139,16 +139,16 @@ StreamEvent: TypeAlias = (
 
 
 class Model(Protocol):
-    """Anything that streams a model turn as :data:`StreamEvent` values."""
+    """Anything that streams a model turn as :data:`StreamEvent` values.
+
+    A model may also carry ``facts`` (:class:`~hands.models.facts.ModelFacts`: its
+    provider, context window, abilities and price); hands asks for them with
+    :func:`~hands.models.facts.facts_of`, which assumes them for a model that has none.
+    """
 
     @property
     def name(self) -> str:
         """The model's identifier."""
-        ...
-
-    @property
-    def facts(self) -> ModelFacts:
-        """What hands knows about it: provider, context window, capabilities, price."""
         ...
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
@@ -185,7 +185,9 @@ class WrappedModel:
     @property
     def facts(self) -> ModelFacts:
         """The inner model's facts."""
-        return self.inner.facts
+        from hands.models.facts import facts_of
+
+        return facts_of(self.inner)
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.inner, attr)

@@ -48,6 +48,10 @@ class Capabilities:
     Code shows them."""
     key_variables: tuple[str, ...] = ()
     """The environment variables its API key is read from, first found wins."""
+    base_url_variable: str = ""
+    """The environment variable that points its client at another address."""
+    api_address: str = ""
+    """Its HTTP API's own address; empty: none (a script)."""
 
 
 _CAPABILITIES: dict[str, Capabilities] = {
@@ -56,9 +60,20 @@ _CAPABILITIES: dict[str, Capabilities] = {
         server_web_search=True,
         bare_ids=True,
         key_variables=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+        base_url_variable="ANTHROPIC_BASE_URL",
+        api_address="https://api.anthropic.com",
     ),
-    "openai": Capabilities(key_variables=("OPENAI_API_KEY",)),
+    "openai": Capabilities(
+        key_variables=("OPENAI_API_KEY",),
+        base_url_variable="OPENAI_BASE_URL",
+        api_address="https://api.openai.com/v1",
+    ),
 }
+
+HTTP_PROVIDERS: Mapping[str, Capabilities] = {
+    name: found for name, found in _CAPABILITIES.items() if found.api_address
+}
+"""The providers hands reaches over HTTP, by name (a batch's gateway forwards to them)."""
 
 
 def context_window(model: str | None, overrides: Mapping[str, int] | None = None) -> int:
@@ -109,6 +124,7 @@ def _longest_prefix(name: str, table: Mapping[str, int]) -> int | None:
 
 __all__ = [
     "DEFAULT_WINDOW",
+    "HTTP_PROVIDERS",
     "WINDOWS",
     "Capabilities",
     "capabilities",

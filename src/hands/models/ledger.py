@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 class ModelUsage:
     """One model's share of a session: tokens, requests and what they cost."""
 
+    facts: ModelFacts
+    """The facts of the model (its id and window on the wire, its price)."""
     usage: Usage = field(default_factory=Usage)
     cost_usd: float = 0.0
     requests: int = 0
@@ -28,6 +30,7 @@ class ModelUsage:
     def plus(self, usage: Usage, cost: float | None) -> ModelUsage:
         """The share with one more request counted."""
         return ModelUsage(
+            facts=self.facts,
             usage=self.usage + usage,
             cost_usd=self.cost_usd + (cost or 0.0),
             requests=self.requests + 1,
@@ -37,21 +40,24 @@ class ModelUsage:
     def merged(self, other: ModelUsage) -> ModelUsage:
         """The share with ``other`` added."""
         return ModelUsage(
+            facts=self.facts,
             usage=self.usage + other.usage,
             cost_usd=self.cost_usd + other.cost_usd,
             requests=self.requests + other.requests,
             priced=self.priced and other.priced,
         )
 
-    def to_wire(self, *, context_window: int) -> dict[str, Any]:
-        """The ``modelUsage`` entry of a ``-p`` result."""
+    def to_wire(self, *, context_window: int | None = None) -> dict[str, Any]:
+        """The ``modelUsage`` entry of a ``-p`` result (the model's own window if not given)."""
         return {
             "inputTokens": self.usage.input_tokens,
             "outputTokens": self.usage.output_tokens,
             "cacheReadInputTokens": self.usage.cache_read_input_tokens,
             "cacheCreationInputTokens": self.usage.cache_creation_input_tokens,
             "costUSD": self.cost_usd,
-            "contextWindow": context_window,
+            "contextWindow": self.facts.context_window
+            if context_window is None
+            else context_window,
         }
 
 
@@ -63,7 +69,7 @@ class UsageLedger:
 
     def add(self, model: ModelFacts, usage: Usage) -> None:
         """Count one request of the model whose facts are ``model`` (priced by them)."""
-        share = self.by_model.get(model.name, ModelUsage())
+        share = self.by_model.get(model.name) or ModelUsage(facts=model)
         self.by_model[model.name] = share.plus(usage, model.cost(usage))
 
     def merge(self, other: Mapping[str, ModelUsage]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from hands.models.base import Model, ModelRequest, StreamEvent
-from hands.models.facts import ModelFacts
+from hands.models.facts import ModelFacts, facts_of
 
 
 class PlanModeModel:
@@ -28,7 +28,7 @@ class PlanModeModel:
     @property
     def facts(self) -> ModelFacts:
         """The facts of the model for the rest of the session (whose window the session has)."""
-        return self.other.facts
+        return facts_of(self.other)
 
     def for_mode(self, mode: str) -> Model:
         """The model for a request made in permission mode ``mode``."""

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 
 from hands.core.env import text as env_text
 from hands.errors import ConfigError
-from hands.models.aliases import family_model, is_alias, provider_of
+from hands.models.aliases import FAMILY_ENV, ONE_MILLION, family_model, is_alias, provider_of
 from hands.models.base import Model
 
 NO_MODEL = (
@@ -191,9 +191,17 @@ def _openai(name: str, env: Mapping[str, str], base_url: str | None) -> Model:
     return OpenAIModel(model, api_key=api_key, base_url=url)
 
 
-def settings_model_note(settings_model: object) -> str | None:
-    """A notice for a settings ``model`` that names no provider hands knows, or None."""
+def settings_model_note(settings_model: object, model: Model) -> str | None:
+    """A notice for a settings ``model`` that names no provider hands knows, or None.
+
+    ``model`` is the one the session runs on: only on Anthropic is such a name left
+    unused (an OpenAI-compatible server may serve it).
+    """
+    from hands.models.facts import facts_of
+
     if not isinstance(settings_model, str) or not settings_model:
+        return None
+    if facts_of(model).provider != "anthropic":
         return None
     if is_alias(settings_model) or provider_of(settings_model) is not None:
         return None
@@ -203,21 +211,22 @@ def settings_model_note(settings_model: object) -> str | None:
     )
 
 
-def api_key_source(model_name: str, env: Mapping[str, str] | None = None) -> str:
-    """Where the credential of the model ``PROVIDER:NAME`` comes from, for ``apiKeySource``.
+def sdk_model_spec(name: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    """The ``PROVIDER:NAME`` spec for the Agent SDKs' ``model`` (None: hands' own choice).
 
-    The variable's name (``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN``,
-    ``OPENAI_API_KEY``), or ``none`` (a script, a server that checks no key).
+    ``provider:name`` is taken as written; a Claude id or one of Claude Code's aliases
+    goes to Anthropic (an alias means the model ``--model`` gives it); any other name to
+    the OpenAI-compatible server the environment names when no Anthropic key is set,
+    else to Anthropic.
     """
+    if name is None or not name.strip():
+        return None
     env = os.environ if env is None else env
-    provider = model_name.partition(":")[0]
-    for variable in _CREDENTIALS.get(provider, ()):
-        if env.get(variable):
-            return variable
-    return "none"
-
-
-_CREDENTIALS = {
-    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
-    "openai": ("OPENAI_API_KEY",),
-}
+    name = name.strip()
+    head, sep, _ = name.partition(":")
+    if sep and head.lower() in PROVIDERS:
+        return name
+    family = name.lower().removesuffix(ONE_MILLION) in FAMILY_ENV
+    if family or name.lower().startswith("claude"):
+        return f"anthropic:{name}"
+    return f"{_environment_provider(env) or 'anthropic'}:{name}"

@@ -37,7 +37,7 @@ from hands.models.base import (
     ToolUseStart,
     Usage,
 )
-from hands.models.facts import ModelFacts, facts_for
+from hands.models.facts import ModelFacts, facts_for, facts_of
 
 
 class _Strict(BaseModel):
@@ -222,7 +222,7 @@ class ScriptedAgents:
     @property
     def facts(self) -> ModelFacts:
         """The main script's facts."""
-        return self.main.facts
+        return facts_of(self.main)
 
     def route(self, request: ModelRequest) -> Model:
         """The script that answers ``request``."""

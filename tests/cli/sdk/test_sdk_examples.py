@@ -8,6 +8,7 @@ registry cannot be reached the tests skip, except under ``CI=true``.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -37,6 +38,19 @@ sys.argv = [path, *sys.argv[3:]]
 runpy.run_path(path, run_name="__main__")
 """
 
+STREAMING_EXAMPLES = (
+    "basic_streaming",
+    "multi_turn_conversation",
+    "concurrent_responses",
+    "with_interrupt",
+    "manual_message_handling",
+    "with_options",
+    "async_iterable_prompt",
+    "bash_command",
+    "control_protocol",
+    "error_handling",
+)
+
 EXAMPLES = [
     ("quick_start",),
     ("agents",),
@@ -46,7 +60,9 @@ EXAMPLES = [
     ("mcp_calculator",),
     ("setting_sources", "all"),
     ("stderr_callback_example",),
-    ("streaming_mode", "all"),
+    # streaming_mode's ten examples one by one, not "all": two of them wait out their own
+    # timeouts (30 s, 3 s) and sleeps, so in one process they were the suite's longest test
+    *(("streaming_mode", name) for name in STREAMING_EXAMPLES),
     ("system_prompt",),
     ("tool_permission_callback",),
     ("tools_option",),
@@ -54,14 +70,33 @@ EXAMPLES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def examples(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="session")
+def examples() -> Path:
+    # session-scoped, so the examples spread over the workers; the first worker to get
+    # here downloads the sdist while the others wait on the lock
     wanted = version("claude-agent-sdk")
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     cache = base / "hands-tests" / "pypi" / f"claude-agent-sdk-{wanted}"
     folder = cache / f"claude_agent_sdk-{wanted}" / "examples"
-    if folder.is_dir():
-        return folder
+    cache.mkdir(parents=True, exist_ok=True)
+    with (cache.parent / f".claude-agent-sdk-{wanted}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if folder.is_dir():
+            return folder
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "download", f"claude-agent-sdk=={wanted}", "--no-deps",
+             "--no-binary", ":all:", "-d", str(cache), "-q"],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        archives = list(cache.glob("claude_agent_sdk-*.tar.gz"))
+        if done.returncode != 0 or not archives:
+            reason = f"pip could not download the claude-agent-sdk sdist: {done.stderr[-500:]}"
+            if os.environ.get("CI", "").lower() == "true":
+                pytest.fail(reason)
+            pytest.skip(f"NOT RUN - {reason}")
+        with tarfile.open(archives[0]) as archive:
+            archive.extractall(cache, filter="data")
+    return folder
     cache.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(
         [sys.executable, "-m", "pip", "download", f"claude-agent-sdk=={wanted}", "--no-deps",

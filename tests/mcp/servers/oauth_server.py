@@ -1,7 +1,11 @@
 """A small real OAuth 2.1 authorization server plus an MCP server that requires its tokens.
 
-Run: python oauth_server.py --as-port A --rs-port R [--ttl S] [--client-id ID
+Run: python oauth_server.py [--as-port A] [--rs-port R] [--ttl S] [--client-id ID
 --client-redirect URI [--client-secret S]] [--sse] [--log FILE]
+
+A port left out (or 0) is chosen by the system. Both sockets are bound and listening
+before anything else runs; the first line on stdout is ``{"as_port": A, "rs_port": R}``,
+so a test never races another process for a port it picked itself.
 
 The authorization server (http://127.0.0.1:A) is the MCP SDK's ``mcp.server.auth``
 routes over an in-memory provider: metadata (RFC 8414), dynamic registration, an
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import socket
 import time
 from pathlib import Path
 
@@ -46,8 +51,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 parser = argparse.ArgumentParser()
-parser.add_argument("--as-port", type=int, required=True)
-parser.add_argument("--rs-port", type=int, required=True)
+parser.add_argument("--as-port", type=int, default=0)
+parser.add_argument("--rs-port", type=int, default=0)
 parser.add_argument("--ttl", type=int, default=3600)
 parser.add_argument("--client-id", default="")
 parser.add_argument("--client-redirect", default="")
@@ -56,8 +61,19 @@ parser.add_argument("--sse", action="store_true")
 parser.add_argument("--log", default="")
 args = parser.parse_args()
 
-ISSUER = f"http://127.0.0.1:{args.as_port}"
-RESOURCE = f"http://127.0.0.1:{args.rs_port}/{'sse' if args.sse else 'mcp'}"
+
+def listening(port: int) -> socket.socket:
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    return sock
+
+
+AS_SOCKET, RS_SOCKET = listening(args.as_port), listening(args.rs_port)
+AS_PORT, RS_PORT = AS_SOCKET.getsockname()[1], RS_SOCKET.getsockname()[1]
+ISSUER = f"http://127.0.0.1:{AS_PORT}"
+RESOURCE = f"http://127.0.0.1:{RS_PORT}/{'sse' if args.sse else 'mcp'}"
 SCOPE = "mcp"
 
 
@@ -228,12 +244,13 @@ async def rendezvous() -> str:
 async def main() -> None:
     resource_app = mcp.sse_app() if args.sse else mcp.streamable_http_app(json_response=True)
     servers = [
-        uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        for app, port in ((auth_app, args.as_port), (resource_app, args.rs_port))
+        (uvicorn.Server(uvicorn.Config(app, log_level="warning")), sock)
+        for app, sock in ((auth_app, AS_SOCKET), (resource_app, RS_SOCKET))
     ]
+    print(json.dumps({"as_port": AS_PORT, "rs_port": RS_PORT}), flush=True)
     async with anyio.create_task_group() as tg:
-        for server in servers:
-            tg.start_soon(server.serve)
+        for server, sock in servers:
+            tg.start_soon(lambda s=server, k=sock: s.serve(sockets=[k]))
 
 
 anyio.run(main)

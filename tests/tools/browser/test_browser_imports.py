@@ -56,13 +56,20 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_the_browser_family_imports_without_a_cycle() -> None:
-    """Imports at run time, module-level and inside functions (type-only ones are not run)."""
-    graph = grimp.build_graph("hands", exclude_type_checking_imports=True, cache_dir=None)
+@pytest.mark.parametrize("type_only", [False, True], ids=["run-time", "with-type-only"])
+def test_the_browser_family_imports_without_a_cycle(type_only: bool) -> None:
+    """Imports at run time, module-level and inside functions, and with ``type_only`` the
+    type checker's too (``if TYPE_CHECKING:``): the parts that read the session's browser
+    name it through ``_contract``, a leaf, not through ``_session``."""
+    graph = grimp.build_graph("hands", exclude_type_checking_imports=not type_only, cache_dir=None)
     modules = {m for m in graph.modules if m == FAMILY or m.startswith(FAMILY + ".")}
     assert f"{FAMILY}._guard" in modules and f"{FAMILY}.browser_navigate" in modules
     edges = {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
+    if type_only:  # the graph has the type-only edges: the session's module imports the proxy's
+        assert f"{FAMILY}._redirects" in edges[f"{FAMILY}._session"]
     assert _cycles(edges) == []
+    contract = graph.find_modules_directly_imported_by(f"{FAMILY}._contract") & modules
+    assert contract <= {f"{FAMILY}._settings"}  # a leaf of the family
 
 
 def test_the_tool_is_its_rules_plus_the_browser() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from hands.core.decision import AskRequest, PermissionDecision, allow
 from hands.net.address import Address
-from hands.tools.web._guard import resolve
+from hands.net.resolve import resolve
 from tools.browser.conftest import Browsing, ref_of
 from tools.browser.pages import PageServer, page_server
 

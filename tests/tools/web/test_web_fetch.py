@@ -12,13 +12,13 @@ import pytest
 from hands.config.settings import load_settings
 from hands.core.env import EnvError
 from hands.core.messages import ImageBlock
+from hands.net.urls import parse_url
 from hands.permissions.asking import PromptAskHandler
 from hands.permissions.domains import NetworkDomains
 from hands.pipeline.settings import install_settings
 from hands.tools.web._cache import PageCache, ttl_from_env
 from hands.tools.web._exchange import FetchLimits
 from hands.tools.web._page import Page
-from hands.tools.web._urls import parse_url
 from hands.tools.web.web_fetch import FetchedPage, WebFetchInput, WebFetchTool, summary
 from tools.web.conftest import Web
 from tools.web.web_server import WebServer

@@ -8,12 +8,11 @@ the session goes on from the summary and its most recent turns (:mod:`.compactor
 """
 
 from hands.agent.compaction.compactor import Compactor, CompactOutcome, compact_conversation
-from hands.agent.compaction.settings import CompactionSettings, context_window
+from hands.agent.compaction.settings import CompactionSettings
 
 __all__ = [
     "CompactOutcome",
     "CompactionSettings",
     "Compactor",
     "compact_conversation",
-    "context_window",
 ]

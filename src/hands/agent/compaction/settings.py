@@ -1,10 +1,11 @@
 """How large each model's context window is, and when a session compacts.
 
-Windows come from a table of model name prefixes (longest match wins); the settings'
-``contextWindows`` (``{"model or prefix": tokens}``) and ``HANDS_CONTEXT_WINDOW`` /
-``CLAUDE_CODE_AUTO_COMPACT_WINDOW`` override it. Auto-compaction starts at
-``autoCompactPercent`` of the window (default 92; ``HANDS_AUTOCOMPACT_PCT`` /
-``CLAUDE_AUTOCOMPACT_PCT_OVERRIDE``) and is off with ``autoCompactEnabled: false`` or
+A model's window is what the model object says of itself (its facts, from
+:mod:`hands.models.catalog`); the settings' ``contextWindows`` (``{"model or prefix":
+tokens}``) and ``HANDS_CONTEXT_WINDOW`` / ``CLAUDE_CODE_AUTO_COMPACT_WINDOW`` override
+it. Auto-compaction starts at ``autoCompactPercent`` of the window (default 92;
+``HANDS_AUTOCOMPACT_PCT`` / ``CLAUDE_AUTOCOMPACT_PCT_OVERRIDE``) and is off with
+``autoCompactEnabled: false`` or
 ``HANDS_DISABLE_AUTO_COMPACT`` / ``DISABLE_AUTO_COMPACT``.
 """
 
@@ -17,12 +18,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hands.core.env import EnvError, count, number, source, switch
 from hands.errors import ConfigError
-from hands.models.catalog import DEFAULT_WINDOW, WINDOWS, context_window, window_override
 
 if TYPE_CHECKING:
     from hands.models.base import Model
+    from hands.models.facts import ModelFacts
 
-__all__ = ["DEFAULT_WINDOW", "WINDOWS", "CompactionSettings", "context_window"]
+__all__ = ["CompactionSettings"]
 
 DEFAULT_PERCENT = 92.0
 
@@ -52,19 +53,17 @@ class CompactionSettings:
         ``HANDS_CONTEXT_WINDOW`` first, then the settings' ``contextWindows`` entry for
         its name, then what the model says of itself (``model.facts``).
         """
-        return (
-            self.window_tokens
-            or window_override(model.name, self.windows)
-            or model.facts.context_window
-        )
+        from hands.models.facts import facts_of
+
+        return self.window_of(facts_of(model))
+
+    def window_of(self, facts: ModelFacts) -> int:
+        """The window of the model whose facts are ``facts`` (as :meth:`window_for`)."""
+        return self.window_tokens or facts.window(self.windows)
 
     def limit_for(self, model: Model) -> int:
         """The token count at which auto-compaction starts for ``model``."""
         return int(self.window_for(model) * self.percent / 100)
-
-    def window_named(self, name: str) -> int:
-        """The window of a model known only by its name (a share of the cost ledger)."""
-        return self.window_tokens or context_window(name, self.windows)
 
     @classmethod
     def from_env(

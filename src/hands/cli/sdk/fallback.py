@@ -14,7 +14,7 @@ from typing import Any
 
 from hands.errors import ModelAPIError
 from hands.models.base import Model, ModelRequest, RetryWait, StreamEvent
-from hands.models.facts import ModelFacts
+from hands.models.facts import ModelFacts, facts_of
 
 
 def unavailable(exc: ModelAPIError) -> bool:
@@ -40,7 +40,7 @@ class FallbackModel:
     @property
     def facts(self) -> ModelFacts:
         """The main model's facts (a request's usage is priced by the model that served it)."""
-        return self.primary.facts
+        return facts_of(self.primary)
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.primary, attr)

@@ -199,11 +199,11 @@ def _serve(args: SdkArgs) -> int:
         structured = structured_output_tool(schema)
         append = f"{append}\n\n{INSTRUCTION}".strip()
     resume, continue_last, new_id = _session_ids(args)
-    from hands.cli.sdk.providers import model_spec
     from hands.cli.session_setup import prepare
+    from hands.models.resolve import sdk_model_spec
 
     setup = prepare(
-        model_spec=model_spec(args.text("model")),
+        model_spec=sdk_model_spec(args.text("model")),
         cwd=cwd,
         settings=sources,
         trust=args.on("trust"),  # the harness never asks: an SDK has no prompt
@@ -260,10 +260,9 @@ def _resume_at(
 
 
 def _resolve(name: str | None) -> Model:
-    from hands.cli.sdk.providers import model_spec
-    from hands.models.resolve import resolve_model
+    from hands.models.resolve import resolve_model, sdk_model_spec
 
-    return resolve_model(model_spec(name))
+    return resolve_model(sdk_model_spec(name))
 
 
 def _run(

@@ -25,7 +25,6 @@ from hands.models.base import (
     ToolUseStart,
     Usage,
 )
-from hands.models.cost import model_id
 from hands.models.ledger import ModelUsage
 
 PROTOCOL_VERSION = "2.1.332"
@@ -33,14 +32,6 @@ PROTOCOL_VERSION = "2.1.332"
 
 RESULT_SUBTYPES = {"interrupted": "error_during_execution"}
 """hands' result subtypes the SDKs do not know, as the nearest one they do."""
-
-
-def wire_model(name: str) -> str:
-    """A model's name as the SDKs show it: a Claude model by its id alone."""
-    from hands.models.catalog import capabilities
-
-    provider, sep, rest = name.partition(":")
-    return rest if sep and capabilities(provider).bare_ids else name
 
 
 def stamp(obj: dict[str, Any]) -> dict[str, Any]:
@@ -56,6 +47,7 @@ class InitFacts:
     cwd: str
     tools: Sequence[str]
     model: str
+    """The model's name as the SDKs show it (a Claude model by its id alone)."""
     permission_mode: str
     mcp_servers: Sequence[tuple[str, str]] = ()
     slash_commands: Sequence[str] = ()
@@ -78,7 +70,7 @@ def init_line(facts: InitFacts) -> dict[str, Any]:
             "session_id": facts.session_id,
             "tools": list(facts.tools),
             "mcp_servers": [{"name": n, "status": s} for n, s in facts.mcp_servers],
-            "model": wire_model(facts.model),
+            "model": facts.model,
             "permissionMode": facts.permission_mode,
             "slash_commands": list(facts.slash_commands),
             "apiKeySource": facts.api_key_source,
@@ -93,9 +85,9 @@ def init_line(facts: InitFacts) -> dict[str, Any]:
 
 
 def model_usage(usage: Mapping[str, ModelUsage], windows: Mapping[str, int]) -> dict[str, Any]:
-    """``modelUsage``: tokens and cost per model, in the SDKs' camelCase."""
+    """``modelUsage``: tokens and cost per model (by its facts' id), in the SDKs' camelCase."""
     return {
-        model_id(name): {
+        share.facts.id: {
             **share.to_wire(context_window=windows.get(name, 0)),
             "webSearchRequests": 0,
         }

@@ -48,22 +48,12 @@ from hands.core.messages import Message, ToolResultBlock, message_from_wire, use
 from hands.core.outcome import ToolCallOutcome
 from hands.core.task_feed import TaskFeed
 from hands.models.base import Effort, MessageStart, StreamEvent
+from hands.models.facts import facts_of
 from hands.orchestration.events import ToolResultEvent
 
 
 def _new_id() -> str:
     return str(uuid.uuid4())
-
-
-def _key_source(model: str) -> str:
-    import os
-
-    from hands.models.catalog import capabilities
-
-    for name in capabilities(model.partition(":")[0]).key_variables:
-        if os.environ.get(name):
-            return name
-    return "none"
 
 
 STRUCTURED_RETRIES = 2
@@ -502,18 +492,19 @@ class SdkSession:
     def facts(self) -> InitFacts:
         """The ``system``/``init`` facts as they are now."""
         setup = self.setup
+        model = facts_of(setup.model)
         return InitFacts(
             session_id=setup.session.id,
             cwd=str(setup.cwd),
             tools=setup.tool_names(),
-            model=setup.model.name,
+            model=model.shown_name,
             permission_mode=self.mode,
             mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
             agents=self._agent_names(),
             skills=self._skill_names(),
             plugins=[p.facts() for p in self.setup.settings.plugins],
             hands_version=self.options.hands_version,
-            api_key_source=_key_source(setup.model.name),
+            api_key_source=model.key_source(),
         )
 
     def _agent_names(self) -> list[str]:
@@ -530,7 +521,10 @@ class SdkSession:
 
     def _windows(self) -> dict[str, int]:
         compaction = self.setup.compaction
-        return {name: compaction.window_named(name) for name in self.tally.ledger.by_model}
+        return {
+            name: compaction.window_of(share.facts)
+            for name, share in self.tally.ledger.by_model.items()
+        }
 
     def initialize_response(self) -> dict[str, Any]:
         """The answer to ``initialize``: what this session offers."""

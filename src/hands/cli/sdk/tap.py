@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from hands.models.base import MessageStop, Model, ModelRequest, StreamEvent, WrappedModel
+from hands.models.facts import facts_of
 from hands.models.ledger import UsageLedger
 
 
@@ -42,7 +43,7 @@ class TappedModel(WrappedModel):
             async for event in self.inner.stream(request):
                 if isinstance(event, MessageStop):  # a fallback's usage under its own facts
                     served: Model = getattr(self.inner, "serving", self.inner)
-                    self.tally.ledger.add(served.facts, event.usage)
+                    self.tally.ledger.add(facts_of(served), event.usage)
                 if self.on_event is not None:
                     self.on_event(event)
                 yield event

@@ -16,7 +16,7 @@ import anyio
 if TYPE_CHECKING:
     from playwright.async_api import ConsoleMessage, Dialog, Download, Frame, Page, WebSocket
 
-    from hands.tools.browser._session import BrowserSession
+    from hands.tools.browser._contract import BrowserState
 
 MAX_SHOWN = 10
 MAX_EVENT_CHARS = 300
@@ -58,7 +58,7 @@ class EventLog:
 
     # -- page events --------------------------------------------------------------------
 
-    def watch(self, page: Page, session: BrowserSession) -> None:
+    def watch(self, page: Page, session: BrowserState) -> None:
         """Record the page's events from now on."""
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.note(f"Page error: {error}"))
@@ -79,7 +79,7 @@ class EventLog:
         if frame == page.main_frame and frame.url != "about:blank":
             self.note(f"Navigated to {frame.url}")
 
-    async def _dialog(self, dialog: Dialog, session: BrowserSession) -> None:
+    async def _dialog(self, dialog: Dialog, session: BrowserState) -> None:
         answer = session.settings.dialogs
         kind = dialog.type
         text = f"A {kind} dialog said {dialog.message!r}"
@@ -96,7 +96,7 @@ class EventLog:
             how = "closed"
         self.note(f"{text}; it was {how} (HANDS_BROWSER_DIALOGS={answer}).")
 
-    async def _download(self, download: Download, session: BrowserSession) -> None:
+    async def _download(self, download: Download, session: BrowserState) -> None:
         done = anyio.Event()
         self._pending.append(done)
         try:

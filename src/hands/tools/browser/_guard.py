@@ -23,14 +23,14 @@ from urllib.request import url2pathname
 
 from hands.core.outcome import echo
 from hands.net.address import Address, address_problem
+from hands.net.resolve import ResolveError, resolve
 from hands.tools.browser._navigation import NavigationRules, decide_url, is_opened
-from hands.tools.web import ResolveError, resolve
 
 if TYPE_CHECKING:
     from playwright.async_api import Request, Route
 
     from hands.core.context import ToolContext
-    from hands.tools.browser._session import BrowserSession
+    from hands.tools.browser._contract import BrowserState
 
 _PASS_SCHEMES = frozenset({"data", "blob", "about", "chrome-error"})
 
@@ -62,7 +62,7 @@ def addresses_refusal(host: str, addresses: Sequence[Address]) -> str | None:
 class RequestGuard:
     """Checks each request of the session's pages; a refused one is aborted and noted."""
 
-    def __init__(self, browser: BrowserSession) -> None:
+    def __init__(self, browser: BrowserState) -> None:
         self.browser = browser
         self._seen: ToolContext | None = None
         self._hosts: dict[tuple[str, bool], str | None] = {}

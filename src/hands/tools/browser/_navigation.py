@@ -21,7 +21,7 @@ from hands.core.outcome import echo
 from hands.core.schema import ToolInput
 from hands.core.subject import Subject, fetches_url, reads_path
 from hands.core.tool import Tool
-from hands.tools.web import WebFetchTool
+from hands.tools.web_rules import WEB_FETCH
 
 if TYPE_CHECKING:
     from hands.core.context import ToolContext
@@ -58,7 +58,7 @@ class NavigationRules(Tool[BrowserNavigateInput, OutputT], Generic[OutputT]):
     name = "Browser_navigate"
     aliases = ("browser_navigate",)
     input_model = BrowserNavigateInput
-    subject = fetches_url("url", shares_rules_of=WebFetchTool.name)
+    subject = fetches_url("url", shares_rules_of=WEB_FETCH)
 
     def permission_subject(self, input: BrowserNavigateInput, ctx: ToolContext) -> Subject | None:
         target = parse_target(input.url, ctx)
@@ -73,7 +73,7 @@ class NavigationRules(Tool[BrowserNavigateInput, OutputT], Generic[OutputT]):
 
 def parse_target(raw: str, ctx: ToolContext) -> Target | str:
     """The checked URL, or a message saying why it cannot be opened."""
-    from hands.tools.web import parse_url  # lazy: start-up
+    from hands.net.urls import parse_url  # lazy: start-up
 
     text = raw.strip()
     if text == "about:blank":
@@ -126,7 +126,7 @@ async def decide_url(url: str, ctx: ToolContext) -> str:
 
 def is_opened(host: str, ctx: ToolContext) -> bool:
     """Whether the user opened ``host`` by name, so its non-public addresses may be reached."""
-    from hands.tools.web import opened_hosts  # lazy: start-up
+    from hands.tools.web_rules import opened_hosts  # lazy: start-up
 
     return host in opened_hosts(_RULES, ctx)
 

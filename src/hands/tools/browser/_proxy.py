@@ -17,25 +17,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 import anyio
 import anyio.abc
 
 from hands.core.outcome import echo
-from hands.net.address import Address
+from hands.net.resolve import ResolveError, resolve
 from hands.tools.browser._guard import addresses_refusal
 from hands.tools.browser._navigation import decide_url, is_opened
 from hands.tools.http_proxy import Blocked, ProxyError, ProxyHandler, Request, connect_first
-from hands.tools.web import ResolveError, resolve
 
 if TYPE_CHECKING:
-    from hands.tools.browser._session import BrowserSession
-
-Resolver: TypeAlias = Callable[[str, int], Awaitable[Sequence[Address]]]
-"""``(host, port) -> addresses``; raises ResolveError."""
-StopProxy: TypeAlias = Callable[[], Awaitable[None]]
+    from hands.tools.browser._contract import BrowserState, Resolver, StopProxy
 
 RESOLVE_TIMEOUT_S = 15.0
 
@@ -45,7 +39,7 @@ class BrowserProxy(ProxyHandler):
 
     intro = "This is the browser's network proxy."
 
-    def __init__(self, browser: BrowserSession, *, resolver: Resolver = resolve) -> None:
+    def __init__(self, browser: BrowserState, *, resolver: Resolver = resolve) -> None:
         super().__init__(on_blocked=self._note)
         self.browser = browser
         self.resolver = resolver

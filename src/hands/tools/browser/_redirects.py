@@ -22,8 +22,8 @@ from hands.core.outcome import echo
 if TYPE_CHECKING:
     from playwright.async_api import Browser, CDPSession
 
+    from hands.tools.browser._contract import BrowserState
     from hands.tools.browser._guard import RequestGuard
-    from hands.tools.browser._session import BrowserSession
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
@@ -31,7 +31,7 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 class RedirectGuard:
     """Pauses each response of the browser; a redirect goes on only when its target may."""
 
-    def __init__(self, browser: BrowserSession, guard: RequestGuard) -> None:
+    def __init__(self, browser: BrowserState, guard: RequestGuard) -> None:
         self.browser = browser
         self.guard = guard
         self._cdp: CDPSession | None = None

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from hands.core.context import ToolContext
     from hands.core.session import Session
-    from hands.tools.browser._proxy import Resolver, StopProxy
+    from hands.tools.browser._contract import Resolver, StopProxy
     from hands.tools.browser._redirects import RedirectGuard
 
 Stop: TypeAlias = Callable[[], Awaitable[None]]

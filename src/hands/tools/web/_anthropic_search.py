@@ -40,7 +40,11 @@ _ERRORS = {
 
 def is_anthropic(model: Model | None) -> bool:
     """Whether ``model`` talks to the Anthropic Messages API (which has the web search)."""
-    return model is not None and model.facts.capabilities.server_web_search
+    if model is None:
+        return False
+    from hands.models.facts import facts_of
+
+    return facts_of(model).capabilities.server_web_search
 
 
 def search_tool(query: Query, *, max_uses: int = MAX_SEARCHES_PER_CALL) -> dict[str, Any]:

@@ -10,11 +10,11 @@ import httpx
 
 from hands.errors import ToolError
 from hands.net.address import address_problem
+from hands.net.resolve import ResolveError, resolve
+from hands.net.urls import WebUrl, parse_url, same_site
 from hands.tools.web._decode import CappedBody, DecodeError, accepted_encodings
 from hands.tools.web._exchange import FetchLimits, Redirect, Response
-from hands.tools.web._guard import ResolveError, resolve
 from hands.tools.web._transport import PinnedBackend, PinnedTransport
-from hands.tools.web._urls import WebUrl, parse_url, same_site
 
 USER_AGENT = "hands-webfetch/0.1 (an agent's web tool; +https://pypi.org/project/hands/)"
 ACCEPT = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, */*;q=0.8"

@@ -20,13 +20,14 @@ from hands.core.subject import Subject, fetches_url
 from hands.core.tool import Progress, ReadOnlyTool, ToolResult
 from hands.errors import ToolError
 from hands.tools.web._sizes import size_text
+from hands.tools.web_rules import WEB_FETCH
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from hands.net.urls import WebUrl
     from hands.tools.web._exchange import FetchLimits, Redirect, Response
     from hands.tools.web._page import Page
-    from hands.tools.web._urls import WebUrl
 
 MAX_CONTENT_CHARS = 100_000
 _PROGRESS_STEP = 64 * 1024
@@ -93,7 +94,7 @@ WebFetchOutput = FetchedPage | OtherHost
 class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
     """Fetch one URL; every hop checked against the network rules."""
 
-    name = "WebFetch"
+    name = WEB_FETCH
     in_background_agents = True
     subject = fetches_url("url")
     asks_when_read_only = True
@@ -115,7 +116,7 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
         return self._limits
 
     def permission_subject(self, input: WebFetchInput, ctx: ToolContext) -> Subject | None:
-        from hands.tools.web._urls import parse_url  # lazy: start-up
+        from hands.net.urls import parse_url  # lazy: start-up
 
         parsed = parse_url(input.url)
         if isinstance(parsed, str) or self.subject is None:
@@ -123,7 +124,7 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
         return Subject(kind="domain", value=parsed.url, declared=self.subject)
 
     async def validate_input(self, input: WebFetchInput, ctx: ToolContext) -> str | None:
-        from hands.tools.web._urls import parse_url  # lazy: start-up
+        from hands.net.urls import parse_url  # lazy: start-up
 
         parsed = parse_url(input.url)
         return parsed if isinstance(parsed, str) else None
@@ -131,9 +132,9 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
     async def call(
         self, input: WebFetchInput, ctx: ToolContext, progress: Progress
     ) -> ToolResult[WebFetchOutput]:
+        from hands.net.urls import parse_url  # lazy: start-up
         from hands.tools.web._cache import PageCache  # lazy: start-up
         from hands.tools.web._exchange import Redirect  # lazy: start-up
-        from hands.tools.web._urls import parse_url  # lazy: start-up
 
         url = parse_url(input.url)
         if isinstance(url, str):
@@ -167,7 +168,7 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
 
         from hands.tools.web._exchange import Redirect  # lazy: start-up
         from hands.tools.web._fetch import fetch  # httpx: imported when a fetch runs
-        from hands.tools.web._guard import opened_hosts  # lazy: start-up
+        from hands.tools.web_rules import opened_hosts  # lazy: start-up
 
         got = await fetch(url, opened=opened_hosts(self, ctx), limits=self.limits, report=report)
         if isinstance(got, Redirect):
@@ -199,7 +200,7 @@ class WebFetchTool(ReadOnlyTool[WebFetchInput, WebFetchOutput]):
         return f"{head}\n\n{_cut(page.text, output.offset)}"
 
     def describe_input(self, input: WebFetchInput) -> str:
-        from hands.tools.web._urls import parse_url  # lazy: start-up
+        from hands.net.urls import parse_url  # lazy: start-up
 
         parsed = parse_url(input.url)
         return input.url if isinstance(parsed, str) else parsed.shown
