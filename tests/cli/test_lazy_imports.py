@@ -58,6 +58,8 @@ def test_a_read_loads_no_other_tool_nor_the_sdks(tmp_path: Path) -> None:
     assert not under(modules, "hands.tools.browser", "hands.tools.planning", "hands.mcp")
     assert not under(modules, "hands.hooks", "hands.agent", "hands.models")
     assert "hands.config.commands" not in modules  # the folder has no command to list
+    # a text file: the notebook and PDF readers stay unloaded
+    assert not {"hands.tools.file._notebook_cells", "hands.tools.file._pdf"} & modules
 
 
 def test_a_webfetch_domain_rule_still_reaches_the_fetcher(tmp_path: Path) -> None:
