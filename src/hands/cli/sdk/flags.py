@@ -319,13 +319,3 @@ def parse(argv: Sequence[str]) -> SdkArgs:
             "(--permission-prompt-tool stdio)"
         )
     return args
-
-
-def is_sdk_invocation(argv: Sequence[str]) -> bool:
-    """Whether the command line asks for stream-json input (as every SDK does)."""
-    for i, arg in enumerate(argv):
-        if arg == "--input-format=stream-json":
-            return True
-        if arg == "--input-format" and argv[i + 1 : i + 2] == ["stream-json"]:
-            return True
-    return False
