@@ -26,7 +26,11 @@ Start-up (the whole process, one run each):
   ``import hands``
 * ``hands -p`` against a loopback Messages API: the instructions until the first model
   request arrives (the server then stops the process with SIGUSR1, whose default action
-  ends it and makes callgrind write its counts). Child processes are not counted.
+  ends it and makes callgrind write its counts). Child processes are not counted. Again
+  with ``trio`` hidden, as in an install without the development extra: the HTTP client
+  imports it whenever it is installed.
+* ``hands mcp serve`` given a host's first messages: the instructions until it answers
+  ``initialize``, and until it answers ``tools/list``; beside them the MCP SDK's import.
 
     .venv/bin/python benchmarks/instructions.py [--calls N] [--jobs J] [--only NAME ...]
 """
@@ -183,13 +187,18 @@ def callgrind(
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
     until: Callable[[subprocess.Popen[bytes]], None] | None = None,
+    stdio: bool = False,
 ) -> int:
-    """Instructions the process executed (its own, not its children's)."""
+    """Instructions the process executed (its own, not its children's).
+
+    ``stdio``: ``until`` talks to the process through its standard input and output.
+    """
     with tempfile.TemporaryDirectory(prefix="hands-cg-") as tmp:
         out = Path(tmp) / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv]
-        proc = subprocess.Popen(command, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        pipe = subprocess.PIPE if stdio else subprocess.DEVNULL
+        proc = subprocess.Popen(command, env=env, cwd=cwd, stdin=pipe, stdout=pipe,
+                                stderr=subprocess.PIPE)  # fmt: skip
         if until is not None:
             until(proc)
         _, err = proc.communicate(timeout=1800)
@@ -258,10 +267,45 @@ def startup(work: Path) -> list[tuple[str, int]]:
             rows[label] = pool.submit(callgrind, [sys.executable, *argv], env=env, cwd=project)
         out = [(label, future.result()) for label, future in rows.items()]
     out.append(("hands -p: to the first model request", first_request(work)))
+    out.append(("hands -p: the same, trio not installed", first_request(work, hide="trio")))
+    with ThreadPoolExecutor(2) as pool:
+        serving = {
+            "hands mcp serve: to the initialize answer": pool.submit(serve_answer, work, 1),
+            "hands mcp serve: to the tools/list answer": pool.submit(serve_answer, work, 2),
+        }
+        floor = ["-c", "import pydantic, mcp.types"]
+        sdk = pool.submit(callgrind, [sys.executable, *floor], env=env, cwd=project)
+        out.extend((label, future.result()) for label, future in serving.items())
+        out.append(("python -c 'import pydantic, mcp.types'", sdk.result()))
     return out
 
 
-def first_request(work: Path) -> int:
+def serve_answer(work: Path, answer: int) -> int:
+    """Instructions of ``hands mcp serve`` until it answers the host's message ``answer``."""
+    from mcp_serve_start import messages
+
+    folder = Path(tempfile.mkdtemp(prefix="serve-", dir=work))
+    (folder / "project").mkdir()
+    (folder / "home").mkdir()
+    env = {**child_env(), "HANDS_HOME": str(folder / "home"), "HOME": str(folder / "home")}
+
+    def stop_at_answer(proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(messages())
+        proc.stdin.flush()
+        for line in proc.stdout:
+            if json.loads(line).get("id") == answer:
+                proc.send_signal(signal.SIGUSR1)
+                return
+        raise SystemExit("hands mcp serve ended without answering")
+
+    argv = [sys.executable, "-m", "hands", "mcp", "serve"]
+    return callgrind(argv, env=env, cwd=folder / "project", until=stop_at_answer, stdio=True)
+
+
+def first_request(work: Path, hide: str | None = None) -> int:
+    """Instructions of ``hands -p`` to its first model request; ``hide``: a package made
+    unimportable first, as if it were not installed."""
     import cold_start
 
     with cold_start.fake_anthropic(1) as server:
@@ -270,6 +314,8 @@ def first_request(work: Path) -> int:
         server.RequestHandlerClass = _stop_at_first_request()
         env = {**cold_start.session_env(work, server.server_address[1]), "PYTHONHASHSEED": "0"}
         argv = cold_start.entry_argv(cold_start.session_argv("hands")[1:])
+        if hide is not None:
+            argv[-1] = f"import sys; sys.modules[{hide!r}] = None; {argv[-1]}"
 
         def stop_at_first(proc: subprocess.Popen[bytes]) -> None:
             if not first.wait(timeout=1800):

@@ -25,7 +25,8 @@ from pathlib import Path
 FLOOR = "import pydantic, mcp.types; print('{}', flush=True)"
 
 
-def _messages() -> bytes:
+def messages() -> bytes:
+    """A host's first three messages, as JSON lines."""
     init = {
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -45,7 +46,7 @@ def serve_once(work: Path, env: dict[str, str]) -> tuple[float, float, int]:
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(_messages())
+    proc.stdin.write(messages())
     proc.stdin.flush()
     initialized = listed = 0.0
     tools = 0

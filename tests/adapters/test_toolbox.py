@@ -129,6 +129,80 @@ def test_a_cancelled_waiter_gives_its_turn_back() -> None:
     anyio.run(go)
 
 
+def test_reserved_places_set_the_order_whoever_reaches_the_gate_first() -> None:
+    async def go() -> None:
+        gate = CallGate()
+        for call_id in ("a", "b", "c"):  # the message's order
+            gate.reserve(call_id, exclusive=call_id != "b", claimed=True)
+        events: list[str] = []
+        b_ran = anyio.Event()
+
+        async def call(call_id: str, exclusive: bool) -> None:
+            async with gate.hold(exclusive=exclusive, call_id=call_id):
+                events.append(call_id)
+                if call_id == "b":
+                    b_ran.set()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, "c", True)  # the last one is ready first
+            tg.start_soon(call, "b", False)
+            await anyio.wait_all_tasks_blocked()
+            assert events == []  # b (safe) waits for a (unsafe), c for both
+            gate.withdraw("a")  # a will not run now (it waits for the user)
+            await b_ran.wait()
+        assert events == ["b", "c"]
+        assert gate.settled("a") and gate.settled("c")
+        gate.reserve("a", exclusive=True)  # a settled call takes no place again
+        async with gate.hold(exclusive=True, call_id="z"):
+            pass  # nothing ahead of it
+
+    anyio.run(go)
+
+
+def test_a_place_reserved_for_a_call_that_never_comes_expires(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import hands.adapters.scheduling as scheduling
+
+    monkeypatch.setattr(scheduling, "UNCLAIMED_S", 0.0)
+
+    async def go() -> None:
+        gate = CallGate()
+        gate.reserve("skipped", exclusive=True, claimed=False)  # its framework never hands it over
+        gate.reserve("next", exclusive=True, claimed=False)
+        async with gate.hold(exclusive=True, call_id="next"):
+            assert not gate.settled("next")
+        assert gate.settled("skipped") and gate.settled("next")
+
+    anyio.run(go)
+
+
+def test_a_claimed_place_never_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hands.adapters.scheduling as scheduling
+
+    monkeypatch.setattr(scheduling, "UNCLAIMED_S", 0.0)
+
+    async def go() -> None:
+        gate = CallGate()
+        gate.reserve("slow", exclusive=True)  # its hooks are still running
+        gate.reserve("next", exclusive=True)
+        ran: list[str] = []
+
+        async def next_call() -> None:
+            async with gate.hold(exclusive=True, call_id="next"):
+                ran.append("next")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(next_call)
+            await anyio.wait_all_tasks_blocked()
+            assert ran == []
+            async with gate.hold(exclusive=True, call_id="slow"):
+                ran.append("slow")
+        assert ran == ["slow", "next"]
+
+    anyio.run(go)
+
+
 @pytest.mark.parametrize("mode", ["dontAsk"])
 def test_dont_ask_never_pauses_it_denies(tmp_path: Path, mode: str) -> None:
     async def go() -> None:

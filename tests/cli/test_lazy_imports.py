@@ -57,6 +57,9 @@ def test_a_read_loads_no_other_tool_nor_the_sdks(tmp_path: Path) -> None:
     assert not under(modules, "hands.tools.web", "hands.tools.bash.bash", "hands.tools.search")
     assert not under(modules, "hands.tools.browser", "hands.tools.planning", "hands.mcp")
     assert not under(modules, "hands.hooks", "hands.agent", "hands.models")
+    assert "hands.config.commands" not in modules  # the folder has no command to list
+    # a text file: the notebook and PDF readers stay unloaded
+    assert not {"hands.tools.file._notebook_cells", "hands.tools.file._pdf"} & modules
 
 
 def test_a_webfetch_domain_rule_still_reaches_the_fetcher(tmp_path: Path) -> None:
@@ -109,6 +112,7 @@ def test_print_mode_with_a_hook_loads_the_hook_engine(tmp_path: Path) -> None:
     proc, modules = imported(args, project)
     assert proc.returncode == 0 and proc.stdout == "Done.\n", proc.stderr
     assert "hands.hooks.engine" in modules
+    assert not under(modules, "hands.cli.sdk")  # an Agent SDK's flags are not read
 
 
 EAGER = """
@@ -134,3 +138,27 @@ def test_tools_json_is_the_eager_pool(tmp_path: Path, variables: dict[str, str])
     assert ("TodoWrite" in names) == (variables.get("HANDS_ENABLE_TASKS") == "0")
     if variables.get("HANDS_BROWSER") in ("0", "1"):
         assert ("Browser_navigate" in names) == (variables["HANDS_BROWSER"] == "1")
+
+
+SERVE = """
+import json, os, sys
+from pathlib import Path
+from hands.cli.mcp_serve import build_bridge
+bridge = build_bridge(cwd=Path.cwd())
+before = sorted(m for m in sys.modules if m.startswith("hands.tools."))
+names = [t.name for t in bridge.tool_list()]
+after = sorted(m for m in sys.modules if m.startswith("hands.tools."))
+plugins_flag = os.environ.get("PYDANTIC_DISABLE_PLUGINS")
+print(json.dumps({"before": before, "after": after, "names": names, "flag": plugins_flag}))
+"""
+"""``hands mcp serve``'s bridge before and after the host's first ``tools/list``."""
+
+
+def test_mcp_serve_answers_initialize_before_it_imports_a_tool(tmp_path: Path) -> None:
+    proc = python("-c", SERVE, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.splitlines()[-1])
+    assert not under(set(seen["before"]), "hands.tools.file", "hands.tools.bash.bash")
+    assert {"hands.tools.file.read", "hands.tools.bash.bash"} <= set(seen["after"])
+    assert {"Read", "Edit", "Bash", "Grep"} <= set(seen["names"])
+    assert seen["flag"] is None  # the tools run in the user's own environment

@@ -7,6 +7,7 @@ from pathlib import Path
 import anyio
 
 from hands.config.commands import expand, fill_arguments, load_commands
+from hands.config.project_input import project_items
 
 
 def _write(path: Path, text: str) -> None:
@@ -51,6 +52,19 @@ def test_an_untrusted_project_supplies_none_and_the_user_wins_a_name(tmp_path: P
     deploy = trusted.find("deploy")
     assert deploy is not None and deploy.scope == "user" and deploy.body == "the user's own"
     assert [c.name for c in trusted.commands] == ["deploy", "extra"]
+
+
+def test_the_trust_question_names_the_projects_commands_from_either_folder(
+    tmp_path: Path,
+) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    _write(home / ".claude" / "commands" / "mine.md", "the user's own\n")
+    assert [i for i in project_items(project, home=home) if i.kind == "command"] == []
+    _write(project / ".hands" / "commands" / "ship.md", "---\nallowed-tools: Bash\n---\nx\n")
+    _write(project / ".claude" / "commands" / "lint.md", "x\n")
+    commands = [i for i in project_items(project, home=home) if i.kind == "command"]
+    assert [c.detail for c in commands] == ["/lint", "/ship (allowed: Bash)"]
 
 
 def test_arguments_fill_in_as_claude_code_does() -> None:

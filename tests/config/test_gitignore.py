@@ -1,4 +1,4 @@
-""""Don't ask again" keeps settings.local.json out of the project's git history."""
+""" "Don't ask again" keeps settings.local.json out of the project's git history."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def test_texts_become_unit_vectors_and_like_texts_lie_close() -> None:
 
 
 def test_the_embedding_is_used_when_installed() -> None:
-    """"mail" is no word of any tool: only the embedding tells e-mail from a draft."""
+    """ "mail" is no word of any tool: only the embedding tells e-mail from a draft."""
     hybrid = ToolIndex(catalogue())
     plain = ToolIndex(catalogue(), model=None)
     assert hybrid.embedder() is not None and plain.embedder() is None

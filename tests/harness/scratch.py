@@ -87,7 +87,9 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("Bash", {"command": "echo asked-$((40 + 2))"}),
     ("Write", {"file_path": "made.txt", "content": "made\n"}),
     (MCP_TOOL, {"text": MCP_SAID}),
+    ("Bash", {"command": ["ls"]}),
 ]
+"""The last call's input does not validate: it is reported, and no hook sees it."""
 
 
 def calls_in(project: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -113,3 +115,5 @@ class Seen:
     """The tools offered (None where the front end does not list them)."""
     where: Path | None = None
     """Where the calls ran, when not in the project itself (a batch task's copy of it)."""
+    servers: dict[str, str] | None = None
+    """The MCP servers' status the front end announced (stream-json's init line)."""

@@ -141,7 +141,11 @@ def run_print(project: Path, tmp_path: Path) -> Seen:
                     if isinstance(content, str)
                     else "\n".join(c.get("text", "") for c in content)
                 )
-    return Seen(texts=texts, asked=[], tools=list(lines[0]["tools"]))
+    init = lines[0]
+    servers = {s["name"]: s["status"] for s in init["mcp_servers"]}
+    # the scratch project's server comes from its .mcp.json, trusted or not
+    assert {s["source"] for s in init["mcp_servers"]} == {"project"}, init["mcp_servers"]
+    return Seen(texts=texts, asked=[], tools=list(init["tools"]), servers=servers)
 
 
 def run_tool_command(project: Path) -> Seen:
@@ -154,7 +158,8 @@ def run_tool_command(project: Path) -> Seen:
             text=True,
             timeout=60,
         )
-        texts.append(json.dumps(json.loads(proc.stdout)["content"]))
+        # input that does not validate: one line on stderr, exit 2
+        texts.append(json.dumps(json.loads(proc.stdout)["content"]) if proc.stdout else proc.stderr)
     return Seen(texts=texts, asked=[], tools=None)
 
 
@@ -248,7 +253,7 @@ def test_every_front_end_gives_the_same_session(
     seen = chosen.run(project, tmp_path, trusted)
     where = seen.where or project
 
-    read, env, echo, _write, mcp = seen.texts
+    read, env, echo, _write, mcp, invalid = seen.texts
     ran_when_asked = front_end.asks == "command_line"
     mcp_ran = trusted and chosen.reaches_mcp
     assert "password" not in read  # deny rule: everywhere, trusted or not
@@ -260,8 +265,12 @@ def test_every_front_end_gives_the_same_session(
     expected_asks = ["Bash"] if trusted else ["Bash", "Write"]
     if front_end.asks in ("callback", "user", "framework") and front not in ("print", "batch"):
         assert seen.asked == expected_asks
-    hooked = [name for name, _ in CALLS if name != MCP_TOOL or mcp_ran]
+    assert "command" in invalid and "Traceback" not in invalid  # reported, for the model
+    hooked = [name for name, _ in CALLS[:-1] if name != MCP_TOOL or mcp_ran]
     assert hook_calls(where) == (hooked if trusted else [])
+    if seen.servers is not None:  # announced before the first request: started, with tools
+        assert (seen.servers.get("demo") == "connected") == mcp_ran, seen.servers
+        assert seen.tools is not None and (MCP_TOOL in seen.tools) == mcp_ran
     if seen.tools is not None:
         assert {"Bash", "Read", "Write"} <= set(seen.tools)
         assert ("Agent" in seen.tools) == front_end.delegates

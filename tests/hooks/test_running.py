@@ -118,9 +118,7 @@ async def test_what_a_finished_hook_left_running_is_killed(project: Path) -> Non
         "echo '{}'\n",
     )
     hooks = engine_for({"PostToolUse": [group("Bash", cmd(spawner))]})
-    run = await session(
-        [[tool_use("Bash", {"command": "echo ran"})], [text("ok")]], hooks, project
-    )
+    run = await session([[tool_use("Bash", {"command": "echo ran"})], [text("ok")]], hooks, project)
     assert results(run)[0].status == "ok"
     recorded = [int(p) for p in pids.read_text().split()]
     assert len(recorded) == 2

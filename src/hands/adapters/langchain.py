@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar, cast
 
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from langgraph.config import get_stream_writer
+from langgraph.prebuilt import ToolRuntime
 from langgraph.types import interrupt
 from pydantic import ConfigDict
 
@@ -58,6 +60,16 @@ class _Portal:
         return asyncio.run_coroutine_threadsafe(fn(), loop).result()
 
 
+_NO_RUNTIME: Any = None
+
+
+def _wants_runtime(runtime: ToolRuntime[Any, Any]) -> None:
+    """Never called: its signature asks LangGraph's ToolNode to inject the runtime.
+
+    The ``ToolRuntime`` carries the graph's state: the model's message with every call.
+    """
+
+
 class HandsTool(BaseTool):
     """One hands tool as a LangChain tool."""
 
@@ -66,6 +78,9 @@ class HandsTool(BaseTool):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
+    coroutine: ClassVar[Callable[..., Any]] = staticmethod(_wants_runtime)
+    """Read by ToolNode for the arguments it injects (see :func:`_wants_runtime`)."""
+
     def _to_args_and_kwargs(
         self, tool_input: str | dict[str, Any], tool_call_id: str | None
     ) -> tuple[tuple[str, ...], dict[str, Any]]:
@@ -73,20 +88,53 @@ class HandsTool(BaseTool):
         args, kwargs = super()._to_args_and_kwargs(tool_input, tool_call_id)
         return args, {**kwargs, _CALL_ID: tool_call_id}
 
-    def _run(self, *args: Any, **kwargs: Any) -> Any:
+    # ``runtime`` is named in the signatures so that LangChain keeps it out of callbacks
+    def _run(self, *args: Any, runtime: ToolRuntime[Any, Any] = _NO_RUNTIME, **kwargs: Any) -> Any:
         kwargs.pop("run_manager", None)
         call_id = kwargs.pop(_CALL_ID, None) or new_call_id()
-        asks = self.portal.run(lambda: self.toolbox.would_ask(self.name, kwargs, call_id=call_id))
-        approval = self._approval(call_id, kwargs) if asks else None
-        progress = _progress_writer(self.name)  # the graph's writer lives in this thread
-        return self.portal.run(lambda: self._call(call_id, kwargs, approval, progress))
+        self.portal.run(lambda: self._reserve(call_id, runtime))
+        try:
+            asks = self.portal.run(
+                lambda: self.toolbox.would_ask(self.name, kwargs, call_id=call_id)
+            )
+            approval = self._approval(call_id, kwargs) if asks else None
+            progress = _progress_writer(self.name)  # the graph's writer lives in this thread
+            return self.portal.run(lambda: self._call(call_id, kwargs, approval, progress))
+        finally:
+            self.portal.run(lambda: self._withdraw(call_id))
 
-    async def _arun(self, *args: Any, **kwargs: Any) -> Any:
+    async def _arun(
+        self, *args: Any, runtime: ToolRuntime[Any, Any] = _NO_RUNTIME, **kwargs: Any
+    ) -> Any:
         kwargs.pop("run_manager", None)
         call_id = kwargs.pop(_CALL_ID, None) or new_call_id()
-        asks = await self.toolbox.would_ask(self.name, kwargs, call_id=call_id)
-        approval = self._approval(call_id, kwargs) if asks else None
-        return await self._call(call_id, kwargs, approval, _progress_writer(self.name))
+        await self._reserve(call_id, runtime)
+        try:
+            asks = await self.toolbox.would_ask(self.name, kwargs, call_id=call_id)
+            approval = self._approval(call_id, kwargs) if asks else None
+            return await self._call(call_id, kwargs, approval, _progress_writer(self.name))
+        finally:  # paused for the user (an interrupt), failed, or run: the place is free
+            await self._withdraw(call_id)
+
+    async def _reserve(self, call_id: str, runtime: ToolRuntime[Any, Any] | None) -> None:
+        """Reserve the places of the message's calls this toolbox runs, in its order.
+
+        The graph runs each call as a task of its own, and hands them over in any order;
+        the state shows the model's message, so every call of it takes its place at once,
+        the first time any of them comes. Calls already answered in the state, or run by
+        this toolbox, are left out; a call resumed after the user's answer comes alone.
+        """
+        if runtime is None or self.toolbox.settled(call_id):
+            return
+        ours = {
+            t.name for t in runtime.tools if isinstance(t, HandsTool) and t.toolbox is self.toolbox
+        }
+        for other_id, name, arguments in _message_calls(runtime.state, call_id):
+            if name in ours:
+                self.toolbox.reserve(other_id, name, arguments, claimed=other_id == call_id)
+
+    async def _withdraw(self, call_id: str) -> None:
+        self.toolbox.withdraw(call_id)
 
     def _approval(self, call_id: str, arguments: dict[str, Any]) -> Approval:
         # the graph pauses here and runs the tool again on resume, with the same call id:
@@ -106,6 +154,32 @@ class HandsTool(BaseTool):
         if result.is_error:
             raise ToolException(result.text)
         return _content(result)
+
+
+def _message_calls(state: object, call_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """The unanswered calls of the message that made ``call_id``: (id, name, arguments).
+
+    In the message's order; calls ``state`` holds an answer to are left out.
+    """
+    messages: object
+    if isinstance(state, list):
+        messages = cast("list[object]", state)
+    elif isinstance(state, Mapping):
+        messages = cast("Mapping[str, object]", state).get("messages")
+    else:
+        messages = cast("object", getattr(state, "messages", None))
+    if not isinstance(messages, Sequence):
+        return []
+    history = [m for m in cast("Sequence[object]", messages) if isinstance(m, BaseMessage)]
+    answered = {m.tool_call_id for m in history if isinstance(m, ToolMessage)}
+    for message in reversed(history):
+        if isinstance(message, AIMessage) and any(c["id"] == call_id for c in message.tool_calls):
+            return [
+                (c["id"], c["name"], dict(c["args"]))
+                for c in message.tool_calls
+                if c["id"] is not None and c["id"] not in answered
+            ]
+    return []
 
 
 def _ask_graph(name: str, arguments: dict[str, Any]) -> Approval:

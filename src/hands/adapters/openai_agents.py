@@ -11,12 +11,14 @@ Every call runs through hands' pipeline (see :class:`hands.adapters.toolbox.Tool
 ``needs_approval`` is hands' permission decision for that call, so a call the engine
 asks about interrupts the run (``result.interruptions``); approving it in the run state
 (``state.approve(item)``) and running again runs it, rejecting it sends the SDK's
-rejection to the model. The SDK may run a message's calls at once; hands' own gate
-keeps its ordering (concurrency-safe calls together, the others alone, in order).
+rejection to the model. The SDK runs a message's calls at once; hands' own gate keeps
+its ordering (concurrency-safe calls together, the others alone, in the message's
+order: each call's place is reserved when the SDK asks whether it needs approval).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -64,7 +66,15 @@ class HandsFunctionTools:
         async def needs_approval(
             ctx: RunContextWrapper[Any], params: dict[str, Any], call_id: str
         ) -> bool:
-            return await self.toolbox.would_ask(name, params, call_id=call_id)
+            # The SDK starts a message's calls as tasks, in the message's order, and each
+            # asks this first, before anything of it awaits: the place is taken in that
+            # order, and kept however long the hooks below take.
+            self.toolbox.reserve(call_id, name, params)
+            _withdraw_when_done(self.toolbox, call_id)
+            asks = await self.toolbox.would_ask(name, params, call_id=call_id)
+            if asks:  # it waits for the user; it runs, if approved, in a later run
+                self.toolbox.withdraw(call_id)
+            return asks
 
         def enabled(ctx: RunContextWrapper[Any], agent: Any) -> bool:
             return self.toolbox.offers(name)
@@ -83,6 +93,16 @@ class HandsFunctionTools:
 def hands_tools(toolbox: Toolbox | None = None, **options: Any) -> list[FunctionTool]:
     """The SDK tools for hands' tools; keyword arguments go to :class:`Toolbox`."""
     return HandsFunctionTools(toolbox if toolbox is not None else Toolbox(**options)).tools()
+
+
+def _withdraw_when_done(toolbox: Toolbox, call_id: str) -> None:
+    """Give the call's place back if the task that reserved it ends without running it.
+
+    (An input guardrail refused it, or the run was cancelled.)
+    """
+    task = asyncio.current_task()
+    if task is not None:
+        task.add_done_callback(lambda _: toolbox.withdraw(call_id))
 
 
 def _error(text: str) -> str:

@@ -237,8 +237,7 @@ class Toolbox:
         )
         tool = pool.find(name)
         parsed = _parsed(tool, block.input)
-        shared = tool is None or (parsed is not None and tool.is_concurrency_safe(parsed))
-        async with self._gate.hold(exclusive=not shared):
+        async with self._gate.hold(exclusive=not _shared(tool, parsed), call_id=call_id):
             outcome = await run_tool_use(
                 block,
                 self.context,
@@ -283,6 +282,30 @@ class Toolbox:
             return False
         ctx = self.context.for_call(call_id, policy=self.policy)
         return await would_ask(tool, arguments, ctx, policy=self.policy, hooks=self._hooks)
+
+    def reserve(
+        self, call_id: str, name: str, arguments: Mapping[str, Any], *, claimed: bool = True
+    ) -> None:
+        """Take the call's place in the run order now, before its hooks or approval.
+
+        For frameworks that start every call of a model message at once: reserve each call
+        in the message's order (as the framework hands it over, or the whole message at
+        once with ``claimed=False`` for the calls not handed over yet), and the calls run
+        in that order however long each one's hooks take. A reserved call that will not run
+        now gives its place back with :meth:`withdraw`. Reserving a call that already
+        has a place, or has run, does nothing.
+        """
+        tool = self.pool().find(name)
+        exclusive = not _shared(tool, _parsed(tool, arguments))
+        self._gate.reserve(call_id, exclusive=exclusive, claimed=claimed)
+
+    def withdraw(self, call_id: str) -> None:
+        """The reserved call will not run now (it waits for the user, or never came)."""
+        self._gate.withdraw(call_id)
+
+    def settled(self, call_id: str) -> bool:
+        """Whether the call ran, or was withdrawn, through this toolbox."""
+        return self._gate.settled(call_id)
 
     def forget(self, call_id: str) -> None:
         """Drop the PreToolUse verdict kept for a call that will not run."""
@@ -342,6 +365,11 @@ def _definition_of(tool: Tool[Any, Any]) -> ToolDef:
 def _ever_concurrent(tool: Tool[Any, Any]) -> bool:
     """Whether some call of the tool may run alongside others (it decides per input)."""
     return type(tool).is_concurrency_safe is not Tool.is_concurrency_safe
+
+
+def _shared(tool: Tool[Any, Any] | None, parsed: BaseModel | None) -> bool:
+    """Whether the call may run alongside others (an unknown tool's error may)."""
+    return tool is None or (parsed is not None and tool.is_concurrency_safe(parsed))
 
 
 def _parsed(tool: Tool[Any, Any] | None, arguments: Mapping[str, Any]) -> BaseModel | None:

@@ -370,6 +370,7 @@ class Query:
             tools=run.specs,
             system=run.opts.system_prompt,
             effort=run.opts.effort,
+            betas=run.opts.betas,
         )
         executor: StreamingToolExecutor | None = None
         partial = PartialText()

@@ -111,6 +111,10 @@ class QueryOptions:
     effort: Effort | None = None
     """The effort every request of this query asks for; ``None``: the provider's
     default. A sub-agent takes the Agent call's ``effort``, else its caller's."""
+    betas: tuple[str, ...] = ()
+    """Beta features every request of this query asks for (Anthropic's ``anthropic-beta``
+    header; a sub-agent inherits them). Only the model client sends them: nothing the
+    tools run sees them."""
     session_end: SessionEndReason | None = "other"
     """SessionEnd hooks when the query ends, with this reason; ``None``: not fired (the
     caller fires it when the session really ends, see

@@ -82,7 +82,7 @@ class LocalEngine:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RayEngine:
-    """Sessions on a pool of Ray actors; ``address`` None starts (or joins) a local Ray.
+    """Sessions on a pool of Ray actors; ``address`` None starts a Ray of hands' own.
 
     ``concurrency`` workers (Ray actors, started together at the beginning, each asking for
     ``num_cpus`` and ``memory_mb``, so Ray places as many as the cluster holds and the

@@ -9,6 +9,7 @@ back to the queue with its attempt counted; Ray restarts the worker.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -78,10 +79,13 @@ class RayPool:
 
     def drive(self, tasks: Sequence[BatchTask], *, on_start: OnStart, on_result: OnResult) -> None:
         """Run every task; returns when each has had its result reported."""
-        import ray
+        if self.shape.address is None:
+            start_local_ray()
+        else:
+            import ray
 
-        if not ray.is_initialized():
-            ray.init(address=self.shape.address, log_to_driver=False, include_dashboard=False)
+            if not ray.is_initialized():
+                ray.init(address=self.shape.address, log_to_driver=False, include_dashboard=False)
         started = time.monotonic()
         self._start_workers(min(self.shape.workers, len(tasks)))
         waiting: deque[tuple[BatchTask, int]] = deque((t, 1) for t in tasks)
@@ -197,6 +201,40 @@ class RayPool:
         if index in self._ready:
             self._ready.discard(index)
             self._starting[self._actors[index].ready.remote()] = index
+
+
+LOCAL_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch for a machine that is not a cluster node: set to 0, Ray takes the loopback
+address as the node's address (on Linux it otherwise swaps 127.0.0.1 for an address the
+network reaches), and its services listen where the node's address is."""
+
+
+def start_local_ray() -> None:
+    """Start a Ray of hands' own on this machine, every service listening on loopback.
+
+    Never one found running on the machine (``--address auto`` joins that), nor when
+    this process has already started or joined one. Ray's core servers
+    (GCS, raylet, object manager, every worker's gRPC server), the dashboard agent, the
+    runtime-env agent and the metrics exporter bind loopback when the node's address is
+    loopback, and the dashboard is not started. The switch goes to Ray's processes
+    through the environment, and to the Ray already imported in this one (for the rest of
+    this process: a later ``ray.init()`` here starts on loopback too).
+    """
+    import ray
+
+    if ray.is_initialized():  # the program started (or joined) one itself
+        return
+    from ray._private import ray_constants
+
+    os.environ[LOCAL_ONLY] = "0"
+    cast("Any", ray_constants).ENABLE_RAY_CLUSTER = False
+    ray.init(
+        address="local",
+        _node_ip_address="127.0.0.1",
+        include_dashboard=False,
+        dashboard_host="127.0.0.1",
+        log_to_driver=False,
+    )
 
 
 def _first_line(exc: BaseException) -> str:

@@ -49,8 +49,6 @@ def main() -> None:
             from hands.agent.git_status import start_git_summary
 
             start_git_summary(Path.cwd())  # git runs while the session is set up
-        from hands.cli.sdk.flags import is_sdk_invocation
-
         if is_sdk_invocation(sys.argv[1:]):  # an Agent SDK program (or stream-json input)
             from hands.cli.sdk.main import main as sdk_main
 
@@ -97,6 +95,19 @@ def _starts_a_session(args: list[str]) -> bool:
         or "--input-format=stream-json" in args
         or "--input-format" in args
     )
+
+
+def is_sdk_invocation(argv: list[str]) -> bool:
+    """Whether the command line asks for stream-json input (as every SDK does).
+
+    Answered here, without loading the SDK's flag table, which only an SDK run needs.
+    """
+    for i, arg in enumerate(argv):
+        if arg == "--input-format=stream-json":
+            return True
+        if arg == "--input-format" and argv[i + 1 : i + 2] == ["stream-json"]:
+            return True
+    return False
 
 
 def _drop_stdout() -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import secrets
 import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,13 +43,24 @@ INSTRUCTIONS = (
 
 @dataclass(kw_only=True)
 class HandsMcpBridge:
-    """The state one ``hands mcp serve`` keeps: the runtime, the context, the session."""
+    """The state one ``hands mcp serve`` keeps: the runtime, the context, the session.
 
-    runtime: ToolRuntime
+    The runtime (with the tool pool, which imports every tool) is built when first used,
+    so the host's ``initialize`` is answered before it.
+    """
+
+    build_runtime: Callable[[], ToolRuntime]
     context: ToolContext
     session: Session
     calls: int = 0
-    _tools: dict[str, Tool[Any, Any]] = field(default_factory=lambda: dict[str, Tool[Any, Any]]())
+    _runtime: ToolRuntime | None = None
+
+    @property
+    def runtime(self) -> ToolRuntime:
+        """The tools, the engine, the hooks and the limits every call runs with."""
+        if self._runtime is None:
+            self._runtime = self.build_runtime()
+        return self._runtime
 
     def tool_list(self) -> list[Any]:
         """``tools/list``: every tool with its schema and annotations."""
@@ -168,9 +179,19 @@ def build_bridge(
     )
     if not isinstance(settings, Settings):  # loaded here: its warnings are said here
         announce_warnings(harness.settings)
-    runtime = harness.runtime()
-    startup.done()  # every model is built: tools run in the user's own environment
-    return HandsMcpBridge(runtime=runtime, context=harness.context, session=harness.session)
+    startup.done()  # the host's messages are read in the user's own environment
+
+    def build_runtime() -> ToolRuntime:
+        # the tools' models are built as at start-up, and no tool has run before this
+        startup.begin()
+        try:
+            return harness.runtime()
+        finally:
+            startup.done()  # tools run in the user's own environment
+
+    return HandsMcpBridge(
+        build_runtime=build_runtime, context=harness.context, session=harness.session
+    )
 
 
 def build_server(bridge: HandsMcpBridge) -> Server[Any]:

@@ -21,14 +21,16 @@ def init_message(
     tools: Sequence[str],
     model: str,
     permission_mode: str,
-    mcp_servers: Sequence[tuple[str, str]] = (),
+    mcp_servers: Sequence[tuple[str, str, str]] = (),
     api_key_source: str = "none",
 ) -> dict[str, Any]:
     """The ``system``/``init`` line that opens a stream-json transcript.
 
-    ``mcp_servers``: each server's name and status (``connected``, ``pending``,
-    ``failed``, ``needs-auth``, ``disabled``). ``api_key_source``: the variable the
-    model's credential came from (:meth:`hands.models.facts.ModelFacts.key_source`).
+    ``mcp_servers``: each server's name, status (``connected``, ``pending``,
+    ``failed``, ``needs-auth``, ``disabled``) and source, the scope its configuration
+    came from (``dynamic`` for ``--mcp-config``, ``project``, ``local``, ``user``).
+    ``api_key_source``: the variable the model's credential came from
+    (:meth:`hands.models.facts.ModelFacts.key_source`).
     """
     return {
         "type": "system",
@@ -36,7 +38,10 @@ def init_message(
         "session_id": session_id,
         "cwd": str(cwd),
         "tools": list(tools),
-        "mcp_servers": [{"name": name, "status": status} for name, status in mcp_servers],
+        "mcp_servers": [
+            {"name": name, "status": status, "source": source}
+            for name, status, source in mcp_servers
+        ],
         "model": model,
         "permissionMode": permission_mode,
         "apiKeySource": api_key_source,

@@ -138,7 +138,11 @@ def run_print(
     async def go() -> None:
         setup.start_background()
         if output_format == "stream-json":
-            await setup.source.ready()  # alwaysLoad servers are in the init line
+            # as Claude Code does, the init line shows each started server connected (or
+            # failed) and lists its tools: wait for them, up to the MCP startup timeout
+            # (a server left idle, its tools cached and deferred, starts when needed)
+            await setup.source.ready()
+            await setup.mcp.wait_ready()
             emit(
                 dumps(
                     init_message(
@@ -147,7 +151,7 @@ def run_print(
                         tools=setup.tool_names(),
                         model=model.name,
                         permission_mode=permission_mode,
-                        mcp_servers=[(s.name, s.wire_status) for s in setup.mcp.status()],
+                        mcp_servers=[(s.name, s.wire_status, s.source) for s in setup.mcp.status()],
                         api_key_source=facts_of(model).key_source(),
                     )
                 )

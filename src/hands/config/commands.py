@@ -24,8 +24,8 @@ from typing import Any, Literal
 
 from hands.config.arguments import substitute
 from hands.config.frontmatter import FrontmatterError, name_list, split_frontmatter
+from hands.config.project_input import COMMAND_DIRS
 
-COMMAND_DIRS = (Path(".claude") / "commands", Path(".hands") / "commands")
 MAX_COMMAND_BYTES = 1_000_000
 
 _SHELL = re.compile(r"!`([^`\n]+)`")

@@ -28,6 +28,8 @@ AGENT_DIRS = (Path(".claude") / "agents", Path(".hands") / "agents")
 SKILL_DIRS = (Path(".claude") / "skills", Path(".hands") / "skills")
 """Where skill folders (each with a ``SKILL.md``) live."""
 SKILL_FILE = "SKILL.md"
+COMMAND_DIRS = (Path(".claude") / "commands", Path(".hands") / "commands")
+"""Where custom slash command files live, under a project or the user's home."""
 MCP_FILE = ".mcp.json"
 MAX_MARKDOWN_BYTES = 1_000_000
 
@@ -95,6 +97,8 @@ def _scheduled_items(start: Path) -> list[ProjectItem]:
 
 def _command_items(start: Path, home: Path) -> list[ProjectItem]:
     """The folder's custom slash commands: their ``!`` lines run shell commands."""
+    if not any((start / sub).is_dir() for sub in COMMAND_DIRS):
+        return []  # no project command can exist: the command reader is not even loaded
     from hands.config.commands import load_commands
 
     found = load_commands(cwd=start, home=home, trusted=True).commands

@@ -1,7 +1,8 @@
 """What background tasks report while they run and when they end, for whoever listens.
 
-A background shell command or sub-agent publishes a :class:`TaskChange` when it makes
-progress (a sub-agent's tool call) and when its state changes (it ended); a front end
+A background shell command or sub-agent publishes a :class:`TaskChange` when it starts,
+when it makes progress (a sub-agent's tool call) and when its state changes (it ended),
+with the agent that started it (``owner``); a front end
 that shows tasks (the Agent SDK's ``task_progress`` / ``task_updated`` lines) listens.
 Publishing with nobody listening costs nothing. A session service.
 """
@@ -21,7 +22,7 @@ class TaskChange:
 
     task_id: str
     state: TaskState | None = None
-    """The state it moved to; ``None``: a progress report."""
+    """The state it moved to (``running``: it started); ``None``: a progress report."""
     description: str = ""
     tool_uses: int = 0
     """Tool calls it made so far (a sub-agent)."""
@@ -29,6 +30,16 @@ class TaskChange:
     """Input and output tokens of its requests so far (a sub-agent)."""
     last_tool: str | None = None
     """The name of the tool it called last."""
+    owner: str | None = None
+    """The agent that started it (``None``: the main agent)."""
+    kind: str = ""
+    """What it is, on a start: ``local_bash`` (a shell command) or ``local_agent``."""
+    tool_use_id: str = ""
+    """The call that started it, on a start."""
+    foreground: bool = False
+    """A sub-agent its call waits for (no notice follows its end: the call's result says)."""
+    output_file: str = ""
+    """Where its output or conversation is kept, on an end."""
 
 
 Listener = Callable[[TaskChange], None]

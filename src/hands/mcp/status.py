@@ -25,6 +25,18 @@ class ServerStatus:
     connect_ms: float | None = None
 
     @property
+    def source(self) -> str:
+        """Where the server's definition came from, as stream-json's lines say it.
+
+        ``sdk`` (an Agent SDK program's own), ``plugin``, or the configuration's scope.
+        """
+        if self.transport == "sdk":
+            return "sdk"
+        if self.name.startswith("plugin:"):
+            return "plugin"
+        return self.scope
+
+    @property
     def wire_status(self) -> str:
         """The status word of stream-json's ``system/init`` ``mcp_servers`` entries."""
         return _WIRE_STATUS.get(self.state, "failed")

@@ -76,6 +76,14 @@ DEFAULT_MODEL = "claude-sonnet-4-6"
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 _RETRYABLE_ERROR_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api_error"})
 _RETRYABLE_STATUS = frozenset({408, 409, 429, 529})
+EFFORT_BETA = "effort-2025-11-24"
+"""The beta a request that sets ``output_config.effort`` names, as Claude Code's do."""
+
+
+def _betas(headers: Mapping[str, str]) -> list[str]:
+    """The betas an ``anthropic-beta`` header of ``headers`` lists."""
+    value = next((v for k, v in headers.items() if k.lower() == "anthropic-beta"), "")
+    return [b.strip() for b in value.split(",") if b.strip()]
 
 
 def _with_beta(headers: Mapping[str, str] | None, beta: str) -> dict[str, str]:
@@ -122,6 +130,9 @@ class AnthropicModel(SdkModel):
         """
         if model.endswith(ONE_MILLION):  # sonnet[1m]: the same model, a larger window
             default_headers = _with_beta(default_headers, ONE_MILLION_BETA)
+        from hands.models.anthropic_wire import custom_headers
+
+        self._base_betas = tuple(_betas({**custom_headers(os.environ), **(default_headers or {})}))
         transport: StreamTransport
         if client is not None:
             transport = SdkTransport(client, sdk="anthropic", create=anthropic_messages)
@@ -189,6 +200,13 @@ class AnthropicModel(SdkModel):
             extra[key] = value
         if extra:
             params["extra_body"] = extra
+        asked = (
+            *request.betas,
+            *((EFFORT_BETA,) if params.get("output_config", {}).get("effort") else ()),
+        )
+        if asked:  # the request's own betas join those every request sends
+            betas = ",".join(dict.fromkeys((*self._base_betas, *asked)))
+            params["extra_headers"] = {"anthropic-beta": betas}
         return params
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:

@@ -52,6 +52,9 @@ class ModelRequest:
     effort: Effort | None = None
     """How hard the model should think (Anthropic's ``output_config.effort``, OpenAI's
     ``reasoning_effort``); ``None``: the provider's default."""
+    betas: tuple[str, ...] = ()
+    """Beta features the request asks for (Anthropic's ``anthropic-beta`` header);
+    providers without betas ignore them."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

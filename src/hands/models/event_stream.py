@@ -111,10 +111,16 @@ class EventStreamClient:
         return self._http
 
     @asynccontextmanager
-    async def post(self, body: Mapping[str, Any]) -> AsyncGenerator[httpx2.Response]:
-        """Send ``body``; yields the response of a success status, its body unread."""
+    async def post(
+        self, body: Mapping[str, Any], headers: Mapping[str, str] | None = None
+    ) -> AsyncGenerator[httpx2.Response]:
+        """Send ``body``; yields the response of a success status, its body unread.
+
+        ``headers`` go over the client's own.
+        """
         http = self._client()
-        request = http.build_request("POST", self.url, json=body, headers=self.headers)
+        sent = {**self.headers, **{k.lower(): v for k, v in (headers or {}).items()}}
+        request = http.build_request("POST", self.url, json=body, headers=sent)
         try:
             response = await http.send(request, stream=True)
         except Exception as exc:
@@ -133,11 +139,15 @@ class EventStreamClient:
         """Send one streaming request; yields its events, each a JSON object.
 
         ``params`` are the SDK method's keyword arguments; an ``extra_body`` among them
-        is merged into the JSON body.
+        is merged into the JSON body, ``extra_headers`` go over the client's headers.
         """
-        body = {k: v for k, v in params.items() if k != "extra_body"}
+        body = {k: v for k, v in params.items() if k not in ("extra_body", "extra_headers")}
         body.update(params.get("extra_body") or {})
-        async with self.post(body) as response, aclosing(self.read(response)) as stream:
+        headers = params.get("extra_headers")
+        async with (
+            self.post(body, headers) as response,
+            aclosing(self.read(response)) as stream,
+        ):
             yield stream
 
     async def close(self) -> None:

@@ -53,10 +53,12 @@ def run_program(
     record: bool = False,
     timeout: float = 240,
     program: Path = PROGRAM,
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run the SDK program with ``target`` (``"claude"`` or ``"hands"``) as its CLI.
 
-    ``program``: the SDK program (default :mod:`sdk_program`).
+    ``program``: the SDK program (default :mod:`sdk_program`); ``env``: more variables
+    for it.
 
     Returns the oracle's result: ``events`` (the program's lines: ``sdk_message``,
     ``sdk_timing``, ``result``), ``request_log`` of the fake API, ``timing``.
@@ -86,7 +88,7 @@ def run_program(
             "setup": {"files": dict(cc_run.BASE_FILES), "git": True},
             "reset_between_turns": False,
             "extra_args": extra,
-            "env": {"HANDS_HOME": f"{cc_run.HOME}/.hands"},
+            "env": {"HANDS_HOME": f"{cc_run.HOME}/.hands", **(env or {})},
         }
         binds = cc_run.sandbox_binds("claude", None, extra=(folder,))
         result: dict[str, Any] = cc_run.run_job(job, binds, timeout=timeout)

@@ -4,13 +4,16 @@
 Started in place of the oracle's agent, with ``--target PATH`` naming the CLI (Claude
 Code or hands). With ``enable_file_checkpointing`` and replayed prompts, it sends the
 oracle's prompt (the oracle's script writes files), then ``rewind_files`` to that
-prompt's uuid and to an unknown one. It prints one ``rewind`` line with what each
-answer was and the project's files before and after, then the run's result line.
+prompt's uuid and to an unknown one. With ``REWIND_ACROSS_FORK`` set, the rewinds are
+asked of a second client that forks the session (``resume`` + ``fork_session``). It
+prints one ``rewind`` line with what each answer was and the project's files before and
+after, then the run's result line.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -55,6 +58,9 @@ async def run(target: str, text: str) -> None:
     )
     final: dict[str, Any] = {}
     prompts: list[str] = []
+    fork = bool(os.environ.get("REWIND_ACROSS_FORK"))
+    known = unknown = "not asked"
+    before: dict[str, str | None] = {}
     async with ClaudeSDKClient(options) as client:
         await client.query(text)
         async for message in client.receive_response():
@@ -63,11 +69,17 @@ async def run(target: str, text: str) -> None:
             if isinstance(message, ResultMessage):
                 final = {"type": "result", "subtype": message.subtype,
                          "is_error": message.is_error, "num_turns": message.num_turns,
-                         "result": message.result}  # fmt: skip
+                         "result": message.result, "session_id": message.session_id}  # fmt: skip
         before = _files()
-        known = await _answer(client, prompts[0]) if prompts else "no prompt uuid"
-        unknown = await _answer(client, "00000000-0000-4000-8000-000000000000")
-        after = _files()
+        if not fork:
+            known = await _answer(client, prompts[0]) if prompts else "no prompt uuid"
+            unknown = await _answer(client, "00000000-0000-4000-8000-000000000000")
+    if fork:
+        forked = dataclasses.replace(options, resume=final.get("session_id"), fork_session=True)
+        async with ClaudeSDKClient(forked) as client:
+            known = await _answer(client, prompts[0]) if prompts else "no prompt uuid"
+            unknown = await _answer(client, "00000000-0000-4000-8000-000000000000")
+    after = _files()
     line = {"type": "rewind", "prompts": len(prompts), "known": known, "unknown": unknown,
             "before": before, "after": after}  # fmt: skip
     print(json.dumps(line), flush=True)

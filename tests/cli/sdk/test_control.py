@@ -205,7 +205,7 @@ async def test_sdk_mcp_server_tool_runs_in_the_program(tmp_path: Path) -> None:
     messages = await run("add", opts)
     init = messages[0]
     assert isinstance(init, SystemMessage)
-    assert {"name": "calc", "status": "connected"} in init.data["mcp_servers"]
+    assert {"name": "calc", "status": "connected", "source": "sdk"} in init.data["mcp_servers"]
     assert "mcp__calc__add" in init.data["tools"]
     assert got == [{"a": 2, "b": 3}]
     results = [m for m in messages if isinstance(m, UserMessage)]

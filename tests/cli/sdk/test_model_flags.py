@@ -13,7 +13,18 @@ from typing import Any
 import pytest
 from claude_agent_sdk import ClaudeSDKClient, ResultMessage
 
-from cli.sdk.kit import anthropic_env, calls, options, refused_line, run, said, scripted, text
+from cli.sdk.kit import (
+    anthropic_env,
+    calls,
+    options,
+    refused_line,
+    result_text,
+    run,
+    said,
+    scripted,
+    text,
+    tool_results,
+)
 from models.loopback import LoopbackServer, json_reply
 
 pytestmark = pytest.mark.anyio
@@ -52,6 +63,36 @@ async def test_effort_thinking_task_budget_and_betas_reach_the_request(
     assert sent.body["max_tokens"] > 5000
     betas = sent.headers["anthropic-beta"].split(",")
     assert "context-1m-2025-08-07" in betas and "task-budgets-2026-03-13" in betas
+    assert "effort-2025-11-24" in betas  # effort is sent with its beta, as Claude Code does
+
+
+async def test_betas_reach_every_request_but_not_a_commands_environment(
+    tmp_path: Path, server: LoopbackServer
+) -> None:
+    spawn = {"description": "d", "prompt": "SUBTASK: look", "run_in_background": False}
+    server.route = lambda body: "sub" if _first_text(body).startswith("SUBTASK") else None
+    server.queue_for("sub", said("looked"))
+    server.queue(calls("Bash", {"command": "env"}), calls("Agent", spawn, id="toolu_2"), said("ok"))
+    opts = options(
+        tmp_path,
+        "claude-opus-4-5",
+        env=anthropic_env(server),
+        betas=["fancy-feature-2026-01-01"],
+        allowed_tools=["Bash"],
+    )
+    *_, result = await run("go", opts)
+    assert isinstance(result, ResultMessage) and not result.is_error, result
+    assert len(server.requests) == 4  # the Bash turn, the Agent turn, the sub-agent, the end
+    for sent in server.requests:
+        assert "fancy-feature-2026-01-01" in sent.headers["anthropic-beta"].split(",")
+        assert "effort-2025-11-24" not in sent.headers["anthropic-beta"]  # no effort asked
+    [env_output] = [
+        block
+        for sent in server.requests
+        for block in tool_results(sent.body)
+        if "PATH=" in result_text(block)
+    ]
+    assert "fancy-feature" not in result_text(env_output)
 
 
 async def test_without_the_options_the_request_has_none_of_them(
@@ -222,6 +263,32 @@ async def test_set_max_thinking_tokens_changes_the_next_requests(
         None,
         {"type": "enabled", "budget_tokens": 5000, "display": "omitted"},
         {"type": "enabled", "budget_tokens": 5000},
+    ]
+
+
+async def test_a_thinking_budget_set_mid_session_survives_set_model(
+    tmp_path: Path, server: LoopbackServer
+) -> None:
+    server.queue(said("before"), said("after"), said("back"))
+    opts = options(tmp_path, "claude-opus-4-5", env=anthropic_env(server))
+    async with ClaudeSDKClient(opts) as client:
+        await client._query._send_control_request(  # type: ignore[union-attr]
+            {"subtype": "set_max_thinking_tokens", "max_thinking_tokens": 3000}
+        )
+        for model in (None, "claude-sonnet-4-5", None):
+            if model is not None:
+                await client.set_model(model)
+            await client.query("next")
+            async for message in client.receive_response():
+                if isinstance(message, ResultMessage):
+                    assert not message.is_error, message.result
+        await client.set_model(None)
+    sent = [(r.body["model"], r.body.get("thinking")) for r in server.requests]
+    budget = {"type": "enabled", "budget_tokens": 3000}
+    assert sent == [
+        ("claude-opus-4-5", budget),
+        ("claude-sonnet-4-5", budget),
+        ("claude-sonnet-4-5", budget),
     ]
 
 

@@ -79,7 +79,8 @@ async def test_a_plugins_parts_load_in_a_trusted_workspace(tmp_path: Path) -> No
     ]
     assert "notes:tidy" in init.data["skills"] and "notes:hello" in init.data["skills"]
     assert "notes:scribe" in init.data["agents"]
-    assert "plugin:notes:demo" in [s["name"] for s in init.data["mcp_servers"]]
+    sources = {s["name"]: s.get("source") for s in init.data["mcp_servers"]}
+    assert sources.get("plugin:notes:demo") == "plugin"
     results = [
         block.content
         for m in messages

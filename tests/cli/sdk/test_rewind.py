@@ -120,14 +120,13 @@ async def test_a_prompt_keeps_the_uuid_the_program_gave_it(tmp_path: Path) -> No
     assert not (root / "created.txt").exists()
 
 
-async def test_rewind_files_reaches_a_prompt_of_the_process_before_a_resume(
-    tmp_path: Path,
-) -> None:
+async def _first_session(tmp_path: Path) -> tuple[str, str]:
+    """A session whose one prompt rewrites notes.txt and creates created.txt: its uuid and
+    the session's id."""
     root = tmp_path / "project"
-    model = _writes(tmp_path)
     opts = options(
-        tmp_path, model, permission_mode="acceptEdits", enable_file_checkpointing=True,
-        extra_args=REPLAY,
+        tmp_path, _writes(tmp_path), permission_mode="acceptEdits",
+        enable_file_checkpointing=True, extra_args=REPLAY,
     )  # fmt: skip
     first, session = "", ""
     async with ClaudeSDKClient(opts) as client:
@@ -139,6 +138,14 @@ async def test_rewind_files_reaches_a_prompt_of_the_process_before_a_resume(
                 session = message.session_id
     assert first and session
     assert (root / "notes.txt").read_text() == "after\n" and (root / "created.txt").exists()
+    return first, session
+
+
+async def test_rewind_files_reaches_a_prompt_of_the_process_before_a_resume(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "project"
+    first, session = await _first_session(tmp_path)
     later = scripted(
         tmp_path,
         [tool_use("Write", file_path=str(root / "notes.txt"), content="later\n")],
@@ -154,5 +161,18 @@ async def test_rewind_files_reaches_a_prompt_of_the_process_before_a_resume(
         await client.rewind_files(second)
         assert (root / "notes.txt").read_text() == "after\n"
         await client.rewind_files(first)  # a prompt of the earlier process
+    assert (root / "notes.txt").read_text() == "before\n"
+    assert not (root / "created.txt").exists()
+
+
+async def test_rewind_files_in_a_fork_reaches_the_parents_prompts(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    first, session = await _first_session(tmp_path)
+    forked = options(
+        tmp_path, scripted(tmp_path, [text("unused")]), permission_mode="acceptEdits",
+        enable_file_checkpointing=True, extra_args=REPLAY, resume=session, fork_session=True,
+    )  # fmt: skip
+    async with ClaudeSDKClient(forked) as client:
+        await client.rewind_files(first)  # a prompt of the session it forked from
     assert (root / "notes.txt").read_text() == "before\n"
     assert not (root / "created.txt").exists()

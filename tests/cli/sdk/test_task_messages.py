@@ -2,9 +2,10 @@
 
 A background shell command: ``task_started``, then ``task_updated`` (its status and end
 time) before its ``task_notification``; a stopped one is ``killed``. A background
-sub-agent also sends a ``task_progress`` per tool call, with its usage so far. Claude
-Code 2.1.332 sends the same sequence for a background command and agent (compared
-through the behavioural oracle).
+sub-agent also sends a ``task_progress`` per tool call, with its usage so far. A
+foreground sub-agent is announced too, with its ``task_notification`` (and usage) before
+its call's result, and a command it started carries its id as ``parent_task_id``. Claude
+Code 2.1.332 sends the same sequences (compared through the behavioural oracle).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from claude_agent_sdk import (
     ClaudeSDKClient,
     Message,
     ResultMessage,
+    SystemMessage,
     TaskNotificationMessage,
     TaskProgressMessage,
     TaskStartedMessage,
@@ -101,3 +103,39 @@ async def test_background_agent_reports_progress_per_tool_call(
     assert progress.usage["duration_ms"] >= 0
     assert isinstance(updated, TaskUpdatedMessage) and updated.status == "completed"
     assert isinstance(notified, TaskNotificationMessage) and notified.task_id == started.task_id
+
+
+async def test_a_foreground_agent_and_a_command_it_started_are_announced(
+    tmp_path: Path, server: LoopbackServer
+) -> None:
+    server.route = lambda body: "sub" if _first_text(body).startswith("SUBTASK") else None
+    job = {"command": "echo sub", "run_in_background": True, "description": "sub job"}
+    server.queue_for("sub", calls("Bash", job, id="toolu_2"), said("started"), said("heard"))
+    spawn = {"description": "d", "prompt": "SUBTASK: start a job", "run_in_background": False}
+    server.queue(calls("Agent", spawn), said("the agent is back"))
+    opts = options(tmp_path, "claude-sonnet-4-5", env=anthropic_env(server), allowed_tools=["Bash"])
+    messages = await run("go", opts)
+    assert isinstance(messages[-1], ResultMessage) and not messages[-1].is_error, messages[-1]
+    tasks = _tasks(messages)
+    agent, command = [m for m in tasks if isinstance(m, TaskStartedMessage)]
+    assert agent.task_type == "local_agent" and agent.tool_use_id == "toolu_1"
+    assert "parent_task_id" not in agent.data
+    assert command.task_type == "local_bash" and command.tool_use_id == "toolu_2"
+    assert command.description == "sub job" and command.data["parent_task_id"] == agent.task_id
+    [progress] = [m for m in tasks if isinstance(m, TaskProgressMessage)]
+    assert progress.task_id == agent.task_id and progress.last_tool_name == "Bash"
+    ended = [(m.task_id, m.status) for m in tasks if isinstance(m, TaskUpdatedMessage)]
+    assert ended == [(command.task_id, "completed"), (agent.task_id, "completed")]
+    [notified] = [m for m in tasks if isinstance(m, TaskNotificationMessage)]
+    assert notified.task_id == agent.task_id and notified.status == "completed"
+    assert notified.usage is not None and notified.usage["tool_uses"] == 1
+    assert tasks[-1] is notified  # the agent's end is told before its call's result
+    levels = [
+        m.data["tasks"]
+        for m in messages
+        if isinstance(m, SystemMessage) and m.subtype == "background_tasks_changed"
+    ]
+    agent_entry = {"task_id": agent.task_id, "task_type": "local_agent", "description": "d"}
+    command_entry = {"task_id": command.task_id, "task_type": "local_bash",
+                     "description": "sub job", "parent_task_id": agent.task_id}  # fmt: skip
+    assert levels == [[agent_entry], [agent_entry, command_entry], [agent_entry], []]

@@ -100,7 +100,7 @@ def test_typescript_sdk_mcp_server_and_system_prompt(
     out = run_program(tmp_path, source, HANDS, str(root), str(home), env=anthropic_env(server))
     assert out[-1] == {"type": "seen", "seen": [[2, 3]]}
     init = out[0]
-    assert {"name": "calc", "status": "connected"} in init["mcp_servers"]
+    assert {"name": "calc", "status": "connected", "source": "sdk"} in init["mcp_servers"]
     system = server.requests[0].body["system"]
     text_ = system if isinstance(system, str) else " ".join(b["text"] for b in system)
     assert text_.startswith("You are a TypeScript helper.")

@@ -180,4 +180,3 @@ def test_tasks_persist_across_processes_and_hands_tasks_shows_them(project: Path
         ("2", "pending", ["1"]),
     ]
     assert data["list"].startswith("project:")
-

@@ -56,11 +56,70 @@ async def launch(
         raise ToolError(str(exc)) from None
     if spawn.background:
         return _start_background(prepared, tree)
+    feed = ctx.session.service(TaskFeed)
+    change = _started(prepared.agent_id, spawn.description, ctx, foreground=True)
+    feed.publish(change)
+    report = _progress_reporter(feed, prepared.agent_id, spawn.description)
+    finished: Finished | None = None
+
+    def reported(update: Any) -> None:
+        report(update)
+        progress(update)
+
     try:
-        finished = await run(prepared, progress)
+        finished = await run(prepared, reported)
     finally:
         kept = await finish_worktree(tree, ctx=ctx) if tree is not None else False
+        ended: TaskState = "killed"  # what run() raised (a cancel, an interrupt) ended it
+        if finished is not None:
+            ended = "completed" if finished.status == "completed" else "failed"
+        feed.publish(
+            dataclasses.replace(
+                change,
+                state=ended,
+                tool_uses=finished.tool_uses if finished is not None else 0,
+                total_tokens=_tokens(finished),
+                output_file=str(prepared.transcript.path),
+            )
+        )
+    assert finished is not None  # run() returned (else what it raised goes on)
     return _result(finished, tree if kept else None)
+
+
+def _started(task_id: str, description: str, ctx: ToolContext, *, foreground: bool) -> TaskChange:
+    """The task feed's report that the call ``ctx`` started the sub-agent ``task_id``."""
+    return TaskChange(
+        task_id=task_id,
+        state="running",
+        description=description,
+        owner=ctx.agent_id,
+        kind="local_agent",
+        tool_use_id=ctx.tool_use_id,
+        foreground=foreground,
+    )
+
+
+def _progress_reporter(feed: TaskFeed, task_id: str, description: str) -> Callable[[Any], None]:
+    """What a sub-agent's updates tell the task feed: a progress report per tool-calling step."""
+
+    def report(update: Any) -> None:
+        if (
+            isinstance(update, SubagentUpdate)
+            and update.message is not None
+            and update.message.role == "assistant"
+            and update.message.tool_uses
+        ):
+            feed.publish(
+                TaskChange(
+                    task_id=task_id,
+                    description=description,
+                    tool_uses=update.tool_uses,
+                    total_tokens=update.tokens,
+                    last_tool=update.message.tool_uses[-1].name,
+                )
+            )
+
+    return report
 
 
 def in_background(input: AgentInput, agent_default: bool) -> bool:
@@ -117,6 +176,9 @@ def _start_background(prepared: Prepared, tree: Worktree | None) -> ToolResult[A
     )
     registry.add(record)
     session.service(Inbox).started(ctx.agent_id)
+    session.service(TaskFeed).publish(
+        _started(record.id, record.description, ctx, foreground=False)
+    )
     task = asyncio.get_running_loop().create_task(
         _run_background(prepared, record, tree), name=f"agent:{record.id}"
     )
@@ -136,22 +198,12 @@ async def _run_background(
     prepared: Prepared, record: BackgroundAgent, tree: Worktree | None
 ) -> None:
     feed = prepared.parent.session.service(TaskFeed)
+    report = _progress_reporter(feed, record.id, record.description)
 
     def log(update: Any) -> None:
-        if not isinstance(update, SubagentUpdate):
-            return
-        if update.message is None:
+        if isinstance(update, SubagentUpdate) and update.message is None:
             record.log(update.line())
-        elif update.message.role == "assistant" and update.message.tool_uses:
-            feed.publish(
-                TaskChange(
-                    task_id=record.id,
-                    description=record.description,
-                    tool_uses=update.tool_uses,
-                    total_tokens=update.tokens,
-                    last_tool=update.message.tool_uses[-1].name,
-                )
-            )
+        report(update)
 
     status: AgentStatus = "failed"
     text = ""
@@ -175,15 +227,33 @@ async def _run_background(
         record.finish(status, text)
         record.resume = _resumer(prepared, record, finished, tree)
         ended: TaskState = "killed" if status == "stopped" else status
-        feed.publish(TaskChange(task_id=record.id, state=ended, description=record.description))
+        feed.publish(
+            TaskChange(
+                task_id=record.id,
+                state=ended,
+                description=record.description,
+                owner=record.parent_id,
+                tool_uses=finished.tool_uses if finished is not None else 0,
+                total_tokens=_tokens(finished),
+            )
+        )
         notice = task_notice(
             task_id=record.id,
             status=status,
             summary=f'The background {record.agent_type} agent "{record.description}" {status}.',
             result=text,
             output_file=str(record.output_path),
+            tool_use_id=prepared.parent.tool_use_id or "",
         )
         prepared.parent.session.service(Inbox).finished(record.parent_id, notice)
+
+
+def _tokens(finished: Finished | None) -> int:
+    """The input and output tokens of an agent's requests, as its progress counts them."""
+    if finished is None:
+        return 0
+    usage = finished.usage
+    return usage.input_tokens + usage.output_tokens
 
 
 def _resumer(

@@ -201,6 +201,7 @@ def prepare(spawn: Spawn, ctx: ToolContext, *, spawner: type[Tool[Any, Any]]) ->
         agent_id=agent_id,
         agent_type=agent.name,
         effort=spawn.effort or host.options.effort,
+        betas=host.options.betas,
     )
     from hands.hooks.engine import HookEngine
 

@@ -2,9 +2,10 @@
 
 The TypeScript SDK names its in-process MCP servers (``sdkMcpServers``) and passes the
 system prompt (``systemPrompt``, ``appendSystemPrompt``) in ``initialize`` rather than on
-the command line. The line is read before the session is assembled, so those servers
-join the pool like any other and the prompt is the session's from the start; the line is
-then answered as usual.
+the command line; a host started with ``--managed-settings-in-initialize`` delivers the
+policy settings there (``managedSettings``). The line is read before the session is
+assembled, so those servers join the pool like any other and the prompt is the session's
+from the start; the line is then answered as usual.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ class EarlyInitialize:
     sdk_servers: tuple[str, ...] = ()
     system_prompt: str | None = None
     append_system_prompt: str = ""
+    managed_settings: dict[str, Any] | None = None
+    """``managedSettings``: the policy settings a host delivers
+    (``--managed-settings-in-initialize``)."""
 
 
 def read_early(line: bytes) -> EarlyInitialize:
@@ -43,8 +47,10 @@ def read_early(line: bytes) -> EarlyInitialize:
     if isinstance(prompt, list):
         prompt = "\n\n".join(str(p) for p in cast(list[object], prompt))
     append = body.get("appendSystemPrompt")
+    managed = body.get("managedSettings")
     return EarlyInitialize(
         sdk_servers=names,
         system_prompt=prompt if isinstance(prompt, str) else None,
         append_system_prompt=append if isinstance(append, str) else "",
+        managed_settings=cast(dict[str, Any], managed) if isinstance(managed, dict) else None,
     )

@@ -84,7 +84,11 @@ FLAGS: tuple[Flag, ...] = (
         dest="max_thinking_tokens",
         note="a thinking budget in tokens (0: off) unless --thinking is given; Anthropic models",
     ),
-    Flag(names=("--betas",), dest="betas", note="sent in the anthropic-beta header"),
+    Flag(
+        names=("--betas",),
+        dest="betas",
+        note="sent in the anthropic-beta header of every model request, not in commands' env",
+    ),
     Flag(names=("--permission-mode",), dest="permission_mode"),
     Flag(
         names=("--permission-prompt-tool",),
@@ -203,8 +207,8 @@ FLAGS: tuple[Flag, ...] = (
         names=("--managed-settings-in-initialize",),
         dest="managed_in_initialize",
         takes_value=False,
-        status="refused",
-        note="managed settings come from the system's managed-settings file",
+        note="policy settings from the initialize request's managedSettings (with "
+        "--await-initialize; not with --managed-settings); none there: no session, exit 1",
     ),
     Flag(
         names=("--project-config-root",),
@@ -315,13 +319,3 @@ def parse(argv: Sequence[str]) -> SdkArgs:
             "(--permission-prompt-tool stdio)"
         )
     return args
-
-
-def is_sdk_invocation(argv: Sequence[str]) -> bool:
-    """Whether the command line asks for stream-json input (as every SDK does)."""
-    for i, arg in enumerate(argv):
-        if arg == "--input-format=stream-json":
-            return True
-        if arg == "--input-format" and argv[i + 1 : i + 2] == ["stream-json"]:
-            return True
-    return False

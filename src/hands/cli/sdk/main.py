@@ -41,6 +41,9 @@ def main(argv: Sequence[str]) -> int:
         sys.stdout.write(json.dumps(line) + "\n")
         sys.stdout.flush()
         return 1
+    except ManagedSettingsMissing as exc:  # as Claude Code: one line, exit 1, no session
+        print(f"hands: {exc}", file=sys.stderr)
+        return 1
     except UsageError as exc:
         print(f"hands: {exc}", file=sys.stderr)
         return 2
@@ -151,6 +154,7 @@ def _serve(args: SdkArgs) -> int:
     check_settings_value(settings_value, cwd)
     managed = args.text("managed_settings")
     check_settings_value(managed, cwd, flag="--managed-settings")
+    first_line, managed = _managed_in_initialize(args, managed)
     sources = args.text("setting_sources")
     setting_sources = None
     if sources is not None:
@@ -176,14 +180,14 @@ def _serve(args: SdkArgs) -> int:
     )
     max_turns = args.number("max_turns", integer=True, minimum=1)
     budget = args.number("max_budget_usd", minimum=0)
-    from hands.cli.sdk.model_choice import add_betas, choices
+    from hands.cli.sdk.model_choice import choices
 
     model_choices = choices(args)
-    add_betas(os.environ, model_choices.all_betas)  # read by every Anthropic model built
     system, append = _prompts(args, cwd)
     from hands.cli.sdk.first_line import read_early
 
-    first_line = sys.stdin.buffer.readline()  # the SDK's initialize, sent at once
+    if first_line is None:
+        first_line = sys.stdin.buffer.readline()  # the SDK's initialize, sent at once
     early = read_early(first_line)
     if early.system_prompt is not None:
         system = early.system_prompt
@@ -217,6 +221,12 @@ def _serve(args: SdkArgs) -> int:
         extra_tools=(structured,) if structured is not None else (),
         new_session_id=new_id,
     )
+    if args.on("fork_session"):  # before the fork writes a transcript of its own
+        from hands.agent.transcript import find
+        from hands.cli.sdk.rewind import inherit_checkpoints
+
+        parent = find(setup.session.home, setup.cwd, session_id=resume).stem
+        inherit_checkpoints(setup.session, parent)
     _resume_at(args, setup, resume=resume, continue_last=continue_last)
     setup.model = configured(setup.model, model_choices, resolve=_resolve)
     announce_warnings(setup.settings)
@@ -232,6 +242,39 @@ def _serve(args: SdkArgs) -> int:
             if conn.config.scope != "dynamic":
                 del setup.mcp.connections[name]
     return _run(args, setup, model_choices, max_turns, budget, structured, first_line)
+
+
+class ManagedSettingsMissing(Exception):
+    """``--managed-settings-in-initialize`` and no usable ``managedSettings`` came."""
+
+
+def _managed_in_initialize(args: SdkArgs, managed: str | None) -> tuple[bytes | None, str | None]:
+    """The first line, read now, and the policy settings its ``initialize`` delivers.
+
+    Only with ``--managed-settings-in-initialize`` (the settings as JSON); else
+    ``(None, managed)``. Without them no session starts (:class:`ManagedSettingsMissing`).
+    """
+    if not args.on("managed_in_initialize"):
+        return None, managed
+    if not args.on("await_initialize"):
+        raise UsageError("--managed-settings-in-initialize needs --await-initialize")
+    if managed is not None:
+        raise UsageError(
+            "--managed-settings-in-initialize cannot be combined with --managed-settings"
+        )
+    import json
+
+    from hands.cli.sdk.first_line import read_early
+
+    line = sys.stdin.buffer.readline()
+    delivered = read_early(line).managed_settings
+    if delivered is None:
+        raise ManagedSettingsMissing(
+            "--managed-settings-in-initialize: the first input line was no initialize "
+            "request with a managedSettings object (input ended, or it had none); no "
+            "session starts without the managed settings"
+        )
+    return line, json.dumps(delivered)
 
 
 def _resume_at(
@@ -302,6 +345,8 @@ def _run(
             replay_user_messages=args.on("replay"),
             file_checkpointing=checkpointing_asked(),
             effort=model_choices.effort,
+            betas=model_choices.betas,
+            managed_in_initialize=args.on("managed_in_initialize"),
         ),
         ControlChannel(),
     )

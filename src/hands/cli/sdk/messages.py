@@ -49,7 +49,8 @@ class InitFacts:
     model: str
     """The model's name as the SDKs show it (a Claude model by its id alone)."""
     permission_mode: str
-    mcp_servers: Sequence[tuple[str, str]] = ()
+    mcp_servers: Sequence[tuple[str, str, str]] = ()
+    """Each server's name, status and source (the scope its configuration came from)."""
     slash_commands: Sequence[str] = ()
     agents: Sequence[str] = ()
     skills: Sequence[str] = ()
@@ -69,7 +70,9 @@ def init_line(facts: InitFacts) -> dict[str, Any]:
             "cwd": facts.cwd,
             "session_id": facts.session_id,
             "tools": list(facts.tools),
-            "mcp_servers": [{"name": n, "status": s} for n, s in facts.mcp_servers],
+            "mcp_servers": [
+                {"name": n, "status": s, "source": src} for n, s, src in facts.mcp_servers
+            ],
             "model": facts.model,
             "permissionMode": facts.permission_mode,
             "slash_commands": list(facts.slash_commands),

@@ -3,7 +3,9 @@
 ``--effort`` is asked for on every request (a sub-agent's Agent call may name another);
 ``--thinking`` / ``--max-thinking-tokens`` / ``--thinking-display`` turn on an Anthropic
 model's extended thinking; ``--task-budget`` is the API's ``output_config.task_budget``;
-``--betas`` and the task budget's beta go in the ``anthropic-beta`` header;
+``--betas`` (every request of the session, sub-agents' too) and the task budget's beta go
+in the ``anthropic-beta`` header of the model client's requests, never in the environment
+the tools' commands see;
 ``--fallback-model`` (a comma-separated list) serves a request the main model cannot
 (see :mod:`hands.cli.sdk.fallback`).
 """
@@ -11,7 +13,7 @@ model's extended thinking; ``--task-budget`` is the API's ``output_config.task_b
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable, MutableMapping
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, cast, get_args
 
@@ -49,10 +51,9 @@ class ModelChoices:
         return extra
 
     @property
-    def all_betas(self) -> tuple[str, ...]:
-        """The betas the ``anthropic-beta`` header names."""
-        budget = (TASK_BUDGET_BETA,) if self.task_budget is not None else ()
-        return tuple(dict.fromkeys((*self.betas, *budget)))
+    def request_betas(self) -> tuple[str, ...]:
+        """The betas the body's extra fields need (the task budget's)."""
+        return (TASK_BUDGET_BETA,) if self.task_budget is not None else ()
 
 
 def choices(args: SdkArgs) -> ModelChoices:
@@ -87,27 +88,6 @@ def choices(args: SdkArgs) -> ModelChoices:
     )
 
 
-def add_betas(env: MutableMapping[str, str], betas: tuple[str, ...]) -> None:
-    """Name ``betas`` in the ``anthropic-beta`` line of ``ANTHROPIC_CUSTOM_HEADERS``.
-
-    Anthropic models read that variable when they are built, so every model of the
-    session (``set_model``'s, a sub-agent's, a fallback) sends them.
-    """
-    if not betas:
-        return
-    lines = [line for line in env.get("ANTHROPIC_CUSTOM_HEADERS", "").split("\n") if line.strip()]
-    listed: list[str] = []
-    kept: list[str] = []
-    for line in lines:
-        name, _, value = line.partition(":")
-        if name.strip().lower() == "anthropic-beta":
-            listed += [b.strip() for b in value.split(",") if b.strip()]
-        else:
-            kept.append(line)
-    merged = ",".join(dict.fromkeys((*listed, *betas)))
-    env["ANTHROPIC_CUSTOM_HEADERS"] = "\n".join([*kept, f"anthropic-beta: {merged}"])
-
-
 class ShapedModel(WrappedModel):
     """Forwards each request to ``inner`` with the session's extra body fields."""
 
@@ -117,8 +97,9 @@ class ShapedModel(WrappedModel):
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """The inner model's stream of the request, shaped."""
-        shaped = dataclasses.replace(request, extra={**self.choices.extra, **request.extra})
-        return self.inner.stream(shaped)
+        betas = tuple(dict.fromkeys((*request.betas, *self.choices.request_betas)))
+        extra = {**self.choices.extra, **request.extra}
+        return self.inner.stream(dataclasses.replace(request, extra=extra, betas=betas))
 
 
 def configured(

@@ -6,7 +6,9 @@ An SDK program turns checkpointing on with ``enable_file_checkpointing`` (the SD
 program sent, or a new one), which ``--replay-user-messages`` sends back; ``rewind_files``
 names a prompt by it, and every file the session changed from that prompt on is put back
 as it was (the same store as the REPL's ``/rewind``). The conversation is not touched.
-Prompts of an earlier process of the same session (``--resume``) can be named too.
+Prompts of an earlier process of the same session (``--resume``) can be named too, and
+so can a parent session's after ``--fork-session`` (the fork starts with a copy of its
+checkpoints).
 """
 
 from __future__ import annotations
@@ -53,6 +55,20 @@ def replay_line(prompt: Prompt, *, session_id: str) -> dict[str, Any]:
         "timestamp": now,
         "isReplay": True,
     }
+
+
+def inherit_checkpoints(session: Session, parent_id: str) -> None:
+    """A session forked from ``parent_id`` starts with a copy of the parent's checkpoints.
+
+    So ``rewind_files`` in the fork reaches the parent's prompts (and the files their turns
+    changed), as Claude Code's does; the parent's own store is left as it was.
+    """
+    import shutil
+
+    source = session.home / "sessions" / parent_id / "checkpoints"
+    target = session.directory / "checkpoints"
+    if source.is_dir() and not target.exists():
+        shutil.copytree(source, target)
 
 
 PROMPTS_FILE = "prompt-uuids.json"

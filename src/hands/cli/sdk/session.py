@@ -15,7 +15,7 @@ import sys
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, Any, Literal, cast
+from typing import IO, Any, Literal, TypeAlias, cast
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -41,12 +41,15 @@ from hands.cli.sdk.rewind import Prompt, PromptCheckpoints, replay_line
 from hands.cli.sdk.structured import StructuredOutputTool
 from hands.cli.sdk.tap import ModelTally, TappedModel
 from hands.cli.sdk.tasks import TaskLines
+from hands.cli.sdk.wake import Wake, ceiling_seconds, drain, watch
 from hands.cli.session_setup import AgentSetup
 from hands.core.agent_scope import PARENT_TOOL_USE
 from hands.core.context import PermissionMode, ToolContext
+from hands.core.inbox import Inbox
 from hands.core.messages import Message, ToolResultBlock, message_from_wire, user_text
 from hands.core.outcome import ToolCallOutcome
 from hands.core.task_feed import TaskFeed
+from hands.mcp.status import ServerStatus
 from hands.models.base import Effort, MessageStart, StreamEvent
 from hands.models.facts import facts_of
 from hands.orchestration.events import ToolResultEvent
@@ -65,6 +68,10 @@ class InputProblem:
     """A line of input hands could not use."""
 
     text: str
+
+
+_Item: TypeAlias = "Prompt | InputProblem | Wake"
+"""What the turn queue holds: a prompt, a line hands could not use, or a wake-up."""
 
 
 @dataclass(kw_only=True)
@@ -93,6 +100,10 @@ class SdkOptions:
     """The program's ``enable_file_checkpointing``: files are recorded for ``rewind_files``."""
     effort: Effort | None = None
     """``--effort``: asked for on every request (sub-agents inherit it)."""
+    betas: tuple[str, ...] = ()
+    """``--betas``: named in every request's ``anthropic-beta`` header (sub-agents' too)."""
+    managed_in_initialize: bool = False
+    """The policy settings came in ``initialize`` (``--managed-settings-in-initialize``)."""
 
 
 @dataclass(kw_only=True)
@@ -121,7 +132,7 @@ class SdkSession:
         self._partials: Partials | None = None
         if options.partial_messages:
             self._partials = Partials(session_id=setup.session.id, model=setup.model.name)
-        self._inbox: MemoryObjectSendStream[Prompt | InputProblem] | None = None
+        self._inbox: MemoryObjectSendStream[_Item] | None = None
         self.checkpoints = PromptCheckpoints(
             session=setup.session, enabled=options.file_checkpointing
         )
@@ -129,6 +140,11 @@ class SdkSession:
         self.last_error = False
         self.context_tokens: int | None = None
         self.notes: list[str] = []
+        self._input_ended = False
+        self._reported_state = ""
+        self._thinking_asked: tuple[Thinking | Literal["unset"], str | None] = ("unset", "keep")
+        """What ``set_max_thinking_tokens`` asked for (``"unset"``, ``"keep"``: nothing);
+        a model chosen later with ``set_model`` takes it too."""
         self.tasks = TaskLines(session_id=setup.session.id, send=lambda obj: self.send(stamp(obj)))
         setup.session.service(TaskFeed).listen(self.tasks.change)
 
@@ -154,13 +170,16 @@ class SdkSession:
 
         ``first_line``: a line already read from ``stdin`` (the SDK's ``initialize``).
         """
-        send, receive = anyio.create_memory_object_stream[Prompt | InputProblem](1000)
+        send, receive = anyio.create_memory_object_stream[_Item](1000)
         self._inbox = send
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._read, stdin, send, tg, first_line)
             tg.start_soon(self._scheduled, send)
+            tg.start_soon(watch, self.setup.session.service(Inbox), send)
             try:
                 await self._turns(receive)
+                await drain(self._inbox_of_notices, self._notices_turn, limit=ceiling_seconds())
+                self._state("idle")
             finally:
                 ctx = ToolContext(cwd=self.setup.cwd, session=self.setup.session)
                 with anyio.CancelScope(shield=True):
@@ -172,7 +191,7 @@ class SdkSession:
     async def _read(
         self,
         stdin: IO[bytes],
-        inbox: MemoryObjectSendStream[Prompt | InputProblem],
+        inbox: MemoryObjectSendStream[_Item],
         tg: anyio.abc.TaskGroup,
         first_line: bytes,
     ) -> None:
@@ -192,10 +211,11 @@ class SdkSession:
                     except anyio.ClosedResourceError:
                         pass  # end_session: input after it is read and dropped
         finally:
+            self._input_ended = True
             self.channel.close()
             inbox.close()
 
-    async def _scheduled(self, inbox: MemoryObjectSendStream[Prompt | InputProblem]) -> None:
+    async def _scheduled(self, inbox: MemoryObjectSendStream[_Item]) -> None:
         """Queue each scheduled prompt (CronCreate, ScheduleWakeup) when its time comes.
 
         It runs as the next user turn, announced by a ``scheduled_prompt`` system line;
@@ -228,9 +248,7 @@ class SdkSession:
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                     return
 
-    def _route(
-        self, line: str, number: int, tg: anyio.abc.TaskGroup
-    ) -> Prompt | InputProblem | None:
+    def _route(self, line: str, number: int, tg: anyio.abc.TaskGroup) -> _Item | None:
         """A user message or a problem for the turn queue; control lines are handled here."""
         if not line.strip():
             return None
@@ -276,13 +294,19 @@ class SdkSession:
             wire=cast(dict[str, Any], entry["message"]),
         )
 
-    async def _turns(self, receive: MemoryObjectReceiveStream[Prompt | InputProblem]) -> None:
+    async def _turns(self, receive: MemoryObjectReceiveStream[_Item]) -> None:
         async with receive:
             async for item in receive:
                 if isinstance(item, InputProblem):
                     print(f"hands: {item.text}", file=sys.stderr)
                     self.send(error_result(item.text, session_id=self.setup.session.id))
                     self.last_error = True
+                    continue
+                if isinstance(item, Wake):
+                    try:
+                        await self._notices_turn()
+                    finally:
+                        item.done.set()
                     continue
                 await self._turn(item)
 
@@ -298,29 +322,45 @@ class SdkSession:
             self.send(replay_line(prompt, session_id=setup.session.id))
         self.checkpoints.remember(prompt, message_index=len(setup.history))
         await self._answer(prompt.message, prompt_id=prompt.uuid)
-        while not self._interrupted:
-            notices = self._waiting_notices()
-            if not notices:
-                break
-            await self._answer(user_text(notices))
-        self._state("idle")
+        self._after_turn()
 
-    def _waiting_notices(self) -> str:
-        """Notices of background work that ended after the model was done, as task lines.
+    @property
+    def _inbox_of_notices(self) -> Inbox:
+        return self.setup.session.service(Inbox)
 
-        Such work wakes the session for one more turn, as Claude Code's does.
+    async def _notices_turn(self) -> None:
+        """A turn for the notices of background work that ended since the last one, if any.
+
+        Its notices are sent as task lines first; then the turn runs with them as its
+        prompt, as Claude Code's wake-up turn does.
         """
-        from hands.cli.output import stream_json_lines
-        from hands.core.inbox import Inbox
-
-        notices = self.setup.session.service(Inbox).take(None)
+        notices = self._inbox_of_notices.take(None)
         if not notices:
-            return ""
+            return
         text = "\n\n".join(notices)
         note = MessageEvent(message=user_text(text))
         for obj in stream_json_lines(note, session_id=self.setup.session.id, model=""):
-            self.send(stamp(obj))
-        return text
+            self.send(self.tasks.notified(stamp(obj)))
+        self._interrupted = False
+        self._state("running")
+        self.send(init_line(self.facts()))
+        await self._answer(note.message)
+        self._after_turn()
+
+    def _after_turn(self) -> None:
+        """``idle``, unless a turn is still owed.
+
+        One is owed while a background agent runs, a notice waits, or input has ended and
+        background work still runs (the session waits for it), as Claude Code reports it.
+        """
+        inbox = self._inbox_of_notices
+        owed = (
+            bool(inbox.peek(None))
+            or self.tasks.agents_running()
+            or (self._input_ended and inbox.outstanding(None))
+        )
+        if not owed:
+            self._state("idle")
 
     async def _answer(self, message: Message, *, prompt_id: str = "") -> None:
         """One prompt to its result line (with the structured-output reminders)."""
@@ -364,7 +404,13 @@ class SdkSession:
         self.send(line)
 
     def _state(self, state: str) -> None:
-        """``session_state_changed`` for an SDK that reads it (it says when a run is over)."""
+        """``session_state_changed`` for an SDK that reads it, when the state changes.
+
+        The SDK reads it to know when a run is over.
+        """
+        if state == self._reported_state:
+            return
+        self._reported_state = state
         if self.options.report_state:
             self.send(
                 stamp(
@@ -398,9 +444,12 @@ class SdkSession:
             ask=ask,
             session_start="auto" if self._first_turn else None,
             session_end=None,
+            wait_for_background=False,  # work that ends later wakes the session (wake.py)
         )
-        if self.options.effort is not None:
-            opts = dataclasses.replace(opts, effort=self.options.effort)
+        if self.options.effort is not None or self.options.betas:
+            opts = dataclasses.replace(
+                opts, effort=self.options.effort or opts.effort, betas=self.options.betas
+            )
         self._first_turn = False
         q = query(message, opts)
         self._current = q
@@ -476,7 +525,7 @@ class SdkSession:
             message.setdefault("id", self._message_id)
             message.setdefault("stop_reason", None)
             obj = {**obj, "message": message}
-        return stamp(obj)
+        return self.tasks.notified(stamp(obj))
 
     async def _wait_for_sdk_servers(self) -> None:
         names = [
@@ -499,7 +548,7 @@ class SdkSession:
             tools=setup.tool_names(),
             model=model.shown_name,
             permission_mode=self.mode,
-            mcp_servers=[(s["name"], s["status"]) for s in self.mcp_status()],
+            mcp_servers=[(s.name, status, s.source) for s, status in self._mcp_statuses()],
             agents=self._agent_names(),
             skills=self._skill_names(),
             plugins=[p.facts() for p in self.setup.settings.plugins],
@@ -539,6 +588,7 @@ class SdkSession:
             "account": {},
             "pid": os.getpid(),
             "hook_on_failure_supported": False,
+            **({"managed_settings_applied": True} if self.options.managed_in_initialize else {}),
         }
 
     def add_hooks(self, config: dict[str, Any]) -> None:
@@ -620,6 +670,11 @@ class SdkSession:
                 f"set_max_thinking_tokens: the model {self.setup.model.name} takes no thinking "
                 "budget (Anthropic models do)"
             )
+        kept_thinking, kept_display = self._thinking_asked
+        self._thinking_asked = (
+            kept_thinking if thinking == "unset" else thinking,
+            kept_display if display == "keep" else display,
+        )
 
     def set_model(self, name: str | None) -> None:
         """The model of the next turn (``None``: the first one)."""
@@ -634,16 +689,29 @@ class SdkSession:
             except HandsError as exc:
                 raise ControlRefused(str(exc)) from None
         self.setup.model = TappedModel(inner, self.tally, self._on_model_event)
+        thinking, display = self._thinking_asked
+        if thinking != "unset" or display != "keep":  # what the session asked for stays
+            from hands.cli.sdk.model_choice import set_thinking
+
+            set_thinking(self.setup.model, thinking, display)
+
+    def _mcp_statuses(self) -> list[tuple[ServerStatus, str]]:
+        """Each server's status and its status word (a server switched off is disabled)."""
+        return [
+            (s, "disabled" if s.name in self._switched_off else s.wire_status)
+            for s in self.setup.mcp.status()
+        ]
 
     def mcp_status(self) -> list[dict[str, Any]]:
         """Each server's name, status, and what it offers."""
         out: list[dict[str, Any]] = []
-        for status in self.setup.mcp.status():
+        for status, word in self._mcp_statuses():
             off = status.name in self._switched_off
             entry: dict[str, Any] = {
                 "name": status.name,
-                "status": "disabled" if off else status.wire_status,
+                "status": word,
                 "scope": status.scope,
+                "source": status.source,
                 "tools": [{"name": t} for t in status.tools],
             }
             if status.server_info:
@@ -701,6 +769,7 @@ class SdkSession:
 
     def end_input(self) -> None:
         """Take no more user messages; the session ends after the queued ones."""
+        self._input_ended = True
         if self._inbox is not None:
             self._inbox.close()
 

@@ -258,6 +258,16 @@ class BackgroundShells:
         inbox = session.service(Inbox)
         inbox.started(task.agent_id)
         feed = session.service(TaskFeed)
+        feed.publish(
+            TaskChange(
+                task_id=task.id,
+                state="running",
+                description=task.description or task.command,
+                owner=task.agent_id,
+                kind="local_bash",
+                tool_use_id=task.tool_use_id,
+            )
+        )
         task.watcher = asyncio.get_running_loop().create_task(
             self._until_end(task, inbox, feed), name=f"bash:{task.id}"
         )
@@ -284,6 +294,7 @@ class BackgroundShells:
                     task_id=task.id,
                     state="killed" if status == "running" else status,
                     description=task.description or task.command,
+                    owner=task.agent_id,
                 )
             )
             inbox.finished(task.agent_id, None if quiet else ending_notice(task))

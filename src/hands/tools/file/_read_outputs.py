@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from hands.core.images import PreparedImage
 from hands.core.messages import DocumentBlock, ImageBlock, TextBlock
 from hands.core.words import plural
 from hands.tools.file._limits import MAX_LINE_CHARS, MAX_READ_CHARS
-from hands.tools.file._notebook_cells import CellView
-from hands.tools.file._pdf import PdfPage
+
+if TYPE_CHECKING:  # loaded where an image, a PDF or a notebook is read
+    from hands.core.images import PreparedImage
+    from hands.tools.file._notebook_cells import CellView
+    from hands.tools.file._pdf import PdfPage
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
