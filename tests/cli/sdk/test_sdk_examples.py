@@ -38,6 +38,9 @@ sys.argv = [path, *sys.argv[3:]]
 runpy.run_path(path, run_name="__main__")
 """
 
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+"""The cache folder as the run found it (a session fixture elsewhere may repoint it)."""
+
 STREAMING_EXAMPLES = (
     "basic_streaming",
     "multi_turn_conversation",
@@ -75,8 +78,7 @@ def examples() -> Path:
     # session-scoped, so the examples spread over the workers; the first worker to get
     # here downloads the sdist while the others wait on the lock
     wanted = version("claude-agent-sdk")
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    cache = base / "hands-tests" / "pypi" / f"claude-agent-sdk-{wanted}"
+    cache = USER_CACHE / "hands-tests" / "pypi" / f"claude-agent-sdk-{wanted}"
     folder = cache / f"claude_agent_sdk-{wanted}" / "examples"
     cache.mkdir(parents=True, exist_ok=True)
     with (cache.parent / f".claude-agent-sdk-{wanted}.lock").open("w") as lock:

@@ -81,13 +81,18 @@ def node_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+"""The user's cache folder as the run found it: some tests point ``XDG_CACHE_HOME`` at a
+folder of their own for the rest of their worker's session, and the packages installed
+here must not be installed again in each of those."""
+
+
 def cache_root() -> Path:
     """Where npm packages are installed for the tests."""
     configured = os.environ.get("HANDS_TEST_NPM_CACHE")
     if configured:
         return Path(configured)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "hands-tests" / "npm"
+    return USER_CACHE / "hands-tests" / "npm"
 
 
 def _prefix(package: NpmPackage) -> Path:
