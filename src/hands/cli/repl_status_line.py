@@ -88,9 +88,11 @@ class StatusLine:
             due = not self._running and time.monotonic() - self._ended >= REFRESH_S
             if due:
                 self._running = True
+            # read before the run starts: a quick run redraws, it never races this draw
+            shown = self.text
         if due:
             threading.Thread(target=self._refresh, args=(self.facts(),), daemon=True).start()
-        return ANSI(self.text)
+        return ANSI(shown)
 
     def _refresh(self, facts: Mapping[str, object]) -> None:
         text = first_line(self.command, cwd=self.cwd, facts=facts)
