@@ -33,6 +33,8 @@ InputT = TypeVar("InputT", bound=BaseModel)
 
 _QUIET_STEPS = 3
 _STEP_SECONDS = 0.05
+_RETAKES = 3
+"""How often the report follows a tab that became current while it took the snapshot."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -142,6 +144,14 @@ async def report(
     if action.snapshot and browser.running and browser.tabs:
         tab = browser.tabs[browser.current]
         snap = await _snapshot(tab, browser)
+        for _ in range(_RETAKES):
+            # a tab the action opened may become the current one while the snapshot is
+            # taken: the report shows the tab it names as current, settled
+            if not browser.tabs or browser.tabs[browser.current] is tab:
+                break
+            tab = browser.tabs[browser.current]
+            await settle(browser, tab)
+            snap = await _snapshot(tab, browser)
     events = tuple(browser.events.since(mark))
     if events:
         parts.append("Events:\n" + bullet(events))
