@@ -76,7 +76,8 @@ def test_print_mode_with_a_server_that_never_answers_initialize_ends_and_leaves_
 ) -> None:
     out = tmp_path / "server"
     out.mkdir()
-    # the session ends once the server has read initialize, while it still starts
+    # the session ends once the server has read initialize, while it still starts (json
+    # output: stream-json's init line would wait for the server, up to MCP_TIMEOUT)
     wait = (
         f"for i in $(seq 1200); do grep -q initialize {out}/notes 2>/dev/null && break; "
         "sleep 0.05; done"
@@ -89,7 +90,7 @@ def test_print_mode_with_a_server_that_never_answers_initialize_ends_and_leaves_
     proc = subprocess.run(
         [sys.executable, "-m", "hands", "-p", "go", "--model", f"scripted:{script}",
          "--mcp-config", json.dumps({"mcpServers": {"mute": mute(out)}}),
-         "--permission-mode", "bypassPermissions", "--output-format", "stream-json"],
+         "--permission-mode", "bypassPermissions", "--output-format", "json"],
         capture_output=True, text=True, cwd=tmp_path, timeout=120, stdin=subprocess.DEVNULL,
         env={**os.environ, "HOME": str(tmp_path), "MCP_TIMEOUT": "30000"},
     )  # fmt: skip
