@@ -181,9 +181,13 @@ class Repl:
                 # also after the terminal went away: background shells and agents end
                 # with the session instead of outliving it
                 with anyio.CancelScope(shield=True):
-                    await hook_turns.end_session(self.setup.hooks, self._hook_context(), reason)
-                    tg.cancel_scope.cancel()
-                    await self.setup.session.aclose()
+                    try:
+                        await hook_turns.end_session(
+                            self.setup.hooks, self._hook_context(), reason
+                        )
+                    finally:  # a hook that fails (or a terminal gone) closes nothing less
+                        tg.cancel_scope.cancel()
+                        await self.setup.session.aclose()
         return 128 + hung_up[0] if hung_up else code
 
     def _answer_mcp_requests(self) -> None:
