@@ -38,6 +38,10 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.target)
 
+    def scrollback(self) -> str:
+        """Everything the terminal printed: what scrolled off the top, then the screen."""
+        return self.tmux("capture-pane", "-p", "-S", "-", "-t", self.target)
+
     def send(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.target, *keys)
 

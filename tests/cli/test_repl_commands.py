@@ -53,8 +53,11 @@ def test_model_cost_compact_config_and_unknown_input_never_crash(
     terminal.submit(f"/model {other}", "Now using scripted:other.json")
     terminal.submit("again", "● other")
     terminal.submit("/compact", "Compaction did not summarise")
-    screen = terminal.submit("/config", "permission mode")
-    assert "cleanupPeriodDays" in screen and "settings.json" in screen
+    terminal.submit("/config", "permission mode")
+    terminal.wait_for_prompt()
+    everything = terminal.scrollback()
+    shown = everything[everything.rindex("> /config") :]
+    assert "cleanupPeriodDays" in shown and "(projectSettings)" in shown
     screen = terminal.submit("/nonsense", "Unknown command /nonsense")
     assert "Traceback" not in screen
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from hands.agent import hook_turns
@@ -182,9 +182,7 @@ class Repl:
                 # with the session instead of outliving it
                 with anyio.CancelScope(shield=True):
                     try:
-                        await hook_turns.end_session(
-                            self.setup.hooks, self._hook_context(), reason
-                        )
+                        await hook_turns.end_session(self.setup.hooks, self._hook_context(), reason)
                     finally:  # a hook that fails (or a terminal gone) closes nothing less
                         tg.cancel_scope.cancel()
                         await self.setup.session.aclose()
@@ -604,7 +602,7 @@ class Repl:
             self.console.print(Text(f"{prompt.usage()}  {prompt.description}".rstrip()))
 
     def _show_permissions(self) -> None:
-        table = Table("behavior", "rule", "from")
+        table = Table("behavior", "rule", Column("from", overflow="fold"))
         for rule in self.setup.engine.rules:
             table.add_row(str(rule.behavior), str(rule.text), str(rule.origin.label))
         self.console.print(Text(f"mode: {self.mode}"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from hands.core.words import plural
@@ -46,7 +46,7 @@ def status_table(setup: AgentSetup, mode: str) -> Table:
 
 def config_table(settings: Settings) -> Table:
     """Each setting in force, its value and the file it comes from (strongest wins)."""
-    table = Table("setting", "value", "from")
+    table = Table("setting", "value", Column("from", overflow="fold"))  # paths whole
     seen: set[str] = set()
     merged = {"permissions", "env", "hooks"}
     for source in settings.sources:

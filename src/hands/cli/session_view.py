@@ -9,6 +9,7 @@ tests) only the final text, tool uses, results and notices are printed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -45,6 +46,9 @@ from hands.pipeline.pool import ToolPool
 
 _TAIL_CHARS = 4000
 """How much of a command's streamed output is kept for its live tail."""
+
+_REFRESH_PER_S = 8
+"""How often the live region is drawn again."""
 
 
 class _Running:
@@ -295,14 +299,26 @@ class SessionView:
             self.pause()
             return
         if self._live is None:
+            loop = _running_loop()
             self._live = Live(
                 self,
                 console=self.console,
                 transient=True,
-                refresh_per_second=8,
-                auto_refresh=True,
+                refresh_per_second=_REFRESH_PER_S,
+                auto_refresh=loop is None,
             )
             self._live.start()
+            if loop is not None:
+                self._tick(self._live, loop)
+
+    def _tick(self, live: Live, loop: asyncio.AbstractEventLoop) -> None:
+        # Redrawn from the event loop, the thread everything else prints from: rich's own
+        # refresh thread can interleave a redraw with a print between where the region's
+        # height is measured and where it is written, and leave a stale line on screen.
+        if self._live is not live:
+            return
+        live.refresh()
+        loop.call_later(1 / _REFRESH_PER_S, self._tick, live, loop)
 
     def __rich__(self) -> RenderableType:
         parts: list[RenderableType] = []
@@ -350,3 +366,10 @@ def server_line(block: ServerToolUseBlock | WebSearchToolResultBlock) -> str:
     if block.error_code is not None:
         return f"  ⎿ the search failed ({block.error_code})"
     return f"  ⎿ {plural(len(block.results), 'page')} found"
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
