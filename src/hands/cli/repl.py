@@ -21,7 +21,7 @@ from hands.agent import hook_turns
 from hands.agent.events import BlockEvent
 from hands.agent.loop import Query, query
 from hands.cli.repl_commands import ALIASES, COMMANDS, help_text
-from hands.cli.repl_hangup import watch_hangup
+from hands.cli.repl_hangup import hangups, watch_hangup
 from hands.cli.repl_mode_bar import cycle_mode, mode_now, under_turn
 from hands.cli.repl_mode_bar import install as install_mode_bar
 from hands.cli.repl_slash import find as find_slash
@@ -169,23 +169,26 @@ class Repl:
         )
         reason: SessionEndReason = "other"
         hung_up: list[int] = []
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(self._watch_interrupts)
-            tg.start_soon(self._watch_notices)
-            tg.start_soon(self._watch_schedule)
-            tg.start_soon(watch_hangup, tg.cancel_scope, hung_up)
-            try:
-                code = await self._loop()
-                reason = "prompt_input_exit"
-            finally:
-                # also after the terminal went away: background shells and agents end
-                # with the session instead of outliving it
-                with anyio.CancelScope(shield=True):
-                    try:
-                        await hook_turns.end_session(self.setup.hooks, self._hook_context(), reason)
-                    finally:  # a hook that fails (or a terminal gone) closes nothing less
-                        tg.cancel_scope.cancel()
-                        await self.setup.session.aclose()
+        with hangups() as signals:  # caught until the session has closed
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._watch_interrupts)
+                tg.start_soon(self._watch_notices)
+                tg.start_soon(self._watch_schedule)
+                tg.start_soon(watch_hangup, signals, tg.cancel_scope, hung_up)
+                try:
+                    code = await self._loop()
+                    reason = "prompt_input_exit"
+                finally:
+                    # also after the terminal went away: background shells and agents end
+                    # with the session instead of outliving it
+                    with anyio.CancelScope(shield=True):
+                        try:
+                            await hook_turns.end_session(
+                                self.setup.hooks, self._hook_context(), reason
+                            )
+                        finally:  # a hook that fails (or a terminal gone) closes nothing less
+                            tg.cancel_scope.cancel()
+                            await self.setup.session.aclose()
         return 128 + hung_up[0] if hung_up else code
 
     def _answer_mcp_requests(self) -> None:
