@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hands.cli.dataclass_code import cache_file
+import pytest
+
+from hands.cli import dataclass_code
+from hands.cli.dataclass_code import CodeCache, cache_file
 
 CLASSES = '''
 from __future__ import annotations
@@ -130,6 +133,26 @@ def test_an_unwritable_home_leaves_the_classes_as_they_are(tmp_path: Path) -> No
     result = classes(home)
     assert result["behaviour"] == classes(None)["behaviour"]
     assert classes(home)["compiled"] == result["compiled"] != 0  # nothing was kept
+
+
+def test_a_full_file_keeps_only_what_the_saving_run_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "code.marshal"
+    earlier = CodeCache(path)
+    for i in range(4):
+        earlier.exec(f"def f{i}(): return {i}", {}, {})
+    earlier.save()
+    monkeypatch.setattr(dataclass_code, "KEPT_SOURCES", 5)
+    made: dict[str, object] = {}
+    later = CodeCache(path)
+    for source in ("def f0(): return 0", "def g(): return 'g'", "def h(): return 'h'"):
+        later.exec(source, {}, made)
+    assert len(later.compiled) == 2  # f0 came from the file
+    later.save()  # 4 kept + 2 new > 5: only what this run used or compiled stays
+    kept = CodeCache(path).known
+    assert set(kept) == {"def f0(): return 0", "def g(): return 'g'", "def h(): return 'h'"}
+    assert [made[name]() for name in ("f0", "g", "h")] == [0, "g", "h"]  # type: ignore[operator]
 
 
 def run_read(tmp_path: Path, home: Path) -> subprocess.CompletedProcess[str]:

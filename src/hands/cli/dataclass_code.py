@@ -31,8 +31,10 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-KEPT_SOURCES = 20_000
-"""Sources kept in the file at most; past that it starts afresh (classes since changed)."""
+KEPT_SOURCES = 5_000
+"""Sources kept in the file at most (every command's classes come to about 2,000, some
+450 bytes each): past that, the file keeps only what the saving process used and compiled,
+dropping the code of classes changed since."""
 
 
 def cache_file(home: Path) -> Path:
@@ -50,6 +52,8 @@ class CodeCache:
         self.known = _load(path)
         self.compiled: dict[str, CodeType] = {}
         """What this process compiled since it last saved."""
+        self.used: dict[str, CodeType] = {}
+        """What this process took from the file."""
 
     def exec(
         self,
@@ -62,7 +66,11 @@ class CodeCache:
         if not isinstance(source, str):
             builtins.exec(source, globals, locals)  # type: ignore[arg-type]
             return
-        code = self.known.get(source) or self.compiled.get(source)
+        code = self.known.get(source)
+        if isinstance(code, CodeType):
+            self.used[source] = code
+        else:
+            code = self.compiled.get(source)
         if not isinstance(code, CodeType):
             # as ``exec`` compiles a string: no future flag of this module is inherited
             code = compile(source, "<string>", "exec", dont_inherit=True)
@@ -75,7 +83,7 @@ class CodeCache:
             return
         kept = _load(self.path)  # with what other runs added since this one started
         if len(kept) + len(self.compiled) > KEPT_SOURCES:
-            kept = {}
+            kept = self.used
         entries = {**kept, **self.compiled}
         temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
@@ -86,6 +94,7 @@ class CodeCache:
             with contextlib.suppress(OSError):
                 temporary.unlink()
             return
+        self.used.update(self.compiled)
         self.known, self.compiled = entries, {}
 
 
