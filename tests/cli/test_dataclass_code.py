@@ -155,6 +155,21 @@ def test_a_full_file_keeps_only_what_the_saving_run_used(
     assert [made[name]() for name in ("f0", "g", "h")] == [0, "g", "h"]  # type: ignore[operator]
 
 
+SEEN: list[str] = []
+
+
+def test_without_namespaces_the_code_runs_in_the_callers_as_exec_does(tmp_path: Path) -> None:
+    cache = CodeCache(tmp_path / "code.marshal")
+
+    def caller() -> None:
+        step = 2  # noqa: F841 (read by the executed source)
+        cache.exec("SEEN.append(f'{__name__}:{step}')")
+
+    caller()
+    caller()  # the second time from the code kept
+    assert SEEN == [f"{__name__}:2", f"{__name__}:2"] and len(cache.compiled) == 1
+
+
 def run_read(tmp_path: Path, home: Path) -> subprocess.CompletedProcess[str]:
     (tmp_path / "a.txt").write_text("hello\n")
     return subprocess.run(

@@ -63,6 +63,9 @@ class CodeCache:
         /,
     ) -> None:
         """``exec`` as ``dataclasses`` calls it, with the code of a known source kept."""
+        if globals is None:  # as ``exec`` does: the caller's namespaces
+            caller = sys._getframe(1)  # pyright: ignore[reportPrivateUsage]
+            globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
         if not isinstance(source, str):
             builtins.exec(source, globals, locals)  # type: ignore[arg-type]
             return
