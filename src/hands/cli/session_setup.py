@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from hands.agent.events import CompactionEvent, MessageEvent, QueryEvent
-from hands.agent.loop import QueryOptions
 from hands.agent.system_prompt import DEFAULT_SYSTEM_PROMPT, build_system_prompt
 from hands.agent.transcript import TranscriptWriter, find, load, project_dir
 from hands.cli import startup
@@ -25,9 +23,11 @@ from hands.harness.servers import started_without_asking
 from hands.models.base import Model
 from hands.pipeline.pool import ToolPool
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the loop's modules load after a kept first request has gone out
     from hands.agent.compaction import CompactOutcome
     from hands.agent.compaction.settings import CompactionSettings
+    from hands.agent.events import QueryEvent
+    from hands.agent.options import QueryOptions
     from hands.config.output_styles import OutputStyle
     from hands.config.project_trust import Ask
     from hands.core.decision import AskHandler
@@ -140,6 +140,8 @@ class AgentSetup:
         wait_for_background: bool = True,
     ) -> QueryOptions:
         """Options for the next query, continuing the conversation so far."""
+        from hands.agent.options import QueryOptions
+
         return QueryOptions(
             model=self.model,
             tools=self.source,
@@ -189,6 +191,8 @@ class AgentSetup:
         A compaction is a boundary: the transcript then goes on from its messages.
         ``uuids``: the ids a program was shown for the message.
         """
+        from hands.agent.events import CompactionEvent, MessageEvent
+
         if isinstance(event, CompactionEvent):
             self.record_compaction(event.outcome)
             return
