@@ -66,8 +66,15 @@ class EarlyRequest:
         self._sent.wait(SEND_WAIT_S)
 
     def _run(self) -> None:
-        with contextlib.suppress(BaseException):  # a thread's failure is the queue's _Failed
+        try:
             asyncio.run(self._pump())
+        except Exception as exc:  # the loop itself failed: the answer is that failure
+            self._events.put(_Failed(exc))
+        except BaseException:
+            pass
+        finally:  # whatever happened, the session never waits for more than this
+            self._sent.set()
+            self._events.put(_End())
 
     async def _pump(self) -> None:
         from hands.models.event_stream import on_request_sent  # loaded with the model
