@@ -26,6 +26,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -101,8 +102,8 @@ class FakeAnthropic(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, turns: int) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, turns: int, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
         self.turns = turns
         self.arrivals: list[float] = []
         self.lock = threading.Lock()
@@ -144,8 +145,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def fake_anthropic(turns: int) -> Iterator[FakeAnthropic]:
-    server = FakeAnthropic(turns)
+def fake_anthropic(turns: int, port: int = 0) -> Iterator[FakeAnthropic]:
+    server = FakeAnthropic(turns, port)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -176,9 +177,13 @@ def session_argv(hands: str) -> list[str]:
     ]
 
 
-def run_session(hands: str, work: Path, turns: int) -> tuple[float, float, float]:
-    """(ms from launch to the first model request, ms per turn after it, CPU ms in all)."""
-    with fake_anthropic(turns) as server:
+def run_session(
+    hands: str, work: Path, turns: int, port: int = 0
+) -> tuple[float, float, float, int]:
+    """(ms from launch to the first model request, ms per turn after it, CPU ms in all,
+    the API's port: the next session on it finds the tool list this one kept)."""
+    with fake_anthropic(turns, port) as server:
+        port = server.server_address[1]
         env = session_env(work, server.server_address[1])
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
@@ -200,7 +205,7 @@ def run_session(hands: str, work: Path, turns: int) -> tuple[float, float, float
     first = (arrivals[0] - start) * 1000
     per_turn = (arrivals[-1] - arrivals[0]) * 1000 / max(1, turns)
     cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
-    return first, per_turn, cpu
+    return first, per_turn, cpu, port
 
 
 # -- import time --------------------------------------------------------------------------
@@ -391,21 +396,27 @@ def main() -> None:
     verdict = "MET" if read <= GOAL_READ_MS else "MISSED (goal is for a quiet machine)"
     print(f"  goal: hands tool Read <= {GOAL_READ_MS:.0f} ms: {read:.1f} ms {verdict}")
 
-    firsts: list[float] = []
-    turns: list[float] = []
-    cpus: list[float] = []
-    for _ in range(session_runs):
-        first, per_turn, cpu_ms = run_session(hands, work, args.turns)
-        firsts.append(first)
-        turns.append(per_turn)
-        cpus.append(cpu_ms)
+    # one API port for all: the first session keeps its tool list, the later ones (the
+    # same command line, folder and settings) send their first request from it; every
+    # other run starts without it, so both are measured interleaved
+    rows: dict[bool, list[tuple[float, float, float]]] = {False: [], True: []}
+    port = 0
+    for i in range(2 * session_runs):
+        kept = i % 2 == 1
+        if not kept:
+            shutil.rmtree(work / "home" / "first-request", ignore_errors=True)
+        first, per_turn, cpu_ms, port = run_session(hands, work, args.turns, port)
+        rows[kept].append((first, per_turn, cpu_ms))
     print(
         f"\nhands -p against a loopback Messages API, {args.turns} turns of Bash ls "
         f"(median of {session_runs}; load {load()})"
     )
-    print(f"  time to the first model request: {statistics.median(firsts):8.0f} ms")
-    print(f"  per turn after it:               {statistics.median(turns):8.1f} ms")
-    print(f"  CPU of the whole session:        {statistics.median(cpus):8.0f} ms")
+    print(f"  {'':<34} {'nothing kept':>13} {'tool list kept':>15}")
+    for index, label in enumerate(
+        ("time to the first model request ms", "per turn after it ms", "CPU of the session ms")
+    ):
+        cold, warm = (statistics.median(r[index] for r in rows[k]) for k in (False, True))
+        print(f"  {label:<34} {cold:>13.1f} {warm:>15.1f}")
 
     if args.oracle is not None:
         oracle_sessions(Path(args.oracle), hands, args.turns, session_runs)

@@ -51,7 +51,7 @@ def main() -> None:
     for _ in range(args.runs):
         for case, command in cases.items():
             cold_start.session_argv = lambda _hands, command=command: command
-            first, _per_turn, _cpu = run_session(hands, work, 1)
+            first, _per_turn, _cpu, _port = run_session(hands, work, 1)
             firsts[case].append(first)
     print(f"time to the first model request, median of {args.runs} (ms):")
     for (output, mcp), samples in firsts.items():

@@ -27,17 +27,21 @@ Start-up (the whole process, one run each):
 * ``hands -p`` against a loopback Messages API: the instructions until the first model
   request arrives (the server then stops the process with SIGUSR1, whose default action
   ends it and makes callgrind write its counts). Child processes are not counted. Again
-  with ``trio`` hidden, as in an install without the development extra: the HTTP client
-  imports it whenever it is installed.
+  after the same session ran once (its tool list kept, so the first request goes out
+  before the tools are built), and with ``trio`` hidden, as in an install without the
+  development extra: the HTTP client imports it whenever it is installed.
 * ``hands mcp serve`` given a host's first messages: the instructions until it answers
   ``initialize``, and until it answers ``tools/list``; beside them the MCP SDK's import.
 
-Each command runs once uncounted first, in the same hands home: as its byte code, the
-command keeps the compiled code of the dataclasses it makes there
-(``hands.cli.dataclass_code``), so the counts are of a second start. ``hands tool Read``
-is also counted in a new home, its first start.
+The command keeps the compiled code of the dataclasses it makes in its hands home, as
+Python keeps byte code (``hands.cli.dataclass_code``). ``hands tool Read`` and ``hands mcp
+serve`` run once uncounted first in the home they are counted in, so their counts are of
+a second start; Read is also counted in a new home, its first start. ``hands -p`` is
+counted in a new home (a first start), and "tool list kept" after one run in that home,
+which keeps the classes' code too.
 
     .venv/bin/python benchmarks/instructions.py [--calls N] [--jobs J] [--only NAME ...]
+    .venv/bin/python benchmarks/instructions.py --only first-request   # hands -p alone
 """
 
 from __future__ import annotations
@@ -247,7 +251,12 @@ def _stop_at_first_request() -> type[Any]:
         count is stopped where it stands."""
 
         def do_POST(self) -> None:
-            if self.path.startswith("/v1/messages") and "count_tokens" not in self.path:
+            stopping = self.server.first is not None  # type: ignore[attr-defined]
+            if (
+                stopping
+                and self.path.startswith("/v1/messages")
+                and "count_tokens" not in self.path
+            ):
                 self.rfile.read(int(self.headers.get("content-length") or 0))
                 self.server.first.set()  # type: ignore[attr-defined]
                 return
@@ -283,8 +292,8 @@ def startup(work: Path) -> list[tuple[str, int]]:
             callgrind, read, env=new_home, cwd=project
         )
         out = [(label, future.result()) for label, future in rows.items()]
-    first_request(work, counted=False)
     out.append(("hands -p: to the first model request", first_request(work)))
+    out.append(("hands -p: the same, tool list kept", first_request(work, kept=True)))
     out.append(("hands -p: the same, trio not installed", first_request(work, hide="trio")))
     serve_answer(work, 2, counted=False)
     with ThreadPoolExecutor(2) as pool:
@@ -328,19 +337,31 @@ def serve_answer(work: Path, answer: int, *, counted: bool = True) -> int:
     )
 
 
-def first_request(work: Path, hide: str | None = None, *, counted: bool = True) -> int:
+def first_request(work: Path, hide: str | None = None, *, kept: bool = False) -> int:
     """Instructions of ``hands -p`` to its first model request; ``hide``: a package made
-    unimportable first, as if it were not installed."""
+    unimportable first, as if it were not installed; ``kept``: the same session run once
+    before (not counted), so the first request goes out from its kept tool list.
+
+    Each count has a hands home of its own: nothing is kept from another count.
+    """
     import cold_start
 
     with cold_start.fake_anthropic(1) as server:
         first = threading.Event()
-        server.first = first  # type: ignore[attr-defined]
+        server.first = None  # type: ignore[attr-defined]  # answered: the run before
         server.RequestHandlerClass = _stop_at_first_request()
         env = {**cold_start.session_env(work, server.server_address[1]), "PYTHONHASHSEED": "0"}
+        env["HANDS_HOME"] = tempfile.mkdtemp(prefix="home-", dir=work)
         argv = cold_start.entry_argv(cold_start.session_argv("hands")[1:])
         if hide is not None:
             argv[-1] = f"import sys; sys.modules[{hide!r}] = None; {argv[-1]}"
+        if kept:
+            before = subprocess.run(
+                [sys.executable, *argv], env=env, cwd=work / "project", capture_output=True
+            )
+            if before.returncode != 0:
+                raise SystemExit(f"hands -p: exit {before.returncode}\n{before.stderr[-2000:]!r}")
+        server.first = first  # type: ignore[attr-defined]
 
         def stop_at_first(proc: subprocess.Popen[bytes]) -> None:
             if not first.wait(timeout=1800):
@@ -353,7 +374,6 @@ def first_request(work: Path, hide: str | None = None, *, counted: bool = True) 
             env=env,
             cwd=work / "project",
             until=stop_at_first,
-            counted=counted,
         )
 
 
@@ -364,7 +384,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=CALLS, help="calls counted per path")
     parser.add_argument("--jobs", type=int, default=2, help="paths counted at once")
-    parser.add_argument("--only", nargs="*", default=None, help="per-call paths (or 'startup')")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="per-call paths (or 'startup', 'first-request')"
+    )
     parser.add_argument("--child", nargs=2, metavar=("PATH", "ITERATIONS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -385,6 +407,12 @@ def main() -> None:
     counted = {n: counted[n] for n in names}
     if counted:
         report(counted, args.calls)
+    if args.only is not None and "first-request" in args.only:
+        with tempfile.TemporaryDirectory(prefix="hands-instr-first-") as tmp:
+            (Path(tmp) / "project").mkdir()
+            print("\nhands -p, instructions to the first model request (callgrind)")
+            for label, kept in (("nothing kept", False), ("tool list kept", True)):
+                print(f"  {label:<42} {first_request(Path(tmp), kept=kept) / 1e6:>10.1f} M")
     if args.only is None or "startup" in args.only:
         with tempfile.TemporaryDirectory(prefix="hands-instr-start-") as tmp:
             rows = startup(Path(tmp))

@@ -43,6 +43,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail a grouped test that pytest-xdist could not keep with its group.
+
+    ``--dist loadgroup`` reads a test's group from an ``@group`` suffix that pytest-xdist
+    puts on its id; where the installed pytest does not let it, every test is shared out
+    on its own: module-wide fixtures start in each worker again, browser tests overlap.
+    """
+    if not getattr(item.config.option, "loadgroup", False):
+        return
+    if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid:
+        pytest.fail(
+            f"pytest-xdist could not keep {item.nodeid} with its group: this pytest and "
+            "pytest-xdist do not work together for --dist loadgroup (see pyproject.toml)",
+            pytrace=False,
+        )
+
+
 @pytest.fixture(scope="session", autouse=True)
 def run_mark() -> Iterator[str]:
     """A ``NAME=value`` entry in the environment of every process this test run starts.

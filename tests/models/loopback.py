@@ -61,6 +61,8 @@ class Recorded:
     body: Any
     peer: str = ""
     """The client's ``host:port``: the same for requests sent on one connection."""
+    raw: bytes = b""
+    """The body as sent."""
 
 
 def sse(event: str | None, data: Any) -> bytes:
@@ -122,6 +124,7 @@ class LoopbackServer:
                             headers={k.lower(): v for k, v in self.headers.items()},
                             body=json.loads(raw) if raw else None,
                             peer=":".join(str(part) for part in self.client_address[:2]),
+                            raw=raw,
                         )
                     )
                     key = outer.route(outer.requests[-1].body) if outer.route else None

@@ -170,6 +170,7 @@ def main_command(
         interactive=prompt is None,
         trust=trust,
         ask_trust=ask_trust,
+        first_prompt=None if streamed else prompt,
     )
     announce_warnings(setup.settings)
     from hands.cli.root_check import bypass_refusal

@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from hands.agent.events import CompactionEvent, MessageEvent, QueryEvent
-from hands.agent.loop import QueryOptions
 from hands.agent.system_prompt import DEFAULT_SYSTEM_PROMPT, build_system_prompt
 from hands.agent.transcript import TranscriptWriter, find, load, project_dir
 from hands.cli import startup
@@ -25,9 +23,11 @@ from hands.harness.servers import started_without_asking
 from hands.models.base import Model
 from hands.pipeline.pool import ToolPool
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the loop's modules load after a kept first request has gone out
     from hands.agent.compaction import CompactOutcome
     from hands.agent.compaction.settings import CompactionSettings
+    from hands.agent.events import QueryEvent
+    from hands.agent.options import QueryOptions
     from hands.config.output_styles import OutputStyle
     from hands.config.project_trust import Ask
     from hands.core.decision import AskHandler
@@ -140,6 +140,8 @@ class AgentSetup:
         wait_for_background: bool = True,
     ) -> QueryOptions:
         """Options for the next query, continuing the conversation so far."""
+        from hands.agent.options import QueryOptions
+
         return QueryOptions(
             model=self.model,
             tools=self.source,
@@ -189,6 +191,8 @@ class AgentSetup:
         A compaction is a boundary: the transcript then goes on from its messages.
         ``uuids``: the ids a program was shown for the message.
         """
+        from hands.agent.events import CompactionEvent, MessageEvent
+
         if isinstance(event, CompactionEvent):
             self.record_compaction(event.outcome)
             return
@@ -239,6 +243,7 @@ def prepare(
     only_tools: Sequence[str] | None = None,
     extra_tools: Sequence[Tool[Any, Any]] = (),
     new_session_id: str | None = None,
+    first_prompt: str | None = None,
 ) -> AgentSetup:
     """Open the session's harness; ``resume``/``continue_last`` restore an earlier one.
 
@@ -248,6 +253,8 @@ def prepare(
     still added); ``mcp_servers`` adds servers (``name → entry``) that need no approval.
     ``only_tools``: the names the pool keeps (``--tools``); ``extra_tools`` join it;
     ``new_session_id``: the id of the session (a resumed conversation forks into it).
+    ``first_prompt``: the ``-p`` prompt, whose first request may go out from the kept
+    tool list while the tools load (:mod:`hands.cli.first_request`).
 
     In an untrusted workspace no project MCP server connects. In a trusted one they
     connect without asking in print mode, except those the user refused
@@ -285,21 +292,48 @@ def prepare(
         only_tools=only_tools,
     )
     session = harness.session
+    from hands.config.output_styles import is_default
+
+    style, style_notes = _output_style(harness.settings, cwd)
+    built: list[str] = []
+
+    def system() -> str:  # built once, when first needed (it waits for git's answer)
+        if not built:
+            built.append(
+                build_system_prompt(
+                    cwd=cwd,
+                    additional_dirs=harness.settings.additional_directories,
+                    append=append_system_prompt,
+                    base=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
+                    style=style,
+                )
+            )
+        return built[0]
+
+    if first_prompt is not None and resume is None and not continue_last:
+        from hands.cli.first_request import first_request_model
+
+        first = first_request_model(
+            harness,
+            prompt=first_prompt,
+            system=system,
+            model_spec=model_spec,
+            choices={
+                "simple": simple,
+                "only_tools": None if only_tools is None else list(only_tools),
+                "extra_tools": [t.name for t in extra_tools],
+                "mcp_servers": mcp_servers,
+                "interactive": interactive,
+            },
+        )
+        if first is not None:
+            harness.model = first
     _ = harness.pool  # its tools register the kinds of state they keep
     harness.restore(states)
     writer = TranscriptWriter(
         project_dir(session.home, cwd) / f"{session.id}.jsonl", session_id=session.id, cwd=cwd
     )
-    from hands.config.output_styles import is_default
-
-    style, style_notes = _output_style(harness.settings, cwd)
-    prompt = build_system_prompt(
-        cwd=cwd,
-        additional_dirs=harness.settings.additional_directories,
-        append=append_system_prompt,
-        base=DEFAULT_SYSTEM_PROMPT if system_prompt is None else system_prompt,
-        style=style,
-    )
+    prompt = system()
     hooks: HookEngine | None = None
     if harness.hooks is not None:  # the hook engine is loaded only when there are hooks
         from hands.hooks.engine import HookEngine

@@ -4,13 +4,21 @@
 first request, so a model's turns reuse their connection. A request that gets no answer
 raises :class:`ApiConnectionError`; an HTTP error status, :class:`ApiStatusError` with the
 answer's JSON (or text). Proxies come from the environment, as ``httpx2`` reads them.
+Inside :func:`on_request_sent`, each request written out whole is reported.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager, suppress
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Mapping
+from contextlib import (
+    AbstractAsyncContextManager,
+    aclosing,
+    asynccontextmanager,
+    contextmanager,
+    suppress,
+)
+from contextvars import ContextVar
 from typing import Any, Protocol, cast
 
 import anyio
@@ -22,6 +30,29 @@ _DRAIN_SECONDS = 5.0
 
 Reader = Callable[[httpx2.Response], AsyncGenerator[Mapping[str, Any]]]
 """Reads a success response's events into the JSON objects a provider assembles."""
+
+_SENT: ContextVar[Callable[[], None] | None] = ContextVar("hands_request_sent", default=None)
+
+
+@contextmanager
+def on_request_sent(callback: Callable[[], None]) -> Generator[None]:
+    """Call ``callback`` when a request made in this context has been written out whole.
+
+    The HTTP client's ``trace`` extension reports it (its body sent, before any answer).
+    """
+    token = _SENT.set(callback)
+    try:
+        yield
+    finally:
+        _SENT.reset(token)
+
+
+def _tracer(callback: Callable[[], None]) -> Callable[[str, Mapping[str, Any]], Any]:
+    async def trace(event: str, info: Mapping[str, Any]) -> None:
+        if event.endswith(".send_request_body.complete"):
+            callback()
+
+    return trace
 
 
 class ApiStatusError(Exception):
@@ -120,7 +151,11 @@ class EventStreamClient:
         """
         http = self._client()
         sent = {**self.headers, **{k.lower(): v for k, v in (headers or {}).items()}}
-        request = http.build_request("POST", self.url, json=body, headers=sent)
+        reported = _SENT.get()
+        extensions = None if reported is None else {"trace": _tracer(reported)}
+        request = http.build_request(
+            "POST", self.url, json=body, headers=sent, extensions=extensions
+        )
         try:
             response = await http.send(request, stream=True)
         except Exception as exc:
