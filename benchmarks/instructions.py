@@ -33,6 +33,13 @@ Start-up (the whole process, one run each):
 * ``hands mcp serve`` given a host's first messages: the instructions until it answers
   ``initialize``, and until it answers ``tools/list``; beside them the MCP SDK's import.
 
+The command keeps the compiled code of the dataclasses it makes in its hands home, as
+Python keeps byte code (``hands.cli.dataclass_code``). ``hands tool Read`` and ``hands mcp
+serve`` run once uncounted first in the home they are counted in, so their counts are of
+a second start; Read is also counted in a new home, its first start. ``hands -p`` is
+counted in a new home (a first start), and "tool list kept" after one run in that home,
+which keeps the classes' code too.
+
     .venv/bin/python benchmarks/instructions.py [--calls N] [--jobs J] [--only NAME ...]
     .venv/bin/python benchmarks/instructions.py --only first-request   # hands -p alone
 """
@@ -190,20 +197,25 @@ def callgrind(
     cwd: Path | None = None,
     until: Callable[[subprocess.Popen[bytes]], None] | None = None,
     stdio: bool = False,
+    counted: bool = True,
 ) -> int:
     """Instructions the process executed (its own, not its children's).
 
     ``stdio``: ``until`` talks to the process through its standard input and output.
+    ``counted=False``: run it without callgrind (a warm-up), and return 0.
     """
     with tempfile.TemporaryDirectory(prefix="hands-cg-") as tmp:
         out = Path(tmp) / "callgrind.out"
-        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv]
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+        command = [*valgrind, *argv] if counted else argv
         pipe = subprocess.PIPE if stdio else subprocess.DEVNULL
         proc = subprocess.Popen(command, env=env, cwd=cwd, stdin=pipe, stdout=pipe,
                                 stderr=subprocess.PIPE)  # fmt: skip
         if until is not None:
             until(proc)
         _, err = proc.communicate(timeout=1800)
+        if not counted:
+            return 0
         found = re.search(r"^summary:\s+(\d+)", out.read_text(), re.M) if out.exists() else None
         if found is None:
             raise SystemExit(f"{' '.join(argv)}: no callgrind count\n{err.decode()[-3000:]}")
@@ -263,19 +275,27 @@ def startup(work: Path) -> list[tuple[str, int]]:
     import cold_start
 
     rows: dict[str, Any] = {}
-    read = ["tool", "Read", json.dumps({"file_path": str(target)})]
+    read = [sys.executable, *cold_start.entry_argv(
+        ["tool", "Read", json.dumps({"file_path": str(target)})]
+    )]  # fmt: skip
+    new_home = {**env, "HANDS_HOME": str(work / "new-home")}
+    callgrind(read, env=env, cwd=project, counted=False)  # the home's first start
     with ThreadPoolExecutor(2) as pool:
         for label, argv in {
             "python -c pass": ["-c", "pass"],
             "python -c 'import pydantic'": ["-c", "import pydantic"],
             "python -c 'import hands'": ["-c", "import hands"],
-            "hands tool Read": cold_start.entry_argv(read),
         }.items():
             rows[label] = pool.submit(callgrind, [sys.executable, *argv], env=env, cwd=project)
+        rows["hands tool Read"] = pool.submit(callgrind, read, env=env, cwd=project)
+        rows["hands tool Read, first start in a new home"] = pool.submit(
+            callgrind, read, env=new_home, cwd=project
+        )
         out = [(label, future.result()) for label, future in rows.items()]
     out.append(("hands -p: to the first model request", first_request(work)))
     out.append(("hands -p: the same, tool list kept", first_request(work, kept=True)))
     out.append(("hands -p: the same, trio not installed", first_request(work, hide="trio")))
+    serve_answer(work, 2, counted=False)
     with ThreadPoolExecutor(2) as pool:
         serving = {
             "hands mcp serve: to the initialize answer": pool.submit(serve_answer, work, 1),
@@ -288,14 +308,18 @@ def startup(work: Path) -> list[tuple[str, int]]:
     return out
 
 
-def serve_answer(work: Path, answer: int) -> int:
-    """Instructions of ``hands mcp serve`` until it answers the host's message ``answer``."""
+def serve_answer(work: Path, answer: int, *, counted: bool = True) -> int:
+    """Instructions of ``hands mcp serve`` until it answers the host's message ``answer``.
+
+    Every run shares one home (``serve-home``), so a counted run follows a warm-up's.
+    """
     from mcp_serve_start import messages
 
     folder = Path(tempfile.mkdtemp(prefix="serve-", dir=work))
     (folder / "project").mkdir()
-    (folder / "home").mkdir()
-    env = {**child_env(), "HANDS_HOME": str(folder / "home"), "HOME": str(folder / "home")}
+    home = work / "serve-home"
+    home.mkdir(exist_ok=True)
+    env = {**child_env(), "HANDS_HOME": str(home), "HOME": str(home)}
 
     def stop_at_answer(proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdin is not None and proc.stdout is not None
@@ -308,7 +332,9 @@ def serve_answer(work: Path, answer: int) -> int:
         raise SystemExit("hands mcp serve ended without answering")
 
     argv = [sys.executable, "-m", "hands", "mcp", "serve"]
-    return callgrind(argv, env=env, cwd=folder / "project", until=stop_at_answer, stdio=True)
+    return callgrind(
+        argv, env=env, cwd=folder / "project", until=stop_at_answer, stdio=True, counted=counted
+    )
 
 
 def first_request(work: Path, hide: str | None = None, *, kept: bool = False) -> int:
@@ -344,7 +370,10 @@ def first_request(work: Path, hide: str | None = None, *, kept: bool = False) ->
             proc.send_signal(signal.SIGUSR1)
 
         return callgrind(
-            [sys.executable, *argv], env=env, cwd=work / "project", until=stop_at_first
+            [sys.executable, *argv],
+            env=env,
+            cwd=work / "project",
+            until=stop_at_first,
         )
 
 

@@ -60,6 +60,9 @@ def test_a_read_loads_no_other_tool_nor_the_sdks(tmp_path: Path) -> None:
     assert "hands.config.commands" not in modules  # the folder has no command to list
     # a text file: the notebook and PDF readers stay unloaded
     assert not {"hands.tools.file._notebook_cells", "hands.tools.file._pdf"} & modules
+    assert "hands.core.images" not in modules  # nor the image preparation
+    # no domain rule nor sandbox domain to spell: the IDNA tables stay unloaded
+    assert not under(modules, "idna", "hands.net")
 
 
 def test_a_webfetch_domain_rule_still_reaches_the_fetcher(tmp_path: Path) -> None:

@@ -34,10 +34,15 @@ def main() -> None:
     sys.argv[1:] = flag_values(sys.argv[1:])
     from hands.cli.home_check import home_problem, needs_home
 
-    problem = home_problem() if needs_home(sys.argv[1:]) else None
-    if problem is not None:
-        print(f"hands: {problem}", file=sys.stderr)
-        raise SystemExit(2)
+    if needs_home(sys.argv[1:]):
+        problem = home_problem()
+        if problem is not None:
+            print(f"hands: {problem}", file=sys.stderr)
+            raise SystemExit(2)
+        from hands.cli.dataclass_code import install
+        from hands.core.limits import hands_home
+
+        install(hands_home())  # the classes the command makes from here on compile once
     try:
         if sys.argv[1:2] == ["tool"]:
             from hands.cli.tool_command import main as tool_main

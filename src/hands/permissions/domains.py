@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hands.net.hosts import ascii_host
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class NetworkDomains:
@@ -45,4 +43,6 @@ class NetworkDomains:
 
 
 def _host(text: str) -> str | None:
+    from hands.net.hosts import ascii_host  # its IDNA tables load only for a domain entry
+
     return ascii_host(text)

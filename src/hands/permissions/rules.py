@@ -23,7 +23,6 @@ from hands.config.rule_texts import RuleOrigin as RuleOrigin
 from hands.config.rule_texts import Scope as Scope
 from hands.config.rule_texts import split_rule_list as split_rule_list
 from hands.core.subject import EDIT_RULES, READ_RULES, RuleSubject, reads_path, writes_path
-from hands.net.hosts import ascii_host
 from hands.permissions.names import CLAUDE_CODE_LEGACY, CLAUDE_CODE_SUBJECTS
 from hands.permissions.paths import PathPattern, compile_path_pattern
 
@@ -416,6 +415,8 @@ def _domain(specifier: str) -> DomainPattern | None:
 
 def _ascii_pattern(text: str) -> str:
     """A host pattern in the spelling hosts are compared in (see :func:`ascii_host`)."""
+    from hands.net.hosts import ascii_host  # its IDNA tables load only for a domain rule
+
     text = text.strip().lower().rstrip(".")
     if "*" not in text:
         return ascii_host(text) or text

@@ -13,10 +13,10 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
 from hands.agent.compaction.tokens import estimate_message
+from hands.core.images import MAX_IMAGE_EDGE
 from hands.core.messages import DocumentBlock, ImageBlock, Message, TextBlock
 from hands.models.anthropic import messages_to_wire
 from hands.models.convert_openai import messages_to_openai
-from hands.tools.file._limits import MAX_IMAGE_EDGE
 
 from .conftest import Harness
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from hands.core.images import MAX_IMAGE_BYTES as MAX_IMAGE_BYTES
-from hands.core.images import MAX_IMAGE_EDGE as MAX_IMAGE_EDGE
-
 DEFAULT_LINES = 1 << 62
 """Lines a Read returns when no ``limit`` is given: no line window, the character cap
 bounds the result (see docs/compatibility.md for the measurements behind the choice)."""
