@@ -83,6 +83,18 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"the input never held {text!r}; the screen was:\n{self.screen()}")
 
+    def wait_for_bottom(self, text: str, timeout: float = 15) -> str:
+        """The screen once its last line holds ``text`` (the prompt line can be drawn a
+        moment before the lines under it)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            lines = screen.rstrip().splitlines()
+            if lines and text in lines[-1]:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"the last line never held {text!r}; the screen was:\n{self.screen()}")
+
     def wait_for(self, text: str, timeout: float = 15) -> str:
         """The screen once ``text`` is on it, also when the terminal wrapped it at a space
         (a long temporary path pushes a message across lines)."""

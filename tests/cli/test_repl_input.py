@@ -180,9 +180,8 @@ def test_the_mode_shows_under_the_input_and_shift_tab_changes_it_in_place(
     terminal.wait_for_prompt()
     screen = terminal.submit("hello", "success · 1 turn")
     terminal.wait_for_prompt()
-    screen = terminal.screen()
+    screen = terminal.wait_for_bottom("STATUS scripted:")  # the status line stays last
     assert screen.count(MODE_BAR) == 1 and "mode acceptEdits · " in screen
-    assert "STATUS scripted:" in screen.rstrip().splitlines()[-1]
 
 
 def test_shift_tab_during_a_turn_changes_the_mode_of_its_next_calls(
@@ -203,7 +202,7 @@ def test_shift_tab_during_a_turn_changes_the_mode_of_its_next_calls(
     screen = terminal.wait_for("success · 2 turns")
     assert "1. Yes" not in screen and target.read_text() == "x"  # not asked: acceptEdits
     terminal.wait_for_prompt()
-    assert "mode acceptEdits · " in terminal.screen().rstrip().splitlines()[-1]
+    terminal.wait_for_bottom("mode acceptEdits · ")  # the mode stays changed
 
 
 def test_prompts_queued_during_a_turn_go_with_its_tool_results(
