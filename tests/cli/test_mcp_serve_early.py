@@ -21,7 +21,9 @@ from typing import Any
 import anyio
 import pytest
 
+from hands.cli.mcp_serve_kept import HOST_SESSION_VARIABLES
 from hands.config.trust import trust
+from paths import REPO
 
 EARLY_INIT = "answered initialize from the kept answers"
 EARLY_LIST = "answered tools/list from the kept answers"
@@ -79,7 +81,7 @@ class Host:
     def hands_home(self) -> Path:
         return self.root / "hands-home"
 
-    def env(self, *, early: bool = True) -> dict[str, str]:
+    def env(self, *, early: bool = True, **extra: str) -> dict[str, str]:
         env = {
             k: v
             for k, v in os.environ.items()
@@ -88,19 +90,19 @@ class Host:
         env.update(HOME=str(self.root), HANDS_HOME=str(self.hands_home))
         if not early:
             env["HANDS_MCP_SERVE_EARLY"] = "0"
-        return env
+        return {**env, **extra}
 
     def kept(self) -> list[Path]:
         return sorted((self.hands_home / "mcp-serve").glob("*.json"))
 
-    def start(self, messages: list[dict[str, Any]], *, early: bool = True) -> Started:
+    def start(self, messages: list[dict[str, Any]], *, early: bool = True, **extra: str) -> Started:
         """Write ``messages`` at once, read until every request is answered, then close."""
         wanted = {m["id"] for m in messages if "id" in m}
         err = self.root / f"serve-stderr-{next(self.runs)}.txt"
         with err.open("w") as errors:
             proc = subprocess.Popen(
                 [sys.executable, "-c", LAUNCH, "serve", *self.args],
-                cwd=self.project, env=self.env(early=early), stdin=subprocess.PIPE,
+                cwd=self.project, env=self.env(early=early, **extra), stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=errors,
             )  # fmt: skip
             assert proc.stdin is not None and proc.stdout is not None
@@ -153,6 +155,59 @@ def test_the_early_answers_are_the_sdks_for_each_protocol_version(
     negotiated = plain.result(1)["protocolVersion"]
     assert negotiated == (LATEST_HANDSHAKE if version == "2099-01-01" else version)
     assert {"Read", "Edit", "Bash", "Grep"} <= names(second.result(2))
+
+
+ENVELOPE = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "test-host", "version": "1.0"},
+    "io.modelcontextprotocol/clientCapabilities": {"roots": {"listChanged": True}},
+}
+"""The 2026-07-28 protocol's per-request envelope (no handshake)."""
+
+
+def test_a_host_of_the_2026_protocol_opens_with_discovery(tmp_path: Path) -> None:
+    host = Host(root=tmp_path)
+    messages = [
+        {"jsonrpc": "2.0", "id": "probe", "method": "server/discover",
+         "params": {"_meta": ENVELOPE}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": ENVELOPE}},
+    ]  # fmt: skip
+    first = host.start(messages)
+    assert host.kept(), first.stderr
+    second = host.start(messages)
+    plain = host.start(messages, early=False)
+    assert "answered server/discover from the kept answers" in second.stderr
+    assert EARLY_LIST in second.stderr
+    for ident in ("probe", 2):
+        assert second.result(ident) == plain.result(ident) == first.result(ident)
+    assert "2026-07-28" in plain.result("probe")["supportedVersions"]
+    assert {"Read", "Bash"} <= names(second.result(2))
+
+
+def test_what_a_host_sets_afresh_for_each_server_does_not_change_the_key(
+    tmp_path: Path,
+) -> None:
+    host = Host(root=tmp_path)
+    messages = [initialize(LATEST_HANDSHAKE), INITIALIZED, LIST]
+    host.start(messages, CLAUDE_CODE_SESSION_ID="one", CLAUDE_CODE_MESSAGING_TOKEN="a")
+    second = host.start(messages, CLAUDE_CODE_SESSION_ID="two", CLAUDE_CODE_MESSAGING_TOKEN="b")
+    assert EARLY_LIST in second.stderr
+    (tmp_path / ".claude.json").write_text('{"numStartups": 2}')  # Claude Code's, rewritten
+    third = host.start(messages)  # at each of its starts; only MCP clients read it
+    assert EARLY_LIST in third.stderr
+    other = host.start(messages, CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION="3")  # hands reads it
+    assert EARLY_INIT not in other.stderr
+
+
+def test_hands_reads_none_of_the_variables_left_out_of_the_key() -> None:
+    named = {
+        path.relative_to(REPO).as_posix(): name
+        for path in (REPO / "src" / "hands").rglob("*.py")
+        if path.name != "mcp_serve_kept.py"
+        for name in HOST_SESSION_VARIABLES
+        if name in path.read_text()
+    }
+    assert named == {}
 
 
 def test_a_list_before_the_initialized_notification(tmp_path: Path) -> None:

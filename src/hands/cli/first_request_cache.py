@@ -132,9 +132,17 @@ def input_paths(
 
 
 def session_key(
-    *, cwd: Path, settings: Settings, choices: Mapping[str, object], env: Mapping[str, str]
+    *,
+    cwd: Path,
+    settings: Settings,
+    choices: Mapping[str, object],
+    env: Mapping[str, str],
+    leave_out: frozenset[str] = frozenset(),
 ) -> str:
-    """:func:`request_key` of a session in ``cwd`` with ``settings`` (its inputs found here)."""
+    """:func:`request_key` of a session in ``cwd`` with ``settings`` (its inputs found here).
+
+    ``leave_out``: names of input files and folders the caller's answers do not depend on.
+    """
     import hands
     from hands.core.limits import hands_home
 
@@ -149,7 +157,7 @@ def session_key(
     return request_key(
         choices=choices,
         settings=settings,
-        inputs=inputs,
+        inputs=[path for path in inputs if path.name not in leave_out],
         package=Path(hands.__file__).parent,
         env=env,
     )

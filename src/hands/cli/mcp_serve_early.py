@@ -6,17 +6,20 @@ itself from the start (:class:`hands.cli.mcp_stdio.StdioWire`), and while the SD
 answers, from the answers kept by an earlier start with the same inputs
 (:mod:`hands.cli.mcp_serve_kept`):
 
-- ``initialize``, when it is the host's first message and exactly the request kept;
-- ``tools/list``, when it is the host's second request (``initialize`` its first,
-  answered early) and exactly the request kept.
+- the opening request (``initialize``, or ``server/discover`` from a host of the
+  2026-07-28 protocol, as Claude Code sends first), when it is the host's first message
+  and exactly the request kept;
+- ``tools/list``, when it is the host's second request (the opening one answered early)
+  and exactly the request kept.
 
 Anything else waits, in order, for the SDK. Once the SDK's server is built, the session is
 handed over: the SDK reads every line in the order the host sent it, except that each
 request answered early comes with an id of hands' own, so the SDK's session goes through
-the same ``initialize`` (and builds the same tool list) and its answers to those ids are
-compared with what was sent instead of being written. An answer that differs drops the
-entry and keeps the SDK's for the next start. Requests the SDK answers itself (the first
-``initialize``, the ``tools/list`` after it) are kept the same way, so a start that could
+the same opening (the same protocol era, the same handshake) and builds the same tool
+list, and its answers to those ids are compared with what was sent instead of being
+written. An answer that differs drops the
+entry and keeps the SDK's for the next start. Requests the SDK answers itself (the opening
+request, the ``tools/list`` after it) are kept the same way, so a start that could
 not answer early lets the next one.
 """
 
@@ -34,6 +37,7 @@ from typing import Any, cast
 import anyio
 
 from hands.cli.mcp_serve_kept import (
+    OPENING_METHODS,
     AnswerStore,
     KeptAnswer,
     KeptAnswers,
@@ -140,8 +144,8 @@ class EarlyAnswers:
             self.lines.put(line)
 
     def _opening(self, request: dict[str, Any]) -> bool:
-        """Whether ``request`` is an ``initialize`` and the host's first line."""
-        return request["method"] == "initialize" and self._seen == 1
+        """Whether ``request`` opens the session (see above) and is the host's first line."""
+        return request["method"] in OPENING_METHODS and self._seen == 1
 
     def _answer(self, request: dict[str, Any]) -> str | None:
         """Answer ``request`` from the kept answers if it may be; the line the SDK gets."""
@@ -149,8 +153,9 @@ class EarlyAnswers:
         if kept is None or self._blocked:
             return None
         method, asked = request["method"], request_text(request)
-        if self._opening(request) and asked == kept.initialize.request:
-            answer = kept.initialize
+        opening = self._opening(request)
+        if opening and asked == kept.opening.request:
+            answer = kept.opening
         elif (
             method == "tools/list"
             and self._requests == 2
@@ -166,7 +171,7 @@ class EarlyAnswers:
             self.wire.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
         except OSError:
             return None  # the host is gone; the SDK sees its request and finds that out
-        if method == "initialize":
+        if opening:
             self._session_init = answer
         self._answered.append(method)
         log.info("answered %s from the kept answers, before the MCP SDK took over", method)
@@ -177,7 +182,7 @@ class EarlyAnswers:
         return json.dumps({**request, "id": replay_id}, ensure_ascii=False)
 
     def _watch(self, request: dict[str, Any]) -> None:
-        """Keep the SDK's answer to the host's first ``initialize`` and the list after it."""
+        """Keep the SDK's answer to the host's opening request and the list after it."""
         if self.store is None:
             return
         method = request["method"]
@@ -230,14 +235,14 @@ class EarlyAnswers:
         answer = (
             KeptAnswer(request=watched.request, result=result) if isinstance(result, dict) else None
         )
-        if watched.method == "initialize":
+        if watched.method in OPENING_METHODS:
             self._session_init = answer
             if answer is None:
                 store.drop()
             else:
-                store.save(KeptAnswers(initialize=answer))
+                store.save(KeptAnswers(opening=answer))
         elif self._session_init is not None and answer is not None:
-            store.save(KeptAnswers(initialize=self._session_init, tools=answer))
+            store.save(KeptAnswers(opening=self._session_init, tools=answer))
         elif replace:
             store.drop()
 

@@ -1,15 +1,18 @@
 """``hands mcp serve``'s answers to a host's first requests, kept for its next start.
 
-An entry holds the MCP SDK's own answers, as it wrote them, to one host's ``initialize``
-(the request exactly as the host sent it) and to the ``tools/list`` that came next. The
+An entry holds the MCP SDK's own answers, as it wrote them, to one host's opening request
+(``initialize``, or ``server/discover`` from a host of the 2026-07-28 protocol; the request
+exactly as the host sent it) and to the ``tools/list`` that came next. The
 next start with the same inputs answers those two requests from the entry before the SDK
 is loaded (:mod:`hands.cli.mcp_serve_early`). An entry is found by a key over everything
 the answers can depend on:
 
 - the session's key of :func:`hands.cli.first_request_cache.session_key`: hands' modules
   and Python's version, the settings as read with the trust decision, the folder, the
-  permission mode, the command line, the environment variables hands and its tools read,
-  and the files agents, skills, commands, plugins and MCP configurations come from;
+  permission mode, the command line, the environment variables hands and its tools read
+  (less :data:`HOST_SESSION_VARIABLES`), and the files agents, skills, commands and
+  plugins come from (not the MCP client's configurations, :data:`MCP_CLIENT_FILES`: the
+  command serves hands' built-in tools only);
 - the code that builds and writes the answers: the MCP SDK's modules (each file's size
   and modification time) and the installed versions of the SDK and of pydantic.
 
@@ -41,6 +44,24 @@ SDK_MODULES = ("mcp", "mcp_types")
 """The packages whose modules (each file's size and time) are part of the key."""
 SDK_DISTRIBUTIONS = ("mcp", "mcp_types", "pydantic", "pydantic_core")
 """The packages whose installed version (their ``.dist-info`` folder) is part of the key."""
+OPENING_METHODS = ("initialize", "server/discover")
+"""A host's opening request: the handshake, or the 2026-07-28 protocol's discovery."""
+HOST_SESSION_VARIABLES = frozenset(
+    {
+        "CLAUDE_CODE_SESSION_ID",
+        "CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS",
+        "CLAUDE_CODE_MESSAGING_SOCKET",
+        "CLAUDE_CODE_MESSAGING_TOKEN",
+        "CLAUDE_CODE_CHILD_NOTES_DIR",
+        "CLAUDE_CODE_SSE_PORT",
+    }
+)
+"""What Claude Code sets afresh for each server it starts (its session, its messaging
+socket and token) and hands never reads: left out of the key, which would otherwise
+differ at every start."""
+MCP_CLIENT_FILES = frozenset({".mcp.json", ".claude.json", ".hands.json", "mcp-tools"})
+"""Where MCP servers are configured and their tool lists kept: none of them is served
+(``~/.claude.json`` also changes at every Claude Code start)."""
 
 
 def canonical(value: object) -> str:
@@ -63,9 +84,9 @@ class KeptAnswer:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class KeptAnswers:
-    """A host's ``initialize`` answered, and the ``tools/list`` after it if it came next."""
+    """A host's opening request answered, and the ``tools/list`` after it if it came next."""
 
-    initialize: KeptAnswer
+    opening: KeptAnswer
     tools: KeptAnswer | None = None
 
 
@@ -81,7 +102,8 @@ def answers_key(harness: Harness, argv: Sequence[str]) -> str:
             "argv": list(argv),
             "sdk": sdk_state(),
         },
-        env=os.environ,
+        env={k: v for k, v in os.environ.items() if k not in HOST_SESSION_VARIABLES},
+        leave_out=MCP_CLIENT_FILES,
     )
 
 
@@ -125,7 +147,7 @@ class AnswerStore(KeptFile):
             {
                 "version": CACHE_VERSION,
                 "key": self.key,
-                "initialize": _wire(kept.initialize),
+                "opening": _wire(kept.opening),
                 "tools/list": None if kept.tools is None else _wire(kept.tools),
             }
         )
@@ -141,14 +163,14 @@ def _parse(data: object, key: str) -> KeptAnswers | None:
     entry = cast(Mapping[str, Any], data)
     if entry.get("version") != CACHE_VERSION or entry.get("key") != key:
         return None
-    initialize = _answer(entry.get("initialize"))
-    if initialize is None:
+    opening = _answer(entry.get("opening"))
+    if opening is None:
         return None
     raw_tools = entry.get("tools/list")
     tools = None if raw_tools is None else _answer(raw_tools)
     if raw_tools is not None and tools is None:
         return None
-    return KeptAnswers(initialize=initialize, tools=tools)
+    return KeptAnswers(opening=opening, tools=tools)
 
 
 def _answer(raw: object) -> KeptAnswer | None:
