@@ -174,11 +174,12 @@ def not_a_leftover(directory: Path, kind: str) -> Path:
         path = directory / f"{TEMP_PREFIX}{GONE}-0-{token}-a.txt"
         os.mkfifo(path)
     else:  # a name of another form: an older release's, or the user's own
-        path = directory / {
+        names = {
             "older name": f"{TEMP_PREFIX}{token}-a.txt",
             "user's name": f"{TEMP_PREFIX}notes.txt",
             "no process id": f"{TEMP_PREFIX}0-9-{token}-a.txt",
-        }[kind]
+        }
+        path = directory / names[kind]
         path.write_bytes(b"complete\n")
     return path
 
