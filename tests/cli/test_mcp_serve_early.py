@@ -25,6 +25,8 @@ from hands.cli.mcp_serve_kept import HOST_SESSION_VARIABLES
 from hands.config.trust import trust
 from paths import REPO
 
+pytestmark = pytest.mark.timeout(600)  # several starts each; the SDK's import is slow when busy
+
 EARLY_INIT = "answered initialize from the kept answers"
 EARLY_LIST = "answered tools/list from the kept answers"
 NOT_THE_SDKS = "was not the MCP SDK's"
