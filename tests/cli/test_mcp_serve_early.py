@@ -335,3 +335,31 @@ def test_the_sdks_client_over_the_early_path(tmp_path: Path) -> None:
     assert EARLY_INIT not in (tmp_path / "first.txt").read_text()
     assert second == plain == first
     assert "some notes" in json.dumps(second["read"])
+
+
+def test_the_early_modules_load_no_part_of_the_sdk() -> None:
+    code = (
+        "import sys, hands.cli.mcp_serve_early, hands.cli.mcp_serve_kept, hands.cli.mcp_stdio; "
+        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_answers_go_out_before_the_sdks_server_module_is_imported(tmp_path: Path) -> None:
+    host = Host(root=tmp_path)
+    messages = [initialize(LATEST_HANDSHAKE), INITIALIZED, LIST]
+    host.start(messages)  # keeps the answers
+    started = host.start(messages, PYTHONPROFILEIMPORTTIME="1")  # -X importtime, in order
+    lines = started.stderr.splitlines()
+
+    def first(text: str) -> int:
+        return next(i for i, line in enumerate(lines) if text in line)
+
+    server_module = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("import time:") and line.endswith(" mcp.server.lowlevel.server")
+    )
+    assert first(EARLY_INIT) < server_module
+    assert first(EARLY_LIST) < server_module
