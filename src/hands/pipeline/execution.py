@@ -113,11 +113,21 @@ async def run_tool_use(
                 return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
         call = _Call(block, tool, ctx, runtime, parsed)
         hooks = runtime.hooks
-        stopped = await _pre_hooks(call) if _hooked(hooks, "PreToolUse") else None
-        if stopped is None:
-            stopped = await _authorize(call)
-        if stopped is not None:
-            return stopped
+        if hooks is not None and _hooked(hooks, "PreToolUse"):
+            stopped = await _pre_hooks(call)
+            if stopped is not None:
+                return stopped
+        # asked on every call (fail closed); a plain allow needs no stage of its own
+        decision = await runtime.policy.decide(tool, call.parsed, call.ctx)
+        if (
+            decision.behavior != "allow"
+            or call.hook_decision == "ask"
+            or decision.mode_after is not None
+            or decision.updated_input is not None
+        ):
+            stopped = await _authorize(call, decision)
+            if stopped is not None:
+                return stopped
         await _invoke(call, progress, timer)
         if hooks is not None and _hooked(
             hooks, "PostToolUse" if call.failure is None else "PostToolUseFailure"
@@ -237,9 +247,12 @@ async def _pre_hooks(call: _Call) -> ToolCallOutcome | None:
     return None
 
 
-async def _authorize(call: _Call) -> ToolCallOutcome | None:
-    """The permission decision; a refusal is the call's result."""
-    decision = await call.runtime.policy.decide(call.tool, call.parsed, call.ctx)
+async def _authorize(call: _Call, decision: PermissionDecision) -> ToolCallOutcome | None:
+    """What follows the policy's ``decision`` unless it is a plain allow.
+
+    The hooks' and the ask handler's say, a refusal as the call's result, the mode the
+    approval chose, an input the decision rewrote.
+    """
     if decision.behavior != "allow" or call.hook_decision == "ask":
         decision = await _combine(
             decision,
