@@ -67,7 +67,7 @@ def steps(cwd: Path) -> list[tuple[str, Callable[[], Any]]]:
     assert found is not None
     call_ctx = ctx.for_call(block.id, policy=runtime.policy)
     parsed = found.parse_input(block.input)
-    hooks, policy, progress = runtime.hooks, runtime.policy, overhead.no_progress
+    handles, policy, progress = runtime.hooks.handles, runtime.policy, overhead.no_progress
     call = execution._Call(block, found, call_ctx, runtime, parsed)
     drive(execution._invoke(call, progress, None))
     floor = overhead.validated_floor_path()
@@ -105,10 +105,7 @@ def steps(cwd: Path) -> list[tuple[str, Callable[[], Any]]]:
             "the call's state: _Call",
             lambda: execution._Call(block, found, call_ctx, runtime, parsed),
         ),
-        (
-            "the hooks' check: _hooked, once",
-            lambda: execution._hooked(hooks, "PreToolUse"),
-        ),
+        ("the hooks' check: handles, once", lambda: handles("PreToolUse")),
         (
             "the permission decision: policy.decide",
             lambda: drive(policy.decide(found, parsed, call_ctx)),
