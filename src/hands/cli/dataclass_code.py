@@ -24,9 +24,11 @@ Two places, read in this order:
 What a run compiles is added beside the package when Python may write byte code there
 (the folder is writable and ``PYTHONDONTWRITEBYTECODE`` is not set), else to the home;
 when its start-up is over (:func:`hands.cli.startup.done`, so a process stopped later
-keeps it) and when it ends, written whole to a temporary file and then renamed. A
-missing, unreadable or damaged file, or one another Python version wrote, counts as
-empty.
+keeps it) and when it ends, written whole to a temporary file and then renamed. Each
+entry is kept marshalled and made into code only when its class is made, so reading the
+file (some 2,300 sources, 2.7 MB beside the package) costs little more than reading its
+bytes. A missing, unreadable or damaged file, or one another Python version wrote, counts
+as empty; so does a damaged entry.
 
 The file holds code that is executed, so it is only ever read from those two places:
 the folder the package's own modules were imported from (whoever can write there can
