@@ -193,7 +193,7 @@ def test_the_code_goes_beside_the_package_when_python_may_write_byte_code_there(
     assert classes(other_home, blocked / "kept.marshal", bytecode=True)["compiled"] == 0
 
 
-def kept_file(path: Path, entries: dict[str, CodeType]) -> None:
+def kept_file(path: Path, entries: dict[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(marshal.dumps((MAGIC_NUMBER, entries)))
 
@@ -234,6 +234,21 @@ def test_the_package_file_is_read_first_and_the_home_only_for_what_it_lacks(
     cache = CodeCache(beside, writes=(blocked / "kept.marshal",))
     cache.exec("def h(): return 'h'", {}, made)
     assert not cache.save() and cache.compiled  # nowhere to write: kept for a later try
+
+
+def test_a_damaged_entry_is_compiled_again(tmp_path: Path) -> None:
+    path = tmp_path / "kept.marshal"
+    good, damaged, foreign = (f"def f(): return {v!r}" for v in ("good", "damaged", "foreign"))
+    kept_file(
+        path,
+        {good: marshal.dumps(returning("kept")), damaged: b"\xffnot code", foreign: 42},
+    )
+    cache = CodeCache(path)
+    made: dict[str, object] = {}
+    for source, expected in ((good, "kept"), (damaged, "damaged"), (foreign, "foreign")):
+        cache.exec(source, {}, made)
+        assert made["f"]() == expected  # type: ignore[operator]
+    assert set(cache.compiled) == {damaged, foreign}
 
 
 PLANTED = """
