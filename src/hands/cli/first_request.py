@@ -24,18 +24,10 @@ import logging
 import os
 import sys
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-import hands
 from hands.cli.early_request import EarlyRequest, body_of
-from hands.cli.first_request_cache import (
-    KeptRequest,
-    RequestCache,
-    any_kept,
-    input_paths,
-    request_key,
-)
+from hands.cli.first_request_cache import KeptRequest, RequestCache, any_kept, session_key
 from hands.core.limits import hands_home
 from hands.core.messages import Message, TextBlock, user_text
 from hands.models.base import ModelRequest, StreamEvent, WrappedModel
@@ -166,14 +158,6 @@ def first_request_model(
         return None
     settings = harness.settings
     home = hands_home()
-    config_dir = os.environ.get("CLAUDE_CONFIG_DIR")
-    inputs = input_paths(
-        cwd=harness.cwd,
-        home=settings.home,
-        hands_home=home,
-        config_dir=Path(config_dir).expanduser() if config_dir else None,
-        plugins=[plugin.root for plugin in settings.plugins],
-    )
     directory = home / "first-request"
     named = {
         **choices,
@@ -185,13 +169,7 @@ def first_request_model(
     env = dict(os.environ)
 
     def keyed() -> RequestCache:
-        key = request_key(
-            choices=named,
-            settings=settings,
-            inputs=inputs,
-            package=Path(hands.__file__).parent,
-            env=env,
-        )
+        key = session_key(cwd=harness.cwd, settings=settings, choices=named, env=env)
         return RequestCache(directory, key)
 
     message = user_text(prompt)
