@@ -10,6 +10,12 @@ in as a ``.hands-tmp-*`` file and renamed over the target at once. Where the ker
 the file system or a missing ``/proc`` refuses that, the temporary file is an ordinary
 named one from the start.
 
+Linux cannot put a nameless file in place of an existing one (``linkat`` never replaces
+a name), so the temporary file has a name from its link to its rename, and a process
+killed in that instant leaves it behind: complete, named for its writer and size, the
+target untouched. The next write in that folder removes it once its writer is gone
+(:mod:`hands.tools.file._leftovers` says how that is made safe).
+
 A file with other hard links cannot be renamed over without cutting it off from them, so
 it is written in place instead: its old bytes are first saved (and fsynced) beside it in
 a ``.hands-backup-*`` file, restored if the write fails, and removed once the new bytes
@@ -27,9 +33,10 @@ from pathlib import Path
 
 import anyio
 
+from hands.tools.file._leftovers import TEMP_PREFIX as TEMP_PREFIX
+from hands.tools.file._leftovers import hold, sweep, temp_name
 from hands.tools.file._state import FileStamp
 
-TEMP_PREFIX = ".hands-tmp-"
 BACKUP_PREFIX = ".hands-backup-"
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
@@ -51,16 +58,29 @@ def write_atomic(path: Path, data: bytes, *, expect: FileStamp | None = None) ->
     except FileNotFoundError:
         old = None
     if old is not None and old.st_nlink > 1 and stat.S_ISREG(old.st_mode):
-        return _write_in_place(target, data, expect=expect)
-    tmp = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{target.name}"
-    if not _write_unnamed(target, tmp, data, old=old, expect=expect):
-        _write_named(target, tmp, data, old=old, expect=expect)
+        st = _write_in_place(target, data, expect=expect)
+    else:
+        st = _write_renamed(target, data, old=old, expect=expect)
+    sweep(target.parent)  # what writers killed after their link left here
+    return st
+
+
+def _write_renamed(
+    target: Path, data: bytes, *, old: os.stat_result | None, expect: FileStamp | None
+) -> os.stat_result:
+    """Write a temporary file and rename it over ``target``, holding it until then."""
+    tmp = target.parent / temp_name(target.name, len(data))
+    fd = _write_unnamed(target, tmp, data, old=old, expect=expect)
+    if fd is None:
+        fd = _write_named(target, tmp, data, old=old, expect=expect)
     try:
         tmp.replace(target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    finally:
+        os.close(fd)  # its lock goes with it, once it has no temporary name
     _fsync_dir(target.parent)
     return target.stat()
 
@@ -73,11 +93,14 @@ _REFUSED = frozenset(
 
 def _write_unnamed(
     target: Path, tmp: Path, data: bytes, *, old: os.stat_result | None, expect: FileStamp | None
-) -> bool:
-    """Write ``data`` to a nameless file and link it in as ``tmp``; False if refused."""
+) -> int | None:
+    """Write ``data`` to a nameless file and link it in as ``tmp``; None if refused.
+
+    The file is returned open and locked (see :func:`hold`); the caller closes it.
+    """
     flag = getattr(os, "O_TMPFILE", 0)
     if not flag:
-        return False
+        return None
     # O_PATH: a directory one may write but not list is fine
     directory = os.open(tmp.parent, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | _CLOEXEC)
     try:
@@ -85,40 +108,46 @@ def _write_unnamed(
             fd = os.open(".", flag | os.O_WRONLY | _CLOEXEC, _mode(old), dir_fd=directory)
         except OSError as exc:
             if exc.errno in _REFUSED:
-                return False
+                return None
             raise
         try:
+            hold(fd)  # before it has a name
             _fill(fd, data, old)
             _check(target, expect)
             try:
                 # linkat(AT_SYMLINK_FOLLOW) through /proc names a file opened O_TMPFILE
                 os.link(f"/proc/self/fd/{fd}", tmp.name, dst_dir_fd=directory)
             except OSError as exc:
-                if exc.errno in _REFUSED:
-                    return False
-                raise
-        finally:
+                if exc.errno not in _REFUSED:
+                    raise
+                os.close(fd)
+                return None
+        except BaseException:
             os.close(fd)
+            raise
     finally:
         os.close(directory)
-    return True
+    return fd
 
 
 def _write_named(
     target: Path, tmp: Path, data: bytes, *, old: os.stat_result | None, expect: FileStamp | None
-) -> None:
-    """Write ``data`` to the new file ``tmp`` (removed again if anything fails)."""
+) -> int:
+    """Write ``data`` to the new file ``tmp``; return it open and locked.
+
+    The file is removed again if anything fails.
+    """
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, _mode(old))
     try:
-        try:
-            _fill(fd, data, old)
-        finally:
-            os.close(fd)
+        hold(fd)
+        _fill(fd, data, old)
         _check(target, expect)
     except BaseException:
+        os.close(fd)
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    return fd
 
 
 def _mode(old: os.stat_result | None) -> int:
