@@ -154,6 +154,8 @@ Ident = tuple[int, int]
 
 
 def _ident(value: object) -> Ident:
+    if isinstance(value, int):  # logs written before processes carried their start
+        return value, -1
     pid, start = value  # type: ignore[misc]
     return int(pid), int(start)
 
