@@ -19,12 +19,10 @@ import logging
 import os
 import sys
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-import hands
 from hands.cli.early_request import EarlyRequest, body_of
-from hands.cli.first_request_cache import KeptRequest, RequestCache, input_paths, request_key
+from hands.cli.first_request_cache import KeptRequest, RequestCache, session_key
 from hands.core.limits import hands_home
 from hands.core.messages import Message, TextBlock, user_text
 from hands.models.base import ModelRequest, StreamEvent, WrappedModel
@@ -149,15 +147,9 @@ def first_request_model(
         return None
     settings = harness.settings
     home = hands_home()
-    config_dir = os.environ.get("CLAUDE_CONFIG_DIR")
-    inputs = input_paths(
+    key = session_key(
         cwd=harness.cwd,
-        home=settings.home,
-        hands_home=home,
-        config_dir=Path(config_dir).expanduser() if config_dir else None,
-        plugins=[plugin.root for plugin in settings.plugins],
-    )
-    key = request_key(
+        settings=settings,
         choices={
             **choices,
             "cwd": str(harness.cwd),
@@ -165,9 +157,6 @@ def first_request_model(
             "mode": harness.mode,
             "front_end": harness.front_end,
         },
-        settings=settings,
-        inputs=inputs,
-        package=Path(hands.__file__).parent,
         env=os.environ,
     )
     cache = RequestCache(home / "first-request", key)
