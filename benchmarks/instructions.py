@@ -31,17 +31,22 @@ Start-up (the whole process, one run each):
   before the tools are built), and with ``trio`` hidden, as in an install without the
   development extra: the HTTP client imports it whenever it is installed.
 * ``hands mcp serve`` given a host's first messages: the instructions until it answers
-  ``initialize``, and until it answers ``tools/list``; beside them the MCP SDK's import.
+  ``initialize``, and until it answers ``tools/list``, answered early (from the answers a
+  start before kept) and with the SDK first (``HANDS_MCP_SERVE_EARLY=0``); beside them the
+  MCP SDK's import.
 
-The command keeps the compiled code of the dataclasses it makes in its hands home, as
-Python keeps byte code (``hands.cli.dataclass_code``). ``hands tool Read`` and ``hands mcp
+The command keeps the compiled code of the dataclasses it makes beside the installed
+package and in its hands home, as Python keeps byte code (``hands.cli.dataclass_code``;
+``make install`` fills the file beside the package). ``hands tool Read`` and ``hands mcp
 serve`` run once uncounted first in the home they are counted in, so their counts are of
 a second start; Read is also counted in a new home, its first start. ``hands -p`` is
-counted in a new home (a first start), and "tool list kept" after one run in that home,
-which keeps the classes' code too.
+counted in a new home (a first start: the CI runner's, a batch worker's, the oracle's),
+again with nothing beside the package either (as before the package kept any), and "tool
+list kept" after one run in that home.
 
     .venv/bin/python benchmarks/instructions.py [--calls N] [--jobs J] [--only NAME ...]
     .venv/bin/python benchmarks/instructions.py --only first-request   # hands -p alone
+    .venv/bin/python benchmarks/instructions.py --only mcp-serve       # hands mcp serve alone
 """
 
 from __future__ import annotations
@@ -299,33 +304,56 @@ def startup(work: Path) -> list[tuple[str, int]]:
         )
         out = [(label, future.result()) for label, future in rows.items()]
     out.append(("hands -p: to the first model request", first_request(work)))
+    nothing_beside = first_request(work, beside=False)
+    out.append(("hands -p: the same, nothing beside the package", nothing_beside))
     out.append(("hands -p: the same, tool list kept", first_request(work, kept=True)))
     out.append(("hands -p: the same, trio not installed", first_request(work, hide="trio")))
+    out.extend(serve_rows(work))
+    return out
+
+
+def serve_rows(work: Path) -> list[tuple[str, int]]:
+    """``hands mcp serve`` to its answers, early and SDK first, beside the SDK's import."""
+    env = {**child_env(), "HANDS_HOME": str(work / "home")}
+    project = work / "project"
+    project.mkdir(exist_ok=True)
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
     serve_answer(work, 2, counted=False)
     with ThreadPoolExecutor(2) as pool:
         serving = {
             "hands mcp serve: to the initialize answer": pool.submit(serve_answer, work, 1),
             "hands mcp serve: to the tools/list answer": pool.submit(serve_answer, work, 2),
+            "hands mcp serve, SDK first: to the initialize answer": pool.submit(
+                serve_answer, work, 1, early=False
+            ),
+            "hands mcp serve, SDK first: to the tools/list answer": pool.submit(
+                serve_answer, work, 2, early=False
+            ),
         }
         floor = ["-c", "import pydantic, mcp.types"]
         sdk = pool.submit(callgrind, [sys.executable, *floor], env=env, cwd=project)
-        out.extend((label, future.result()) for label, future in serving.items())
+        out = [(label, future.result()) for label, future in serving.items()]
         out.append(("python -c 'import pydantic, mcp.types'", sdk.result()))
     return out
 
 
-def serve_answer(work: Path, answer: int, *, counted: bool = True) -> int:
+def serve_answer(work: Path, answer: int, *, counted: bool = True, early: bool = True) -> int:
     """Instructions of ``hands mcp serve`` until it answers the host's message ``answer``.
 
-    Every run shares one home (``serve-home``), so a counted run follows a warm-up's.
+    Every run shares one home (``serve-home``), so a counted run follows a warm-up's (which
+    kept the SDK's answers: the counted run answers before the SDK loads). ``early=False``
+    sets ``HANDS_MCP_SERVE_EARLY=0``: the SDK reads every line, as before.
     """
     from mcp_serve_start import messages
 
-    folder = Path(tempfile.mkdtemp(prefix="serve-", dir=work))
-    (folder / "project").mkdir()
+    folder = work / "serve"  # one folder: the answers kept are found by it
+    (folder / "project").mkdir(parents=True, exist_ok=True)
     home = work / "serve-home"
     home.mkdir(exist_ok=True)
     env = {**child_env(), "HANDS_HOME": str(home), "HOME": str(home)}
+    if not early:
+        env["HANDS_MCP_SERVE_EARLY"] = "0"
 
     def stop_at_answer(proc: subprocess.Popen[bytes]) -> None:
         assert proc.stdin is not None and proc.stdout is not None
@@ -343,10 +371,14 @@ def serve_answer(work: Path, answer: int, *, counted: bool = True) -> int:
     )
 
 
-def first_request(work: Path, hide: str | None = None, *, kept: bool = False) -> int:
+def first_request(
+    work: Path, hide: str | None = None, *, kept: bool = False, beside: bool = True
+) -> int:
     """Instructions of ``hands -p`` to its first model request; ``hide``: a package made
     unimportable first, as if it were not installed; ``kept``: the same session run once
-    before (not counted), so the first request goes out from its kept tool list.
+    before (not counted), so the first request goes out from its kept tool list;
+    ``beside=False``: the classes' code beside the package is not found (a file that does
+    not exist is looked for instead), so only the home counts.
 
     Each count has a hands home of its own: nothing is kept from another count.
     """
@@ -361,6 +393,12 @@ def first_request(work: Path, hide: str | None = None, *, kept: bool = False) ->
         argv = cold_start.entry_argv(cold_start.session_argv("hands")[1:])
         if hide is not None:
             argv[-1] = f"import sys; sys.modules[{hide!r}] = None; {argv[-1]}"
+        if not beside:
+            nowhere = str(work / "nowhere" / "dataclass-code.marshal")
+            argv[-1] = (
+                "import pathlib, hands.cli.dataclass_code as kept; "
+                f"kept.package_file = lambda: pathlib.Path({nowhere!r}); {argv[-1]}"
+            )
         if kept:
             before = subprocess.run(
                 [sys.executable, *argv], env=env, cwd=work / "project", capture_output=True
@@ -391,7 +429,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=CALLS, help="calls counted per path")
     parser.add_argument("--jobs", type=int, default=2, help="paths counted at once")
     parser.add_argument(
-        "--only", nargs="*", default=None, help="per-call paths (or 'startup', 'first-request')"
+        "--only",
+        nargs="*",
+        default=None,
+        help="per-call paths (or 'startup', 'first-request', 'mcp-serve')",
     )
     parser.add_argument("--child", nargs=2, metavar=("PATH", "ITERATIONS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -417,8 +458,19 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="hands-instr-first-") as tmp:
             (Path(tmp) / "project").mkdir()
             print("\nhands -p, instructions to the first model request (callgrind)")
-            for label, kept in (("nothing kept", False), ("tool list kept", True)):
-                print(f"  {label:<42} {first_request(Path(tmp), kept=kept) / 1e6:>10.1f} M")
+            for label, kept, beside in (
+                ("a new home", False, True),
+                ("a new home, nothing beside the package", False, False),
+                ("tool list kept", True, True),
+            ):
+                count = first_request(Path(tmp), kept=kept, beside=beside)
+                print(f"  {label:<42} {count / 1e6:>10.1f} M")
+    if args.only is not None and "mcp-serve" in args.only:
+        with tempfile.TemporaryDirectory(prefix="hands-instr-serve-") as tmp:
+            rows = serve_rows(Path(tmp))
+        print("\nhands mcp serve, instructions of the whole process (callgrind)")
+        for label, count in rows:
+            print(f"  {label:<55} {count / 1e6:>10.1f} M")
     if args.only is None or "startup" in args.only:
         with tempfile.TemporaryDirectory(prefix="hands-instr-start-") as tmp:
             rows = startup(Path(tmp))

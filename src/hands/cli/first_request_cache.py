@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
+from hands.cli.kept_file import KeptFile
 from hands.core.tool import ToolSpec
+
+if TYPE_CHECKING:
+    from hands.config.settings import Settings
 
 CACHE_VERSION = 1
 
@@ -128,6 +131,38 @@ def input_paths(
     return list(dict.fromkeys(paths))
 
 
+def session_key(
+    *,
+    cwd: Path,
+    settings: Settings,
+    choices: Mapping[str, object],
+    env: Mapping[str, str],
+    leave_out: frozenset[str] = frozenset(),
+) -> str:
+    """:func:`request_key` of a session in ``cwd`` with ``settings`` (its inputs found here).
+
+    ``leave_out``: names of input files and folders the caller's answers do not depend on.
+    """
+    import hands
+    from hands.core.limits import hands_home
+
+    config_dir = env.get("CLAUDE_CONFIG_DIR")
+    inputs = input_paths(
+        cwd=cwd,
+        home=settings.home,
+        hands_home=hands_home(env),
+        config_dir=Path(config_dir).expanduser() if config_dir else None,
+        plugins=[plugin.root for plugin in settings.plugins],
+    )
+    return request_key(
+        choices=choices,
+        settings=settings,
+        inputs=[path for path in inputs if path.name not in leave_out],
+        package=Path(hands.__file__).parent,
+        env=env,
+    )
+
+
 def request_key(
     *,
     choices: Mapping[str, object],
@@ -154,13 +189,13 @@ def request_key(
         "env",
         sorted((k, v) for k, v in env.items() if k in ENV_NAMES or k.startswith(ENV_PREFIXES)),
     )
-    add("modules", _module_states(str(package)))
+    add("modules", module_states(str(package)))
     for path in inputs:
         add(str(path), list(_input_states(path)))
     return digest.hexdigest()
 
 
-def _module_states(package: str) -> list[str]:
+def module_states(package: str) -> list[str]:
     """Each module under ``package`` with its size and modification time, sorted."""
     states: list[str] = []
     folders = [package]
@@ -201,43 +236,33 @@ def _file_state(path: Path) -> str:
         return f"unreadable:{exc.errno}"
 
 
-class RequestCache:
-    """The kept first request of one key, a file in ``directory``."""
+def any_kept(directory: Path) -> bool:
+    """Whether ``directory`` holds a kept request at all (a new hands home has none)."""
+    try:
+        with os.scandir(directory) as found:
+            return any(entry.name.endswith(".json") for entry in found)
+    except OSError:
+        return False
 
-    def __init__(self, directory: Path, key: str) -> None:
-        self.key = key
-        self.path = directory / f"{key[:40]}.json"
+
+class RequestCache(KeptFile):
+    """The kept first request of one key, a file in ``directory``."""
 
     def load(self) -> KeptRequest | None:
         """The kept request, or None (none kept, unreadable, malformed, another key)."""
-        try:
-            data: object = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
-            return None
-        return _parse(data, self.key)
+        data = self.read()
+        return None if data is None else _parse(data, self.key)
 
     def save(self, kept: KeptRequest) -> None:
         """Keep ``kept`` (written whole, or not at all)."""
-        payload = {
-            "version": CACHE_VERSION,
-            "key": self.key,
-            "tools": [spec.to_wire() for spec in kept.tools],
-            "notes": list(kept.notes),
-        }
-        temp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        try:
-            text = json.dumps(payload, ensure_ascii=False)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_text(text, encoding="utf-8")
-            temp.replace(self.path)
-        except (OSError, TypeError, ValueError):
-            with contextlib.suppress(OSError):
-                temp.unlink()
-
-    def drop(self) -> None:
-        """Forget the kept request."""
-        with contextlib.suppress(OSError):
-            self.path.unlink()
+        self.write(
+            {
+                "version": CACHE_VERSION,
+                "key": self.key,
+                "tools": [spec.to_wire() for spec in kept.tools],
+                "notes": list(kept.notes),
+            }
+        )
 
 
 def _parse(data: object, key: str) -> KeptRequest | None:

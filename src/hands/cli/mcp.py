@@ -251,7 +251,7 @@ def serve_command(
     """Serve hands' built-in tools over MCP (stdio), through permissions and hooks."""
     import anyio
 
-    from hands.cli.mcp_serve import build_bridge, serve_http, serve_stdio
+    from hands.cli.mcp_serve import build_bridge, run_stdio, serve_http
     from hands.cli.options import load_cli_sources
 
     where = _cwd(cwd)
@@ -262,4 +262,4 @@ def serve_command(
     if http is not None:
         anyio.run(serve_http, bridge, http)
     else:
-        anyio.run(serve_stdio, bridge)
+        run_stdio(bridge)

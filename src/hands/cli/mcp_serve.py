@@ -9,7 +9,9 @@ mode allows it. A Bash ``cd`` carries over to later calls, as in a conversation.
 
 from __future__ import annotations
 
+import logging
 import secrets
+import sys
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,13 +29,19 @@ from hands.core.tool import Tool
 if TYPE_CHECKING:
     from mcp.server.lowlevel.server import Server
 
+    from hands.cli.mcp_serve_early import EarlyAnswers
+    from hands.cli.mcp_serve_kept import AnswerStore
     from hands.config.settings import CliPermissionArgs
     from hands.core.decision import AskHandler, PermissionPolicy
     from hands.core.hooks import ToolHooks
     from hands.core.outcome import ToolCallOutcome
     from hands.pipeline.runtime import ToolRuntime
 
+log = logging.getLogger(__name__)
+
 SERVER_NAME = "hands"
+EARLY_SWITCH = "HANDS_MCP_SERVE_EARLY"
+"""``0`` turns off answering the host's first requests before the SDK loads."""
 INSTRUCTIONS = (
     "hands' file, search and shell tools (Read, Write, Edit, Glob, Grep, Bash, ...) with "
     "Claude Code's names and schemas. Every call passes the project's permission rules "
@@ -52,6 +60,8 @@ class HandsMcpBridge:
     build_runtime: Callable[[], ToolRuntime]
     context: ToolContext
     session: Session
+    answers_key: Callable[[], str] | None = None
+    """The key of the answers kept for this command's next start (see ``run_stdio``)."""
     calls: int = 0
     _runtime: ToolRuntime | None = None
 
@@ -189,8 +199,16 @@ def build_bridge(
         finally:
             startup.done()  # tools run in the user's own environment
 
+    def answers_key() -> str:
+        from hands.cli.mcp_serve_kept import answers_key
+
+        return answers_key(harness, sys.argv[1:])
+
     return HandsMcpBridge(
-        build_runtime=build_runtime, context=harness.context, session=harness.session
+        build_runtime=build_runtime,
+        context=harness.context,
+        session=harness.session,
+        answers_key=answers_key,
     )
 
 
@@ -269,8 +287,60 @@ def _version() -> str:
         return "0"
 
 
+def run_stdio(bridge: HandsMcpBridge) -> None:
+    """Serve over stdin/stdout until the host closes the connection.
+
+    The host's ``initialize`` and ``tools/list`` are answered before the SDK loads when an
+    earlier start kept the SDK's answers to the same requests with the same inputs
+    (:mod:`hands.cli.mcp_serve_early`). ``HANDS_MCP_SERVE_EARLY=0`` turns that off: the
+    SDK's own ``stdio_server`` reads every line, as :func:`serve_stdio` does.
+    """
+    from hands.core.env import switch
+
+    if switch(EARLY_SWITCH) is False:
+        anyio.run(serve_stdio, bridge)
+        return
+    from hands.cli import mcp_serve_early
+    from hands.cli.mcp_stdio import StdioWire
+
+    try:
+        wire = StdioWire.claim()
+    except OSError:  # no standard input or output to duplicate: the SDK's own way
+        anyio.run(serve_stdio, bridge)
+        return
+    early = mcp_serve_early.start(wire, _answer_store(bridge))
+    try:
+        anyio.run(_serve_early, bridge, early)
+    finally:
+        wire.release()
+
+
+async def _serve_early(bridge: HandsMcpBridge, early: EarlyAnswers) -> None:
+    from hands.cli import mcp_serve_early
+
+    try:
+        await mcp_serve_early.serve(early, lambda: build_server(bridge))
+    finally:
+        await bridge.session.aclose()
+
+
+def _answer_store(bridge: HandsMcpBridge) -> AnswerStore | None:
+    """Where this start's answers are kept; None when their key cannot be made."""
+    from hands.cli.mcp_serve_kept import AnswerStore
+    from hands.core.limits import hands_home
+
+    if bridge.answers_key is None:
+        return None
+    try:
+        key = bridge.answers_key()
+    except Exception:  # an input that cannot be read: nothing is answered from a guess
+        log.warning("the key of the kept answers could not be made", exc_info=True)
+        return None
+    return AnswerStore(hands_home() / "mcp-serve", key)
+
+
 async def serve_stdio(bridge: HandsMcpBridge) -> None:
-    """Serve over stdin/stdout until the host closes the connection."""
+    """Serve over stdin/stdout until the host closes the connection, all through the SDK."""
     from mcp.server.stdio import stdio_server
 
     server = build_server(bridge)

@@ -204,6 +204,13 @@ VARIABLES: tuple[Variable, ...] = (
         "CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION",
     ),
     _v(
+        "HANDS_MCP_SERVE_EARLY",
+        "switch",
+        "1",
+        "hands mcp serve answers a host's initialize and tools/list before the MCP SDK loads, "
+        "from the answers a start with the same inputs kept (0: the SDK answers everything).",
+    ),
+    _v(
         "HANDS_MODEL",
         "text",
         "",
