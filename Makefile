@@ -12,7 +12,15 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The compiled methods of the classes hands makes, kept beside the package as its byte code
+# is (hands.cli.dataclass_code): a command started in a new hands home, where it can write
+# nothing else (a sandbox, a CI runner, a batch worker), finds them there. Made again when
+# a module changes.
+KEPT_CODE := src/hands/cli/__pycache__/dataclass-code.$(shell $(PYTHON) -c 'import sys; print(sys.implementation.cache_tag)').marshal
+$(KEPT_CODE): $(STAMP) $(shell find src/hands -name '*.py' -not -path '*/demo/sample/*')
+	$(PY) -m hands.cli.keep_code
+
+install: $(STAMP) $(KEPT_CODE)
 
 lint: install
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -13,7 +13,10 @@ the driving costs what ``await`` costs. The rows are the steps ``run_tool_use`` 
 in order, then the whole call; what the whole costs beyond the rows' sum is the frames
 that join them (the pipeline's own coroutine, its ``try`` and the stage functions).
 
-    .venv/bin/python benchmarks/call_steps.py [--calls N]
+    .venv/bin/python benchmarks/call_steps.py [--calls N] [--only TEXT ...]
+
+``--only``: count only the steps whose name contains one of the texts (the empty step
+and the whole call are always counted), for a quicker run while changing one step.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def steps(cwd: Path) -> list[tuple[str, Callable[[], Any]]]:
     assert found is not None
     call_ctx = ctx.for_call(block.id, policy=runtime.policy)
     parsed = found.parse_input(block.input)
-    hooks, policy, progress = runtime.hooks, runtime.policy, overhead.no_progress
+    handles, policy, progress = runtime.hooks.handles, runtime.policy, overhead.no_progress
     call = execution._Call(block, found, call_ctx, runtime, parsed)
     drive(execution._invoke(call, progress, None))
     floor = overhead.validated_floor_path()
@@ -102,17 +105,10 @@ def steps(cwd: Path) -> list[tuple[str, Callable[[], Any]]]:
             "the call's state: _Call",
             lambda: execution._Call(block, found, call_ctx, runtime, parsed),
         ),
-        (
-            "the hooks' check: _hooked, once",
-            lambda: execution._hooked(hooks, "PreToolUse"),
-        ),
+        ("the hooks' check: handles, once", lambda: handles("PreToolUse")),
         (
             "the permission decision: policy.decide",
             lambda: drive(policy.decide(found, parsed, call_ctx)),
-        ),
-        (
-            "_authorize (the decision and what follows it)",
-            lambda: drive(execution._authorize(call)),
         ),
         (
             "the tool: tool.call (wrapper + add + ToolResult)",
@@ -143,11 +139,18 @@ def steps(cwd: Path) -> list[tuple[str, Callable[[], Any]]]:
     ]
 
 
-async def child(calls: int) -> None:
+async def child(calls: int, only: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="hands-steps-") as tmp:
         cwd = Path(tmp) / "project"
         cwd.mkdir()
         table = steps(cwd)
+        if only:
+            last = len(table) - 1
+            table = [
+                (what, step)
+                for index, (what, step) in enumerate(table)
+                if index in (0, last) or any(text in what for text in only)
+            ]
         for _, step in table:  # warm every cache the steps fill
             for _ in range(200):
                 step()
@@ -156,7 +159,7 @@ async def child(calls: int) -> None:
             functools.reduce(lambda _acc, _i, step=step: step(), range(calls), None)
 
 
-def count(calls: int) -> list[tuple[str, float]]:
+def count(calls: int, only: list[str]) -> list[tuple[str, float]]:
     with tempfile.TemporaryDirectory(prefix="hands-steps-cg-") as tmp:
         out = Path(tmp) / "callgrind.out"
         command = [
@@ -164,6 +167,7 @@ def count(calls: int) -> list[tuple[str, float]]:
             "--collect-atstart=no", "--toggle-collect=functools_reduce",
             "--dump-after=functools_reduce", "--dump-instr=no",
             sys.executable, str(Path(__file__).resolve()), "--child", str(calls),
+            *(f"--only={text}" for text in only),
         ]  # fmt: skip
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
@@ -185,12 +189,15 @@ def count(calls: int) -> list[tuple[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=CALLS, help="runs of each step")
+    parser.add_argument(
+        "--only", action="append", default=[], help="count only the steps naming this text"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        asyncio.run(child(args.child))
+        asyncio.run(child(args.child, args.only))
         return
-    rows = count(args.calls)
+    rows = count(args.calls, args.only)
     whole = rows[-1][1]
     print(f"instructions per run of each step (callgrind, {args.calls} runs, less the empty step)")
     for name, per in rows[1:]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import RenderableType
 
+import warm_home
 from support import render_text
 
 # the reliability suite runs on its own (`make reliability`), not in `make test`
@@ -76,11 +77,25 @@ def run_mark() -> Iterator[str]:
         yield f"HANDS_TEST_RUN={value}"
 
 
+@pytest.fixture(scope="session")
+def kept_class_code(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The dataclasses' code of a warmed hands home, made once per run (:mod:`warm_home`)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # shared by the workers
+    return warm_home.kept_class_code(root)
+
+
 @pytest.fixture(autouse=True)
 def hands_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    kept_class_code: Path | None,
 ) -> Iterator[Path]:
+    """A fresh hands home; only the dataclasses' kept code is in it (:mod:`warm_home`)."""
     home = tmp_path_factory.mktemp("hands-home")
+    if kept_class_code is not None:
+        warm_home.share(kept_class_code, home)
     monkeypatch.setenv("HANDS_HOME", str(home))
     yield home
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from hands.cli.first_request_cache import (
     KeptRequest,
     RequestCache,
+    any_kept,
     input_paths,
     request_key,
 )
@@ -90,3 +91,17 @@ def test_an_entry_that_cannot_be_written_is_not_kept(tmp_path: Path) -> None:
     spec = ToolSpec(name="Read", description="Reads.", input_schema={"type": "object"})
     cache.save(KeptRequest(tools=(spec,)))
     assert cache.load() is None
+
+
+def test_a_new_home_has_nothing_kept_until_an_entry_is_written(tmp_path: Path) -> None:
+    directory = tmp_path / "hands-home" / "first-request"
+    assert not any_kept(directory)  # no folder yet
+    directory.mkdir(parents=True)
+    (directory / "abc.123.tmp").write_text("{}")  # a save cut short is not an entry
+    assert not any_kept(directory)
+    spec = ToolSpec(name="Read", description="Reads.", input_schema={"type": "object"})
+    RequestCache(directory, "d" * 64).save(KeptRequest(tools=(spec,)))
+    assert any_kept(directory)
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    assert not any_kept(blocked)  # not a folder

@@ -304,3 +304,33 @@ async def test_add_after_close_is_a_developer_error(tmp_path: Path) -> None:
         ex.close()
         with pytest.raises(RuntimeError, match="after close"):
             ex.add(use("Safe", "x"))
+
+
+async def test_the_task_group_ends_only_after_a_running_call(tmp_path: Path) -> None:
+    tl, runtime, ctx = setup(tmp_path)
+    async with anyio.create_task_group() as tg:
+        ex = StreamingToolExecutor(runtime=runtime, context=ctx, task_group=tg)
+        ex.add(use("Safe", "slow", seconds=0.02))
+        ex.close()  # the body ends without reading a single event
+    assert tl.entries == ["start slow", "end slow"]
+    (result,) = results([e async for e in ex.events()])
+    assert not result.outcome.is_error and result.outcome.block.text.startswith("slow done")
+
+
+async def test_cancelling_the_task_group_interrupts_and_settles_every_call(
+    tmp_path: Path,
+) -> None:
+    tl, runtime, ctx = setup(tmp_path)
+    async with anyio.create_task_group() as tg:
+        ex = StreamingToolExecutor(runtime=runtime, context=ctx, task_group=tg)
+        ex.add(use("Safe", "stuck", hang=True))
+        ex.add(use("Unsafe", "queued"))
+        await tl.event("start stuck").wait()
+        tg.cancel_scope.cancel()
+        ex.close()
+    res = [r.outcome for r in results([e async for e in ex.events()])]
+    assert [o.status for o in res] == ["cancelled", "cancelled"]
+    assert res[0].block.text.startswith("Interrupted by the user")
+    assert "before this call started" in res[1].block.text
+    assert tl.cancelled == ["stuck"]
+    assert "start queued" not in tl.entries

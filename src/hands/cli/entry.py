@@ -16,6 +16,9 @@ def main() -> None:
     SIGPIPE stays ignored: a hook or server that exits without reading its input must
     not end hands. A closed standard output (``hands tools | head``) ends it quietly.
     """
+    from hands.cli.shutdown import skip_final_sweep
+
+    skip_final_sweep()  # first registered, so the last exit handler to run
     # text that is not valid Unicode (a lone surrogate in a model's output) is shown
     # escaped rather than ending the session with an encoding error
     for stream in (sys.stdout, sys.stderr):

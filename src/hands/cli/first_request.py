@@ -9,6 +9,11 @@ cancelled before any of its answer is read, so none of its tool calls can run; t
 is dropped and the real request sent. Either way the real request's tools are kept for
 the next session.
 
+With nothing kept in the hands home at all (a new home: a CI runner's, a batch worker's, a
+new user's), nothing can go out early, and the key is computed only once the first request
+is out, while its answer is on its way (before any of the answer is passed on, so no tool
+of it has run): the first request does not wait for it.
+
 Only a plain first request goes out early: a typed prompt (not a ``/command``), no earlier
 conversation, no hooks (they may add to the prompt), not in plan mode, and a Claude model.
 """
@@ -22,7 +27,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from hands.cli.early_request import EarlyRequest, body_of
-from hands.cli.first_request_cache import KeptRequest, RequestCache, session_key
+from hands.cli.first_request_cache import KeptRequest, RequestCache, any_kept, session_key
 from hands.core.limits import hands_home
 from hands.core.messages import Message, TextBlock, user_text
 from hands.models.base import ModelRequest, StreamEvent, WrappedModel
@@ -42,7 +47,7 @@ class FirstRequestModel(WrappedModel):
         inner: AnthropicModel,
         *,
         prompt: Message,
-        cache: RequestCache,
+        cache: RequestCache | Callable[[], RequestCache],
         early: EarlyRequest | None,
     ) -> None:
         super().__init__(inner)
@@ -66,15 +71,21 @@ class FirstRequestModel(WrappedModel):
             async for event in early.events():
                 yield event
             return
+        cache = self._cache
         if early is not None:
             await early.aclose()  # before any of its answer is read: none of its calls run
-            self._cache.drop()
+            if isinstance(cache, RequestCache):
+                cache.drop()
             log.info("the kept tool list was not the session's: the first request was sent again")
         async for event in self._real.stream(request):
+            if not isinstance(cache, RequestCache):
+                # the request is out and none of its answer has run: the key of the inputs
+                # it was made from, computed while the answer is on its way
+                cache = self._cache = cache()
             yield event
         kept = _kept(request, self._prompt)  # kept once answered: it cost no time before
-        if kept is not None:
-            self._cache.save(kept)
+        if kept is not None and isinstance(cache, RequestCache):
+            cache.save(kept)
 
     async def aclose(self) -> None:
         """Close the model's connections (and an early request never taken)."""
@@ -147,20 +158,24 @@ def first_request_model(
         return None
     settings = harness.settings
     home = hands_home()
-    key = session_key(
-        cwd=harness.cwd,
-        settings=settings,
-        choices={
-            **choices,
-            "cwd": str(harness.cwd),
-            "model": model.name,
-            "mode": harness.mode,
-            "front_end": harness.front_end,
-        },
-        env=os.environ,
-    )
-    cache = RequestCache(home / "first-request", key)
+    directory = home / "first-request"
+    named = {
+        **choices,
+        "cwd": str(harness.cwd),
+        "model": model.name,
+        "mode": harness.mode,
+        "front_end": harness.front_end,
+    }
+    env = dict(os.environ)
+
+    def keyed() -> RequestCache:
+        key = session_key(cwd=harness.cwd, settings=settings, choices=named, env=env)
+        return RequestCache(directory, key)
+
     message = user_text(prompt)
+    if not any_kept(directory):  # a new home: the key waits until the first request is out
+        return FirstRequestModel(model, prompt=message, cache=keyed, early=None)
+    cache = keyed()
     kept = cache.load()
     early = None
     if kept is not None:

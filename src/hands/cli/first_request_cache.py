@@ -236,6 +236,15 @@ def _file_state(path: Path) -> str:
         return f"unreadable:{exc.errno}"
 
 
+def any_kept(directory: Path) -> bool:
+    """Whether ``directory`` holds a kept request at all (a new hands home has none)."""
+    try:
+        with os.scandir(directory) as found:
+            return any(entry.name.endswith(".json") for entry in found)
+    except OSError:
+        return False
+
+
 class RequestCache(KeptFile):
     """The kept first request of one key, a file in ``directory``."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -55,11 +55,17 @@ def builder(cls: type[T], *names: str) -> Callable[..., T]:
     fields = tuple(f.name for f in dataclasses.fields(made_like))
     if names != fields:
         raise TypeError(f"{cls.__name__}'s fields are {', '.join(fields)}; got {', '.join(names)}")
-
-    def build(*values: object) -> T:
-        made = made_like(*values)
-        made.__class__ = cls
-        return made
-
-    build.__name__ = build.__qualname__ = f"build_{cls.__name__}"
-    return build
+    # One frame, as a dataclass's own ``__init__`` is made: the twin without its
+    # ``__init__`` (no call through the type, no second frame), each slot stored, the
+    # class given. The names are the class's fields, so identifiers.
+    name = f"build_{cls.__name__}"
+    stores = "".join(f"    _made.{field} = {field}\n" for field in fields)
+    source = (
+        f"def {name}({', '.join(fields)}):\n    _made = _new(_twin)\n{stores}"
+        "    _made.__class__ = _cls\n    return _made\n"
+    )
+    scope: dict[str, Any] = {"_new": object.__new__, "_twin": made_like, "_cls": cls}
+    if set(scope) & set(fields) or "_made" in fields:
+        raise TypeError(f"{cls.__name__} has a field named like the builder's own names")
+    exec(source, scope)
+    return cast(Callable[..., T], scope[name])

@@ -171,7 +171,8 @@ class Tool(Generic[InputT, OutputT]):
 
     def parse_input(self, data: Mapping[str, Any]) -> InputT:
         """Validate the model's JSON; raises ``pydantic.ValidationError``."""
-        return self.input_model.model_validate(data)
+        # model_validate with no options, without its wrapper: the model's own validator
+        return cast(InputT, self.input_model.__pydantic_validator__.validate_python(data))
 
     # -- flags (fail closed) ----------------------------------------------------------
 

@@ -17,7 +17,9 @@ own through its worker (a native cancel, undone with ``Task.uncancel``), which r
 nothing else meanwhile; a worker whose call was stopped ends with it, so no
 cancellation meant for one call reaches the next. A supervisor task in the turn's task
 group keeps the structure: the group cannot finish while a call runs, and cancelling
-the group interrupts every call and waits for them to settle. Spawning through anyio
+the group interrupts every call and waits for them to settle. It starts with the first
+call, after that call's worker, so a batch whose calls never wait has ended when it
+first runs, and the group is not woken once more to let it go. Spawning through anyio
 costs ~30 µs a task, a plain task ~3 µs. The executor therefore needs the asyncio
 backend.
 """
@@ -188,7 +190,8 @@ class StreamingToolExecutor:
         self._idle = asyncio.Event()
         self._idle.set()
         self._done = asyncio.Event()
-        task_group.start_soon(self._supervise, name="tool executor")
+        self._supervised = False
+        """Whether the supervisor runs in the task group (from the first call started)."""
 
     # -- public API ---------------------------------------------------------------------
 
@@ -308,6 +311,11 @@ class StreamingToolExecutor:
         self._ready.append(tracked)
         if not self._pickers:
             self._spawn()
+        if not self._supervised:
+            # after the worker: a batch that ends without waiting has ended when the
+            # supervisor first runs, so it leaves the group in that same pass
+            self._supervised = True
+            self._tg.start_soon(self._supervise, name="tool executor")
 
     def _spawn(self) -> None:
         # the loop holds the new task until it runs; a call it runs then holds it

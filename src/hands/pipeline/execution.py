@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from hands.core.context import ToolContext
 from hands.core.decision import AskRequest, PermissionDecision
-from hands.core.hooks import DeferringHooks, PermissionHooks, ToolHooks
+from hands.core.hooks import DeferringHooks, PermissionHooks
 from hands.core.messages import ResultPart, TextBlock, ToolUseBlock, build_result_block
 from hands.core.outcome import (
     Status,
@@ -113,14 +113,29 @@ async def run_tool_use(
                 return error_outcome(block, tool_use_error(message), tool=tool, input=parsed)
         call = _Call(block, tool, ctx, runtime, parsed)
         hooks = runtime.hooks
-        stopped = await _pre_hooks(call) if _hooked(hooks, "PreToolUse") else None
-        if stopped is None:
-            stopped = await _authorize(call)
-        if stopped is not None:
-            return stopped
+        # hooks that can say they have nothing for an event (``handles(event)``, as the
+        # hook engine can) are not called for it; asked on every call, so a hook added
+        # while the session runs is in force at the next one
+        handles = getattr(hooks, "handles", None)
+        if hooks is not None and (handles is None or handles("PreToolUse")):
+            stopped = await _pre_hooks(call)
+            if stopped is not None:
+                return stopped
+        # asked on every call (fail closed); a plain allow needs no stage of its own
+        decision = await runtime.policy.decide(tool, call.parsed, call.ctx)
+        if (
+            decision.behavior != "allow"
+            or call.hook_decision == "ask"
+            or decision.mode_after is not None
+            or decision.updated_input is not None
+        ):
+            stopped = await _authorize(call, decision)
+            if stopped is not None:
+                return stopped
         await _invoke(call, progress, timer)
-        if hooks is not None and _hooked(
-            hooks, "PostToolUse" if call.failure is None else "PostToolUseFailure"
+        if hooks is not None and (
+            handles is None
+            or handles("PostToolUse" if call.failure is None else "PostToolUseFailure")
         ):
             await _post_hooks(call)
         return _finish(call)
@@ -206,18 +221,6 @@ class _Call:
         return None
 
 
-def _hooked(hooks: ToolHooks | None, event: str) -> bool:
-    """Whether ``hooks`` may act on ``event``.
-
-    Hooks that can say they have nothing for it (``handles(event)``, as the hook engine
-    can) are not called for it.
-    """
-    if hooks is None:
-        return False
-    handles = getattr(hooks, "handles", None)
-    return handles is None or bool(handles(event))
-
-
 async def _pre_hooks(call: _Call) -> ToolCallOutcome | None:
     """PreToolUse hooks: block, defer, rewrite the input or give their verdict."""
     assert call.runtime.hooks is not None
@@ -237,9 +240,12 @@ async def _pre_hooks(call: _Call) -> ToolCallOutcome | None:
     return None
 
 
-async def _authorize(call: _Call) -> ToolCallOutcome | None:
-    """The permission decision; a refusal is the call's result."""
-    decision = await call.runtime.policy.decide(call.tool, call.parsed, call.ctx)
+async def _authorize(call: _Call, decision: PermissionDecision) -> ToolCallOutcome | None:
+    """What follows the policy's ``decision`` unless it is a plain allow.
+
+    The hooks' and the ask handler's say, a refusal as the call's result, the mode the
+    approval chose, an input the decision rewrote.
+    """
     if decision.behavior != "allow" or call.hook_decision == "ask":
         decision = await _combine(
             decision,
@@ -433,11 +439,14 @@ def _finish(call: _Call) -> ToolCallOutcome:
             content = _empty_text(tool)
         size = content_chars(content)
     limit = tool.max_result_chars
-    if limit is not None and size > min(limit, call.runtime.limits.result_chars):
+    if limit is not None and (size > limit or size > call.runtime.limits.result_chars):
         content = spill(content, session=call.ctx.session, tool_use_id=block.id)
     parsed = call.parsed
+    # most inputs have no ignored fields: looked up before the (dearer) ABC instance check
     notes = (
-        parsed.ignored_notes() if isinstance(parsed, ToolInput) and parsed.ignored_fields else ()
+        parsed.ignored_notes()
+        if getattr(parsed, "ignored_fields", None) and isinstance(parsed, ToolInput)
+        else ()
     )
     if notes or not isinstance(content, str):
         content = _with_notes(content, notes)

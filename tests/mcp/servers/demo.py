@@ -6,7 +6,9 @@ Run: python demo.py [--slow-start S] [--http PORT | --sse PORT] [--marker DIR]
 from __future__ import annotations
 
 import argparse
+import atexit
 import base64
+import gc
 import os
 import sys
 import time
@@ -27,6 +29,11 @@ from mcp_types import (
     ToolAnnotations,
 )
 from pydantic import BaseModel
+
+# the interpreter's last sweep over the MCP SDK's objects at exit was a fifth of this
+# server's CPU, and the tests start it many times: skipped, as the hands command skips
+# it (hands.cli.shutdown)
+atexit.register(gc.freeze)
 
 # A 1x1 PNG.
 PNG = (

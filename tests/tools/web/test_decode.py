@@ -33,8 +33,7 @@ def bombs() -> dict[str, bytes]:
     br = _zeros(b.process, b.finish)
     z = zstandard.ZstdCompressor(level=3).compressobj()
     zs = _zeros(z.compress, z.flush)
-    d = zlib.compressobj(9)
-    deflate = _zeros(d.compress, d.flush)
+    deflate = _zlib_from_gzip(gz)
     return {
         "gzip": gz,
         "br": br,
@@ -43,6 +42,27 @@ def bombs() -> dict[str, bytes]:
         "gzip, br": brotli.compress(gz),
         "br, zstd": zstandard.ZstdCompressor().compress(br),
     }
+
+
+def _zlib_from_gzip(gz: bytes) -> bytes:
+    """The zlib stream of the same 1 GiB (``zlib.compressobj(9)``'s bytes), from the gzip
+    one: both wrap the same deflate stream, so only the wrapper is made, not the 3 s of
+    compressing again. gzip: 10-byte header, deflate, CRC-32 and size; zlib: 2-byte
+    header (level 9), deflate, Adler-32 of the data."""
+    adler, block = 1, b"\0" * MIB
+    for _ in range(GIB // MIB):
+        adler = zlib.adler32(block, adler)
+    return b"\x78\xda" + gz[10:-8] + adler.to_bytes(4, "big")
+
+
+def test_the_zlib_bomb_is_a_whole_zlib_stream_of_one_gib(bombs: dict[str, bytes]) -> None:
+    # zlib checks the header and, at the end, the Adler-32 made above
+    decoder = zlib.decompressobj()
+    total = 0
+    raw = bombs["deflate"]
+    for start in range(0, len(raw), 64 * 1024):
+        total += len(decoder.decompress(raw[start : start + 64 * 1024], 0))
+    assert decoder.eof and not decoder.unused_data and total == GIB
 
 
 def _feed(body: CappedBody, raw: bytes, size: int = 16 * 1024) -> None:
