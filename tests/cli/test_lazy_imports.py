@@ -63,6 +63,7 @@ def test_a_read_loads_no_other_tool_nor_the_sdks(tmp_path: Path) -> None:
     assert "hands.core.images" not in modules  # nor the image preparation
     # no domain rule nor sandbox domain to spell: the IDNA tables stay unloaded
     assert not under(modules, "idna", "hands.net")
+    assert "difflib" not in modules  # only a missing file's suggestion needs it
 
 
 def test_a_webfetch_domain_rule_still_reaches_the_fetcher(tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ permission checks and the hooks all see the resolved absolute path.
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -69,6 +68,8 @@ def suggest(path: Path, ctx: ToolContext) -> Path | None:
         except OSError:
             names = []
         stem_matches = [n for n in names if Path(n).stem == path.stem and n != path.name]
+        import difflib  # only a missing file's message needs it
+
         close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.75)
         candidates.extend(parent / n for n in (*close, *stem_matches))
     # A path written relative to the wrong directory: the same tail under the cwd.
