@@ -248,30 +248,25 @@ def any_kept(directory: Path) -> bool:
 class RequestCache(KeptFile):
     """The kept first request of one key, a file in ``directory``."""
 
+    version = CACHE_VERSION
+
     def load(self) -> KeptRequest | None:
         """The kept request, or None (none kept, unreadable, malformed, another key)."""
-        data = self.read()
-        return None if data is None else _parse(data, self.key)
+        entry = self.read_entry()
+        return None if entry is None else _parse(entry)
 
     def save(self, kept: KeptRequest) -> None:
         """Keep ``kept`` (written whole, or not at all)."""
-        self.write(
+        self.write_entry(
             {
-                "version": CACHE_VERSION,
-                "key": self.key,
                 "tools": [spec.to_wire() for spec in kept.tools],
                 "notes": list(kept.notes),
             }
         )
 
 
-def _parse(data: object, key: str) -> KeptRequest | None:
-    if not isinstance(data, Mapping):
-        return None
-    entry = cast(Mapping[str, Any], data)
+def _parse(entry: Mapping[str, Any]) -> KeptRequest | None:
     tools, notes = entry.get("tools"), entry.get("notes")
-    if entry.get("version") != CACHE_VERSION or entry.get("key") != key:
-        return None
     if not isinstance(tools, list) or not isinstance(notes, list):
         return None
     specs: list[ToolSpec] = []

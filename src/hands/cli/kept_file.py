@@ -12,14 +12,35 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, cast
 
 
 class KeptFile:
-    """The entry of one key, a file in ``directory``."""
+    """The entry of one key, a file in ``directory``, in the format ``version``.
+
+    Every entry carries its format's version and its whole key; an entry of another
+    version or key reads as nothing kept.
+    """
+
+    version: int = 1
 
     def __init__(self, directory: Path, key: str) -> None:
         self.key = key
         self.path = directory / f"{key[:40]}.json"
+
+    def read_entry(self) -> Mapping[str, Any] | None:
+        """The entry's fields if it is of this version and key, else None."""
+        data = self.read()
+        if not isinstance(data, Mapping):
+            return None
+        entry = cast(Mapping[str, Any], data)
+        if entry.get("version") != self.version or entry.get("key") != self.key:
+            return None
+        return entry
+
+    def write_entry(self, fields: Mapping[str, object]) -> None:
+        """Keep ``fields`` with this version and key (written whole, or not at all)."""
+        self.write({"version": self.version, "key": self.key, **fields})
 
     def read(self) -> object | None:
         """The entry's JSON, or None (none kept, unreadable, not JSON)."""

@@ -136,17 +136,17 @@ def sdk_state() -> list[str]:
 class AnswerStore(KeptFile):
     """The kept answers of one key, a file in ``directory``."""
 
+    version = CACHE_VERSION
+
     def load(self) -> KeptAnswers | None:
         """The kept answers, or None (none kept, unreadable, malformed, another key)."""
-        data = self.read()
-        return None if data is None else _parse(data, self.key)
+        entry = self.read_entry()
+        return None if entry is None else _parse(entry)
 
     def save(self, kept: KeptAnswers) -> None:
         """Keep ``kept`` (written whole, or not at all)."""
-        self.write(
+        self.write_entry(
             {
-                "version": CACHE_VERSION,
-                "key": self.key,
                 "opening": _wire(kept.opening),
                 "tools/list": None if kept.tools is None else _wire(kept.tools),
             }
@@ -157,12 +157,7 @@ def _wire(answer: KeptAnswer) -> dict[str, Any]:
     return {"request": answer.request, "result": answer.result}
 
 
-def _parse(data: object, key: str) -> KeptAnswers | None:
-    if not isinstance(data, Mapping):
-        return None
-    entry = cast(Mapping[str, Any], data)
-    if entry.get("version") != CACHE_VERSION or entry.get("key") != key:
-        return None
+def _parse(entry: Mapping[str, Any]) -> KeptAnswers | None:
     opening = _answer(entry.get("opening"))
     if opening is None:
         return None
